@@ -1,0 +1,74 @@
+/* pp_cube: a small, generic CUBE4 (.cubex) writer.
+ *
+ * Knows nothing about POMP2, OpenMP or tasks: the caller defines metrics,
+ * regions, call-tree nodes (cnodes) and a system tree, sets values per
+ * (metric, cnode, location) and writes the file.  The on-disk rules are in
+ * shared/docs/cube4-format.md; this library follows its "minimal, safe
+ * writer" checklist (uncompressed, dense ids, cubew-style tar padding).
+ *
+ * Ids returned by the define functions are dense and start at 0.  Every
+ * function that can fail returns a negative value (or NULL) and leaves a
+ * one-line reason in pp_cube_error(); nothing here ever exits or aborts. */
+#ifndef PP_CUBE_H
+#define PP_CUBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pp_cube pp_cube;
+
+typedef enum {
+    PP_CUBE_UINT64,
+    PP_CUBE_INT64,
+    PP_CUBE_DOUBLE,
+    PP_CUBE_MINDOUBLE, /* aggregated by minimum; only with PP_CUBE_EXCLUSIVE */
+    PP_CUBE_MAXDOUBLE  /* aggregated by maximum; only with PP_CUBE_EXCLUSIVE */
+} pp_cube_dtype;
+
+typedef enum {
+    PP_CUBE_EXCLUSIVE, /* stored value = the cnode alone */
+    PP_CUBE_INCLUSIVE, /* stored value = cnode plus its subtree */
+    PP_CUBE_SIMPLE     /* not aggregated along the call tree */
+} pp_cube_kind;
+
+pp_cube *pp_cube_create(void);
+void pp_cube_destroy(pp_cube *cube);
+
+/* The last error as one line (never NULL; "" when there was none). */
+const char *pp_cube_error(const pp_cube *cube);
+
+/* A top-level <attr key value/> (written after the three standard ones). */
+int pp_cube_set_attr(pp_cube *cube, const char *key, const char *value);
+
+/* Metrics: parent -1 for a root metric.  Returns the metric id. */
+int pp_cube_def_metric(pp_cube *cube, int parent, const char *uniq_name, const char *disp_name,
+                       const char *unit, const char *descr, pp_cube_dtype dtype, pp_cube_kind kind);
+
+/* Regions: file may be NULL or ""; lines <= 0 are written as -1. */
+int pp_cube_def_region(pp_cube *cube, const char *name, const char *file, int begin_line,
+                       int end_line, const char *paradigm, const char *role, const char *descr);
+
+/* Call-tree nodes: parent -1 for a root; children keep definition order.
+ * param_key/param_value: an optional string parameter (both NULL for none). */
+int pp_cube_def_cnode(pp_cube *cube, int parent, int region, const char *param_key,
+                      const char *param_value);
+
+/* System tree: machine/node levels (parent -1 for the root), one process
+ * below a system node, threads below a process.  def_thread returns the
+ * location id = data column. */
+int pp_cube_def_system_node(pp_cube *cube, int parent, const char *name, const char *class_name);
+int pp_cube_def_process(pp_cube *cube, int system_node, const char *name, int rank);
+int pp_cube_def_thread(pp_cube *cube, int process, const char *name, int rank);
+
+/* Values.  Unset values are 0 (min/max metrics too, as the reference does).
+ * May be called in any order once the metric, cnode and location exist. */
+int pp_cube_set_uint64(pp_cube *cube, int metric, int cnode, int location, uint64_t value);
+int pp_cube_set_int64(pp_cube *cube, int metric, int cnode, int location, int64_t value);
+int pp_cube_set_double(pp_cube *cube, int metric, int cnode, int location, double value);
+
+/* Write the .cubex file atomically: a temporary name in the same directory,
+ * then a rename that never replaces an existing file (fails with a clear
+ * error if path exists).  Returns 0 on success. */
+int pp_cube_write(pp_cube *cube, const char *path);
+
+#endif

@@ -1,0 +1,1 @@
+# examples/: task programs for users and for 'make bench'.

@@ -1,0 +1,6 @@
+# lib/: shared utilities (messages, configuration, timer, PAPI counters).
+noinst_LTLIBRARIES += lib/libpp_util.la
+lib_libpp_util_la_SOURCES = \
+	lib/pp_message.c lib/pp_message.h \
+	lib/pp_config.c lib/pp_config.h \
+	lib/pp_timer.c lib/pp_timer.h

@@ -1,0 +1,154 @@
+#include "lib/pp_config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/pp_message.h"
+
+static int pp_config_bad(const char *var, const char *value, const char *accepted)
+{
+    pp_message_warn("%s='%s' is invalid (accepted: %s); using the default", var, value, accepted);
+    return 1;
+}
+
+static int pp_config_parse_bool(const char *var, const char *v, bool *out)
+{
+    if (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on"))
+        *out = true;
+    else if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcasecmp(v, "off"))
+        *out = false;
+    else
+        return pp_config_bad(var, v, "1, 0, yes, no, true, false, on, off");
+    return 0;
+}
+
+static int pp_config_parse_uint(const char *var, const char *v, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    if (!isdigit((unsigned char)v[0]))
+        return pp_config_bad(var, v, "a whole number");
+    unsigned long x = strtoul(v, &end, 10);
+    if (errno || *end || x > max)
+        return pp_config_bad(var, v, "a whole number");
+    *out = x;
+    return 0;
+}
+
+static int pp_config_parse_size(const char *var, const char *v, size_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!isdigit((unsigned char)v[0]))
+        return pp_config_bad(var, v, "a size in bytes with optional k, M or G suffix, e.g. 512M");
+    unsigned long long x = strtoull(v, &end, 10);
+    unsigned long long mult = 1;
+    if (*end == 'k' || *end == 'K')
+        mult = 1ull << 10, end++;
+    else if (*end == 'm' || *end == 'M')
+        mult = 1ull << 20, end++;
+    else if (*end == 'g' || *end == 'G')
+        mult = 1ull << 30, end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (errno || *end || x > SIZE_MAX / mult)
+        return pp_config_bad(var, v, "a size in bytes with optional k, M or G suffix, e.g. 512M");
+    *out = (size_t)(x * mult);
+    return 0;
+}
+
+static int pp_config_parse_metrics(const char *var, const char *v, pp_config *cfg)
+{
+    cfg->n_metrics = 0;
+    const char *p = v;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0 || len >= sizeof cfg->metrics[0] || cfg->n_metrics == PP_CONFIG_MAX_METRICS) {
+            cfg->n_metrics = 0;
+            return pp_config_bad(var, v, "up to 8 comma-separated PAPI event names, e.g. PAPI_TOT_INS,PAPI_L2_DCM");
+        }
+        for (size_t i = 0; i < len; i++) {
+            if (!isalnum((unsigned char)p[i]) && p[i] != '_' && p[i] != ':' && p[i] != '.' && p[i] != '=') {
+                cfg->n_metrics = 0;
+                return pp_config_bad(var, v, "comma-separated PAPI event names, e.g. PAPI_TOT_INS,PAPI_L2_DCM");
+            }
+        }
+        memcpy(cfg->metrics[cfg->n_metrics], p, len);
+        cfg->metrics[cfg->n_metrics][len] = '\0';
+        cfg->n_metrics++;
+        p = comma ? comma + 1 : p + len;
+    }
+    return 0;
+}
+
+int pp_config_from_env(pp_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->enable = true;
+    cfg->timer = PP_TIMER_AUTO;
+    int bad = 0;
+    const char *v;
+
+    if ((v = getenv("POMPPROF_VERBOSE")) && *v) {
+        unsigned long x;
+        if (pp_config_parse_uint("POMPPROF_VERBOSE", v, 2, &x) == 0)
+            cfg->verbose = (int)x;
+        else
+            bad++;
+    }
+    if ((v = getenv("POMPPROF_ENABLE")) && *v)
+        bad += pp_config_parse_bool("POMPPROF_ENABLE", v, &cfg->enable);
+    if ((v = getenv("POMPPROF_OUTPUT"))) {
+        if (*v)
+            cfg->output = v;
+        else
+            bad += pp_config_bad("POMPPROF_OUTPUT", v, "a directory or a file name ending in .cubex");
+    }
+    if ((v = getenv("POMPPROF_TIMER")) && *v) {
+        if (!strcmp(v, "tsc")) {
+            if (PP_TIMER_HAVE_TSC)
+                cfg->timer = PP_TIMER_TSC;
+            else
+                bad += pp_config_bad("POMPPROF_TIMER", v, "clock (this CPU has no TSC)");
+        } else if (!strcmp(v, "clock")) {
+            cfg->timer = PP_TIMER_CLOCK;
+        } else {
+            bad += pp_config_bad("POMPPROF_TIMER", v, "tsc, clock");
+        }
+    }
+    if ((v = getenv("POMPPROF_METRICS")) && *v)
+        bad += pp_config_parse_metrics("POMPPROF_METRICS", v, cfg);
+    if ((v = getenv("POMPPROF_MAX_DEPTH")) && *v) {
+        unsigned long x = 0;
+        if (pp_config_parse_uint("POMPPROF_MAX_DEPTH", v, 100000, &x))
+            bad++;
+        else if (x == 0)
+            bad += pp_config_bad("POMPPROF_MAX_DEPTH", v, "a whole number from 1 to 100000");
+        else
+            cfg->max_depth = (unsigned)x;
+    }
+    if ((v = getenv("POMPPROF_MEMORY")) && *v)
+        bad += pp_config_parse_size("POMPPROF_MEMORY", v, &cfg->memory_limit);
+    return bad;
+}
+
+static pp_config pp_config_global;
+static pthread_once_t pp_config_once = PTHREAD_ONCE_INIT;
+
+static void pp_config_load_global(void)
+{
+    pp_config_from_env(&pp_config_global);
+    pp_message_set_verbosity(pp_config_global.verbose);
+}
+
+const pp_config *pp_config_get(void)
+{
+    pthread_once(&pp_config_once, pp_config_load_global);
+    return &pp_config_global;
+}

@@ -1,0 +1,32 @@
+/* pp_config: the POMPPROF_* environment variables, parsed once.
+ *
+ * An invalid value never stops the program: one "pompprof:" line names the
+ * variable and the accepted values, and the default is used. */
+#ifndef PP_CONFIG_H
+#define PP_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/pp_timer.h"
+
+#define PP_CONFIG_MAX_METRICS 8
+
+typedef struct pp_config {
+    bool enable;                 /* POMPPROF_ENABLE (default 1) */
+    const char *output;          /* POMPPROF_OUTPUT, NULL = fresh directory per run */
+    pp_timer_kind timer;         /* POMPPROF_TIMER: tsc | clock (default auto) */
+    int n_metrics;               /* POMPPROF_METRICS: comma-separated PAPI names */
+    char metrics[PP_CONFIG_MAX_METRICS][64];
+    unsigned max_depth;          /* POMPPROF_MAX_DEPTH, 0 = unlimited */
+    size_t memory_limit;         /* POMPPROF_MEMORY in bytes (k/M/G suffix), 0 = unlimited */
+    int verbose;                 /* POMPPROF_VERBOSE 0..2 */
+} pp_config;
+
+/* Fill cfg from the environment; returns the number of invalid variables. */
+int pp_config_from_env(pp_config *cfg);
+
+/* The process-wide configuration, parsed on first use. */
+const pp_config *pp_config_get(void);
+
+#endif

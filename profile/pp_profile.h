@@ -1,0 +1,93 @@
+/* pp_profile: the task-aware call-tree profiler (the engine).
+ *
+ * Fed by the POMP2 adapter (pomp2/), knows nothing about POMP2 calling
+ * conventions or file formats.  Every event function acts on the calling
+ * thread's own data only: no locks, no malloc in the common case, no
+ * syscalls, one clock read.  The algorithm is the one of
+ * shared/docs/design.md, "The task profiling algorithm".
+ *
+ * Each event exists in two forms: pp_profile_X(...) reads the clock once,
+ * pp_profile_X_at(..., now) takes the timestamp from the caller (the unit
+ * tests replay synthetic event streams with a fake clock through these). */
+#ifndef PP_PROFILE_H
+#define PP_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef uint32_t pp_region_id;
+typedef uint64_t pp_task_handle; /* 0 is never a valid handle */
+
+#define PP_REGION_INVALID ((pp_region_id)0xffffffffu)
+
+/* A region as the profile shows it (CUBE conventions, see cube4-format.md 4.3). */
+typedef struct pp_region_def {
+    const char *name;     /* e.g. "!$omp task @fib.c:9" */
+    const char *file;     /* source file, NULL if none */
+    int begin_line;       /* -1 if unknown */
+    int end_line;         /* -1 if unknown */
+    const char *paradigm; /* "openmp", "user", "measurement" */
+    const char *role;     /* "parallel", "task", "task create", "taskwait", "barrier", ... */
+} pp_region_def;
+
+/* Define a region; strings are copied.  Thread-safe (takes a lock: called
+ * once per region, never on the hot path).  Returns PP_REGION_INVALID only
+ * when out of memory. */
+pp_region_id pp_profile_region_define(const pp_region_def *def);
+
+/* Lifecycle.  init is idempotent and cheap after the first call; finalize is
+ * idempotent, unifies all threads' trees and writes the profile (also called
+ * from an atexit handler, so a program leaving through exit() from any thread
+ * still gets its profile). */
+void pp_profile_init(void);
+void pp_profile_finalize(void);
+
+/* POMP2_On/POMP2_Off: measurement on or off for all threads. */
+void pp_profile_set_enabled(bool on);
+
+/* Generic regions (worksharing, critical, single, master, atomic, flush,
+ * ordered, user regions, lock wrappers, barriers, taskwait, task creation):
+ * enter/exit move the current task's position in its call tree. */
+void pp_profile_enter(pp_region_id region);
+void pp_profile_exit(pp_region_id region);
+
+/* Parallel regions.  fork runs on the encountering thread before the team
+ * starts and returns a context value that the adapter passes to every team
+ * thread (through OPARI2's copyin(pomp_tpd)); parallel_begin runs on each
+ * team thread and hangs its tree below the forking thread's call path;
+ * join runs on the encountering thread after the team ended and resumes the
+ * task that forked. */
+int64_t pp_profile_fork(pp_region_id region, int num_threads);
+void pp_profile_parallel_begin(pp_region_id region, int64_t fork_context);
+void pp_profile_parallel_end(pp_region_id region);
+void pp_profile_join(pp_region_id region, pp_task_handle forking_task);
+
+/* Tasks.
+ * - new_handle: a fresh handle, unique across threads without a global lock.
+ * - current: the handle of the task this thread executes now (implicit or
+ *   explicit); the adapter stores it into pomp2_old_task at the start of a
+ *   scheduling point.
+ * - switch_to: the end of a scheduling point hands back that handle; if it
+ *   differs from the current task, switch (stop the clocks of the suspended
+ *   explicit task's open regions, restart the resumed one's).
+ * - task_begin/task_end: an explicit task instance starts/completes on this
+ *   thread.  untied: measured as tied, with a one-time warning. */
+pp_task_handle pp_profile_task_new_handle(void);
+pp_task_handle pp_profile_task_current(void);
+void pp_profile_task_switch_to(pp_task_handle resumed);
+void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied);
+void pp_profile_task_end(pp_region_id task_region);
+
+/* The same events with the timestamp given by the caller (ticks). */
+void pp_profile_enter_at(pp_region_id region, uint64_t now);
+void pp_profile_exit_at(pp_region_id region, uint64_t now);
+int64_t pp_profile_fork_at(pp_region_id region, int num_threads, uint64_t now);
+void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uint64_t now);
+void pp_profile_parallel_end_at(pp_region_id region, uint64_t now);
+void pp_profile_join_at(pp_region_id region, pp_task_handle forking_task, uint64_t now);
+void pp_profile_task_switch_to_at(pp_task_handle resumed, uint64_t now);
+void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, bool untied,
+                              uint64_t now);
+void pp_profile_task_end_at(pp_region_id task_region, uint64_t now);
+
+#endif

@@ -1,0 +1,4 @@
+# test/: one fragment per concern.
+include test/unit/local.mk
+include test/e2e/local.mk
+include test/tools/local.mk
