@@ -1,1 +1,2 @@
 # test/unit
+include test/unit/lib/local.mk

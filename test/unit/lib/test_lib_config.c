@@ -1,0 +1,180 @@
+/* Unit tests for lib/: POMPPROF_* parsing, message format, timer sanity. */
+#include <check.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/pp_config.h"
+#include "lib/pp_message.h"
+#include "lib/pp_timer.h"
+
+static const char *pp_test_vars[] = {"POMPPROF_ENABLE", "POMPPROF_OUTPUT", "POMPPROF_TIMER",
+                                     "POMPPROF_METRICS", "POMPPROF_MAX_DEPTH", "POMPPROF_MEMORY",
+                                     "POMPPROF_VERBOSE"};
+
+static void pp_test_clear_env(void)
+{
+    for (size_t i = 0; i < sizeof pp_test_vars / sizeof pp_test_vars[0]; i++)
+        unsetenv(pp_test_vars[i]);
+}
+
+/* Run fn with stderr redirected to a file; return what was written. */
+static char pp_test_captured[8192];
+static const char *pp_test_capture_stderr(int (*fn)(pp_config *), pp_config *cfg, int *ret)
+{
+    char path[] = "/tmp/pp_test_stderr_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    int saved = dup(STDERR_FILENO);
+    dup2(fd, STDERR_FILENO);
+    *ret = fn(cfg);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t n = read(fd, pp_test_captured, sizeof pp_test_captured - 1);
+    pp_test_captured[n < 0 ? 0 : n] = '\0';
+    close(fd);
+    unlink(path);
+    return pp_test_captured;
+}
+
+static int pp_test_count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+START_TEST(defaults_without_environment)
+{
+    pp_test_clear_env();
+    pp_config cfg;
+    int bad;
+    const char *err = pp_test_capture_stderr(pp_config_from_env, &cfg, &bad);
+    ck_assert_int_eq(bad, 0);
+    ck_assert_str_eq(err, "");
+    ck_assert(cfg.enable);
+    ck_assert_ptr_null(cfg.output);
+    ck_assert_int_eq(cfg.timer, PP_TIMER_AUTO);
+    ck_assert_int_eq(cfg.n_metrics, 0);
+    ck_assert_uint_eq(cfg.max_depth, 0);
+    ck_assert_uint_eq(cfg.memory_limit, 0);
+    ck_assert_int_eq(cfg.verbose, 0);
+}
+END_TEST
+
+START_TEST(valid_values_are_taken)
+{
+    pp_test_clear_env();
+    setenv("POMPPROF_ENABLE", "off", 1);
+    setenv("POMPPROF_OUTPUT", "/tmp/somewhere/p.cubex", 1);
+    setenv("POMPPROF_TIMER", "clock", 1);
+    setenv("POMPPROF_METRICS", "PAPI_TOT_INS,PAPI_L2_DCM", 1);
+    setenv("POMPPROF_MAX_DEPTH", "12", 1);
+    setenv("POMPPROF_MEMORY", "512M", 1);
+    setenv("POMPPROF_VERBOSE", "2", 1);
+    pp_config cfg;
+    ck_assert_int_eq(pp_config_from_env(&cfg), 0);
+    ck_assert(!cfg.enable);
+    ck_assert_str_eq(cfg.output, "/tmp/somewhere/p.cubex");
+    ck_assert_int_eq(cfg.timer, PP_TIMER_CLOCK);
+    ck_assert_int_eq(cfg.n_metrics, 2);
+    ck_assert_str_eq(cfg.metrics[0], "PAPI_TOT_INS");
+    ck_assert_str_eq(cfg.metrics[1], "PAPI_L2_DCM");
+    ck_assert_uint_eq(cfg.max_depth, 12);
+    ck_assert_uint_eq(cfg.memory_limit, 512u << 20);
+    ck_assert_int_eq(cfg.verbose, 2);
+}
+END_TEST
+
+/* Each invalid value: one line naming the variable, default kept. */
+static const struct {
+    const char *var, *value;
+} pp_test_invalid[] = {
+    {"POMPPROF_ENABLE", "maybe"},   {"POMPPROF_OUTPUT", ""},
+    {"POMPPROF_TIMER", "sundial"},  {"POMPPROF_METRICS", "PAPI_TOT_INS,,X"},
+    {"POMPPROF_METRICS", "A B"},    {"POMPPROF_MAX_DEPTH", "-3"},
+    {"POMPPROF_MAX_DEPTH", "0"},    {"POMPPROF_MAX_DEPTH", "12abc"},
+    {"POMPPROF_MEMORY", "lots"},    {"POMPPROF_MEMORY", "10T"},
+    {"POMPPROF_MEMORY", "99999999999999999999G"},
+    {"POMPPROF_VERBOSE", "9"},      {"POMPPROF_VERBOSE", "loud"},
+};
+
+START_TEST(invalid_value_warns_once_and_keeps_default)
+{
+    pp_test_clear_env();
+    setenv(pp_test_invalid[_i].var, pp_test_invalid[_i].value, 1);
+    pp_config cfg;
+    int bad;
+    const char *err = pp_test_capture_stderr(pp_config_from_env, &cfg, &bad);
+    ck_assert_int_eq(bad, 1);
+    ck_assert_int_eq(pp_test_count_lines(err), 1);
+    ck_assert_msg(strncmp(err, "pompprof: ", 10) == 0, "no prefix: %s", err);
+    ck_assert_msg(strstr(err, pp_test_invalid[_i].var) != NULL, "variable not named: %s", err);
+    ck_assert_msg(strstr(err, "accepted") != NULL, "accepted values not named: %s", err);
+    ck_assert(cfg.enable);
+    ck_assert_ptr_null(cfg.output);
+    ck_assert_int_eq(cfg.timer, PP_TIMER_AUTO);
+    ck_assert_int_eq(cfg.n_metrics, 0);
+    ck_assert_uint_eq(cfg.max_depth, 0);
+    ck_assert_uint_eq(cfg.memory_limit, 0);
+    ck_assert_int_eq(cfg.verbose, 0);
+}
+END_TEST
+
+START_TEST(timer_is_monotonic_and_calibrated)
+{
+    pp_timer_kind kinds[] = {PP_TIMER_CLOCK, PP_TIMER_AUTO};
+    for (int k = 0; k < 2; k++) {
+        pp_timer_init(kinds[k]);
+        uint64_t prev = pp_timer_now();
+        for (int i = 0; i < 100000; i++) {
+            uint64_t t = pp_timer_now();
+            ck_assert_uint_ge(t, prev);
+            prev = t;
+        }
+        /* 20 ms of wall time must read as 20 ms within 25% (noisy VM). */
+        uint64_t t0 = pp_timer_now();
+        usleep(20000);
+        double secs = (double)(pp_timer_now() - t0) / pp_timer_ticks_per_second();
+        ck_assert_msg(secs > 0.015 && secs < 0.5, "%s: 20 ms measured as %g s", pp_timer_name(), secs);
+    }
+}
+END_TEST
+
+static int pp_test_warn_twice(pp_config *unused)
+{
+    (void)unused;
+    for (int i = 0; i < 2; i++)
+        PP_WARN_ONCE("only once %d", 42);
+    pp_message_warn("%s", "second line");
+    return 0;
+}
+
+START_TEST(warn_once_prints_one_prefixed_line)
+{
+    int ret;
+    const char *err = pp_test_capture_stderr(pp_test_warn_twice, NULL, &ret);
+    ck_assert_str_eq(err, "pompprof: only once 42\npompprof: second line\n");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("lib");
+    TCase *tc = tcase_create("config");
+    tcase_add_test(tc, defaults_without_environment);
+    tcase_add_test(tc, valid_values_are_taken);
+    tcase_add_loop_test(tc, invalid_value_warns_once_and_keeps_default, 0,
+                        (int)(sizeof pp_test_invalid / sizeof pp_test_invalid[0]));
+    tcase_add_test(tc, timer_is_monotonic_and_calibrated);
+    tcase_add_test(tc, warn_once_prints_one_prefixed_line);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
