@@ -61,10 +61,23 @@ int pp_cube_def_process(pp_cube *cube, int system_node, const char *name, int ra
 int pp_cube_def_thread(pp_cube *cube, int process, const char *name, int rank);
 
 /* Values.  Unset values are 0 (min/max metrics too, as the reference does).
- * May be called in any order once the metric, cnode and location exist. */
+ * May be called in any order once the metric, cnode and location exist.
+ * The setter must match the metric's dtype (set_uint64: UINT64, set_int64:
+ * INT64, set_double: DOUBLE/MINDOUBLE/MAXDOUBLE); a mismatch fails, since it
+ * is almost always a mixed-up metric id. */
 int pp_cube_set_uint64(pp_cube *cube, int metric, int cnode, int location, uint64_t value);
 int pp_cube_set_int64(pp_cube *cube, int metric, int cnode, int location, int64_t value);
 int pp_cube_set_double(pp_cube *cube, int metric, int cnode, int location, double value);
+
+/* Added: accumulate into a value (sum).  Only for UINT64, INT64 and DOUBLE
+ * metrics: a sum makes no sense for MIN/MAXDOUBLE, whose unset value is 0. */
+int pp_cube_add_uint64(pp_cube *cube, int metric, int cnode, int location, uint64_t value);
+int pp_cube_add_int64(pp_cube *cube, int metric, int cnode, int location, int64_t value);
+int pp_cube_add_double(pp_cube *cube, int metric, int cnode, int location, double value);
+
+/* Added: how many cnodes / locations (threads) are defined so far. */
+int pp_cube_num_cnodes(const pp_cube *cube);
+int pp_cube_num_locations(const pp_cube *cube);
 
 /* Write the .cubex file atomically: a temporary name in the same directory,
  * then a rename that never replaces an existing file (fails with a clear

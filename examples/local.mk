@@ -1,1 +1,81 @@
 # examples/: task programs for users and for 'make bench'.
+#
+#   make examples   builds every example twice: examples/plain/<name> (the
+#                   compiler alone) and examples/prof/<name> (through the
+#                   build-tree pompprof wrapper and the uninstalled library)
+#   make bench      overhead, memory and micro-benchmarks (never part of
+#                   'make check'; prints figures, never fails on timing)
+#
+# Neither is part of 'make all'.  examples/Makefile is a separate, small
+# makefile for users building the examples with an INSTALLED pompprof.
+
+EXAMPLES_NAMES = fib fib_cutoff nqueens nqueens_cutoff mergesort sparselu \
+	treewalk prodcons worksharing
+EXAMPLES_PLAIN = $(EXAMPLES_NAMES:%=examples/plain/%)
+EXAMPLES_PROF = $(EXAMPLES_NAMES:%=examples/prof/%)
+EXAMPLES_CFLAGS = -O2
+EXAMPLES_LIBS = -lm
+
+# The build-tree wrapper, pointed at the uninstalled library and headers.
+EXAMPLES_POMPPROF = POMPPROF_LIBDIR='$(abs_top_builddir)/.libs' \
+	POMPPROF_INCDIR='$(abs_top_srcdir)/pomp2' \
+	$(abs_top_builddir)/scripts/pompprof
+
+TESTS += examples/test_examples.sh
+EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/Makefile \
+	examples/demo.sh examples/test_examples.sh \
+	examples/bench/run_bench.py examples/bench/pomp2_overhead.c \
+	examples/bench/manytasks.c examples/bench/rss_run.c
+CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
+	examples/bench/pomp2_overhead examples/bench/manytasks \
+	examples/bench/manytasks_plain examples/bench/rss_run
+
+.PHONY: examples bench bench-examples
+
+examples: $(EXAMPLES_PLAIN) $(EXAMPLES_PROF)
+
+examples/plain/%: $(srcdir)/examples/%.c
+	@$(MKDIR_P) examples/plain
+	$(AM_V_CC)$(CC) -std=gnu11 $(OPENMP_CFLAGS) $(EXAMPLES_CFLAGS) $< -o $@ $(EXAMPLES_LIBS)
+
+# The wrapper and the library are prerequisites, so 'make examples' builds
+# them first in a tree where 'make' has not run yet.
+examples/prof/%: $(srcdir)/examples/%.c scripts/pompprof libpompprof.la
+	@$(MKDIR_P) examples/prof
+	$(AM_V_CC)$(EXAMPLES_POMPPROF) $(CC) -std=gnu11 $(OPENMP_CFLAGS) $(EXAMPLES_CFLAGS) \
+		$< -o $@ $(EXAMPLES_LIBS)
+
+# ---- make bench ----------------------------------------------------------
+# The lead merges the other modules' benchmarks here:
+#   bench: bench-examples bench-cube bench-profile
+bench: bench-examples
+
+# Micro-benchmark of the hot path: calls the POMP2 entry points directly;
+# pp_timer_now() comes from the (static, convenience) utility library.
+examples/bench/pomp2_overhead: $(srcdir)/examples/bench/pomp2_overhead.c \
+		scripts/pompprof libpompprof.la lib/libpp_util.la
+	@$(MKDIR_P) examples/bench
+	$(AM_V_CC)$(EXAMPLES_POMPPROF) $(CC) -std=gnu11 $(OPENMP_CFLAGS) -O2 \
+		-I$(top_srcdir) -I$(top_builddir) $< lib/.libs/libpp_util.a -o $@
+
+# Memory test: n trivial tasks, instrumented and plain.
+examples/bench/manytasks: $(srcdir)/examples/bench/manytasks.c \
+		scripts/pompprof libpompprof.la
+	@$(MKDIR_P) examples/bench
+	$(AM_V_CC)$(EXAMPLES_POMPPROF) $(CC) -std=gnu11 $(OPENMP_CFLAGS) -O2 $< -o $@
+
+examples/bench/manytasks_plain: $(srcdir)/examples/bench/manytasks.c
+	@$(MKDIR_P) examples/bench
+	$(AM_V_CC)$(CC) -std=gnu11 $(OPENMP_CFLAGS) -O2 $< -o $@
+
+# Runs a program and reports its own peak RSS (see rss_run.c for why).
+examples/bench/rss_run: $(srcdir)/examples/bench/rss_run.c
+	@$(MKDIR_P) examples/bench
+	$(AM_V_CC)$(CC) -std=gnu11 -O2 $< -o $@
+
+# BENCH_REPS (default 5) sets the number of runs per configuration; the
+# results are also appended to bench-results.csv in the build directory.
+bench-examples: examples examples/bench/pomp2_overhead examples/bench/manytasks \
+		examples/bench/manytasks_plain examples/bench/rss_run
+	$(PYTHON3) $(srcdir)/examples/bench/run_bench.py --builddir '$(abs_top_builddir)' \
+		--csv '$(abs_top_builddir)/bench-results.csv'

@@ -1,1 +1,14 @@
-# test/e2e
+# test/e2e: real programs built with OPARI2 + gcc through the build-tree
+# pompprof wrapper, compared with plain builds.
+E2E_TESTS = \
+	test/e2e/test_e2e_programs.sh \
+	test/e2e/test_e2e_symbols.sh \
+	test/e2e/test_e2e_wrapper.sh \
+	test/e2e/test_e2e_make.sh \
+	test/e2e/test_e2e_fortran.sh
+TESTS += $(E2E_TESTS)
+check_SCRIPTS += scripts/pompprof
+EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
+	test/e2e/progs/worksharing.c test/e2e/progs/tasks.c test/e2e/progs/locks.c \
+	test/e2e/progs/user.c test/e2e/progs/nested.c test/e2e/progs/noomp.c \
+	test/e2e/progs/workshare.f90

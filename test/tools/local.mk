@@ -1,1 +1,36 @@
-# test/tools
+# test/tools: the .cubex reader/writer and the analysis tools, checked against the
+# reference profiles and dumps in test/tools/golden (Python 3 stdlib, no build needed).
+TESTS += \
+	test/tools/test_cubex_reader.py \
+	test/tools/test_cubex_writer.py \
+	test/tools/test_report.py \
+	test/tools/test_diff.py \
+	test/tools/test_scaling.py \
+	test/tools/test_bad_input.py
+EXTRA_DIST += \
+	test/tools/test_cubex_reader.py \
+	test/tools/test_cubex_writer.py \
+	test/tools/test_report.py \
+	test/tools/test_diff.py \
+	test/tools/test_scaling.py \
+	test/tools/test_bad_input.py \
+	test/tools/toolstest.py \
+	test/tools/golden/README.md \
+	test/tools/golden/tasks.c \
+	test/tools/golden/worksharing.c \
+	test/tools/golden/tasks_t1.cubex \
+	test/tools/golden/tasks_t1.structure.txt \
+	test/tools/golden/tasks_t1.values-stored.csv \
+	test/tools/golden/tasks_t1.visits-time-exclusive.txt \
+	test/tools/golden/tasks_t2.cubex \
+	test/tools/golden/tasks_t2.structure.txt \
+	test/tools/golden/tasks_t2.values-stored.csv \
+	test/tools/golden/tasks_t2.visits-time-exclusive.txt \
+	test/tools/golden/worksharing_t1.cubex \
+	test/tools/golden/worksharing_t1.structure.txt \
+	test/tools/golden/worksharing_t1.values-stored.csv \
+	test/tools/golden/worksharing_t1.visits-time-exclusive.txt \
+	test/tools/golden/worksharing_t2.cubex \
+	test/tools/golden/worksharing_t2.structure.txt \
+	test/tools/golden/worksharing_t2.values-stored.csv \
+	test/tools/golden/worksharing_t2.visits-time-exclusive.txt

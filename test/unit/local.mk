@@ -1,2 +1,5 @@
 # test/unit
 include test/unit/lib/local.mk
+include test/unit/pomp2/local.mk
+include test/unit/profile/local.mk
+include test/unit/cube/local.mk

@@ -1,0 +1,75 @@
+#include "lib/pp_signals.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+/* The flush function; written once before any handler is installed. */
+static pp_signals_flush_fn pp_signals_flush;
+static atomic_flag pp_signals_installed = ATOMIC_FLAG_INIT;
+/* Set by the first handler invocation: only one flush per process, even when
+ * a second signal arrives on another thread while the first one flushes. */
+static atomic_flag pp_signals_flushing = ATOMIC_FLAG_INIT;
+
+static const int pp_signals_handled[] = { SIGINT, SIGTERM };
+#define PP_SIGNALS_COUNT (sizeof pp_signals_handled / sizeof pp_signals_handled[0])
+
+static void pp_signals_handler(int sig)
+{
+    int saved_errno = errno;
+    if (atomic_flag_test_and_set(&pp_signals_flushing)) {
+        /* Another thread is already flushing (or has flushed) and will
+         * re-raise its signal; the process is about to die of it.  Killing it
+         * now would cut the profile off halfway, so this one is dropped. */
+        errno = saved_errno;
+        return;
+    }
+    if (pp_signals_flush)
+        pp_signals_flush();
+
+    /* Default action, then re-raise: the signal is blocked while its handler
+     * runs, so it stays pending and is delivered (and kills the process with
+     * the usual status) as soon as the handler returns. */
+    struct sigaction dfl;
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    dfl.sa_flags = 0;
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
+    errno = saved_errno;
+}
+
+int pp_signals_install(pp_signals_flush_fn flush)
+{
+    if (atomic_flag_test_and_set(&pp_signals_installed))
+        return 0;
+    pp_signals_flush = flush;
+
+    struct sigaction act;
+    act.sa_handler = pp_signals_handler;
+    /* Both signals blocked during the handler: a SIGINT arriving while this
+     * thread flushes for SIGTERM waits instead of re-entering the flush. */
+    sigemptyset(&act.sa_mask);
+    for (size_t i = 0; i < PP_SIGNALS_COUNT; i++)
+        sigaddset(&act.sa_mask, pp_signals_handled[i]);
+    /* SA_RESTART: a dropped second signal must not make the program's
+     * blocking calls fail with EINTR where they would not without us. */
+    act.sa_flags = SA_RESTART;
+
+    int installed = 0;
+    for (size_t i = 0; i < PP_SIGNALS_COUNT; i++) {
+        struct sigaction old;
+        if (sigaction(pp_signals_handled[i], NULL, &old) != 0)
+            continue;
+        /* Never replace the program's own handler or an ignored signal.
+         * (The check and the install are not atomic; a program racing to
+         * install a handler from another thread during our init is not a
+         * case worth a lock.) */
+        if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+            continue;
+        if (sigaction(pp_signals_handled[i], &act, NULL) == 0)
+            installed++;
+    }
+    return installed;
+}

@@ -1,0 +1,30 @@
+/* pp_signals: write the profile when the program is stopped by SIGINT/SIGTERM.
+ *
+ * A program stopped with Ctrl-C or `kill` never reaches exit(), so neither
+ * POMP2_Finalize nor the atexit handler runs.  pp_signals_install() adds a
+ * handler for SIGINT and SIGTERM that calls flush() once (writing what was
+ * measured so far), then restores the default action and re-raises the
+ * signal, so the process still dies of that signal: its exit status, as the
+ * shell and waitpid() see it, is exactly the one it has without pompprof.
+ *
+ * Rules that keep the program's behaviour unchanged:
+ *  - a signal whose disposition is not SIG_DFL when we install (the program
+ *    has its own handler, or the signal is ignored, as for background jobs)
+ *    is left alone;
+ *  - a handler the program installs later simply replaces ours;
+ *  - SIGSEGV, SIGABRT and other crash signals are never touched: their core
+ *    dumps and debugger behaviour stay the program's.
+ *
+ * Known limit: flush() runs inside a signal handler; if the signal interrupts
+ * a thread inside malloc or stdio, a flush that uses them may block.  The
+ * engine's finalize is expected to be written with that in mind. */
+#ifndef PP_SIGNALS_H
+#define PP_SIGNALS_H
+
+typedef void (*pp_signals_flush_fn)(void);
+
+/* Install the SIGINT/SIGTERM handlers (idempotent: only the first call acts).
+ * Returns the number of signals for which the handler was installed (0..2). */
+int pp_signals_install(pp_signals_flush_fn flush);
+
+#endif

@@ -1,0 +1,255 @@
+/* The event path: enter/exit of regions, fork, parallel begin/end, join.
+ *
+ * Budget: an enter+exit pair must stay within a few timer reads.  So the
+ * common case is: one relaxed load of the measuring flag, the TLS location,
+ * the current task, its position, the position's last-entered child, and a
+ * handful of stores.  Everything unusual (new child, folding, mismatched
+ * exits, counters) is behind one predictable branch. */
+#include "profile/pp_profile_internal.h"
+
+#include "lib/pp_message.h"
+#include "lib/pp_timer.h"
+
+/* ---- enter / exit ----------------------------------------------------------- */
+
+static inline __attribute__((always_inline)) void pp_profile_enter_body(pp_location *loc,
+                                                                       pp_region_id region,
+                                                                       uint64_t now)
+{
+    pp_task *t = loc->current;
+    pp_node *c = t->pos->last_child;
+    if (PP_UNLIKELY(c == NULL || c->region != region || t->fold)) {
+        /* below a folded region everything folds; otherwise look further */
+        if (t->fold || !(c = pp_profile_child_slow(loc, t->pos, region, 0))) {
+            t->fold++;
+            return;
+        }
+    }
+    c->start = now - t->susp;
+    t->pos = c;
+    if (PP_UNLIKELY(loc->n_ctr))
+        pp_profile_counters_enter(loc, t, c);
+}
+
+void pp_profile_close_node(pp_location *loc, pp_task *t, pp_node *n, uint64_t now)
+{
+    if (loc->n_ctr)
+        pp_profile_counters_exit(loc, t, n);
+    uint64_t v = now - t->susp;
+    pp_profile_node_visit(n, v > n->start ? v - n->start : 0);
+}
+
+static void pp_profile_exit_slow(pp_location *loc, pp_task *t, pp_region_id region, uint64_t now)
+{
+    if (t->fold) {
+        t->fold--;
+        return;
+    }
+    /* A region that is not the innermost open one: close the ones inside it
+     * (their exits were lost, e.g. measurement switched off in between). */
+    pp_node *n = t->pos;
+    for (pp_node *m = n; m && m != t->floor; m = m->parent) {
+        if (m->region == region) {
+            for (;; n = n->parent) {
+                pp_profile_close_node(loc, t, n, now);
+                if (n == m)
+                    break;
+            }
+            t->pos = m->parent;
+            return;
+        }
+    }
+    const pp_region_rec *r = pp_profile_region_get(region);
+    PP_WARN_ONCE("exit from region '%s' which is not open on this thread; ignored (reported once)",
+                 r ? r->name : "unknown");
+}
+
+static inline __attribute__((always_inline)) void pp_profile_exit_body(pp_location *loc,
+                                                                      pp_region_id region,
+                                                                      uint64_t now)
+{
+    pp_task *t = loc->current;
+    pp_node *n = t->pos;
+    if (PP_UNLIKELY(n->region != region || n == t->floor || t->fold)) {
+        pp_profile_exit_slow(loc, t, region, now);
+        return;
+    }
+    if (PP_UNLIKELY(loc->n_ctr))
+        pp_profile_counters_exit(loc, t, n);
+    pp_profile_node_visit(n, now - t->susp - n->start);
+    t->pos = n->parent;
+}
+
+void pp_profile_enter_at(pp_region_id region, uint64_t now)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_enter_body(loc, region, now);
+}
+
+void pp_profile_exit_at(pp_region_id region, uint64_t now)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_exit_body(loc, region, now);
+}
+
+void pp_profile_enter(pp_region_id region)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_enter_body(loc, region, pp_timer_now());
+}
+
+void pp_profile_exit(pp_region_id region)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_exit_body(loc, region, pp_timer_now());
+}
+
+/* ---- parallel regions ------------------------------------------------------------ */
+
+int64_t pp_profile_fork_at(pp_region_id region, int num_threads, uint64_t now)
+{
+    (void)region, (void)num_threads, (void)now;
+    if (!pp_profile_measuring())
+        return 0;
+    pp_location *loc = pp_profile_loc();
+    if (!loc)
+        return 0;
+    /* The context is the interned path of the forking position: immutable
+     * and global, so it outlives a forking task instance's recycled nodes. */
+    pp_path *p = pp_profile_node_path(loc, loc->current->pos);
+    loc->fork_pending = p;
+    loc->fork_pending_set = 1;
+    return (int64_t)(intptr_t)p;
+}
+
+int64_t pp_profile_fork(pp_region_id region, int num_threads)
+{
+    return pp_profile_fork_at(region, num_threads, 0);
+}
+
+/* The node a worker's team tree hangs below: one per distinct fork path. */
+static pp_node *pp_profile_worker_root(pp_location *loc, pp_path *p)
+{
+    if (!p)
+        return loc->root; /* unknown fork position: below the program root */
+    for (pp_node *w = loc->workers; w; w = w->next_sibling)
+        if (w->path == p)
+            return w;
+    pp_node *w = pp_profile_node_new(loc, NULL, p->region, PP_NODE_WORKER, 1);
+    if (!w)
+        return loc->root;
+    w->path = p;
+    w->depth = p->depth;
+    w->next_sibling = loc->workers;
+    __atomic_store_n(&loc->workers, w, __ATOMIC_RELEASE);
+    return w;
+}
+
+void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uint64_t now)
+{
+    if (!pp_profile_measuring())
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (!loc)
+        return;
+    pp_path *p = (pp_path *)(intptr_t)fork_context;
+    pp_task *parent = loc->current;
+    pp_task *it = pp_profile_task_alloc(loc);
+    if (!it)
+        return;
+    pp_node *base;
+    if (loc->fork_pending_set && loc->fork_pending == p) {
+        /* the master: the parallel region nests at its current position,
+         * possibly inside an explicit task's tree (which is not suspended:
+         * it is executing the parallel region) */
+        loc->fork_pending_set = 0;
+        base = parent->pos;
+    } else {
+        base = pp_profile_worker_root(loc, p);
+    }
+    pp_node *par = pp_profile_child_slow(loc, base, region, 1);
+    if (!par) {
+        pp_profile_task_free(loc, it);
+        return;
+    }
+    it->handle = pp_profile_task_new_handle();
+    it->parent_task = parent;
+    it->parent_implicit = loc->implicit;
+    it->pos = it->floor = par;
+    par->start = now;
+    loc->implicit = loc->current = it;
+    if (loc->n_ctr)
+        pp_profile_counters_enter(loc, it, par);
+}
+
+void pp_profile_parallel_begin(pp_region_id region, int64_t fork_context)
+{
+    if (pp_profile_measuring())
+        pp_profile_parallel_begin_at(region, fork_context, pp_timer_now());
+}
+
+void pp_profile_parallel_end_at(pp_region_id region, uint64_t now)
+{
+    if (!pp_profile_measuring())
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (!loc)
+        return;
+    pp_task *it = loc->implicit;
+    if (it == &loc->initial) {
+        PP_WARN_ONCE("end of a parallel region that did not begin on this thread; ignored");
+        return;
+    }
+    if (loc->current != it) {
+        /* an explicit task is still current: its end was lost */
+        PP_WARN_ONCE("a parallel region ended while an explicit task was still running on the "
+                     "thread; that task is closed there");
+        while (loc->current != it && loc->current->is_explicit)
+            pp_profile_task_finish(loc, loc->current, now);
+        loc->current = it;
+    }
+    if (it->floor->region != region)
+        PP_WARN_ONCE("parallel region end does not match the innermost parallel region");
+    for (pp_node *n = it->pos;; n = n->parent) {
+        pp_profile_close_node(loc, it, n, now);
+        if (n == it->floor)
+            break;
+    }
+    loc->implicit = it->parent_implicit;
+    loc->current = it->parent_task;
+    pp_profile_task_free(loc, it);
+}
+
+void pp_profile_parallel_end(pp_region_id region)
+{
+    if (pp_profile_measuring())
+        pp_profile_parallel_end_at(region, pp_timer_now());
+}
+
+void pp_profile_join_at(pp_region_id region, pp_task_handle forking_task, uint64_t now)
+{
+    (void)region;
+    if (!pp_profile_measuring())
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (loc && loc->current->handle != forking_task)
+        pp_profile_task_switch_to_at(forking_task, now);
+}
+
+void pp_profile_join(pp_region_id region, pp_task_handle forking_task)
+{
+    if (pp_profile_measuring())
+        pp_profile_join_at(region, forking_task, pp_timer_now());
+}

@@ -1,0 +1,354 @@
+/* Output: the unified tree through cube-writer/ into a .cubex file, and the
+ * rules for where that file goes (POMPPROF_OUTPUT, never overwrite, fallback
+ * to $TMPDIR or /tmp when the target cannot be written). */
+#include "profile/pp_profile_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cube-writer/pp_cube.h"
+#include "lib/pp_message.h"
+#include "lib/pp_timer.h"
+#include "profile/pp_profile_test.h"
+
+/* ---- where the file goes ----------------------------------------------------- */
+
+static int pp_output_mkdir_p(const char *dir, char *err, size_t err_size)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp) {
+        snprintf(err, err_size, "path too long: %s", dir);
+        return -1;
+    }
+    for (char *p = tmp + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST) {
+                snprintf(err, err_size, "cannot create directory %s: %s", tmp, strerror(errno));
+                return -1;
+            }
+            *p = c;
+            if (c == '\0')
+                break;
+        }
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, err_size, "%s is not a directory", dir);
+        return -1;
+    }
+    return 0;
+}
+
+static int pp_output_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* pompprof-<program>-<YYYYmmdd-HHMMSS>-<pid> (the time of init) */
+static void pp_output_default_name(const char *program, char *buf, size_t size)
+{
+    time_t t = (time_t)pp_profile_g.wall_init;
+    if (!t)
+        t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(buf, size, "pompprof-%s-%s-%ld", program, stamp, (long)getpid());
+}
+
+int pp_profile_output_target(const char *setting, const char *program, char *dir, size_t dir_size,
+                             char *file, size_t file_size, char *err, size_t err_size)
+{
+    char name[PATH_MAX];
+    if (!setting || !*setting) {
+        pp_output_default_name(program, name, sizeof name);
+        setting = name;
+    }
+    int is_file = pp_output_ends_with(setting, ".cubex");
+    if (is_file) {
+        const char *slash = strrchr(setting, '/');
+        if (!slash)
+            snprintf(dir, dir_size, ".");
+        else if (slash == setting)
+            snprintf(dir, dir_size, "/");
+        else
+            snprintf(dir, dir_size, "%.*s", (int)(slash - setting), setting);
+        if (snprintf(file, file_size, "%s", setting) >= (int)file_size)
+            goto too_long;
+    } else {
+        if (snprintf(dir, dir_size, "%s", setting) >= (int)dir_size)
+            goto too_long;
+        size_t n = strlen(dir);
+        while (n > 1 && dir[n - 1] == '/')
+            dir[--n] = '\0';
+        if (snprintf(file, file_size, "%s/profile.cubex", dir) >= (int)file_size)
+            goto too_long;
+    }
+    if (pp_output_mkdir_p(dir, err, err_size))
+        return -1;
+    if (access(file, F_OK) == 0) {
+        /* never overwrite: profile.1.cubex, profile.2.cubex, ... beside it */
+        char base[PATH_MAX];
+        snprintf(base, sizeof base, "%.*s", (int)(strlen(file) - strlen(".cubex")), file);
+        for (unsigned i = 1;; i++) {
+            if (snprintf(file, file_size, "%s.%u.cubex", base, i) >= (int)file_size)
+                goto too_long;
+            if (access(file, F_OK) != 0)
+                break;
+        }
+    }
+    return 0;
+too_long:
+    snprintf(err, err_size, "path too long: %s", setting);
+    return -1;
+}
+
+/* ---- CUBE4 ---------------------------------------------------------------------- */
+
+typedef struct pp_output_ids {
+    int visits, time, min_time, max_time, max_active, ctr[8];
+    int *region_map; /* region id -> cube region id */
+    uint32_t n_regions;
+    int unknown_region;
+} pp_output_ids;
+
+static void pp_output_metric_name(const char *in, char *out, size_t size)
+{
+    size_t i = 0;
+    for (; in[i] && i + 1 < size; i++) {
+        char c = in[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == ':' || c == '_' || c == '=';
+        out[i] = ok ? c : '_';
+    }
+    out[i] = '\0';
+}
+
+static int pp_output_region(pp_cube *cube, pp_output_ids *ids, pp_region_id r)
+{
+    if (r < ids->n_regions && ids->region_map[r] >= 0)
+        return ids->region_map[r];
+    if (ids->unknown_region < 0)
+        ids->unknown_region = pp_cube_def_region(cube, "unknown", NULL, -1, -1, "user", "unknown", "");
+    return ids->unknown_region;
+}
+
+static int pp_output_cnodes(pp_cube *cube, pp_output_ids *ids, const pp_unode *n, int parent,
+                            int *cnode_of)
+{
+    int id = pp_cube_def_cnode(cube, parent, pp_output_region(cube, ids, n->region), NULL, NULL);
+    if (id < 0)
+        return -1;
+    cnode_of[n->id] = id;
+    for (const pp_unode *c = n->first_child; c; c = c->next_sibling)
+        if (pp_output_cnodes(cube, ids, c, id, cnode_of))
+            return -1;
+    return 0;
+}
+
+static void pp_output_values(pp_cube *cube, const pp_unified *u, const pp_output_ids *ids,
+                             const pp_unode *n, const int *cnode_of, double tps)
+{
+    int cn = cnode_of[n->id];
+    for (uint32_t i = 0; i < u->n_locations; i++) {
+        if (n->visits[i])
+            pp_cube_set_uint64(cube, ids->visits, cn, (int)i, n->visits[i]);
+        if (n->time[i])
+            pp_cube_set_double(cube, ids->time, cn, (int)i, (double)n->time[i] / tps);
+        if (n->min_time[i] != UINT64_MAX)
+            pp_cube_set_double(cube, ids->min_time, cn, (int)i, (double)n->min_time[i] / tps);
+        if (n->max_time[i])
+            pp_cube_set_double(cube, ids->max_time, cn, (int)i, (double)n->max_time[i] / tps);
+        for (uint32_t k = 0; k < u->n_counters; k++)
+            if (n->counters[k * u->n_locations + i])
+                pp_cube_set_uint64(cube, ids->ctr[k], cn, (int)i,
+                                   n->counters[k * u->n_locations + i]);
+        if (n == u->tasks && u->max_active_tasks[i])
+            pp_cube_set_uint64(cube, ids->max_active, cn, (int)i, u->max_active_tasks[i]);
+    }
+    for (const pp_unode *c = n->first_child; c; c = c->next_sibling)
+        pp_output_values(cube, u, ids, c, cnode_of, tps);
+}
+
+/* Build the whole report in memory; NULL with a reason in err. */
+static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
+{
+    pp_cube *cube = pp_cube_create();
+    if (!cube) {
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    pp_output_ids ids = {.unknown_region = -1};
+    int *cnode_of = NULL;
+    char buf[64];
+    double tps = pp_timer_ticks_per_second();
+    double wall = (double)(u->t_finalize - pp_profile_g.t_init) / tps;
+    uint64_t max_active = 0;
+    for (uint32_t i = 0; i < u->n_locations; i++)
+        if (u->max_active_tasks[i] > max_active)
+            max_active = u->max_active_tasks[i];
+
+    int bad = 0;
+    bad |= pp_cube_set_attr(cube, "Creator", "pompprof " PACKAGE_VERSION) < 0;
+    bad |= pp_cube_set_attr(cube, "CUBE_CT_AGGR", "SUM") < 0;
+    bad |= pp_cube_set_attr(cube, "pompprof::program", pp_profile_g.program) < 0;
+    bad |= pp_cube_set_attr(cube, "pompprof::command_line",
+                            pp_profile_g.command_line ? pp_profile_g.command_line : "") < 0;
+    bad |= pp_cube_set_attr(cube, "pompprof::date", pp_profile_g.date) < 0;
+    snprintf(buf, sizeof buf, "%.9g", wall);
+    bad |= pp_cube_set_attr(cube, "pompprof::wall_time", buf) < 0;
+    bad |= pp_cube_set_attr(cube, "pompprof::timer", pp_timer_name()) < 0;
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)max_active);
+    bad |= pp_cube_set_attr(cube, "pompprof::max_active_tasks", buf) < 0;
+
+    ids.visits = pp_cube_def_metric(cube, -1, "visits", "Visits", "occ", "Number of visits",
+                                    PP_CUBE_UINT64, PP_CUBE_EXCLUSIVE);
+    ids.time = pp_cube_def_metric(cube, -1, "time", "Time", "sec", "Total CPU allocation time",
+                                  PP_CUBE_DOUBLE, PP_CUBE_INCLUSIVE);
+    ids.min_time = pp_cube_def_metric(cube, -1, "min_time", "Minimum Inclusive Time", "sec",
+                                      "Minimum inclusive CPU allocation time", PP_CUBE_MINDOUBLE,
+                                      PP_CUBE_EXCLUSIVE);
+    ids.max_time = pp_cube_def_metric(cube, -1, "max_time", "Maximum Inclusive Time", "sec",
+                                      "Maximum inclusive CPU allocation time", PP_CUBE_MAXDOUBLE,
+                                      PP_CUBE_EXCLUSIVE);
+    ids.max_active = pp_cube_def_metric(cube, -1, "max_active_tasks", "Max active tasks", "occ",
+                                        "Maximum number of concurrently active task instances "
+                                        "on the thread",
+                                        PP_CUBE_UINT64, PP_CUBE_EXCLUSIVE);
+    bad |= ids.visits < 0 || ids.time < 0 || ids.min_time < 0 || ids.max_time < 0 ||
+           ids.max_active < 0;
+    for (uint32_t k = 0; k < u->n_counters; k++) {
+        char uniq[64];
+        pp_output_metric_name(u->counter_names[k] ? u->counter_names[k] : "counter", uniq,
+                              sizeof uniq);
+        ids.ctr[k] = pp_cube_def_metric(cube, -1, uniq, u->counter_names[k], "#",
+                                        "PAPI hardware counter", PP_CUBE_UINT64, PP_CUBE_INCLUSIVE);
+        bad |= ids.ctr[k] < 0;
+    }
+
+    ids.n_regions = pp_profile_region_count();
+    ids.region_map = malloc((ids.n_regions ? ids.n_regions : 1) * sizeof(int));
+    cnode_of = malloc((u->n_nodes ? u->n_nodes : 1) * sizeof(int));
+    if (!ids.region_map || !cnode_of) {
+        snprintf(err, err_size, "out of memory");
+        goto fail;
+    }
+    for (uint32_t r = 0; r < ids.n_regions; r++) {
+        const pp_region_rec *rec = pp_profile_region_get(r);
+        ids.region_map[r] = pp_cube_def_region(cube, rec->name, rec->file, rec->begin_line,
+                                               rec->end_line, rec->paradigm, rec->role, "");
+        bad |= ids.region_map[r] < 0;
+    }
+    if (bad || pp_output_cnodes(cube, &ids, u->root, -1, cnode_of)) {
+        snprintf(err, err_size, "%s", pp_cube_error(cube));
+        goto fail;
+    }
+
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = '\0';
+    char node_name[300];
+    snprintf(node_name, sizeof node_name, "node %s", host);
+    int machine = pp_cube_def_system_node(cube, -1, "machine Linux", "machine");
+    int node = machine < 0 ? -1 : pp_cube_def_system_node(cube, machine, node_name, "node");
+    int process = node < 0 ? -1 : pp_cube_def_process(cube, node, "Process", 0);
+    if (process < 0) {
+        snprintf(err, err_size, "%s", pp_cube_error(cube));
+        goto fail;
+    }
+    for (uint32_t i = 0; i < u->n_locations; i++) {
+        char name[32];
+        if (i == 0)
+            snprintf(name, sizeof name, "Master thread");
+        else
+            snprintf(name, sizeof name, "OMP thread %u", i);
+        if (pp_cube_def_thread(cube, process, name, (int)i) < 0) {
+            snprintf(err, err_size, "%s", pp_cube_error(cube));
+            goto fail;
+        }
+    }
+    pp_output_values(cube, u, &ids, u->root, cnode_of, tps);
+    free(ids.region_map);
+    free(cnode_of);
+    return cube;
+fail:
+    free(ids.region_map);
+    free(cnode_of);
+    pp_cube_destroy(cube);
+    return NULL;
+}
+
+static int pp_output_try(pp_cube *cube, const char *setting, char *file, size_t file_size,
+                         int *renamed, char *err, size_t err_size)
+{
+    char dir[PATH_MAX];
+    for (int attempt = 0; attempt < 3; attempt++) {
+        if (pp_profile_output_target(setting, pp_profile_g.program, dir, sizeof dir, file,
+                                     file_size, err, err_size))
+            return -1;
+        *renamed = 0;
+        if (setting && *setting) {
+            /* the name differs from the asked one: the file existed */
+            char asked[PATH_MAX + 32];
+            if (pp_output_ends_with(setting, ".cubex"))
+                snprintf(asked, sizeof asked, "%s", setting);
+            else
+                snprintf(asked, sizeof asked, "%s/profile.cubex", dir);
+            *renamed = strcmp(asked, file) != 0;
+        }
+        if (pp_cube_write(cube, file) == 0)
+            return 0;
+        snprintf(err, err_size, "%s", pp_cube_error(cube));
+        /* a file of that name appeared meanwhile: pick the next name */
+        if (access(file, F_OK) != 0)
+            return -1;
+    }
+    return -1;
+}
+
+int pp_profile_output_write(const pp_unified *u, const char *setting, char *path_out,
+                            size_t path_size)
+{
+    char err[512] = "", file[PATH_MAX];
+    int renamed = 0;
+    pp_cube *cube = pp_output_build(u, err, sizeof err);
+    if (!cube) {
+        pp_message_warn("cannot build the profile: %s; no profile written", err);
+        return -1;
+    }
+    int rc = pp_output_try(cube, setting, file, sizeof file, &renamed, err, sizeof err);
+    if (rc == 0 && renamed)
+        pp_message_warn("%s%s exists; profile written to %s instead", setting,
+                        pp_output_ends_with(setting, ".cubex") ? "" : "/profile.cubex", file);
+    if (rc != 0) {
+        pp_message_warn("cannot write the profile to %s: %s", setting ? setting : "the current directory", err);
+        const char *tmp = getenv("TMPDIR");
+        if (!tmp || !*tmp)
+            tmp = "/tmp";
+        char name[512], fallback[PATH_MAX + 600];
+        pp_output_default_name(pp_profile_g.program, name, sizeof name);
+        snprintf(fallback, sizeof fallback, "%s/%s", tmp, name);
+        rc = pp_output_try(cube, fallback, file, sizeof file, &renamed, err, sizeof err);
+        if (rc == 0)
+            pp_message_warn("profile written to %s instead", file);
+        else
+            pp_message_warn("cannot write the profile to %s either: %s; no profile written",
+                            fallback, err);
+    } else {
+        pp_message_verbose(1, "profile written to %s", file);
+    }
+    if (rc == 0 && path_out)
+        snprintf(path_out, path_size, "%s", file);
+    pp_cube_destroy(cube);
+    return rc;
+}

@@ -1,0 +1,92 @@
+/* The region table: a chunked array, so looking a region up by id needs no
+ * lock (chunks never move; a record is complete before the count that makes
+ * it visible is published with release semantics).  Defining takes a lock:
+ * it happens once per region, never on the event path. */
+#include "profile/pp_profile_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/pp_message.h"
+
+#define PP_REGION_CHUNK_BITS 10
+#define PP_REGION_CHUNK (1u << PP_REGION_CHUNK_BITS)
+#define PP_REGION_MAX_CHUNKS 4096 /* 4 M regions */
+
+static pp_region_rec *pp_region_chunks[PP_REGION_MAX_CHUNKS];
+static uint32_t pp_region_n; /* published count */
+static pthread_mutex_t pp_region_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static char *pp_region_strdup(const char *s, int *failed)
+{
+    if (!s)
+        return NULL;
+    char *c = strdup(s);
+    if (!c)
+        *failed = 1;
+    return c;
+}
+
+pp_region_id pp_profile_region_define(const pp_region_def *def)
+{
+    if (!def)
+        return PP_REGION_INVALID;
+    pthread_mutex_lock(&pp_region_lock);
+    uint32_t id = pp_region_n;
+    uint32_t c = id >> PP_REGION_CHUNK_BITS;
+    if (c >= PP_REGION_MAX_CHUNKS) {
+        pthread_mutex_unlock(&pp_region_lock);
+        PP_WARN_ONCE("too many regions (more than %u); further regions are not measured",
+                     PP_REGION_MAX_CHUNKS * PP_REGION_CHUNK);
+        return PP_REGION_INVALID;
+    }
+    if (!pp_region_chunks[c]) {
+        pp_region_chunks[c] = calloc(PP_REGION_CHUNK, sizeof(pp_region_rec));
+        if (!pp_region_chunks[c]) {
+            pthread_mutex_unlock(&pp_region_lock);
+            return PP_REGION_INVALID;
+        }
+    }
+    pp_region_rec *r = &pp_region_chunks[c][id & (PP_REGION_CHUNK - 1)];
+    int failed = 0;
+    r->name = pp_region_strdup(def->name ? def->name : "unknown", &failed);
+    r->file = pp_region_strdup(def->file, &failed);
+    r->paradigm = pp_region_strdup(def->paradigm ? def->paradigm : "user", &failed);
+    r->role = pp_region_strdup(def->role ? def->role : "unknown", &failed);
+    r->begin_line = def->begin_line;
+    r->end_line = def->end_line;
+    if (failed) {
+        free(r->name), free(r->file), free(r->paradigm), free(r->role);
+        memset(r, 0, sizeof *r);
+        pthread_mutex_unlock(&pp_region_lock);
+        return PP_REGION_INVALID;
+    }
+    __atomic_store_n(&pp_region_n, id + 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&pp_region_lock);
+    return id;
+}
+
+const pp_region_rec *pp_profile_region_get(pp_region_id id)
+{
+    if (id >= __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE))
+        return NULL;
+    return &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
+}
+
+uint32_t pp_profile_region_count(void)
+{
+    return __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE);
+}
+
+/* Tests only: forget every region. */
+void pp_profile_regions_reset(void)
+{
+    pthread_mutex_lock(&pp_region_lock);
+    for (uint32_t id = 0; id < pp_region_n; id++) {
+        pp_region_rec *r = &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
+        free(r->name), free(r->file), free(r->paradigm), free(r->role);
+        memset(r, 0, sizeof *r);
+    }
+    __atomic_store_n(&pp_region_n, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&pp_region_lock);
+}

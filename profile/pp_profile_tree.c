@@ -1,0 +1,198 @@
+/* Call-tree nodes: per-location arena, free list, child lookup, merging.
+ *
+ * Nodes come from 64 KiB chunks owned by one location (no malloc per node,
+ * no sharing between threads).  Recycled task-instance nodes go to a free
+ * list, so the arena grows with the number of concurrently active instances
+ * and the tree shapes, never with the number of tasks. */
+#include "profile/pp_profile_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/pp_message.h"
+
+#define PP_ARENA_CHUNK (64 * 1024)
+
+struct pp_chunk {
+    pp_chunk *next;
+    size_t size;
+};
+
+static void *pp_profile_arena_alloc(pp_location *loc, size_t size, int force)
+{
+    size = (size + 15) & ~(size_t)15;
+    if (PP_UNLIKELY((size_t)(loc->arena_end - loc->arena_ptr) < size)) {
+        size_t chunk = PP_ARENA_CHUNK;
+        if (chunk < size + sizeof(pp_chunk) + 16)
+            chunk = size + sizeof(pp_chunk) + 16;
+        size_t used = __atomic_load_n(&pp_profile_g.memory_used, __ATOMIC_RELAXED);
+        if (!force && pp_profile_g.memory_limit && used + chunk > pp_profile_g.memory_limit)
+            return NULL;
+        pp_chunk *c = malloc(chunk);
+        if (!c) {
+            PP_WARN_ONCE("out of memory for call-tree nodes; new call paths are folded into their parents");
+            return NULL;
+        }
+        c->size = chunk;
+        c->next = loc->chunks;
+        loc->chunks = c;
+        __atomic_fetch_add(&pp_profile_g.memory_used, chunk, __ATOMIC_RELAXED);
+        loc->arena_bytes += chunk;
+        loc->arena_ptr = (char *)c + ((sizeof(pp_chunk) + 15) & ~(size_t)15);
+        loc->arena_end = (char *)c + chunk;
+    }
+    void *p = loc->arena_ptr;
+    loc->arena_ptr += size;
+    return p;
+}
+
+void pp_profile_arena_release(pp_location *loc)
+{
+    while (loc->chunks) {
+        pp_chunk *n = loc->chunks->next;
+        __atomic_fetch_sub(&pp_profile_g.memory_used, loc->chunks->size, __ATOMIC_RELAXED);
+        free(loc->chunks);
+        loc->chunks = n;
+    }
+    loc->arena_ptr = loc->arena_end = NULL;
+    loc->node_free = NULL;
+    loc->task_free = NULL;
+}
+
+pp_node *pp_profile_node_new(pp_location *loc, pp_node *parent, pp_region_id region, int kind,
+                             int force)
+{
+    pp_node *n = loc->node_free;
+    if (n)
+        loc->node_free = n->next_sibling;
+    else if (!(n = pp_profile_arena_alloc(loc, pp_profile_g.node_size, force)))
+        return NULL;
+    memset(n, 0, pp_profile_g.node_size);
+    n->region = region;
+    n->kind = (uint16_t)kind;
+    n->min = UINT64_MAX;
+    n->parent = parent;
+    if (parent) {
+        n->depth = parent->depth + 1;
+        /* append: children keep the order of their first visit */
+        pp_node **link = &parent->first_child;
+        while (*link)
+            link = &(*link)->next_sibling;
+        /* the node is complete before it becomes reachable (finalize may
+         * walk this tree from another thread) */
+        __atomic_store_n(link, n, __ATOMIC_RELEASE);
+    }
+    return n;
+}
+
+static inline uint32_t pp_profile_child_hash(const pp_node *parent, pp_region_id region)
+{
+    uint64_t x = ((uint64_t)(uintptr_t)parent >> 4) * 0x9E3779B97F4A7C15ull;
+    x ^= (uint64_t)region * 0xC2B2AE3D27D4EB4Full;
+    return (uint32_t)(x >> 40) & (PP_CHILD_HASH - 1);
+}
+
+pp_node *pp_profile_child_slow(pp_location *loc, pp_node *parent, pp_region_id region, int force)
+{
+    uint32_t h = pp_profile_child_hash(parent, region);
+    pp_node *c = loc->child_hash[h];
+    if (!(c && c->parent == parent && c->region == region)) {
+        for (c = parent->first_child; c; c = c->next_sibling)
+            if (c->region == region)
+                break;
+        if (!c) {
+            if (!force && pp_profile_g.max_depth && parent->depth + 1 > pp_profile_g.max_depth) {
+                loc->lost_depth++;
+                return NULL;
+            }
+            c = pp_profile_node_new(loc, parent, region, PP_NODE_REGION, force);
+            if (!c) {
+                loc->lost_memory++;
+                return NULL;
+            }
+        }
+        loc->child_hash[h] = c;
+    }
+    parent->last_child = c;
+    return c;
+}
+
+void pp_profile_subtree_free(pp_location *loc, pp_node *n)
+{
+    /* post-order without recursion: descend by detaching the first child */
+    pp_node *cur = n;
+    while (cur) {
+        pp_node *c = cur->first_child;
+        if (c) {
+            cur->first_child = c->next_sibling;
+            cur = c;
+            continue;
+        }
+        pp_node *up = cur == n ? NULL : cur->parent;
+        /* a stale hash entry must never match a free node */
+        cur->parent = NULL;
+        cur->region = PP_REGION_INVALID;
+        cur->next_sibling = loc->node_free;
+        loc->node_free = cur;
+        cur = up;
+    }
+}
+
+pp_task *pp_profile_task_alloc(pp_location *loc)
+{
+    pp_task *t = loc->task_free;
+    size_t extra = 2 * (size_t)pp_profile_g.n_ctr * sizeof(uint64_t);
+    if (t)
+        loc->task_free = t->next;
+    else if (!(t = pp_profile_arena_alloc(loc, sizeof(pp_task) + extra, 1)))
+        return NULL;
+    memset(t, 0, sizeof(pp_task) + extra);
+    t->csusp = extra ? (uint64_t *)(t + 1) : NULL;
+    return t;
+}
+
+void pp_profile_task_free(pp_location *loc, pp_task *t)
+{
+    t->next = loc->task_free;
+    loc->task_free = t;
+}
+
+void pp_profile_tree_merge(pp_location *loc, pp_node *dst, const pp_node *src)
+{
+    dst->visits += src->visits;
+    dst->sum += src->sum;
+    if (src->min < dst->min)
+        dst->min = src->min;
+    if (src->max > dst->max)
+        dst->max = src->max;
+    for (uint32_t i = 0, n = pp_profile_g.n_ctr; i < n; i++)
+        dst->ctr[n + i] += src->ctr[n + i];
+    for (const pp_node *c = src->first_child; c; c = c->next_sibling) {
+        pp_node *d = pp_profile_child_slow(loc, dst, c->region, 1);
+        if (d)
+            pp_profile_tree_merge(loc, d, c);
+    }
+}
+
+pp_path *pp_profile_node_path(pp_location *loc, pp_node *n)
+{
+    if (n->path)
+        return n->path;
+    pp_path *p = NULL;
+    switch (n->kind) {
+    case PP_NODE_PROGRAM:
+        p = pp_profile_g.path_program;
+        break;
+    case PP_NODE_TASK_ROOT:
+        p = pp_profile_path_child(pp_profile_g.path_tasks, n->region);
+        break;
+    default:
+        if (n->parent) {
+            pp_path *up = pp_profile_node_path(loc, n->parent);
+            p = up ? pp_profile_path_child(up, n->region) : NULL;
+        }
+        break;
+    }
+    n->path = p;
+    return p;
+}

@@ -1,0 +1,350 @@
+/* Unification at the end: all locations' trees become one call tree.
+ *
+ *   program root            <- every location's main tree, by region path
+ *     ...  fork path ...    <- worker trees hang below the path their team was
+ *                              forked at (copied ancestors: visits 0, inclusive
+ *                              time = the worker subtree's time)
+ *     TASKS                 <- one subtree per task construct (the merged
+ *                              instance trees); time = sum of its children,
+ *                              NOT added to the program root (CubeLib splits
+ *                              TASKS off the root, cube4-format 2.7, 4.5)
+ *
+ * Runs once, off the event path; plain malloc is fine here. */
+#include "profile/pp_profile_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/pp_counters.h"
+#include "lib/pp_message.h"
+#include "profile/pp_profile_test.h"
+
+/* ---- closing what is still open ------------------------------------------- */
+
+static void pp_profile_close_location(pp_location *loc, uint64_t now)
+{
+    /* innermost first: a team nested in an explicit task has its nodes in
+     * that task's tree, which is merged (and recycled) below */
+    for (pp_task *it = loc->implicit; it && it != &loc->initial; it = it->parent_implicit) {
+        for (pp_node *n = it->pos; n; n = n->parent) {
+            pp_profile_close_node(loc, it, n, now);
+            if (n == it->floor)
+                break;
+        }
+        it->pos = it->floor;
+        it->floor = NULL;
+    }
+    loc->current = loc->implicit;
+    for (uint32_t b = 0; b < PP_TASK_BUCKETS; b++)
+        while (loc->task_table[b])
+            pp_profile_task_finish(loc, loc->task_table[b], now);
+    /* the serial part: the master's program root is open since init */
+    pp_task *in = &loc->initial;
+    for (pp_node *n = in->pos; n; n = n->parent) {
+        if (n == loc->root) {
+            if (n->open) {
+                pp_profile_close_node(loc, in, n, now);
+                n->open = 0;
+            }
+            break;
+        }
+        pp_profile_close_node(loc, in, n, now);
+    }
+    in->pos = loc->root;
+}
+
+/* ---- the unified tree ------------------------------------------------------------ */
+
+typedef struct pp_unify_ctx {
+    pp_unified *u;
+    uint32_t n_loc, n_ctr;
+    /* (parent, region) -> child, open addressing */
+    pp_unode **slots;
+    size_t n_slots, n_used;
+    int failed;
+} pp_unify_ctx;
+
+static size_t pp_unify_hash(const pp_unode *parent, pp_region_id region, size_t mask)
+{
+    uint64_t x = ((uint64_t)(uintptr_t)parent >> 4) * 0x9E3779B97F4A7C15ull;
+    x ^= (uint64_t)region * 0xC2B2AE3D27D4EB4Full;
+    return (size_t)(x ^ (x >> 29)) & mask;
+}
+
+static int pp_unify_grow(pp_unify_ctx *c)
+{
+    size_t n = c->n_slots ? c->n_slots * 2 : 1024;
+    pp_unode **s = calloc(n, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < c->n_slots; i++) {
+        pp_unode *e = c->slots[i];
+        if (!e)
+            continue;
+        size_t h = pp_unify_hash(e->parent, e->region, n - 1);
+        while (s[h])
+            h = (h + 1) & (n - 1);
+        s[h] = e;
+    }
+    free(c->slots);
+    c->slots = s;
+    c->n_slots = n;
+    return 0;
+}
+
+static pp_unode *pp_unode_new(pp_unify_ctx *c, pp_unode *parent, pp_region_id region)
+{
+    size_t per = 4 + (size_t)c->n_ctr;
+    pp_unode *n = calloc(1, sizeof *n + per * c->n_loc * sizeof(uint64_t));
+    if (!n) {
+        c->failed = 1;
+        return NULL;
+    }
+    uint64_t *v = (uint64_t *)(n + 1);
+    n->region = region;
+    n->visits = v;
+    n->time = v + c->n_loc;
+    n->min_time = v + 2 * c->n_loc;
+    n->max_time = v + 3 * c->n_loc;
+    n->counters = v + 4 * c->n_loc;
+    for (uint32_t i = 0; i < c->n_loc; i++)
+        n->min_time[i] = UINT64_MAX;
+    n->parent = parent;
+    if (parent) {
+        if (parent->last_child)
+            parent->last_child->next_sibling = n;
+        else
+            parent->first_child = n;
+        parent->last_child = n;
+    }
+    c->u->n_nodes++;
+    return n;
+}
+
+static pp_unode *pp_unify_child(pp_unify_ctx *c, pp_unode *parent, pp_region_id region)
+{
+    if ((c->n_used + 1) * 2 > c->n_slots && pp_unify_grow(c)) {
+        c->failed = 1;
+        return NULL;
+    }
+    size_t mask = c->n_slots - 1, h = pp_unify_hash(parent, region, mask);
+    for (; c->slots[h]; h = (h + 1) & mask)
+        if (c->slots[h]->parent == parent && c->slots[h]->region == region)
+            return c->slots[h];
+    pp_unode *n = pp_unode_new(c, parent, region);
+    if (n) {
+        c->slots[h] = n;
+        c->n_used++;
+    }
+    return n;
+}
+
+/* Add node n (location i) and its subtree into un. */
+static void pp_unify_add(pp_unify_ctx *c, pp_unode *un, const pp_node *n, uint32_t i)
+{
+    un->visits[i] += n->visits;
+    un->time[i] += n->sum;
+    if (n->min < un->min_time[i])
+        un->min_time[i] = n->min;
+    if (n->max > un->max_time[i])
+        un->max_time[i] = n->max;
+    for (uint32_t k = 0; k < c->n_ctr; k++)
+        un->counters[k * c->n_loc + i] += n->ctr[c->n_ctr + k];
+    for (const pp_node *ch = n->first_child; ch; ch = ch->next_sibling) {
+        pp_unode *uc = pp_unify_child(c, un, ch->region);
+        if (uc)
+            pp_unify_add(c, uc, ch, i);
+    }
+}
+
+/* The unified node for a fork path (created along the way, zero values). */
+static pp_unode *pp_unify_path(pp_unify_ctx *c, const pp_path *p)
+{
+    if (!p || !p->parent)
+        return c->u->root;
+    pp_unode *up = pp_unify_path(c, p->parent);
+    return up ? pp_unify_child(c, up, p->region) : NULL;
+}
+
+/* A worker subtree of inclusive value `add` hangs below un: every copied
+ * ancestor includes it, up to the program root, but never TASKS (nor the
+ * root above it). */
+static void pp_unify_add_upwards(pp_unify_ctx *c, pp_unode *un, uint32_t i, uint64_t time,
+                                 const uint64_t *ctr)
+{
+    pp_unode *tasks = c->u->tasks;
+    for (pp_unode *a = un; a; a = a->parent) {
+        if (a == tasks)
+            return;
+        a->time[i] += time;
+        for (uint32_t k = 0; k < c->n_ctr; k++)
+            a->counters[k * c->n_loc + i] += ctr[k];
+    }
+}
+
+static void pp_unify_location(pp_unify_ctx *c, pp_location *loc)
+{
+    pp_unified *u = c->u;
+    uint32_t i = loc->index;
+    uint64_t ctr[8];
+
+    /* main tree; a location that never entered the program root (a worker)
+     * gets the sum of what hangs below it */
+    pp_unify_add(c, u->root, loc->root, i);
+    if (loc->root->visits == 0) {
+        uint64_t t = 0;
+        memset(ctr, 0, sizeof ctr);
+        for (const pp_node *ch = loc->root->first_child; ch; ch = ch->next_sibling) {
+            t += ch->sum;
+            for (uint32_t k = 0; k < c->n_ctr; k++)
+                ctr[k] += ch->ctr[c->n_ctr + k];
+        }
+        u->root->time[i] += t;
+        for (uint32_t k = 0; k < c->n_ctr; k++)
+            u->root->counters[k * c->n_loc + i] += ctr[k];
+    }
+    /* worker trees below their fork paths */
+    for (const pp_node *w = loc->workers; w; w = w->next_sibling) {
+        pp_unode *at = pp_unify_path(c, w->path);
+        if (!at)
+            continue;
+        uint64_t t = 0;
+        memset(ctr, 0, sizeof ctr);
+        for (const pp_node *ch = w->first_child; ch; ch = ch->next_sibling) {
+            pp_unode *uc = pp_unify_child(c, at, ch->region);
+            if (uc)
+                pp_unify_add(c, uc, ch, i);
+            t += ch->sum;
+            for (uint32_t k = 0; k < c->n_ctr; k++)
+                ctr[k] += ch->ctr[c->n_ctr + k];
+        }
+        pp_unify_add_upwards(c, at, i, t, ctr);
+    }
+    /* merged task trees below TASKS */
+    for (const pp_node *m = loc->tasks->first_child; m; m = m->next_sibling) {
+        pp_unode *uc = pp_unify_child(c, u->tasks, m->region);
+        if (uc)
+            pp_unify_add(c, uc, m, i);
+    }
+    u->max_active_tasks[i] = loc->max_active_tasks;
+}
+
+static int pp_unify_number(pp_unode *n, int id)
+{
+    /* pre-order ids, iteratively (trees can be deep) */
+    pp_unode *cur = n;
+    while (cur) {
+        cur->id = id++;
+        if (cur->first_child) {
+            cur = cur->first_child;
+            continue;
+        }
+        while (cur && cur != n && !cur->next_sibling)
+            cur = cur->parent;
+        if (!cur || cur == n)
+            break;
+        cur = cur->next_sibling;
+    }
+    return id;
+}
+
+pp_unified *pp_profile_unify_at(uint64_t now)
+{
+    if (!pp_profile_g.started || !pp_profile_g.config_enable || !pp_profile_g.first)
+        return NULL;
+    for (pp_location *l = pp_profile_g.first; l; l = l->next)
+        pp_profile_close_location(l, now);
+
+    pp_unified *u = calloc(1, sizeof *u);
+    pp_unify_ctx c = {.u = u, .n_loc = pp_profile_g.n_locations, .n_ctr = pp_profile_g.n_ctr};
+    if (!u)
+        return NULL;
+    u->n_locations = c.n_loc;
+    u->n_counters = c.n_ctr;
+    u->t_finalize = now;
+    for (uint32_t k = 0; k < c.n_ctr && k < 8; k++)
+        u->counter_names[k] = pp_counters_name((int)k);
+    u->max_active_tasks = calloc(c.n_loc ? c.n_loc : 1, sizeof(uint64_t));
+    u->root = pp_unode_new(&c, NULL, pp_profile_g.program_region);
+    if (u->root)
+        u->tasks = pp_unify_child(&c, u->root, pp_profile_g.tasks_region);
+    if (!u->max_active_tasks || !u->root || !u->tasks) {
+        free(c.slots);
+        pp_unified_free(u);
+        return NULL;
+    }
+    for (pp_location *l = pp_profile_g.first; l; l = l->next)
+        pp_unify_location(&c, l);
+    free(c.slots);
+    if (c.failed)
+        pp_message_warn("out of memory while unifying the threads' call trees; parts are missing");
+
+    /* TASKS: the sum of the task constructs' inclusive values, visits 0 */
+    pp_unode *t = u->tasks;
+    for (pp_unode *ch = t->first_child; ch; ch = ch->next_sibling)
+        for (uint32_t i = 0; i < c.n_loc; i++) {
+            t->time[i] += ch->time[i];
+            for (uint32_t k = 0; k < c.n_ctr; k++)
+                t->counters[k * c.n_loc + i] += ch->counters[k * c.n_loc + i];
+        }
+    /* TASKS moves to the end of the root's children (or goes when empty) */
+    pp_unode **link = &u->root->first_child, *prev = NULL;
+    while (*link != t)
+        prev = *link, link = &(*link)->next_sibling;
+    *link = t->next_sibling;
+    if (u->root->last_child == t)
+        u->root->last_child = prev;
+    t->next_sibling = NULL;
+    if (t->first_child) {
+        if (u->root->last_child)
+            u->root->last_child->next_sibling = t;
+        else
+            u->root->first_child = t;
+        u->root->last_child = t;
+    } else {
+        u->n_nodes--;
+        free(t);
+        u->tasks = NULL;
+    }
+    pp_unify_number(u->root, 0);
+    return u;
+}
+
+void pp_unified_free(pp_unified *u)
+{
+    if (!u)
+        return;
+    pp_unode *cur = u->root;
+    while (cur) { /* post-order, detaching children as we descend */
+        pp_unode *ch = cur->first_child;
+        if (ch) {
+            cur->first_child = ch->next_sibling;
+            cur = ch;
+            continue;
+        }
+        pp_unode *up = cur->parent;
+        free(cur);
+        cur = up;
+    }
+    free(u->max_active_tasks);
+    free(u);
+}
+
+pp_unode *pp_unified_child(const pp_unode *parent, pp_region_id region)
+{
+    if (!parent)
+        return NULL;
+    for (pp_unode *c = parent->first_child; c; c = c->next_sibling)
+        if (c->region == region)
+            return c;
+    return NULL;
+}
+
+int64_t pp_unified_exclusive(const pp_unified *u, const pp_unode *n, uint32_t location)
+{
+    int64_t x = (int64_t)n->time[location];
+    for (const pp_unode *c = n->first_child; c; c = c->next_sibling)
+        if (c != u->tasks)
+            x -= (int64_t)c->time[location];
+    return x;
+}

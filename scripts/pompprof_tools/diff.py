@@ -1,0 +1,280 @@
+"""pompprof-diff: per call path difference b - a of two profiles.
+
+Call paths are matched by their region path (names from the root, not ids); the task
+tree is matched the same way (paths through `TASKS`).  Sibling call paths of the same
+region (e.g. parameter variants) are told apart by their order (`name#2`, ...).
+
+For every additive metric (dtype not MIN/MAXDOUBLE; min/max per visit are not
+differences of costs) present in either profile, per path:  a = sum over a's threads,
+b = sum over b's threads, delta = b - a; when the thread counts differ also the per-thread
+means and their difference.  Values are exclusive (self) values by default, inclusive with
+--inclusive.  Paths present in only one profile are marked `only in a` / `only in b`.
+The table is sorted by metric (time, visits, others), then by absolute change (of the
+means when thread counts differ).
+
+-o FILE writes the difference as a .cubex: the union of both call trees, every additive
+metric as DOUBLE with its original type (INCLUSIVE metrics store inclusive differences,
+which keeps exclusive = inclusive - children exact), one location per thread when the
+thread counts agree, else a single location `sum`.
+"""
+
+import argparse
+import sys
+
+from . import textfmt as tf
+from .cli import ToolError, main_guard
+from .cubex_write import CubeWriter
+from .profile_model import Profile
+
+EPILOG = """\
+values: exclusive (--inclusive: inclusive) per call path, summed over threads; delta = b - a.
+When the thread counts differ, per-thread means are compared too and rows are sorted by
+the change of the mean.  MIN/MAXDOUBLE metrics (min_time, max_time) are not diffed.
+A diff of a profile with itself is zero everywhere.
+"""
+
+
+def path_keys(profile):
+    """Map node -> key: tuple of names from the root, duplicates among siblings numbered."""
+    keys = {}
+
+    def assign(nodes, prefix):
+        seen = {}
+        for n in nodes:
+            k = seen.get(n.name, 0) + 1
+            seen[n.name] = k
+            keys[id(n)] = prefix + (n.name if k == 1 else "%s#%d" % (n.name, k),)
+
+    assign(profile.roots, ())
+    for n in profile.main_nodes:
+        kids = list(n.children)
+        if n.parent is None:
+            kids = kids + [t for t in profile.tasks_nodes if t.parent is n]
+        assign(kids, keys[id(n)])
+    for n in profile.task_nodes:
+        assign(n.children, keys[id(n)])
+    return keys
+
+
+def additive_metrics(profile):
+    return [m for m in profile.cube.metrics
+            if m.has_data and m.type in ("INCLUSIVE", "EXCLUSIVE", "SIMPLE") and m.aggregation == "sum"
+            and m.dtype in ("DOUBLE", "FLOAT", "UINT64", "INT64", "UINT32", "INT32",
+                            "UINT16", "INT16", "UINT8", "INT8", "INTEGER", "TAU_ATOMIC",
+                            "UNSIGNED INTEGER", "SIGNED INTEGER")]
+
+
+class Diff:
+    def __init__(self, a, b, inclusive=False, metrics=None):
+        self.a, self.b = a, b
+        self.inclusive = inclusive
+        self.keys_a, self.keys_b = path_keys(a), path_keys(b)
+        ma = {m.uniq_name: m for m in additive_metrics(a)}
+        mb = {m.uniq_name: m for m in additive_metrics(b)}
+        names = [n for n in ma] + [n for n in mb if n not in ma]
+        if metrics:
+            missing = [n for n in metrics if n not in ma and n not in mb]
+            if missing:
+                raise ToolError("metric '%s' is in neither profile (or not additive)"
+                                % missing[0])
+            names = [n for n in names if n in metrics]
+        # "time" first, then visits, then the rest in definition order
+        order = {"time": 0, "visits": 1}
+        self.metric_names = sorted(names, key=lambda n: (order.get(n, 2), names.index(n)))
+        self.ma, self.mb = ma, mb
+        self._build_union()
+
+    def _build_union(self):
+        """Union tree: a's nodes in a's order, b's extra nodes appended where they attach."""
+        self.union = {}         # key -> dict(name, region, children keys, node_a, node_b)
+        self.order_roots = []
+
+        def add(profile, keys, side):
+            nodes = profile.main_nodes + profile.task_nodes
+            for n in nodes:
+                k = keys[id(n)]
+                u = self.union.get(k)
+                if u is None:
+                    u = {"key": k, "region": n.region, "children": [], "a": None, "b": None}
+                    self.union[k] = u
+                    if len(k) == 1:
+                        self.order_roots.append(k)
+                    else:
+                        self.union[k[:-1]]["children"].append(k)
+                u[side] = n
+
+        add(self.a, self.keys_a, "a")
+        add(self.b, self.keys_b, "b")
+
+    def _values(self, profile, metric, node, inclusive):
+        if node is None or metric is None:
+            return None
+        cube = profile.cube
+        row = (cube.inclusive_row(metric, node.cnode) if inclusive
+               else cube.exclusive_row(metric, node.cnode))
+        return [float(v) for v in row]
+
+    def keys_in_order(self):
+        out = []
+        stack = list(reversed(self.order_roots))
+        while stack:
+            k = stack.pop()
+            out.append(k)
+            stack.extend(reversed(self.union[k]["children"]))
+        return out
+
+    def rows(self):
+        na, nb = self.a.nthreads, self.b.nthreads
+        out = []
+        for k in self.keys_in_order():
+            u = self.union[k]
+            status = ("only in a" if u["b"] is None else "only in b" if u["a"] is None else "")
+            for name in self.metric_names:
+                va = self._values(self.a, self.ma.get(name), u["a"], self.inclusive)
+                vb = self._values(self.b, self.mb.get(name), u["b"], self.inclusive)
+                sa = sum(va) if va else 0.0
+                sb = sum(vb) if vb else 0.0
+                row = {"path": list(k), "metric": name, "a": sa, "b": sb, "delta": sb - sa,
+                       "status": status}
+                if na != nb:
+                    row["a_mean"], row["b_mean"] = sa / na, sb / nb
+                    row["delta_mean"] = sb / nb - sa / na
+                out.append(row)
+        return out
+
+    def sorted_rows(self):
+        rows = self.rows()
+        key = "delta_mean" if self.a.nthreads != self.b.nthreads else "delta"
+        rank = {n: i for i, n in enumerate(self.metric_names)}
+        return sorted(rows, key=lambda r: (rank[r["metric"]], -abs(r[key])))
+
+    # ---- the .cubex output --------------------------------------------------------
+    def write_cubex(self, path):
+        a, b = self.a, self.b
+        w = CubeWriter()
+        w.add_attr("pompprof::program", "diff")
+        w.add_attr("pompprof::diff_a", a.path)
+        w.add_attr("pompprof::diff_b", b.path)
+        per_thread = a.nthreads == b.nthreads
+        w.set_locations(b.thread_names if per_thread else ["sum"])
+        regions = {}
+        cnode_of = {}
+        for k in self.keys_in_order():
+            u = self.union[k]
+            r = u["region"]
+            rk = r.name
+            if rk not in regions:
+                regions[rk] = w.add_region(r.name, r.mod, r.begin, r.end, r.paradigm, r.role,
+                                           r.mangled_name, r.descr)
+            parent = cnode_of[k[:-1]] if len(k) > 1 else None
+            cnode_of[k] = w.add_cnode(regions[rk], parent)
+        for name in self.metric_names:
+            src = self.mb.get(name) or self.ma.get(name)
+            mtype = src.type
+            mid = w.add_metric(name, src.disp_name, "DOUBLE", mtype, src.unit,
+                               "difference b - a: " + src.descr)
+            incl = mtype == "INCLUSIVE"
+            for k, cid in cnode_of.items():
+                u = self.union[k]
+                va = self._values(a, self.ma.get(name), u["a"], incl) or [0.0] * a.nthreads
+                vb = self._values(b, self.mb.get(name), u["b"], incl) or [0.0] * b.nthreads
+                if per_thread:
+                    w.set_row(mid, cid, [y - x for x, y in zip(va, vb)])
+                else:
+                    w.set_row(mid, cid, [sum(vb) - sum(va)])
+        w.write(path)
+
+
+def _path_text(path, width):
+    text = "/".join(path)
+    if len(text) <= width:
+        return text
+    return "~" + text[-(width - 1):]
+
+
+def render_text(d, rows, top):
+    out = []
+    a, b = d.a, d.b
+    out.append("pompprof-diff: a = %s (%d threads)" % (a.path, a.nthreads))
+    out.append("               b = %s (%d threads)" % (b.path, b.nthreads))
+    out.append("values: %s, summed over threads; delta = b - a"
+               % ("inclusive" if d.inclusive else "exclusive"))
+    means = a.nthreads != b.nthreads
+    if means:
+        out.append("thread counts differ: d.mean = b/%d - a/%d (per-thread means)"
+                   % (b.nthreads, a.nthreads))
+    shown = rows[:top] if top else rows
+    hdr = ["call path", "metric", "a", "b", "delta"] + (["d.mean"] if means else []) + ["note"]
+    table_rows = []
+    path_w = 100 - (9 + 11 * 3 + (11 if means else 0) + 10 + 5)
+    for r in shown:
+        m = d.mb.get(r["metric"]) or d.ma.get(r["metric"])
+        fmt = tf.fmt_time if m.unit == "sec" else (lambda x: "%.6g" % x)
+        cells = [_path_text(r["path"], path_w), r["metric"][:9], fmt(r["a"]), fmt(r["b"]),
+                 fmt(r["delta"])]
+        if means:
+            cells.append(fmt(r["delta_mean"]))
+        cells.append(r["status"])
+        table_rows.append(cells)
+    widths = [path_w, 9, 10, 10, 10] + ([10] if means else []) + [9]
+    out.append(tf.table(hdr, table_rows, widths=widths))
+    if top and len(rows) > top:
+        out.append("(%d more rows; use --top)" % (len(rows) - top))
+    return "\n".join(out) + "\n"
+
+
+def build_parser():
+    ap = argparse.ArgumentParser(
+        prog="pompprof-diff",
+        description="Per call path difference (b - a) of two profiles; "
+                    "optionally written as a .cubex.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("a", help="first profile (directory or .cubex)")
+    ap.add_argument("b", help="second profile (directory or .cubex)")
+    ap.add_argument("-o", "--output", metavar="FILE.cubex",
+                    help="write the difference as a .cubex (never overwrites)")
+    ap.add_argument("--metric", action="append", metavar="NAME",
+                    help="compare only this metric (repeatable; default: all additive)")
+    ap.add_argument("--inclusive", action="store_true",
+                    help="compare inclusive instead of exclusive values")
+    ap.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    ap.add_argument("--top", type=int, metavar="N", default=None,
+                    help="show only the N largest changes (text default: 40)")
+    return ap
+
+
+def main(argv=None):
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if args.top is not None and args.top < 1:
+        ap.error("--top needs a positive number")
+    if args.output and not args.output.endswith(".cubex"):
+        ap.error("-o needs a file name ending in .cubex")
+    a, b = Profile(args.a), Profile(args.b)
+    d = Diff(a, b, inclusive=args.inclusive, metrics=args.metric)
+    rows = d.sorted_rows()
+    if args.output:
+        d.write_cubex(args.output)
+    if args.format == "json":
+        shown = rows[:args.top] if args.top else rows
+        sys.stdout.write(tf.json_text({"a": a.path, "b": b.path, "threads_a": a.nthreads,
+                                       "threads_b": b.nthreads, "inclusive": args.inclusive,
+                                       "metrics": d.metric_names, "rows": shown}))
+    elif args.format == "csv":
+        shown = rows[:args.top] if args.top else rows
+        cols = ["path", "metric", "a", "b", "delta", "a_mean", "b_mean", "delta_mean",
+                "status"]
+        out = [cols]
+        for r in shown:
+            out.append(["/".join(r["path"])] + [repr(r[c]) if isinstance(r.get(c), float)
+                                                else r.get(c, "") for c in cols[1:]])
+        sys.stdout.write(tf.csv_text(out))
+    else:
+        sys.stdout.write(render_text(d, rows, args.top or 40))
+        if args.output:
+            sys.stdout.write("wrote %s\n" % args.output)
+    return 0
+
+
+def entry():
+    return main_guard("pompprof-diff", main)

@@ -1,0 +1,241 @@
+"""Overhead analysis shared by pompprof-report and pompprof-scaling.
+
+The time of every thread is split into disjoint *components*; the split adds up exactly
+to the thread time T (all sums are over threads, per scope):
+
+  T(scope) = sum_t [ incl(scope node, t) + fj(t) ]       (for the program: all roots)
+
+Every call path's *self* (exclusive) time on a thread goes to one component by its region:
+
+  barrier     explicit `barrier`, and an `implicit barrier` that does not end a
+              worksharing construct, parallel region or single
+  taskwait    `taskwait`
+  lockcrit    `critical` and `ordered` minus their sblock child (= enter + exit time),
+              the OpenMP lock API (omp_set_lock, omp_unset_lock, ...)
+  imbalance   `implicit barrier` ending a loop/sections/workshare or the parallel region
+  limpar      `implicit barrier` ending a single (threads wait while one thread works)
+  create      `task create`
+  work        everything else (user code, sblocks, loop bodies, ...)
+  stub        a task region below a scheduling point (time executing tasks there): it is
+              split by the shares of the components inside that task construct's tree on
+              the same thread (task bodies' own work, taskwait, create, ...), so task-body
+              time ends up as work and their internal waiting as overhead.
+Since exclusive values telescope, barrier/taskwait components contain only time *not*
+spent executing tasks (stubs are their children).
+
+fj (fork/join, ompP's startupT + shutdownT; the profile cannot separate them): for a
+parallel region P with team threads u (visits > 0), window = max_u incl(P, u) and
+fj(u) = window - incl(P, u) >= 0.  For a thread that executed P's parent (visits > 0
+there, i.e. the master) that gap lies inside the parent's self time and is moved from
+there (up to the available self time); for the other threads it lies outside their
+measured time and is added to T.  So a parallel region's T equals
+team size x window, exactly as in ompP.
+
+The four ompP categories used by the report:
+  synchronization       = barrier + taskwait + lockcrit
+  imbalance             = imbalance
+  limited parallelism   = limpar
+  thread management     = fj + create
+and work.  pompprof-scaling shows  work | task management (create + taskwait) |
+synchronization without taskwait (barrier + lockcrit) | imbalance | limited parallelism |
+fork/join  - the same components grouped differently.
+
+Parallel coverage = sum over outermost parallel regions of their window / wall time.
+"""
+
+from .profile_model import is_lock_region
+
+COMPONENTS = ("work", "barrier", "taskwait", "lockcrit", "imbalance", "limpar",
+              "create", "forkjoin")
+
+REPORT_CATEGORIES = (
+    ("work", ("work",)),
+    ("synchronization", ("barrier", "taskwait", "lockcrit")),
+    ("imbalance", ("imbalance",)),
+    ("limited parallelism", ("limpar",)),
+    ("thread management", ("forkjoin", "create")),
+)
+OVERHEAD_CATEGORIES = tuple(c for c in REPORT_CATEGORIES if c[0] != "work")
+
+SCALING_CATEGORIES = (
+    ("work", ("work",)),
+    ("task management", ("create", "taskwait")),
+    ("synchronization", ("barrier", "lockcrit")),
+    ("imbalance", ("imbalance",)),
+    ("limited parallelism", ("limpar",)),
+    ("fork/join", ("forkjoin",)),
+)
+
+
+def classify(node):
+    """The component of a node's self time (or 'stub')."""
+    role = node.role
+    if node.kind == "stub":
+        return "stub"
+    if node.kind == "TASKS":
+        return "work"
+    if role == "barrier":
+        return "barrier"
+    if role == "taskwait":
+        return "taskwait"
+    if role == "implicit barrier":
+        prole = node.parent.role if node.parent is not None else ""
+        if prole in ("loop", "sections", "workshare", "parallel"):
+            return "imbalance"
+        if prole == "single":
+            return "limpar"
+        return "barrier"
+    if role in ("critical", "ordered") or is_lock_region(node.region):
+        return "lockcrit"
+    if role == "task create":
+        return "create"
+    return "work"
+
+
+def _zero(nthreads):
+    return {c: [0.0] * nthreads for c in COMPONENTS}
+
+
+def task_tree_shares(profile):
+    """Per task region name: per-thread component totals of its task tree(s).
+    Stubs nested inside task trees count as work (their time is that task's)."""
+    shares = {}
+    for tr in profile.task_roots:
+        comp = shares.setdefault(tr.name, _zero(profile.nthreads))
+        for n in tr.walk():
+            c = classify(n)
+            if c == "stub":
+                c = "work"
+            for t in profile.threads:
+                comp[c][t] += n.excl[t]
+    return shares
+
+
+class Breakdown:
+    """Per-thread component times of one scope (the program or one parallel region)."""
+
+    def __init__(self, name, node, nthreads):
+        self.name = name
+        self.node = node                      # None for the whole program
+        self.comp = _zero(nthreads)
+        self.nthreads = nthreads
+
+    def total(self, t=None):
+        if t is None:
+            return sum(self.total(u) for u in range(self.nthreads))
+        return sum(self.comp[c][t] for c in COMPONENTS)
+
+    def component(self, name, t=None):
+        vals = self.comp[name]
+        return sum(vals) if t is None else vals[t]
+
+    def category(self, components, t=None):
+        return sum(self.component(c, t) for c in components)
+
+    def overhead(self, t=None):
+        return sum(self.category(cs, t) for _, cs in OVERHEAD_CATEGORIES)
+
+
+class Analysis:
+    """Breakdown of a whole profile: program scope, each parallel region, fj per thread,
+    and per (region, component) sources for ranking."""
+
+    def __init__(self, profile):
+        self.profile = p = profile
+        nt = p.nthreads
+        self.shares = task_tree_shares(p)
+        # fork/join gaps: per parallel node, per thread
+        self.fj = {}
+        moved = {}          # (parent node id, t) -> self time already moved out
+        self.fj_moved = {}  # parallel node -> per-thread part moved from the parent
+        for P in p.parallel_nodes():
+            team = [t for t in p.threads if P.visits[t] > 0]
+            if not team:
+                continue
+            window = max(P.incl[t] for t in team)
+            gaps = [0.0] * nt
+            mv = [0.0] * nt
+            for t in team:
+                gaps[t] = max(0.0, window - P.incl[t])
+                par = P.parent
+                if par is not None and par.visits[t] > 0 and gaps[t] > 0:
+                    key = (id(par), t)
+                    avail = max(0.0, par.excl[t] - moved.get(key, 0.0))
+                    mv[t] = min(gaps[t], avail)
+                    moved[key] = moved.get(key, 0.0) + mv[t]
+            self.fj[id(P)] = gaps
+            self.fj_moved[id(P)] = mv
+        self._moved_from = moved
+        self.program = self._scope("program", None, p.main_nodes)
+        self.regions = [self._scope(P.name, P, list(P.walk())) for P in p.parallel_nodes()
+                        if id(P) in self.fj]
+        self.sources = self._sources()
+
+    def _split_self(self, n, t, comp):
+        """Add node n's self time on thread t to comp (stubs split by task shares)."""
+        c = classify(n)
+        v = n.excl[t]
+        moved = self._moved_from.get((id(n), t), 0.0)
+        if moved:
+            comp["forkjoin"][t] += moved
+            v -= moved
+        if c != "stub":
+            comp[c][t] += v
+            return
+        share = self.shares.get(n.name)
+        tot = sum(share[k][t] for k in COMPONENTS) if share else 0.0
+        if tot <= 0.0:
+            comp["work"][t] += v
+            return
+        for k in COMPONENTS:
+            comp[k][t] += v * share[k][t] / tot
+
+    def _scope(self, name, node, nodes):
+        p = self.profile
+        b = Breakdown(name, node, p.nthreads)
+        for n in nodes:
+            for t in p.threads:
+                self._split_self(n, t, b.comp)
+        # fork/join gaps that lie outside measured time (workers) join the total
+        for n in nodes:
+            if n.role == "parallel" and id(n) in self.fj:
+                gaps, mv = self.fj[id(n)], self.fj_moved[id(n)]
+                for t in p.threads:
+                    b.comp["forkjoin"][t] += gaps[t] - mv[t]
+        if node is not None:
+            # the moved part of this region's own gap comes from its parent, outside
+            # the scope's nodes: count it here too, so T = team size x window
+            mv = self.fj_moved[id(node)]
+            for t in p.threads:
+                b.comp["forkjoin"][t] += mv[t]
+        return b
+
+    def _sources(self):
+        """(region, component) -> seconds, from main and task trees' self times."""
+        p = self.profile
+        src = {}
+        for n in p.main_nodes + p.task_nodes:
+            c = classify(n)
+            if c in ("work", "stub"):
+                continue
+            key = (n.region.id, c)
+            src[key] = src.get(key, 0.0) + sum(n.excl)
+        for P in p.parallel_nodes():
+            if id(P) in self.fj:
+                key = (P.region.id, "forkjoin")
+                src[key] = src.get(key, 0.0) + sum(self.fj[id(P)])
+        return src
+
+    def coverage(self):
+        """Parallel coverage: outermost parallel windows / wall time."""
+        p = self.profile
+        wall = p.wall_time
+        if wall <= 0:
+            return 0.0
+        cov = 0.0
+        for P in p.parallel_nodes():
+            if any(a.role == "parallel" for a in P.ancestors()):
+                continue
+            team = [t for t in p.threads if P.visits[t] > 0] or p.threads
+            cov += max(P.incl[t] for t in team)
+        return cov / wall

@@ -1,0 +1,162 @@
+"""pompprof-scaling: how a program's time splits up as the thread count grows.
+
+For each profile (thread count = number of locations; profiles are sorted by it):
+wall time, speedup = wall(fewest threads) / wall, efficiency = speedup * n0 / n, and the
+thread time T summed over threads split into (definitions in overhead.py, shared with
+pompprof-report):
+
+  work                 user code and task bodies (exclusive)
+  task management      task creation + taskwait waiting not spent executing tasks
+  synchronization      barrier waiting not spent executing tasks, critical/lock entry
+  imbalance            implicit-barrier waiting at the end of loops/sections/parallel
+  limited parallelism  implicit-barrier waiting at the end of single constructs
+  fork/join            thread startup/shutdown of parallel regions
+
+(report categories: synchronization = this synchronization + taskwait; thread management
+= fork/join + task creation).  The same is shown per parallel region (matched by name)
+and, per task construct, instances, mean time per task and mean creation time.
+--svg draws the split as a stacked-area chart over the thread counts.
+"""
+
+import argparse
+import sys
+
+from . import textfmt as tf
+from .cli import ToolError, main_guard
+from .overhead import Analysis, SCALING_CATEGORIES
+from .profile_model import Profile
+from .report import Report
+from .svg import stacked_area
+
+SHORT = {"work": "work", "task management": "taskmgmt", "synchronization": "sync",
+         "imbalance": "imbal", "limited parallelism": "limpar", "fork/join": "forkjoin"}
+
+EPILOG = """\
+columns (seconds summed over threads): work = user code + task bodies; taskmgmt = task
+creation + taskwait waiting; sync = barrier waiting (not executing tasks) + critical/lock
+entry; imbal = implicit barrier at the end of loops/sections/parallel regions; limpar =
+implicit barrier at the end of single; forkjoin = thread startup/shutdown.  They add up to
+the total thread time.  speedup and efficiency are relative to the profile with the fewest
+threads.
+"""
+
+
+def _split(breakdown):
+    return {name: breakdown.category(comps) for name, comps in SCALING_CATEGORIES}
+
+
+class Scaling:
+    def __init__(self, paths):
+        profiles = [Profile(p) for p in paths]
+        self.profiles = sorted(profiles, key=lambda p: p.nthreads)
+        self.rows = []
+        self.regions = {}       # name -> list of per-profile dicts
+        self.tasks = {}
+        base = self.profiles[0]
+        for p in self.profiles:
+            a = Analysis(p)
+            wall = p.wall_time
+            speedup = base.wall_time / wall if wall > 0 else None
+            eff = speedup * base.nthreads / p.nthreads if speedup is not None else None
+            split = _split(a.program)
+            self.rows.append({"file": p.path, "threads": p.nthreads, "wall": wall,
+                              "speedup": speedup, "efficiency": eff,
+                              "total": a.program.total(), "split": split})
+            merged = {}
+            for b in a.regions:
+                m = merged.setdefault(b.name, {"threads": p.nthreads, "time": 0.0,
+                                               "total": 0.0, "split": dict.fromkeys(SHORT, 0.0)})
+                team = [t for t in p.threads if b.node.visits[t] > 0] or p.threads
+                m["time"] += max(b.node.incl[t] for t in team)
+                m["total"] += b.total()
+                for k, v in _split(b).items():
+                    m["split"][k] += v
+            for name, m in merged.items():
+                self.regions.setdefault(name, []).append(m)
+            r = Report(p)
+            r.flat_all = r.flat()
+            for t in r.tasks():
+                self.tasks.setdefault(t["name"], []).append(
+                    {"threads": p.nthreads, "instances": t["instances"], "mean": t["mean"],
+                     "mean_create": t["mean_create"], "time": t["time"],
+                     "task_time_at_sync": t["task_time_at_sync"]})
+
+    def data(self):
+        return {"profiles": self.rows, "parallel_regions": self.regions, "tasks": self.tasks,
+                "categories": [n for n, _ in SCALING_CATEGORIES]}
+
+    def svg(self, title):
+        xl = [str(r["threads"]) for r in self.rows]
+        series = [(name, [r["split"][name] for r in self.rows]) for name, _ in SCALING_CATEGORIES]
+        return stacked_area(xl, series, title, "threads", "time summed over threads [s]")
+
+
+def _f(x, fmt="%.2f"):
+    return "-" if x is None else fmt % x
+
+
+def render_text(s):
+    out = ["pompprof-scaling: %d profiles" % len(s.rows)]
+    for r in s.rows:
+        out.append("  %2d threads: %s" % (r["threads"], r["file"]))
+    cats = [n for n, _ in SCALING_CATEGORIES]
+    out.append(tf.heading("Whole program (seconds summed over threads)"))
+    rows = [[str(r["threads"]), tf.fmt_time(r["wall"]), _f(r["speedup"]), _f(r["efficiency"])]
+            + [tf.fmt_time(r["split"][c]) for c in cats] for r in s.rows]
+    out.append(tf.table(["threads", "wall", "speedup", "eff"] + [SHORT[c] for c in cats], rows,
+                        widths=[7, 9, 7, 5] + [9] * len(cats)))
+    if s.regions:
+        out.append(tf.heading("Parallel regions"))
+        rows = []
+        for name, ms in s.regions.items():
+            for m in ms:
+                ovh = m["total"] - m["split"]["work"]
+                rows.append([tf.short_name(name), str(m["threads"]), tf.fmt_time(m["time"]),
+                             _f(100.0 * ovh / m["total"] if m["total"] else 0.0, "%.1f")]
+                            + [tf.fmt_time(m["split"][c]) for c in cats[1:]])
+        out.append(tf.table(["region", "thr", "time", "ovhd%"] + [SHORT[c] for c in cats[1:]],
+                            rows, widths=[29, 3, 9, 5] + [9] * (len(cats) - 1)))
+    if s.tasks:
+        out.append(tf.heading("Task constructs"))
+        rows = []
+        for name, ms in s.tasks.items():
+            for m in ms:
+                rows.append([tf.short_name(name), str(m["threads"]), tf.fmt_count(m["instances"]),
+                             tf.fmt_time(m["mean"]), tf.fmt_time(m["mean_create"]),
+                             tf.fmt_time(m["time"])])
+        out.append(tf.table(["task construct", "thr", "instances", "mean task", "mean create",
+                             "total"], rows, widths=[34, 3, 10, 12, 12, 12]))
+    return "\n".join(out) + "\n"
+
+
+def build_parser():
+    ap = argparse.ArgumentParser(
+        prog="pompprof-scaling",
+        description="Compare profiles of one program run with different thread counts.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("profiles", nargs="+", metavar="profile",
+                    help="profile directories or .cubex files (any order)")
+    ap.add_argument("--svg", metavar="OUT.svg", help="write a stacked-area chart")
+    ap.add_argument("--format", choices=("text", "json"), default="text")
+    return ap
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    s = Scaling(args.profiles)
+    if args.svg:
+        text = s.svg("%s: time by category" % s.profiles[0].program)
+        try:
+            with open(args.svg, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise ToolError("cannot write %s: %s" % (args.svg, e.strerror or e)) from None
+    if args.format == "json":
+        sys.stdout.write(tf.json_text(s.data()))
+    else:
+        sys.stdout.write(render_text(s))
+    return 0
+
+
+def entry():
+    return main_guard("pompprof-scaling", main)

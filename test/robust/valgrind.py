@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""A small instrumented task program under valgrind (memcheck): zero reports.
+Uninitialised reads, invalid accesses and bad frees in the library show up
+here even where the sanitizer build is not run."""
+
+import os
+import re
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import robust_util as ru  # noqa: E402
+
+if os.environ.get("ROBUST_EXTRA_CFLAGS"):
+    ru.skip("sanitizer build: valgrind and AddressSanitizer do not mix")
+valgrind = shutil.which("valgrind")
+if not valgrind:
+    ru.skip("valgrind is not installed")
+ru.require_all()
+work = ru.workdir("valgrind")
+src = ru.robust_src("progs", "tasks_small.c")
+plain = ru.build(src, os.path.join(work, "tasks_plain"), False)
+instr = ru.build(src, os.path.join(work, "tasks_small"), True)
+# passive waiting: libgomp's spinning threads make valgrind crawl
+env = ru.clean_env({"OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "passive",
+                    "TMPDIR": work})
+ref = ru.run([plain], work, env)
+r = ru.run([valgrind, "-q", "--error-exitcode=99", "--leak-check=no",
+            "--track-origins=yes", instr], work, env, timeout=300)
+if r.returncode == 99 or re.search(r"^==\d+==", r.stderr, re.M):
+    ru.fail("valgrind reports errors:\n" + r.stderr)
+ru.same_behaviour(ref, r, "under valgrind")
+ru.Profile(ru.one_profile(work, "valgrind run")).require_regions(
+    ["!$omp parallel @tasks_small.c", "!$omp task @tasks_small.c"], "valgrind run")
+print("PASS: no valgrind reports")
+ru.cleanup(work)

@@ -1,0 +1,166 @@
+"""pompprof-report on the four golden profiles: its numbers match the cube_dump outputs,
+SUM rows add up, the overhead split adds up, text fits 100 columns."""
+
+import csv
+import io
+import json
+import unittest
+
+import toolstest as T
+from pompprof_tools import cubex
+
+_CACHE = {}
+
+
+def report_json(name, *extra):
+    key = (name,) + extra
+    if key not in _CACHE:
+        p = T.run_tool("report", "--format", "json", T.golden(name), *extra, check=True)
+        _CACHE[key] = json.loads(p.stdout)
+    return _CACHE[key]
+
+
+class ReportGolden(unittest.TestCase):
+    def test_call_tree_matches_dump(self):
+        """visits and exclusive time per call path = cube_dump -z excl -t aggr."""
+        for name in T.GOLDEN_NAMES:
+            d = report_json(name)
+            vte = T.read_vte(name)
+            rows = {r["cnode"]: r for r in d["calltree"] + d["tasktree"]}
+            self.assertEqual(set(rows), set(vte["time"]), name)
+            for cid, text in vte["time"].items():
+                T.assert_printed(self, text, rows[cid]["excl"], "%s excl cnode %d" % (name, cid))
+            for cid, text in vte["visits"].items():
+                self.assertEqual(int(text), rows[cid]["visits"], "%s visits %d" % (name, cid))
+
+    def test_task_instances_are_task_root_visits(self):
+        for name in ("tasks_t1", "tasks_t2"):
+            d = report_json(name)
+            cube = cubex.load(T.golden(name))
+            values, _ = T.read_values_csv(name)
+            expected = {}
+            for tr in cube.task_roots():
+                n = sum(int(values[(tr.id, loc)]["visits"]) for loc in range(cube.nlocs))
+                expected[tr.region.name] = expected.get(tr.region.name, 0) + n
+            got = {t["name"]: t["instances"] for t in d["tasks"]}
+            self.assertEqual(got, expected, name)
+            self.assertEqual(sum(got.values()), 18)        # 7 + 7 + 4 tasks in tasks.c
+            for t in d["tasks"]:
+                self.assertLessEqual(t["min"], t["mean"] * (1 + 1e-9))
+                self.assertLessEqual(t["mean"], t["max"] * (1 + 1e-9))
+                self.assertEqual(t["create_count"], t["instances"], t["name"])
+
+    def test_construct_columns_match_dump(self):
+        """exitBarT of the loop = exclusive time of its implicit barrier; critical
+        enterT + bodyT = execT with bodyT = the sblock; createT = create regions' time."""
+        d = report_json("worksharing_t2")
+        values, _ = T.read_values_csv("worksharing_t2")
+        cube = cubex.load(T.golden("worksharing_t2"))
+        flat = {e["name"]: e for e in d["flat"]}
+        loop = flat["!$omp for @worksharing.c:13"]
+        bar = [c for c in cube.cnodes.values()
+               if c.region.name == "!$omp implicit barrier @worksharing.c:14"][0]
+        for t in range(cube.nlocs):
+            T.assert_printed(self, values[(bar.id, t)]["time"], loop["threads"][t]["exitBarT"],
+                             "loop exitBarT thread %d" % t)
+        crit = flat["!$omp critical @worksharing.c:15"]
+        sblock = [c for c in cube.cnodes.values() if c.region.role == "critical sblock"][0]
+        for t in range(cube.nlocs):
+            row = crit["threads"][t]
+            self.assertAlmostEqual(row["enterT"] + row["bodyT"], row["execT"])
+            T.assert_printed(self, values[(sblock.id, t)]["time"], row["bodyT"], "bodyT")
+        d = report_json("tasks_t2")
+        values, _ = T.read_values_csv("tasks_t2")
+        cube = cubex.load(T.golden("tasks_t2"))
+        for task in d["tasks"]:
+            loc = task["name"].split("@")[1]
+            creates = [c for c in cube.cnodes.values()
+                       if c.region.name == "!$omp create task @" + loc]
+            expected = sum(float(values[(c.id, t)]["time"]) for c in creates
+                           for t in range(cube.nlocs))
+            self.assertAlmostEqual(task["create_time"], expected, delta=1e-9 * len(creates) + 1e-10)
+
+    def test_sum_rows_are_sums(self):
+        for name in T.GOLDEN_NAMES:
+            for e in report_json(name)["flat"]:
+                for col in e["additive"]:
+                    vals = [r[col] for r in e["threads"] if r.get(col) is not None]
+                    self.assertAlmostEqual(e["sum"][col], sum(vals), places=12,
+                                           msg="%s %s %s" % (name, e["name"], col))
+
+    def test_overhead_adds_up(self):
+        for name in T.GOLDEN_NAMES:
+            d = report_json(name)
+            o = d["overhead"]
+            measured = sum(r["incl"] for r in d["calltree"] if r["depth"] == 0)
+            for s in [o["program"]] + o["parallel_regions"]:
+                cats = sum(c["time"] for c in s["categories"].values())
+                self.assertAlmostEqual(cats, s["total"], places=12, msg=name)
+                self.assertAlmostEqual(sum(s["components"].values()), s["total"], places=12)
+                self.assertAlmostEqual(s["overhead"], s["total"] - s["categories"]["work"]["time"],
+                                       places=12)
+                for c in s["categories"].values():
+                    self.assertGreaterEqual(c["time"], -1e-12, name)
+            self.assertGreaterEqual(o["program"]["total"], measured - 1e-12)
+            # a parallel region's total is team size x the slowest thread's time in it
+            cube = cubex.load(T.golden(name))
+            for s in o["parallel_regions"]:
+                row = cube.inclusive_row("time", s["cnode"])
+                self.assertAlmostEqual(s["total"], cube.nlocs * max(row), places=12)
+
+    def test_imbalance_in_worksharing_barriers(self):
+        """worksharing_t2: imbalance = waiting in the barriers of for, sections, parallel;
+        limited parallelism = waiting in the single's barrier (values from the dump)."""
+        d = report_json("worksharing_t2")
+        values, _ = T.read_values_csv("worksharing_t2")
+        cube = cubex.load(T.golden("worksharing_t2"))
+
+        def barrier_sum(parent_role):
+            """sum of the printed values and of their printing tolerances"""
+            texts = [values[(c.id, t)]["time"] for c in cube.cnodes.values()
+                     if c.region.role == "implicit barrier" and c.parent.region.role in
+                     parent_role for t in range(cube.nlocs)]
+            self.assertTrue(texts)
+            return sum(float(x) for x in texts), sum(T.printed_tolerance(x) for x in texts)
+        cats = d["overhead"]["program"]["categories"]
+        value, tol = barrier_sum(("loop", "sections", "parallel"))
+        self.assertAlmostEqual(cats["imbalance"]["time"], value, delta=tol)
+        value, tol = barrier_sum(("single",))
+        self.assertAlmostEqual(cats["limited parallelism"]["time"], value, delta=tol)
+
+    def test_text_and_csv(self):
+        for name in T.GOLDEN_NAMES:
+            p = T.run_tool("report", T.golden(name), check=True)
+            lines = p.stdout.splitlines()
+            self.assertTrue(all(len(ln) <= 100 for ln in lines),
+                            [ln for ln in lines if len(ln) > 100][:3])
+            for title in ("Flat profile", "Call tree", "Overhead analysis", "Region overview"):
+                self.assertIn(title, p.stdout)
+            self.assertEqual(p.stderr, "")
+        p = T.run_tool("report", T.golden("tasks_t2"), check=True)
+        self.assertIn("tasks.c (10-11) TASK", p.stdout)
+        self.assertIn("Task trees", p.stdout)
+        p = T.run_tool("report", "--format", "csv", T.golden("tasks_t2"), check=True)
+        rows = list(csv.reader(io.StringIO(p.stdout)))
+        tree = [r for r in rows if r and r[0] == "calltree" and r[1] != "cnode"]
+        self.assertEqual(len(tree), len(cubex.load(T.golden("tasks_t2")).cnodes))
+
+    def test_top(self):
+        d = report_json("worksharing_t2", "--top", "3")
+        self.assertEqual(len(d["flat"]), 3)
+        full = report_json("worksharing_t2")
+        self.assertEqual([e["name"] for e in d["flat"]], [e["name"] for e in full["flat"][:3]])
+
+    def test_header(self):
+        d = report_json("tasks_t2")
+        h = d["header"]
+        self.assertEqual(h["program"], "tasks")
+        self.assertEqual(h["threads"], 2)
+        cube = cubex.load(T.golden("tasks_t2"))
+        self.assertAlmostEqual(h["wall_time"], max(cube.inclusive_row("time", 0)))
+        self.assertIn("time", h["metrics"])
+        self.assertTrue(0 < h["parallel_coverage"] <= 1.0)
+
+
+if __name__ == "__main__":
+    T.main()

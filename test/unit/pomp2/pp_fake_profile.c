@@ -1,0 +1,105 @@
+/* Recording fake of the engine API; see pp_fake_profile.h. */
+#include "test/unit/pomp2/pp_fake_profile.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+pp_region_def pp_fake_regions[PP_FAKE_MAX_REGIONS];
+int pp_fake_n_regions;
+pp_fake_event pp_fake_events[PP_FAKE_MAX_EVENTS];
+int pp_fake_n_events;
+pp_task_handle pp_fake_current_task = 1;
+int64_t pp_fake_fork_context = 4242;
+
+static pthread_mutex_t pp_fake_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t pp_fake_next_handle = 100;
+
+static char *pp_fake_dup(const char *s) { return s ? strdup(s) : NULL; }
+
+static void pp_fake_record(pp_fake_kind kind, pp_region_id region, int64_t value, int untied)
+{
+    pthread_mutex_lock(&pp_fake_lock);
+    if (pp_fake_n_events < PP_FAKE_MAX_EVENTS)
+        pp_fake_events[pp_fake_n_events++] = (pp_fake_event){kind, region, value, untied};
+    pthread_mutex_unlock(&pp_fake_lock);
+}
+
+void pp_fake_reset_events(void)
+{
+    pthread_mutex_lock(&pp_fake_lock);
+    pp_fake_n_events = 0;
+    pthread_mutex_unlock(&pp_fake_lock);
+}
+
+pp_region_id pp_fake_region_by_name(const char *name)
+{
+    for (int i = 0; i < pp_fake_n_regions; i++)
+        if (strcmp(pp_fake_regions[i].name, name) == 0)
+            return (pp_region_id)i;
+    return PP_REGION_INVALID;
+}
+
+pp_region_id pp_profile_region_define(const pp_region_def *def)
+{
+    pthread_mutex_lock(&pp_fake_lock);
+    pp_region_id id = PP_REGION_INVALID;
+    if (pp_fake_n_regions < PP_FAKE_MAX_REGIONS) {
+        id = (pp_region_id)pp_fake_n_regions++;
+        pp_fake_regions[id] = (pp_region_def){
+            pp_fake_dup(def->name), pp_fake_dup(def->file), def->begin_line,
+            def->end_line, pp_fake_dup(def->paradigm), pp_fake_dup(def->role)};
+    }
+    pthread_mutex_unlock(&pp_fake_lock);
+    return id;
+}
+
+void pp_profile_init(void) { pp_fake_record(PP_FAKE_INIT, PP_REGION_INVALID, 0, 0); }
+void pp_profile_finalize(void) { pp_fake_record(PP_FAKE_FINALIZE, PP_REGION_INVALID, 0, 0); }
+void pp_profile_set_enabled(bool on)
+{
+    pp_fake_record(on ? PP_FAKE_ENABLE : PP_FAKE_DISABLE, PP_REGION_INVALID, 0, 0);
+}
+void pp_profile_enter(pp_region_id r) { pp_fake_record(PP_FAKE_ENTER, r, 0, 0); }
+void pp_profile_exit(pp_region_id r) { pp_fake_record(PP_FAKE_EXIT, r, 0, 0); }
+int64_t pp_profile_fork(pp_region_id r, int num_threads)
+{
+    pp_fake_record(PP_FAKE_FORK, r, num_threads, 0);
+    return pp_fake_fork_context;
+}
+void pp_profile_parallel_begin(pp_region_id r, int64_t ctx)
+{
+    pp_fake_record(PP_FAKE_PARALLEL_BEGIN, r, ctx, 0);
+}
+void pp_profile_parallel_end(pp_region_id r) { pp_fake_record(PP_FAKE_PARALLEL_END, r, 0, 0); }
+void pp_profile_join(pp_region_id r, pp_task_handle t)
+{
+    pp_fake_record(PP_FAKE_JOIN, r, (int64_t)t, 0);
+}
+pp_task_handle pp_profile_task_new_handle(void)
+{
+    pp_task_handle h = __atomic_fetch_add(&pp_fake_next_handle, 1, __ATOMIC_RELAXED);
+    pp_fake_record(PP_FAKE_NEW_HANDLE, PP_REGION_INVALID, (int64_t)h, 0);
+    return h;
+}
+pp_task_handle pp_profile_task_current(void) { return pp_fake_current_task; }
+void pp_profile_task_switch_to(pp_task_handle t)
+{
+    pp_fake_record(PP_FAKE_SWITCH, PP_REGION_INVALID, (int64_t)t, 0);
+}
+void pp_profile_task_begin(pp_region_id r, pp_task_handle t, bool untied)
+{
+    pp_fake_record(PP_FAKE_TASK_BEGIN, r, (int64_t)t, untied);
+}
+void pp_profile_task_end(pp_region_id r) { pp_fake_record(PP_FAKE_TASK_END, r, 0, 0); }
+
+/* The _at forms are not used by the adapter; present so the API is complete. */
+void pp_profile_enter_at(pp_region_id r, uint64_t now) { (void)now; pp_profile_enter(r); }
+void pp_profile_exit_at(pp_region_id r, uint64_t now) { (void)now; pp_profile_exit(r); }
+int64_t pp_profile_fork_at(pp_region_id r, int n, uint64_t now) { (void)now; return pp_profile_fork(r, n); }
+void pp_profile_parallel_begin_at(pp_region_id r, int64_t c, uint64_t now) { (void)now; pp_profile_parallel_begin(r, c); }
+void pp_profile_parallel_end_at(pp_region_id r, uint64_t now) { (void)now; pp_profile_parallel_end(r); }
+void pp_profile_join_at(pp_region_id r, pp_task_handle t, uint64_t now) { (void)now; pp_profile_join(r, t); }
+void pp_profile_task_switch_to_at(pp_task_handle t, uint64_t now) { (void)now; pp_profile_task_switch_to(t); }
+void pp_profile_task_begin_at(pp_region_id r, pp_task_handle t, bool u, uint64_t now) { (void)now; pp_profile_task_begin(r, t, u); }
+void pp_profile_task_end_at(pp_region_id r, uint64_t now) { (void)now; pp_profile_task_end(r); }

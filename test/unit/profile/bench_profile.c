@@ -1,0 +1,102 @@
+/* bench-profile: the cost of the event path (prints, never fails on timing).
+ *
+ *   make bench-profile
+ *
+ * Compares an enter+exit pair with two timer reads (the budget is ~2.5x),
+ * and shows the pieces: the engine alone with a given timestamp, the
+ * disabled path, a task begin+end pair. */
+#include <stdio.h>
+#include <time.h>
+
+#include "lib/pp_config.h"
+#include "lib/pp_timer.h"
+#include "profile/pp_profile.h"
+#include "profile/pp_profile_test.h"
+
+#define N 20000000L
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static volatile uint64_t sink;
+
+int main(void)
+{
+    pp_timer_init(pp_config_get()->timer);
+    pp_profile_test_start_at(pp_timer_now());
+    pp_region_def d = {"bench", "bench.c", 1, 2, "user", "function"};
+    pp_region_def d2 = {"bench2", "bench.c", 3, 4, "user", "function"};
+    pp_region_def dt = {"!$omp task @bench.c:5", "bench.c", 5, 6, "openmp", "task"};
+    pp_region_id r = pp_profile_region_define(&d), r2 = pp_profile_region_define(&d2);
+    pp_region_id rt = pp_profile_region_define(&dt);
+
+    /* warm up: creates the nodes */
+    pp_profile_enter(r);
+    pp_profile_exit(r);
+
+    double t0 = now_ns();
+    uint64_t acc = 0;
+    for (long i = 0; i < N; i++) {
+        acc += pp_timer_now();
+        acc += pp_timer_now();
+    }
+    sink = acc;
+    double timer2 = (now_ns() - t0) / N;
+
+    t0 = now_ns();
+    for (long i = 0; i < N; i++) {
+        pp_profile_enter(r);
+        pp_profile_exit(r);
+    }
+    double pair = (now_ns() - t0) / N;
+
+    t0 = now_ns();
+    for (long i = 0; i < N; i++) {
+        pp_profile_enter(r);
+        pp_profile_enter(r2);
+        pp_profile_exit(r2);
+        pp_profile_exit(r);
+    }
+    double nested = (now_ns() - t0) / N / 2;
+
+    t0 = now_ns();
+    for (long i = 0; i < N; i++) {
+        pp_profile_enter_at(r, (uint64_t)i);
+        pp_profile_exit_at(r, (uint64_t)i + 1);
+    }
+    double engine = (now_ns() - t0) / N;
+
+    long nt = N / 10;
+    t0 = now_ns();
+    for (long i = 0; i < nt; i++) {
+        pp_profile_task_begin(rt, pp_profile_task_new_handle(), false);
+        pp_profile_enter(r);
+        pp_profile_exit(r);
+        pp_profile_task_end(rt);
+    }
+    double task = (now_ns() - t0) / nt;
+
+    pp_profile_set_enabled(false);
+    t0 = now_ns();
+    for (long i = 0; i < N; i++) {
+        pp_profile_enter(r);
+        pp_profile_exit(r);
+    }
+    double off = (now_ns() - t0) / N;
+    pp_profile_set_enabled(true);
+
+    printf("bench-profile (%s timer, %ld iterations)\n", pp_timer_name(), N);
+    printf("  two timer reads              %7.2f ns\n", timer2);
+    printf("  enter+exit pair              %7.2f ns  (%.2fx two timer reads; budget 2.5x)\n", pair,
+           pair / timer2);
+    printf("  enter+exit pair, nested      %7.2f ns\n", nested);
+    printf("  enter+exit pair, no clock    %7.2f ns  (engine alone)\n", engine);
+    printf("  task begin+enter+exit+end    %7.2f ns\n", task);
+    printf("  enter+exit pair, disabled    %7.2f ns\n", off);
+    pp_profile_test_reset();
+    return 0;
+}

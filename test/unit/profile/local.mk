@@ -1,0 +1,24 @@
+# test/unit/profile: the engine (scenarios with a fake clock, memory,
+# handles, limits) and its output (file naming, .cubex read back).
+if HAVE_CHECK
+check_PROGRAMS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output
+TESTS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output
+test_unit_profile_test_profile_engine_SOURCES = test/unit/profile/test_profile_engine.c
+test_unit_profile_test_profile_engine_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_profile_test_profile_engine_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
+test_unit_profile_test_profile_output_SOURCES = test/unit/profile/test_profile_output.c
+test_unit_profile_test_profile_output_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_profile_test_profile_output_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
+endif
+
+# The enter+exit cost benchmark: prints figures, never fails on timing.
+check_PROGRAMS += test/unit/profile/bench_profile
+test_unit_profile_bench_profile_SOURCES = test/unit/profile/bench_profile.c
+test_unit_profile_bench_profile_CFLAGS = $(AM_CFLAGS) -O2
+test_unit_profile_bench_profile_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+	lib/libpp_util.la $(PAPI_LIBS) -lpthread -lm
+.PHONY: bench-profile
+bench-profile: test/unit/profile/bench_profile$(EXEEXT)
+	$(builddir)/test/unit/profile/bench_profile$(EXEEXT)

@@ -1,0 +1,708 @@
+/* Unit tests for the profile engine: the paper's scenarios replayed as
+ * synthetic event streams through the _at functions with a fake clock, and
+ * the exact resulting unified trees (visits, inclusive time, min, max per
+ * location) checked node by node. */
+#include <check.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/pp_profile.h"
+#include "profile/pp_profile_test.h"
+
+static pp_region_id R(const char *name, const char *role)
+{
+    pp_region_def d = {.name = name, .file = "f.c", .begin_line = 1, .end_line = 2,
+                       .paradigm = "openmp", .role = role};
+    pp_region_id id = pp_profile_region_define(&d);
+    ck_assert_uint_ne(id, PP_REGION_INVALID);
+    return id;
+}
+
+static void setup(void)
+{
+    unsetenv("POMPPROF_ENABLE");
+    unsetenv("POMPPROF_MAX_DEPTH");
+    unsetenv("POMPPROF_MEMORY");
+    unsetenv("POMPPROF_METRICS");
+    pp_profile_test_reset();
+    pp_profile_test_start_at(0);
+}
+
+static void teardown(void)
+{
+    pp_profile_test_reset();
+}
+
+/* Assert one node's values on one location. */
+#define CHECK_NODE(n, loc, v, t, mn, mx)                                             \
+    do {                                                                             \
+        const pp_unode *n_ = (n);                                                    \
+        ck_assert_ptr_nonnull(n_);                                                   \
+        ck_assert_uint_eq(n_->visits[loc], (v));                                     \
+        ck_assert_uint_eq(n_->time[loc], (t));                                       \
+        if ((v) > 0) {                                                               \
+            ck_assert_uint_eq(n_->min_time[loc], (mn));                              \
+            ck_assert_uint_eq(n_->max_time[loc], (mx));                              \
+        }                                                                            \
+    } while (0)
+
+static int count_children(const pp_unode *n)
+{
+    int k = 0;
+    for (const pp_unode *c = n->first_child; c; c = c->next_sibling)
+        k++;
+    return k;
+}
+
+/* Every node, every location: exclusive >= 0, min <= max. */
+static void check_no_negative(const pp_unified *u, const pp_unode *n)
+{
+    for (uint32_t i = 0; i < u->n_locations; i++) {
+        ck_assert_msg(pp_unified_exclusive(u, n, i) >= 0, "negative exclusive time at node %d loc %u",
+                      n->id, i);
+        if (n->visits[i])
+            ck_assert_uint_le(n->min_time[i], n->max_time[i]);
+    }
+    for (const pp_unode *c = n->first_child; c; c = c->next_sibling)
+        check_no_negative(u, c);
+}
+
+/* Fig. 1 style nesting: main -> foo -> bar (twice). */
+START_TEST(test_nested_enter_exit)
+{
+    pp_region_id foo = R("foo", "function"), bar = R("bar", "function");
+    pp_profile_enter_at(foo, 10);
+    pp_profile_enter_at(bar, 20);
+    pp_profile_exit_at(bar, 50);
+    pp_profile_enter_at(bar, 60);
+    pp_profile_exit_at(bar, 70);
+    pp_profile_exit_at(foo, 100);
+    pp_unified *u = pp_profile_unify_at(200);
+    ck_assert_ptr_nonnull(u);
+    ck_assert_uint_eq(u->n_locations, 1);
+    ck_assert_ptr_null(u->tasks); /* no task ran: no TASKS node */
+    CHECK_NODE(u->root, 0, 1, 200, 200, 200);
+    pp_unode *f = pp_unified_child(u->root, foo);
+    CHECK_NODE(f, 0, 1, 90, 90, 90);
+    pp_unode *b = pp_unified_child(f, bar);
+    CHECK_NODE(b, 0, 2, 40, 10, 30);
+    ck_assert_int_eq(pp_unified_exclusive(u, u->root, 0), 110);
+    ck_assert_int_eq(pp_unified_exclusive(u, f, 0), 50);
+    ck_assert_int_eq(pp_unified_exclusive(u, b, 0), 40);
+    ck_assert_uint_eq(u->n_nodes, 3);
+    ck_assert_int_eq(u->root->id, 0);
+    ck_assert_int_eq(f->id, 1);
+    ck_assert_int_eq(b->id, 2);
+    pp_unified_free(u);
+}
+END_TEST
+
+/* Task A enters foo and suspends at a taskwait inside it; task B (same
+ * construct) runs there, also suspends inside foo while task C runs; then B
+ * and A resume and complete.  Suspended time counts for neither. */
+START_TEST(test_two_tasks_suspended_in_foo)
+{
+    pp_region_id ta = R("!$omp task @f.c:10", "task"), tc = R("!$omp task @f.c:20", "task");
+    pp_region_id create = R("!$omp create task @f.c:10", "task create");
+    pp_region_id foo = R("foo", "function"), tw = R("!$omp taskwait @f.c:12", "taskwait");
+    pp_task_handle implicit = pp_profile_task_current();
+    ck_assert_uint_ne(implicit, 0);
+    pp_task_handle ha = pp_profile_task_new_handle(), hb = pp_profile_task_new_handle(),
+                   hc = pp_profile_task_new_handle();
+
+    pp_profile_enter_at(create, 10);
+    pp_profile_task_begin_at(ta, ha, false, 12);
+    ck_assert_uint_eq(pp_profile_task_current(), ha);
+    pp_profile_enter_at(foo, 20);
+    pp_profile_enter_at(tw, 30);
+    pp_profile_task_begin_at(ta, hb, false, 35); /* A suspended in its taskwait */
+    pp_profile_enter_at(foo, 40);
+    pp_profile_enter_at(tw, 45);
+    pp_profile_task_begin_at(tc, hc, false, 50); /* B suspended in its taskwait */
+    pp_profile_task_end_at(tc, 60);
+    pp_profile_task_switch_to_at(hb, 60);
+    pp_profile_exit_at(tw, 62);
+    pp_profile_exit_at(foo, 70);
+    pp_profile_task_end_at(ta, 75);
+    ck_assert_uint_eq(pp_profile_task_current(), implicit);
+    pp_profile_task_switch_to_at(ha, 80);
+    pp_profile_exit_at(tw, 82);
+    pp_profile_exit_at(foo, 90);
+    pp_profile_task_end_at(ta, 95);
+    pp_profile_task_switch_to_at(implicit, 100);
+    pp_profile_exit_at(create, 100);
+
+    pp_unified *u = pp_profile_unify_at(200);
+    ck_assert_ptr_nonnull(u);
+    /* main tree: root -> create -> stubs */
+    CHECK_NODE(u->root, 0, 1, 200, 200, 200);
+    pp_unode *cr = pp_unified_child(u->root, create);
+    CHECK_NODE(cr, 0, 1, 90, 90, 90);
+    ck_assert_int_eq(count_children(cr), 2);
+    /* fragments of TA: A 12-35, B 35-50, B 60-75, A 80-95 */
+    CHECK_NODE(pp_unified_child(cr, ta), 0, 4, 68, 15, 23);
+    CHECK_NODE(pp_unified_child(cr, tc), 0, 1, 10, 10, 10);
+    ck_assert_int_eq(pp_unified_exclusive(u, cr, 0), 12);
+    /* TASKS subtree: A = 83 - 45 suspended = 38, B = 40 - 10 = 30 */
+    ck_assert_ptr_nonnull(u->tasks);
+    ck_assert_ptr_eq(u->tasks->parent, u->root);
+    ck_assert_ptr_null(u->tasks->next_sibling); /* last child of the root */
+    CHECK_NODE(u->tasks, 0, 0, 78, 0, 0);
+    pp_unode *mta = pp_unified_child(u->tasks, ta);
+    CHECK_NODE(mta, 0, 2, 68, 30, 38);
+    pp_unode *mfoo = pp_unified_child(mta, foo);
+    CHECK_NODE(mfoo, 0, 2, 45, 20, 25);
+    CHECK_NODE(pp_unified_child(mfoo, tw), 0, 2, 14, 7, 7);
+    ck_assert_int_eq(count_children(pp_unified_child(mfoo, tw)), 0); /* no stubs in task trees */
+    CHECK_NODE(pp_unified_child(u->tasks, tc), 0, 1, 10, 10, 10);
+    /* the root's exclusive time excludes TASKS */
+    ck_assert_int_eq(pp_unified_exclusive(u, u->root, 0), 110);
+    ck_assert_uint_eq(u->max_active_tasks[0], 3);
+    check_no_negative(u, u->root);
+    pp_unified_free(u);
+}
+END_TEST
+
+/* Two threads: the master executes a task at its creation point, the worker
+ * executes another instance of the same construct in the barrier. */
+START_TEST(test_task_in_barrier_vs_creation)
+{
+    pp_region_id par = R("!$omp parallel @f.c:1", "parallel");
+    pp_region_id ta = R("!$omp task @f.c:10", "task");
+    pp_region_id create = R("!$omp create task @f.c:10", "task create");
+    pp_region_id bar = R("!$omp implicit barrier @f.c:30", "implicit barrier");
+
+    pp_profile_test_use_location(0);
+    pp_task_handle serial = pp_profile_task_current();
+    int64_t ctx = pp_profile_fork_at(par, 2, 0);
+    pp_profile_parallel_begin_at(par, ctx, 1);
+    pp_task_handle h1 = pp_profile_task_new_handle(), h2 = pp_profile_task_new_handle();
+    pp_task_handle old = pp_profile_task_current();
+    ck_assert_uint_ne(old, serial); /* the team's implicit task has its own handle */
+    pp_profile_enter_at(create, 10);
+    pp_profile_task_begin_at(ta, h1, false, 11);
+    pp_profile_task_end_at(ta, 20);
+    pp_profile_task_switch_to_at(old, 21);
+    pp_profile_exit_at(create, 21);
+    pp_profile_enter_at(create, 30);
+    pp_profile_task_switch_to_at(old, 31);
+    pp_profile_exit_at(create, 31);
+    pp_profile_enter_at(bar, 40);
+    pp_profile_task_switch_to_at(old, 60);
+    pp_profile_exit_at(bar, 60);
+    pp_profile_parallel_end_at(par, 61);
+    pp_profile_join_at(par, serial, 62);
+    ck_assert_uint_eq(pp_profile_task_current(), serial);
+
+    pp_profile_test_use_location(1);
+    pp_profile_parallel_begin_at(par, ctx, 2);
+    pp_task_handle wold = pp_profile_task_current();
+    pp_profile_enter_at(bar, 5);
+    pp_profile_task_begin_at(ta, h2, false, 35);
+    pp_profile_task_end_at(ta, 55);
+    pp_profile_task_switch_to_at(wold, 60);
+    pp_profile_exit_at(bar, 60);
+    pp_profile_parallel_end_at(par, 61);
+
+    pp_unified *u = pp_profile_unify_at(100);
+    ck_assert_uint_eq(u->n_locations, 2);
+    CHECK_NODE(u->root, 0, 1, 100, 100, 100);
+    CHECK_NODE(u->root, 1, 0, 59, 0, 0); /* copied fork path: visits 0, time of the worker tree */
+    pp_unode *p = pp_unified_child(u->root, par);
+    CHECK_NODE(p, 0, 1, 60, 60, 60);
+    CHECK_NODE(p, 1, 1, 59, 59, 59);
+    pp_unode *cr = pp_unified_child(p, create);
+    CHECK_NODE(cr, 0, 2, 12, 1, 11);
+    CHECK_NODE(cr, 1, 0, 0, 0, 0);
+    CHECK_NODE(pp_unified_child(cr, ta), 0, 1, 9, 9, 9); /* stub at creation */
+    pp_unode *b = pp_unified_child(p, bar);
+    CHECK_NODE(b, 0, 1, 20, 20, 20);
+    CHECK_NODE(b, 1, 1, 55, 55, 55);
+    pp_unode *stub = pp_unified_child(b, ta);
+    CHECK_NODE(stub, 1, 1, 20, 20, 20); /* stub in the barrier */
+    CHECK_NODE(stub, 0, 0, 0, 0, 0);
+    pp_unode *mta = pp_unified_child(u->tasks, ta);
+    CHECK_NODE(mta, 0, 1, 9, 9, 9);
+    CHECK_NODE(mta, 1, 1, 20, 20, 20);
+    CHECK_NODE(u->tasks, 1, 0, 20, 0, 0);
+    ck_assert_int_eq(pp_unified_exclusive(u, u->root, 1), 0);
+    ck_assert_uint_eq(u->max_active_tasks[0], 1);
+    ck_assert_uint_eq(u->max_active_tasks[1], 1);
+    check_no_negative(u, u->root);
+    pp_unified_free(u);
+}
+END_TEST
+
+/* Task A suspends at a taskwait while a second instance of the same
+ * construct runs and completes: the merged tree holds both. */
+START_TEST(test_second_instance_during_taskwait)
+{
+    pp_region_id ta = R("!$omp task @f.c:10", "task");
+    pp_region_id bar = R("!$omp barrier @f.c:30", "barrier");
+    pp_region_id tw = R("!$omp taskwait @f.c:12", "taskwait");
+    pp_task_handle ha = pp_profile_task_new_handle(), hb = pp_profile_task_new_handle();
+    pp_task_handle implicit = pp_profile_task_current();
+    pp_profile_enter_at(bar, 5);
+    pp_profile_task_begin_at(ta, ha, false, 10);
+    pp_profile_enter_at(tw, 20);
+    pp_task_handle old = pp_profile_task_current();
+    ck_assert_uint_eq(old, ha);
+    pp_profile_task_begin_at(ta, hb, false, 25);
+    pp_profile_task_end_at(ta, 40);
+    pp_profile_task_switch_to_at(old, 45);
+    pp_profile_exit_at(tw, 50);
+    pp_profile_task_end_at(ta, 60);
+    pp_profile_task_switch_to_at(implicit, 70);
+    pp_profile_exit_at(bar, 70);
+
+    pp_unified *u = pp_profile_unify_at(100);
+    pp_unode *b = pp_unified_child(u->root, bar);
+    CHECK_NODE(b, 0, 1, 65, 65, 65);
+    CHECK_NODE(pp_unified_child(b, ta), 0, 3, 45, 15, 15);
+    pp_unode *m = pp_unified_child(u->tasks, ta);
+    CHECK_NODE(m, 0, 2, 45, 15, 30);
+    CHECK_NODE(pp_unified_child(m, tw), 0, 1, 10, 10, 10);
+    ck_assert_uint_eq(u->max_active_tasks[0], 2);
+    check_no_negative(u, u->root);
+    pp_unified_free(u);
+}
+END_TEST
+
+/* A task suspended in a taskwait resumes under another scheduling point:
+ * its later fragment's stub is under the barrier. */
+START_TEST(test_resume_under_other_scheduling_point)
+{
+    pp_region_id ta = R("!$omp task @f.c:10", "task");
+    pp_region_id create = R("!$omp create task @f.c:10", "task create");
+    pp_region_id bar = R("!$omp barrier @f.c:30", "barrier");
+    pp_region_id tw = R("!$omp taskwait @f.c:12", "taskwait");
+    pp_task_handle implicit = pp_profile_task_current();
+    pp_task_handle ha = pp_profile_task_new_handle();
+    pp_profile_enter_at(create, 10);
+    pp_profile_task_begin_at(ta, ha, true, 11);
+    pp_profile_enter_at(tw, 20);
+    pp_profile_task_switch_to_at(implicit, 25);
+    pp_profile_exit_at(create, 26);
+    pp_profile_enter_at(bar, 30);
+    pp_profile_task_switch_to_at(ha, 40);
+    pp_profile_exit_at(tw, 45);
+    pp_profile_task_end_at(ta, 50);
+    pp_profile_task_switch_to_at(implicit, 60);
+    pp_profile_exit_at(bar, 60);
+
+    pp_unified *u = pp_profile_unify_at(100);
+    pp_unode *cr = pp_unified_child(u->root, create);
+    CHECK_NODE(pp_unified_child(cr, ta), 0, 1, 14, 14, 14);
+    pp_unode *b = pp_unified_child(u->root, bar);
+    CHECK_NODE(b, 0, 1, 30, 30, 30);
+    CHECK_NODE(pp_unified_child(b, ta), 0, 1, 10, 10, 10);
+    pp_unode *m = pp_unified_child(u->tasks, ta);
+    CHECK_NODE(m, 0, 1, 24, 24, 24);
+    CHECK_NODE(pp_unified_child(m, tw), 0, 1, 10, 10, 10);
+    check_no_negative(u, u->root);
+    pp_unified_free(u);
+}
+END_TEST
+
+/* Nested parallel regions: a worker of the inner team hangs below
+ * root -> outer parallel -> foo -> inner parallel. */
+START_TEST(test_nested_parallel)
+{
+    pp_region_id p1 = R("!$omp parallel @f.c:1", "parallel");
+    pp_region_id p2 = R("!$omp parallel @f.c:5", "parallel");
+    pp_region_id foo = R("foo", "function"), bar = R("bar", "function");
+
+    pp_profile_test_use_location(0);
+    pp_task_handle serial = pp_profile_task_current();
+    int64_t c1 = pp_profile_fork_at(p1, 2, 0);
+    pp_profile_parallel_begin_at(p1, c1, 1);
+    pp_task_handle i1 = pp_profile_task_current();
+    pp_profile_enter_at(foo, 2);
+    int64_t c2 = pp_profile_fork_at(p2, 2, 3);
+    ck_assert_int_ne(c1, c2);
+    pp_profile_parallel_begin_at(p2, c2, 4);
+
+    pp_profile_test_use_location(1);
+    pp_profile_parallel_begin_at(p1, c1, 1);
+    pp_profile_enter_at(foo, 2);
+    pp_profile_exit_at(foo, 50);
+    pp_profile_parallel_end_at(p1, 60);
+
+    pp_profile_test_use_location(2);
+    pp_profile_parallel_begin_at(p2, c2, 10);
+    pp_profile_enter_at(bar, 11);
+    pp_profile_exit_at(bar, 21);
+    pp_profile_parallel_end_at(p2, 30);
+
+    pp_profile_test_use_location(0);
+    pp_profile_parallel_end_at(p2, 40);
+    pp_profile_join_at(p2, i1, 41);
+    pp_profile_exit_at(foo, 45);
+    pp_profile_parallel_end_at(p1, 60);
+    pp_profile_join_at(p1, serial, 61);
+
+    pp_unified *u = pp_profile_unify_at(100);
+    ck_assert_uint_eq(u->n_locations, 3);
+    pp_unode *n1 = pp_unified_child(u->root, p1);
+    pp_unode *nf = pp_unified_child(n1, foo);
+    pp_unode *n2 = pp_unified_child(nf, p2);
+    pp_unode *nb = pp_unified_child(n2, bar);
+    ck_assert_int_eq(count_children(u->root), 1);
+    CHECK_NODE(u->root, 2, 0, 20, 0, 0);
+    CHECK_NODE(n1, 2, 0, 20, 0, 0);
+    CHECK_NODE(nf, 2, 0, 20, 0, 0);
+    CHECK_NODE(n2, 2, 1, 20, 20, 20);
+    CHECK_NODE(nb, 2, 1, 10, 10, 10);
+    CHECK_NODE(n2, 0, 1, 36, 36, 36);
+    CHECK_NODE(nf, 0, 1, 43, 43, 43);
+    CHECK_NODE(nf, 1, 1, 48, 48, 48);
+    CHECK_NODE(n1, 1, 1, 59, 59, 59);
+    CHECK_NODE(u->root, 1, 0, 59, 0, 0);
+    CHECK_NODE(nb, 0, 0, 0, 0, 0);
+    check_no_negative(u, u->root);
+    pp_unified_free(u);
+}
+END_TEST
+
+/* A fork inside an explicit task: the worker's tree lands below
+ * TASKS -> task -> foo -> parallel even though the task's nodes were
+ * recycled (and reused by a later instance) before unification. */
+START_TEST(test_fork_inside_task)
+{
+    pp_region_id par = R("!$omp parallel @f.c:3", "parallel");
+    pp_region_id ta = R("!$omp task @f.c:10", "task"), tb = R("!$omp task @f.c:20", "task");
+    pp_region_id foo = R("foo", "function"), bar = R("bar", "function"), baz = R("baz", "function");
+    pp_task_handle ha = pp_profile_task_new_handle();
+
+    pp_profile_test_use_location(0);
+    pp_profile_task_begin_at(ta, ha, false, 10);
+    pp_profile_enter_at(foo, 11);
+    int64_t ctx = pp_profile_fork_at(par, 2, 12);
+    pp_profile_parallel_begin_at(par, ctx, 13);
+    pp_profile_parallel_end_at(par, 30);
+    pp_profile_join_at(par, ha, 31);
+    ck_assert_uint_eq(pp_profile_task_current(), ha);
+    pp_profile_exit_at(foo, 32);
+    pp_profile_task_end_at(ta, 40);
+    /* recycled nodes get reused by another construct's instance */
+    for (int i = 0; i < 3; i++) {
+        pp_profile_task_begin_at(tb, pp_profile_task_new_handle(), false, 41 + 4 * i);
+        pp_profile_enter_at(baz, 42 + 4 * i);
+        pp_profile_enter_at(foo, 42 + 4 * i);
+        pp_profile_exit_at(foo, 43 + 4 * i);
+        pp_profile_exit_at(baz, 43 + 4 * i);
+        pp_profile_task_end_at(tb, 44 + 4 * i);
+    }
+
+    pp_profile_test_use_location(1);
+    pp_profile_parallel_begin_at(par, ctx, 14);
+    pp_profile_enter_at(bar, 15);
+    pp_profile_exit_at(bar, 25);
+    pp_profile_parallel_end_at(par, 26);
+
+    pp_unified *u = pp_profile_unify_at(100);
+    pp_unode *m = pp_unified_child(u->tasks, ta);
+    pp_unode *mf = pp_unified_child(m, foo);
+    pp_unode *mp = pp_unified_child(mf, par);
+    CHECK_NODE(m, 0, 1, 30, 30, 30);
+    CHECK_NODE(mf, 0, 1, 21, 21, 21);
+    CHECK_NODE(mp, 0, 1, 17, 17, 17);
+    CHECK_NODE(mp, 1, 1, 12, 12, 12);
+    CHECK_NODE(pp_unified_child(mp, bar), 1, 1, 10, 10, 10);
+    CHECK_NODE(mf, 1, 0, 12, 0, 0);
+    CHECK_NODE(m, 1, 0, 12, 0, 0);
+    CHECK_NODE(u->tasks, 1, 0, 12, 0, 0);
+    CHECK_NODE(u->root, 1, 0, 0, 0, 0); /* TASKS never counts into the root */
+    ck_assert_ptr_null(pp_unified_child(u->root, par));
+    pp_unode *mb = pp_unified_child(u->tasks, tb);
+    CHECK_NODE(mb, 0, 3, 9, 3, 3);
+    CHECK_NODE(pp_unified_child(pp_unified_child(mb, baz), foo), 0, 3, 3, 1, 1);
+    check_no_negative(u, u->root);
+    pp_unified_free(u);
+}
+END_TEST
+
+/* Regions open at the end are closed at the finalize timestamp, also inside
+ * suspended tasks (whose clock stopped when they were suspended). */
+START_TEST(test_close_open_regions_at_end)
+{
+    pp_region_id par = R("!$omp parallel @f.c:1", "parallel");
+    pp_region_id ta = R("!$omp task @f.c:10", "task"), foo = R("foo", "function");
+    pp_region_id tw = R("!$omp taskwait @f.c:12", "taskwait");
+    int64_t ctx = pp_profile_fork_at(par, 1, 0);
+    pp_profile_parallel_begin_at(par, ctx, 10);
+    pp_profile_enter_at(foo, 20);
+    pp_profile_task_begin_at(ta, pp_profile_task_new_handle(), false, 30);
+    pp_profile_enter_at(tw, 35);
+    pp_profile_task_begin_at(ta, pp_profile_task_new_handle(), false, 40); /* first one suspended */
+    pp_unified *u = pp_profile_unify_at(100);
+    pp_unode *p = pp_unified_child(u->root, par);
+    CHECK_NODE(p, 0, 1, 90, 90, 90);
+    pp_unode *f = pp_unified_child(p, foo);
+    CHECK_NODE(f, 0, 1, 80, 80, 80);
+    CHECK_NODE(pp_unified_child(f, ta), 0, 2, 70, 10, 60);
+    pp_unode *m = pp_unified_child(u->tasks, ta);
+    CHECK_NODE(m, 0, 2, 70, 10, 60);
+    CHECK_NODE(pp_unified_child(m, tw), 0, 1, 5, 5, 5);
+    check_no_negative(u, u->root);
+    pp_unified_free(u);
+}
+END_TEST
+
+/* ---- randomized stream: never a negative exclusive time ------------------- */
+
+typedef struct model_task {
+    pp_task_handle h;
+    pp_region_id region;
+    int depth; /* open regions */
+    pp_region_id stack[8];
+} model_task;
+
+static uint64_t rng_state;
+static uint32_t rnd(uint32_t n)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng_state >> 33) % n;
+}
+
+START_TEST(test_random_streams_no_negative)
+{
+    pp_region_id regs[4] = {R("a", "function"), R("b", "function"), R("c", "function"),
+                            R("!$omp taskwait @f.c:1", "taskwait")};
+    pp_region_id tasks[2] = {R("!$omp task @f.c:1", "task"), R("!$omp task @f.c:2", "task")};
+    pp_region_id par = R("!$omp parallel @f.c:9", "parallel");
+    rng_state = 12345 + (uint64_t)_i;
+    uint64_t now = 1;
+    int64_t ctx = pp_profile_fork_at(par, 3, now);
+    for (uint32_t loc = 0; loc < 3; loc++) {
+        pp_profile_test_use_location(loc);
+        pp_profile_parallel_begin_at(par, ctx, now);
+        model_task implicit = {.h = pp_profile_task_current()};
+        model_task active[16];
+        int n_active = 0;
+        model_task *cur = &implicit;
+        for (int step = 0; step < 20000; step++) {
+            now += rnd(5);
+            uint32_t op = rnd(10);
+            if (op < 3 && cur->depth < 8) {
+                pp_region_id r = regs[rnd(4)];
+                pp_profile_enter_at(r, now);
+                cur->stack[cur->depth++] = r;
+            } else if (op < 6 && cur->depth > 0) {
+                pp_profile_exit_at(cur->stack[--cur->depth], now);
+            } else if (op < 8 && n_active < 16) {
+                model_task *t = &active[n_active++];
+                *t = (model_task){.h = pp_profile_task_new_handle(), .region = tasks[rnd(2)]};
+                pp_profile_task_begin_at(t->region, t->h, false, now);
+                cur = t;
+            } else if (op == 8 && cur != &implicit && cur->depth == 0) {
+                pp_profile_task_end_at(cur->region, now);
+                *cur = active[--n_active];
+                cur = &implicit;
+            } else if (op == 9) {
+                int k = (int)rnd((uint32_t)n_active + 1);
+                model_task *t = k == n_active ? &implicit : &active[k];
+                pp_profile_task_switch_to_at(t->h, now);
+                cur = t;
+            }
+            ck_assert_uint_eq(pp_profile_task_current(), cur->h);
+        }
+    }
+    pp_unified *u = pp_profile_unify_at(now + 1);
+    ck_assert_ptr_nonnull(u);
+    check_no_negative(u, u->root);
+    ck_assert_ptr_nonnull(u->tasks);
+    pp_unified_free(u);
+}
+END_TEST
+
+/* ---- memory, handles, limits --------------------------------------------------- */
+
+static void run_instances(pp_region_id ta, pp_region_id tw, pp_region_id foo, long n)
+{
+    static uint64_t now = 1;
+    for (long i = 0; i < n; i++) {
+        pp_task_handle outer = pp_profile_task_new_handle();
+        pp_profile_task_begin_at(ta, outer, false, now++);
+        pp_profile_enter_at(foo, now++);
+        pp_profile_enter_at(tw, now++);
+        pp_profile_task_begin_at(ta, pp_profile_task_new_handle(), false, now++);
+        pp_profile_enter_at(foo, now++);
+        pp_profile_exit_at(foo, now++);
+        pp_profile_task_end_at(ta, now++);
+        pp_profile_task_switch_to_at(outer, now++);
+        pp_profile_exit_at(tw, now++);
+        pp_profile_exit_at(foo, now++);
+        pp_profile_task_end_at(ta, now++);
+    }
+}
+
+START_TEST(test_memory_bounded)
+{
+    pp_region_id ta = R("!$omp task @f.c:1", "task"), tw = R("!$omp taskwait @f.c:2", "taskwait");
+    pp_region_id foo = R("foo", "function");
+    run_instances(ta, tw, foo, 500); /* 1000 instances */
+    size_t after_1k = pp_profile_test_arena_bytes(0);
+    run_instances(ta, tw, foo, 499500); /* 1,000,000 instances in total */
+    ck_assert_uint_eq(pp_profile_test_arena_bytes(0), after_1k);
+    pp_unified *u = pp_profile_unify_at(1ull << 40);
+    ck_assert_uint_eq(pp_unified_child(u->tasks, ta)->visits[0], 1000000);
+    ck_assert_uint_eq(u->max_active_tasks[0], 2);
+    pp_unified_free(u);
+}
+END_TEST
+
+#define HANDLE_THREADS 4
+#define HANDLES_PER_THREAD 100000
+static pp_task_handle handles[HANDLE_THREADS * HANDLES_PER_THREAD];
+
+static void *handle_thread(void *arg)
+{
+    pp_task_handle *out = arg;
+    for (int i = 0; i < HANDLES_PER_THREAD; i++)
+        out[i] = pp_profile_task_new_handle();
+    return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+START_TEST(test_handles_unique_across_threads)
+{
+    pthread_t th[HANDLE_THREADS];
+    for (int t = 0; t < HANDLE_THREADS; t++)
+        ck_assert_int_eq(pthread_create(&th[t], NULL, handle_thread, handles + t * HANDLES_PER_THREAD), 0);
+    for (int t = 0; t < HANDLE_THREADS; t++)
+        pthread_join(th[t], NULL);
+    size_t n = HANDLE_THREADS * HANDLES_PER_THREAD;
+    qsort(handles, n, sizeof handles[0], cmp_u64);
+    ck_assert_uint_ne(handles[0], 0);
+    for (size_t i = 1; i < n; i++)
+        ck_assert_msg(handles[i] != handles[i - 1], "duplicate handle %#llx",
+                      (unsigned long long)handles[i]);
+    /* each real thread got its own location */
+    pp_unified *u = pp_profile_unify_at(10);
+    ck_assert_uint_eq(u->n_locations, 1 + HANDLE_THREADS);
+    pp_unified_free(u);
+}
+END_TEST
+
+START_TEST(test_max_depth_folds)
+{
+    pp_region_id a = R("a", "function"), b = R("b", "function"), c = R("c", "function");
+    pp_profile_test_set_limits(2, 0);
+    pp_profile_enter_at(a, 10);
+    pp_profile_enter_at(b, 20);
+    pp_profile_enter_at(c, 30); /* depth 3: folded into b */
+    pp_profile_enter_at(a, 35); /* deeper still: folded */
+    pp_profile_exit_at(a, 36);
+    pp_profile_exit_at(c, 40);
+    pp_profile_exit_at(b, 50);
+    pp_profile_exit_at(a, 60);
+    ck_assert_uint_eq(pp_profile_test_lost(0), 1); /* counted where the folding starts */
+    pp_unified *u = pp_profile_unify_at(100);
+    pp_unode *na = pp_unified_child(u->root, a), *nb = pp_unified_child(na, b);
+    CHECK_NODE(na, 0, 1, 50, 50, 50);
+    CHECK_NODE(nb, 0, 1, 30, 30, 30);
+    ck_assert_ptr_null(nb->first_child);
+    pp_unified_free(u);
+}
+END_TEST
+
+START_TEST(test_memory_limit_folds)
+{
+    pp_region_id top = R("top", "function");
+    pp_region_id many[3000];
+    char name[32];
+    for (int i = 0; i < 3000; i++) {
+        snprintf(name, sizeof name, "r%d", i);
+        many[i] = R(name, "function");
+    }
+    pp_profile_test_set_limits(0, pp_profile_test_arena_bytes(0) + 1);
+    pp_profile_enter_at(top, 1);
+    for (int i = 0; i < 3000; i++) {
+        pp_profile_enter_at(many[i], 2 + 2 * (uint64_t)i);
+        pp_profile_exit_at(many[i], 3 + 2 * (uint64_t)i);
+    }
+    pp_profile_exit_at(top, 10001);
+    ck_assert_uint_gt(pp_profile_test_lost(1), 0);
+    pp_unified *u = pp_profile_unify_at(20000);
+    pp_unode *t = pp_unified_child(u->root, top);
+    CHECK_NODE(t, 0, 1, 10000, 10000, 10000);
+    ck_assert_int_lt(count_children(t), 3000);
+    ck_assert_int_gt(count_children(t), 10);
+    check_no_negative(u, u->root);
+    pp_unified_free(u);
+}
+END_TEST
+
+START_TEST(test_disabled_records_nothing)
+{
+    pp_region_id a = R("a", "function");
+    pp_profile_set_enabled(false);
+    pp_profile_enter_at(a, 10);
+    pp_profile_exit_at(a, 20);
+    pp_profile_set_enabled(true);
+    pp_profile_enter_at(a, 30);
+    pp_profile_exit_at(a, 35);
+    pp_unified *u = pp_profile_unify_at(100);
+    CHECK_NODE(pp_unified_child(u->root, a), 0, 1, 5, 5, 5);
+    pp_unified_free(u);
+}
+END_TEST
+
+START_TEST(test_enable_0_no_profile)
+{
+    pp_profile_test_reset();
+    setenv("POMPPROF_ENABLE", "0", 1);
+    pp_profile_test_start_at(0);
+    pp_region_id a = R("a", "function");
+    pp_profile_enter_at(a, 10);
+    pp_profile_exit_at(a, 20);
+    ck_assert_ptr_null(pp_profile_unify_at(100));
+    ck_assert_uint_ne(pp_profile_task_new_handle(), 0);
+}
+END_TEST
+
+Suite *profile_engine_suite(void)
+{
+    Suite *s = suite_create("profile_engine");
+    TCase *tc = tcase_create("scenarios");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_nested_enter_exit);
+    tcase_add_test(tc, test_two_tasks_suspended_in_foo);
+    tcase_add_test(tc, test_task_in_barrier_vs_creation);
+    tcase_add_test(tc, test_second_instance_during_taskwait);
+    tcase_add_test(tc, test_resume_under_other_scheduling_point);
+    tcase_add_test(tc, test_nested_parallel);
+    tcase_add_test(tc, test_fork_inside_task);
+    tcase_add_test(tc, test_close_open_regions_at_end);
+    tcase_add_loop_test(tc, test_random_streams_no_negative, 0, 4);
+    tcase_add_test(tc, test_memory_bounded);
+    tcase_add_test(tc, test_handles_unique_across_threads);
+    tcase_add_test(tc, test_max_depth_folds);
+    tcase_add_test(tc, test_memory_limit_folds);
+    tcase_add_test(tc, test_disabled_records_nothing);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    /* no fixture: the configuration is read once per process, so this test
+     * must be the first to read it in its (forked) process */
+    TCase *off = tcase_create("disabled");
+    tcase_add_test(off, test_enable_0_no_profile);
+    suite_add_tcase(s, off);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(profile_engine_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
