@@ -5,10 +5,12 @@ E2E_TESTS = \
 	test/e2e/test_e2e_symbols.sh \
 	test/e2e/test_e2e_wrapper.sh \
 	test/e2e/test_e2e_make.sh \
-	test/e2e/test_e2e_fortran.sh
+	test/e2e/test_e2e_fortran.sh \
+	test/e2e/test_e2e_profile_tasks.py
 TESTS += $(E2E_TESTS)
 check_SCRIPTS += scripts/pompprof
 EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
 	test/e2e/progs/worksharing.c test/e2e/progs/tasks.c test/e2e/progs/locks.c \
 	test/e2e/progs/user.c test/e2e/progs/nested.c test/e2e/progs/noomp.c \
-	test/e2e/progs/workshare.f90
+	test/e2e/progs/workshare.f90 \
+	test/e2e/progs/prof_fib.c test/e2e/progs/prof_spin.c test/e2e/progs/prof_many.c
