@@ -112,6 +112,7 @@ class TaskProfiles(unittest.TestCase):
         cls.fib = ProfiledProgram(cls.scratch, "prof_fib.c")
         cls.spin = ProfiledProgram(cls.scratch, "prof_spin.c")
         cls.many = ProfiledProgram(cls.scratch, "prof_many.c")
+        cls.nested = ProfiledProgram(cls.scratch, "nested.c")
 
     @classmethod
     def tearDownClass(cls):
@@ -188,6 +189,33 @@ class TaskProfiles(unittest.TestCase):
                 self.assertIsNone(par[0].parent.parent)
                 self.assertEqual(list(cube.row("visits", par[0])), [1] * threads)
                 self.assert_no_negative_exclusive(cube)
+
+    def test_nested_parallel_hangs_below_the_fork_path(self):
+        out, cube, _ = self.nested.run(2, extra_env={"OMP_MAX_ACTIVE_LEVELS": "2"})
+        self.assertEqual(out, "consistent=1\n")
+        # 2 outer threads, each master of an inner team of 2: 4 locations
+        self.assertEqual(len(cube.locations), 4)
+        outer = [c for c in cube.cnodes_in_order() if c.region.role == "parallel"
+                 and c.parent.parent is None]
+        inner = [c for c in cube.cnodes_in_order() if c.region.role == "parallel"
+                 and c.parent.region.role == "parallel"]
+        self.assertEqual(len(outer), 1)
+        self.assertEqual(len(inner), 1)
+        self.assertIs(inner[0].parent, outer[0])
+        # every location executed the inner region once, inside the outer one
+        self.assertEqual(list(cube.row("visits", inner[0])), [1, 1, 1, 1])
+        self.assertEqual(sorted(cube.row("visits", outer[0])), [0, 0, 1, 1])
+        # no parallel region anywhere else: no worker tree was left unattached
+        for c in cube.cnodes_in_order():
+            if c.region.role == "parallel":
+                self.assertIn(c, outer + inner)
+        # the inner team's tasks: 2 inner regions x 2 threads create 4 tasks
+        (root,) = cube.task_roots()
+        self.assertEqual(total(cube, "visits", root, "stored"), 4)
+        for loc in range(4):
+            self.assertGreaterEqual(cube.inclusive("time", outer[0], loc),
+                                    cube.inclusive("time", inner[0], loc))
+        self.assert_no_negative_exclusive(cube)
 
     def test_memory_does_not_grow_with_tasks(self):
         _, small_cube, small_rss = self.many.run(2, 100000)
