@@ -203,10 +203,12 @@ int pp_cube_def_metric(pp_cube *cube, int parent, const char *uniq_name, const c
                           (int)kind);
         return -1;
     }
-    /* cubew refuses this too: min/max over a subtree cannot be stored as an
-     * inclusive sum, CubeLib would aggregate it wrongly (format note 2.5). */
-    if (kind == PP_CUBE_INCLUSIVE && (dtype == PP_CUBE_MINDOUBLE || dtype == PP_CUBE_MAXDOUBLE)) {
-        pp_cube_set_error(cube, "metric '%s': MINDOUBLE/MAXDOUBLE cannot be INCLUSIVE", uniq_name);
+    /* cubew refuses INCLUSIVE min/max (format note 2.5).  CubeLib 4.8 also
+     * refuses SIMPLE ones - it builds SIMPLE metrics as inclusive metrics -
+     * and then silently drops the metric, so refuse both here. */
+    if (kind != PP_CUBE_EXCLUSIVE && (dtype == PP_CUBE_MINDOUBLE || dtype == PP_CUBE_MAXDOUBLE)) {
+        pp_cube_set_error(cube, "metric '%s': MINDOUBLE/MAXDOUBLE must be EXCLUSIVE (not %s)",
+                          uniq_name, kind == PP_CUBE_INCLUSIVE ? "INCLUSIVE" : "SIMPLE");
         return -1;
     }
     int ok = 1;

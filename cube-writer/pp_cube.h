@@ -28,7 +28,9 @@ typedef enum {
 typedef enum {
     PP_CUBE_EXCLUSIVE, /* stored value = the cnode alone */
     PP_CUBE_INCLUSIVE, /* stored value = cnode plus its subtree */
-    PP_CUBE_SIMPLE     /* not aggregated along the call tree */
+    PP_CUBE_SIMPLE     /* written as type SIMPLE, but CubeLib 4.8 reads it exactly
+                        * like INCLUSIVE (rows in the inclusive order, which this
+                        * writer therefore uses); prefer INCLUSIVE */
 } pp_cube_kind;
 
 pp_cube *pp_cube_create(void);

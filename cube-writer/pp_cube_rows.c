@@ -39,6 +39,10 @@ void pp_cube_rows_order(const pp_cube_forest *cnodes, pp_cube_kind kind, int *or
     pp_cube_rows_ctx rows = {cnodes, order, 0};
     switch (kind) {
     case PP_CUBE_INCLUSIVE:
+    /* SIMPLE too: cubew would store SIMPLE rows by cnode id, but CubeLib 4.8
+     * has no SIMPLE metric class - Metric::create() falls through to the
+     * inclusive one, which reads rows in the inclusive order (checked with
+     * cube_dump on a tree whose id order differs).  The reader decides. */
     case PP_CUBE_SIMPLE:
         pp_cube_forest_walk(cnodes, pp_cube_rows_emit_levels, NULL, &rows);
         break;

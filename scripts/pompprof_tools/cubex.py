@@ -11,7 +11,7 @@ The rules follow /work/shared/docs/cube4-format.md (sections 1-4):
 * ``anchor.xml``: definitions (metrics, regions, call tree, system tree, attributes).
 * ``<id>.data`` / ``<id>.index``: per metric, rows of one value per location; the row of a
   cnode is found through the per-metric enumeration of the call tree (EXCLUSIVE: pre-order;
-  INCLUSIVE: level-per-parent order; SIMPLE: by cnode id), dense or sparse index, byte order
+  INCLUSIVE and SIMPLE: level-per-parent order), dense or sparse index, byte order
   from the index's endianness marker.  A metric without both members reads as all zero
   (CubeLib does the same); a member shorter than its index demands is an error.
 
@@ -325,16 +325,21 @@ def _int_text(elem, tag, where, default=0):
 
 
 def row_enumeration(roots, mtype):
-    """Cnodes in the order of their rows for a metric of type mtype (format doc 3.3)."""
+    """Cnodes in the order of their rows for a metric of type mtype (format doc 3.3).
+
+    CubeLib 4.8 has no order of its own for SIMPLE metrics: it treats them as
+    INCLUSIVE (verified with cube_dump), so they share the level-per-parent order.
+    Both walks are iterative: call trees can be far deeper than Python's stack."""
     order = []
-    if mtype == "INCLUSIVE":
-        def visit(n):
-            order.extend(n.children)
-            for c in n.children:
-                visit(c)
+    if mtype in ("INCLUSIVE", "SIMPLE"):
         for r in roots:
             order.append(r)
-            visit(r)
+            # visit(n) = emit all children of n, then visit each child in turn
+            stack = [r]
+            while stack:
+                n = stack.pop()
+                order.extend(n.children)
+                stack.extend(reversed(n.children))
     else:
         stack = list(reversed(roots))
         while stack:
@@ -467,11 +472,14 @@ class Cube:
                 self.roots.append(c)
             else:
                 parent.children.append(c)
-            for ch in elem.findall("cnode"):
-                add_cnode(ch, c)
+            return c
 
-        for e in prog.findall("cnode"):
-            add_cnode(e, None)
+        # iterative: deep call trees must not hit Python's recursion limit
+        pending = [(e, None) for e in reversed(prog.findall("cnode"))]
+        while pending:
+            elem, parent = pending.pop()
+            c = add_cnode(elem, parent)
+            pending.extend((ch, c) for ch in reversed(elem.findall("cnode")))
         if not self.roots:
             raise CubexError("%s: anchor.xml defines no call-tree node" % where)
 
@@ -655,7 +663,7 @@ class Cube:
         key = ("x", m.id, c.id)
         if key not in self._memo:
             out = list(self.row(m, c))
-            if m.type == "INCLUSIVE":
+            if m.type in ("INCLUSIVE", "SIMPLE"):   # CubeLib treats SIMPLE as INCLUSIVE
                 for ch in self.main_children(c):
                     r = self.row(m, ch)
                     for i in range(self.nlocs):
@@ -665,17 +673,27 @@ class Cube:
 
     def inclusive_row(self, metric, cnode):
         m, c = self.metric(metric), self.cnode(cnode)
-        if m.type == "INCLUSIVE":
+        if m.type in ("INCLUSIVE", "SIMPLE"):
             return list(self.row(m, c))
         key = ("i", m.id, c.id)
         if key not in self._memo:
-            out = list(self.row(m, c))
             comb = {"sum": lambda a, b: a + b, "min": min, "max": max}[m.aggregation]
-            for ch in self.main_children(c):
-                r = self.inclusive_row(m, ch)
-                for i in range(self.nlocs):
-                    out[i] = comb(out[i], r[i])
-            self._memo[key] = out
+            # children before parents (reversed pre-order), without recursion
+            order, stack = [], [c]
+            while stack:
+                n = stack.pop()
+                order.append(n)
+                stack.extend(self.main_children(n))
+            for n in reversed(order):
+                nkey = ("i", m.id, n.id)
+                if nkey in self._memo:
+                    continue
+                out = list(self.row(m, n))
+                for ch in self.main_children(n):
+                    r = self._memo[("i", m.id, ch.id)]
+                    for i in range(self.nlocs):
+                        out[i] = comb(out[i], r[i])
+                self._memo[nkey] = out
         return self._memo[key]
 
     def exclusive(self, metric, cnode, loc):

@@ -122,7 +122,7 @@ class Profile:
         node = Node(cnode, parent, tree)
         node.incl = [float(v) for v in cube.inclusive_row(self.time_metric, cnode)]
         node.excl = [float(v) for v in cube.exclusive_row(self.time_metric, cnode)]
-        node.visits = (list(cube.row("visits", cnode)) if self.has_visits
+        node.visits = (list(cube.exclusive_row("visits", cnode)) if self.has_visits
                        else [0] * cube.nlocs)
         self.by_cnode[cnode.id] = node
         stack = [(node, cube.main_children(cnode))]
@@ -132,7 +132,8 @@ class Profile:
                 n = Node(ch, parent_node, tree)
                 n.incl = [float(v) for v in cube.inclusive_row(self.time_metric, ch)]
                 n.excl = [float(v) for v in cube.exclusive_row(self.time_metric, ch)]
-                n.visits = list(cube.row("visits", ch)) if self.has_visits else [0] * cube.nlocs
+                n.visits = (list(cube.exclusive_row("visits", ch)) if self.has_visits
+                            else [0] * cube.nlocs)
                 self.by_cnode[ch.id] = n
                 parent_node.children.append(n)
                 stack.append((n, ch.children))
@@ -186,7 +187,7 @@ class Profile:
             return None
         out = [0] * self.nthreads
         for tn in self.tasks_nodes:
-            row = self.cube.inclusive_row("max_active_tasks", tn.cnode)
+            row = self.cube.row("max_active_tasks", tn.cnode)
             for t in self.threads:
                 out[t] = max(out[t], row[t])
         return out

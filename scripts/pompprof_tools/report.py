@@ -34,8 +34,7 @@ import sys
 
 from . import textfmt as tf
 from .cli import main_guard
-from .overhead import (Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES,
-                       classify)
+from .overhead import Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES
 from .profile_model import (LOCK_ENTER, LOCK_EXIT, Profile, is_lock_region, region_label,
                             task_key)
 
@@ -339,9 +338,8 @@ class Report:
 
     @staticmethod
     def _advice(t):
-        return ("%s (%s): mean work per instance %s s is only %.1fx its creation cost %s s; "
-                "make tasks coarser (e.g. a cutoff)"
-                % (t["id"], t["name"], tf.fmt_time(t["mean_excl"]), t["ratio"],
+        return ("%s %s: work %s s/instance = %.1fx creation (%s s); coarsen"
+                % (t["id"], tf.short_name(t["name"]), tf.fmt_time(t["mean_excl"]), t["ratio"],
                    tf.fmt_time(t["mean_create"])))
 
 
@@ -385,8 +383,8 @@ def render_text(d, thread_names):
         rows = [[thread_names[i] if i < len(thread_names) else str(i)]
                 + [_cell(r.get(c), c) for c in cols] for i, r in enumerate(e["threads"])]
         rows.append(["SUM"] + [_cell(e["sum"].get(c), c) for c in cols])
-        widths = [14] + [7 if c == "frags" else 8 if c in ("execC", "instances") else 10
-                         for c in cols]
+        widths = [14] + [7 if c == "frags" else 9 if c == "instances" else
+                         8 if c == "execC" else 10 for c in cols]
         out.append(tf.table(["thread"] + cols, rows, widths=widths))
 
     def tree(rows, title):
@@ -412,7 +410,7 @@ def render_text(d, thread_names):
                  _cell(t["task_time_at_sync"], "t")] for t in d["tasks"]]
         out.append(tf.table(["task construct", "inst", "mean", "min", "max", "mean.excl",
                              "create", "taskT"], rows,
-                            widths=[26, 7, 9, 9, 9, 9, 9, 9]))
+                            widths=[30, 7, 9, 9, 9, 9, 9, 9]))
         if d["advice"]:
             out.append("")
             out.append("Task granularity advice (flagged: mean exclusive time < %gx creation):"
@@ -436,7 +434,7 @@ def render_text(d, thread_names):
                 tf.fmt_time(c["thread management"]["time"]), tf.fmt_pct(s["overhead_pct"])]
 
     rows = [orow(o["program"])] + [orow(s) for s in o["parallel_regions"]]
-    out.append(tf.table(hdr, rows, widths=[30, 9, 9, 9, 9, 9, 9, 6]))
+    out.append(tf.table(hdr, rows, widths=[33, 9, 9, 9, 9, 9, 9, 6]))
     out.append("parallel coverage: %.1f %% of wall time" % (100.0 * o["parallel_coverage"]))
     if o["sources"]:
         out.append("")

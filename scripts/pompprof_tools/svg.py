@@ -16,7 +16,7 @@ def nice_ceiling(x):
     if x <= 0:
         return 1.0
     p = 10 ** math.floor(math.log10(x))
-    for f in (1, 2, 2.5, 5, 10):
+    for f in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
         if f * p >= x * (1 - 1e-12):
             return f * p
     return 10 * p

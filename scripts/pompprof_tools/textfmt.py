@@ -9,15 +9,20 @@ WIDTH = 100
 
 
 def fmt_time(x):
-    """Seconds with microsecond resolution; compact for large values."""
+    """Seconds: 6 decimals from a millisecond up, 4 significant digits below (tiny task
+    times stay readable), compact for large values; at most 10 characters."""
     if x is None:
         return "-"
     if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
         return str(x)
     if abs(x) < 5e-13:
         x = 0.0                 # rounding noise of inclusive - children
+    if x == 0:
+        return "0"
     if abs(x) >= 1e5:
         return "%.4g" % x
+    if abs(x) < 1e-3:
+        return "%.3e" % x
     return "%.6f" % x
 
 
@@ -30,7 +35,9 @@ def fmt_count(x):
 
 
 def fmt_pct(x):
-    return "-" if x is None else "%.1f" % x
+    if x is None:
+        return "-"
+    return "%.1f" % (0.0 if abs(x) < 0.05 else x)
 
 
 def clip(text, width):

@@ -4,10 +4,13 @@ SUM rows add up, the overhead split adds up, text fits 100 columns."""
 import csv
 import io
 import json
+import os
+import tempfile
 import unittest
 
 import toolstest as T
 from pompprof_tools import cubex
+from pompprof_tools.cubex_write import CubeWriter
 
 _CACHE = {}
 
@@ -160,6 +163,73 @@ class ReportGolden(unittest.TestCase):
         self.assertAlmostEqual(h["wall_time"], max(cube.inclusive_row("time", 0)))
         self.assertIn("time", h["metrics"])
         self.assertTrue(0 < h["parallel_coverage"] <= 1.0)
+
+
+def fine_grained_profile(path):
+    """A pompprof-style profile (attributes, max_active_tasks) whose tasks are tiny:
+    1000 instances of 2 us work each, created at 1 us each."""
+    w = CubeWriter()
+    w.add_attr("pompprof::program", "fib")
+    w.add_attr("pompprof::date", "2026-01-01T00:00:00")
+    w.add_attr("pompprof::wall_time", "0.5")
+    reg = {}
+    for name, role, par in (("fib", "artificial", "measurement"),
+                            ("!$omp parallel @fib.c:20", "parallel", "openmp"),
+                            ("!$omp single @fib.c:22", "single", "openmp"),
+                            ("!$omp single sblock @fib.c:22", "single sblock", "openmp"),
+                            ("!$omp create task @fib.c:9", "task create", "openmp"),
+                            ("!$omp implicit barrier @fib.c:25", "implicit barrier", "openmp"),
+                            ("!$omp task @fib.c:9", "task", "openmp"),
+                            ("TASKS", "artificial", "openmp")):
+        line = int(name.split(":")[-1]) if "@" in name else -1
+        reg[role] = w.add_region(name, "fib.c" if line > 0 else "", line, line, par, role)
+    root = w.add_cnode(0)           # region 0: the program
+    par = w.add_cnode(reg["parallel"], root)
+    single = w.add_cnode(reg["single"], par)
+    sblock = w.add_cnode(reg["single sblock"], single)
+    create = w.add_cnode(reg["task create"], sblock)
+    bar = w.add_cnode(reg["implicit barrier"], single)
+    stub = w.add_cnode(reg["task"], bar)
+    tasks = w.add_cnode(reg["artificial"], root)
+    body = w.add_cnode(reg["task"], tasks)
+    w.set_locations(["Master thread", "OMP thread 1"])
+    visits = w.add_metric("visits", "Visits", "UINT64", "EXCLUSIVE", "occ")
+    time = w.add_metric("time", "Time", "DOUBLE", "INCLUSIVE", "sec")
+    mat = w.add_metric("max_active_tasks", "max active tasks", "UINT64", "EXCLUSIVE")
+    v = {root: [1, 0], par: [1, 1], single: [1, 1], sblock: [1, 0], create: [1000, 0],
+         bar: [1, 1], stub: [400, 600], tasks: [0, 0], body: [400, 600]}
+    t = {root: [0.4, 0.35], par: [0.35, 0.35], single: [0.35, 0.35], sblock: [0.3, 0.0],
+         create: [0.001, 0.0], bar: [0.05, 0.35], stub: [0.0008, 0.0012],
+         tasks: [0.0008, 0.0012], body: [0.0008, 0.0012]}
+    for c in v:
+        w.set_row(visits, c, v[c])
+        w.set_row(time, c, t[c])
+    w.set_row(mat, tasks, [3, 5])
+    w.write(path)
+
+
+class ReportSynthetic(unittest.TestCase):
+    def test_granularity_advice_and_attributes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "profile.cubex")
+            fine_grained_profile(path)
+            d = json.loads(T.run_tool("report", "--format", "json", tmp, check=True).stdout)
+            h = d["header"]
+            self.assertEqual((h["program"], h["date"], h["wall_time"]),
+                             ("fib", "2026-01-01T00:00:00", 0.5))
+            self.assertEqual(h["max_active_tasks"], [3, 5])
+            (task,) = d["tasks"]
+            self.assertEqual(task["instances"], 1000)
+            self.assertAlmostEqual(task["mean_excl"], 2e-6)
+            self.assertAlmostEqual(task["mean_create"], 1e-6)
+            self.assertTrue(task["too_fine"])
+            self.assertEqual(len(d["advice"]), 1)
+            text = T.run_tool("report", path, check=True).stdout
+            self.assertIn("Task granularity advice", text)
+            self.assertIn("= 2.0x creation", text)
+            # limited parallelism: the waiting in the single's barrier minus task time
+            cats = d["overhead"]["program"]["categories"]
+            self.assertAlmostEqual(cats["limited parallelism"]["time"], 0.05 + 0.35 - 0.002)
 
 
 if __name__ == "__main__":

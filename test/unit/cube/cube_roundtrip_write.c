@@ -282,7 +282,7 @@ static void shape_wide(const char *dir)
     shape_end(&s, dir, "wide");
 }
 
-/* Several roots and processes, child metrics, every dtype and kind. */
+/* Several roots and processes, child metrics, every dtype. */
 static void shape_mixed(const char *dir)
 {
     shape s;
@@ -290,9 +290,9 @@ static void shape_mixed(const char *dir)
     int v = metric(&s, -1, "visits", NULL, PP_CUBE_UINT64, PP_CUBE_EXCLUSIVE);
     int t = metric(&s, -1, "time", NULL, PP_CUBE_DOUBLE, PP_CUBE_INCLUSIVE);
     metric(&s, t, "time::part", NULL, PP_CUBE_DOUBLE, PP_CUBE_INCLUSIVE);
-    metric(&s, -1, "delta", NULL, PP_CUBE_INT64, PP_CUBE_SIMPLE);
+    metric(&s, -1, "delta", NULL, PP_CUBE_INT64, PP_CUBE_EXCLUSIVE);
     metric(&s, -1, "min_time", NULL, PP_CUBE_MINDOUBLE, PP_CUBE_EXCLUSIVE);
-    metric(&s, v, "visits::max", NULL, PP_CUBE_MAXDOUBLE, PP_CUBE_SIMPLE);
+    metric(&s, v, "visits::max", NULL, PP_CUBE_MAXDOUBLE, PP_CUBE_EXCLUSIVE);
     int r[4];
     for (int i = 0; i < 4; i++) {
         char name[16];
@@ -322,11 +322,35 @@ static void shape_mixed(const char *dir)
     shape_end(&s, dir, "mixed");
 }
 
+/* SIMPLE metrics on a tree whose id, pre-order and inclusive orders all
+ * differ: CubeLib 4.8 reads SIMPLE rows in the inclusive order. */
+static void shape_simple(const char *dir)
+{
+    shape s;
+    shape_begin(&s, dir, "simple");
+    metric(&s, -1, "count", NULL, PP_CUBE_UINT64, PP_CUBE_SIMPLE);
+    metric(&s, -1, "delta", NULL, PP_CUBE_INT64, PP_CUBE_SIMPLE);
+    metric(&s, -1, "level", NULL, PP_CUBE_DOUBLE, PP_CUBE_SIMPLE);
+    int r = region(&s, "main", NULL, "simple.c", 1, 9, "function");
+    /* 0 -> {1 -> {2 -> {3}}, 4 -> {5, 6}} */
+    static const int parents[] = {-1, 0, 1, 2, 0, 4, 4};
+    for (int c = 0; c < 7; c++)
+        cnode(&s, parents[c], r, NULL, NULL);
+    system_tree(&s, 1, (const int[]){2});
+    for (int c = 0; c < 7; c++)
+        for (int l = 0; l < 2; l++) {
+            value(&s, 0, c, l, 10 * c + l + 1);
+            value(&s, 1, c, l, -(10.0 * c + l + 1));
+            value(&s, 2, c, l, 0.5 * c + l);
+        }
+    shape_end(&s, dir, "simple");
+}
+
 int main(int argc, char **argv)
 {
     static const struct { const char *name; void (*make)(const char *dir); } shapes[] = {
         {"example", shape_example}, {"escape", shape_escape}, {"deep", shape_deep},
-        {"wide", shape_wide},       {"mixed", shape_mixed}};
+        {"wide", shape_wide},       {"mixed", shape_mixed},     {"simple", shape_simple}};
     if (argc < 2) {
         fprintf(stderr, "usage: cube_roundtrip_write DIR [SHAPE...]\n");
         return 2;

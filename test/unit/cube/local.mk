@@ -40,5 +40,7 @@ bench-cube: test/unit/cube/bench_cube_write$(EXEEXT)
 check_PROGRAMS += test/unit/cube/cube_roundtrip_write
 test_unit_cube_cube_roundtrip_write_SOURCES = test/unit/cube/cube_roundtrip_write.c
 test_unit_cube_cube_roundtrip_write_LDADD = cube-writer/libpp_cube.la
-TESTS += test/unit/cube/test_cube_roundtrip.py
-EXTRA_DIST += test/unit/cube/test_cube_roundtrip.py
+TESTS += test/unit/cube/test_cube_roundtrip.py test/unit/cube/test_cube_roundtrip_deep.py \
+	test/unit/cube/test_cube_roundtrip_simple.py
+EXTRA_DIST += test/unit/cube/cube_roundtrip.py test/unit/cube/test_cube_roundtrip.py \
+	test/unit/cube/test_cube_roundtrip_deep.py test/unit/cube/test_cube_roundtrip_simple.py

@@ -363,7 +363,7 @@ START_TEST(all_dtypes)
     int i = pp_cube_def_metric(cube, -1, "i", NULL, NULL, NULL, PP_CUBE_INT64, PP_CUBE_SIMPLE);
     int d = pp_cube_def_metric(cube, -1, "d", NULL, NULL, NULL, PP_CUBE_DOUBLE, PP_CUBE_INCLUSIVE);
     int mn = pp_cube_def_metric(cube, -1, "mn", NULL, NULL, NULL, PP_CUBE_MINDOUBLE, PP_CUBE_EXCLUSIVE);
-    int mx = pp_cube_def_metric(cube, -1, "mx", NULL, NULL, NULL, PP_CUBE_MAXDOUBLE, PP_CUBE_SIMPLE);
+    int mx = pp_cube_def_metric(cube, -1, "mx", NULL, NULL, NULL, PP_CUBE_MAXDOUBLE, PP_CUBE_EXCLUSIVE);
     ck_assert_int_eq(mx, 4);
     int r = pp_cube_def_region(cube, "main", NULL, 0, 0, NULL, NULL, NULL);
     int c0 = pp_cube_def_cnode(cube, -1, r, NULL, NULL);
