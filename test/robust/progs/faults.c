@@ -141,6 +141,15 @@ static int abort_in_task(void)
     return 0;
 }
 
+/* A real invalid store.  The sanitizer build (make check-sanitize) compiles
+ * this program with UBSan, which would report the store instead of letting
+ * the program crash as it does in every other build. */
+__attribute__((noinline, no_sanitize("address", "undefined")))
+static void crash_store(volatile int *p)
+{
+    *p = 1;
+}
+
 static int segv_in_parallel(void)
 {
 #pragma omp parallel
@@ -148,7 +157,7 @@ static int segv_in_parallel(void)
         work(200);
         if (omp_get_thread_num() == 0) {
             volatile int *volatile p = NULL;
-            *p = 1;
+            crash_store(p);
         }
 #pragma omp barrier
         work(100000);
