@@ -13,7 +13,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 example=${1:-fib_cutoff}
 case $example in
-    fib_cutoff) args="36 8" ;;
+    fib_cutoff) args="40 10" ;;
     treewalk) args="11" ;;
     *) args="" ;;
 esac

@@ -1,6 +1,7 @@
 #include "lib/pp_signals.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -72,4 +73,18 @@ int pp_signals_install(pp_signals_flush_fn flush)
             installed++;
     }
     return installed;
+}
+
+void pp_signals_hold(sigset_t *saved)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    for (size_t i = 0; i < PP_SIGNALS_COUNT; i++)
+        sigaddset(&block, pp_signals_handled[i]);
+    pthread_sigmask(SIG_BLOCK, &block, saved);
+}
+
+void pp_signals_release(const sigset_t *saved)
+{
+    pthread_sigmask(SIG_SETMASK, saved, NULL);
 }

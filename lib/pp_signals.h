@@ -21,10 +21,21 @@
 #ifndef PP_SIGNALS_H
 #define PP_SIGNALS_H
 
+#include <signal.h>
+
 typedef void (*pp_signals_flush_fn)(void);
 
 /* Install the SIGINT/SIGTERM handlers (idempotent: only the first call acts).
  * Returns the number of signals for which the handler was installed (0..2). */
 int pp_signals_install(pp_signals_flush_fn flush);
+
+/* Hold SIGINT/SIGTERM back on the calling thread until release.  For the
+ * thread that writes the profile: a signal arriving during the write asks
+ * for this very profile, so it must wait until the write is done (its flush
+ * then finds the profile written and the process dies of the signal).  A
+ * signal sent to the whole process may still land on another thread: the
+ * flush there must wait for the running write, not return at once. */
+void pp_signals_hold(sigset_t *saved);
+void pp_signals_release(const sigset_t *saved);
 
 #endif

@@ -15,7 +15,8 @@ void POMP2_Parallel_fork(POMP2_Region_handle *pomp2_handle, int if_clause, int n
                          POMP2_Task_handle *pomp2_old_task, const char ctc_string[])
 {
     pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, ctc_string);
-    *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
+    if (pomp2_old_task) /* hand-written calls may pass NULL */
+        *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
     /* copyin(pomp_tpd) hands this to every thread of the new team */
     pomp_tpd = pp_profile_fork(r->main, if_clause ? num_threads : 1);
 }
@@ -41,7 +42,8 @@ void POMP2_Barrier_enter(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *p
                          const char ctc_string[])
 {
     pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, ctc_string);
-    *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
+    if (pomp2_old_task) /* hand-written calls may pass NULL */
+        *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
     pp_profile_enter(r->main);
 }
 
@@ -56,7 +58,8 @@ void POMP2_Implicit_barrier_enter(POMP2_Region_handle *pomp2_handle,
                                   POMP2_Task_handle *pomp2_old_task)
 {
     pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, NULL);
-    *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
+    if (pomp2_old_task) /* hand-written calls may pass NULL */
+        *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
     pp_profile_enter(r->barrier);
 }
 

@@ -95,6 +95,13 @@ pp_pomp2_region *pp_pomp2_region_lookup(const char *ctc)
 
 pp_pomp2_region *pp_pomp2_region_assign_slow(void **slot, const char *ctc)
 {
+    if (!slot) {
+        /* hand-written POMP2 calls may pass no handle at all: measure the
+         * region from its string if there is one, never dereference */
+        PP_WARN_ONCE("a POMP2 call got a NULL handle pointer; the region is measured without a "
+                     "handle");
+        return ctc ? pp_pomp2_region_lookup(ctc) : pp_pomp2_region_unknown();
+    }
     if (!ctc) {
         PP_WARN_ONCE("an OpenMP region was entered before its handle was assigned "
                      "(was the program linked without pompprof's region initialization?); "

@@ -38,9 +38,11 @@ pp_pomp2_region *pp_pomp2_region_assign_slow(void **slot, const char *ctc);
  * a later call with the string can still assign it. */
 static inline pp_pomp2_region *pp_pomp2_region_of(void **slot, const char *ctc)
 {
-    pp_pomp2_region *r = __atomic_load_n((pp_pomp2_region **)slot, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(r != NULL, 1))
-        return r;
+    if (__builtin_expect(slot != NULL, 1)) {
+        pp_pomp2_region *r = __atomic_load_n((pp_pomp2_region **)slot, __ATOMIC_ACQUIRE);
+        if (__builtin_expect(r != NULL, 1))
+            return r;
+    }
     return pp_pomp2_region_assign_slow(slot, ctc);
 }
 

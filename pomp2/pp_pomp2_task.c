@@ -19,8 +19,12 @@ static inline void pp_pomp2_task_create_begin(void **slot, POMP2_Task_handle *ne
                                               POMP2_Task_handle *old_task, const char *ctc)
 {
     pp_pomp2_region *r = pp_pomp2_region_of(slot, ctc);
-    *old_task = (POMP2_Task_handle)pp_profile_task_current();
-    *new_task = (POMP2_Task_handle)pp_profile_task_new_handle();
+    if (__builtin_expect(old_task && new_task, 1)) {
+        *old_task = (POMP2_Task_handle)pp_profile_task_current();
+        *new_task = (POMP2_Task_handle)pp_profile_task_new_handle();
+    } else if (new_task) { /* hand-written calls may pass NULL */
+        *new_task = (POMP2_Task_handle)pp_profile_task_new_handle();
+    }
     pp_profile_enter(r->inner);
 }
 
@@ -86,7 +90,8 @@ void POMP2_Taskwait_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *
                           const char ctc_string[])
 {
     pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, ctc_string);
-    *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
+    if (pomp2_old_task) /* hand-written calls may pass NULL */
+        *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
     pp_profile_enter(r->main);
 }
 

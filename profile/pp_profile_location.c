@@ -10,6 +10,7 @@
 #include "profile/pp_profile_internal.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,30 +229,63 @@ void pp_profile_init(void)
     }
 }
 
+/* finalize's progress: a second caller (exit() on another thread, SIGINT or
+ * SIGTERM arriving while the profile is written) must neither write again
+ * nor let the process die before the running write is complete. */
+enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_DONE };
+static int pp_profile_final_state;
+static pthread_t pp_profile_final_writer;
+
+static void pp_profile_wait_for_writer(void)
+{
+    if (pthread_equal(pp_profile_final_writer, pthread_self()))
+        return; /* re-entered on the writing thread: nothing to wait for */
+    /* nanosleep is async-signal-safe; bounded so a stuck writer never hangs
+     * the program's exit forever */
+    struct timespec ms = {0, 1000000};
+    for (int i = 0; i < 60000; i++) {
+        if (__atomic_load_n(&pp_profile_final_state, __ATOMIC_ACQUIRE) == PP_FINAL_DONE)
+            return;
+        nanosleep(&ms, NULL);
+    }
+}
+
 void pp_profile_finalize(void)
 {
-    pthread_mutex_lock(&pp_profile_init_lock);
-    if (!pp_profile_g.started || pp_profile_g.finished) {
-        pthread_mutex_unlock(&pp_profile_init_lock);
+    int expected = PP_FINAL_NONE;
+    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        if (expected == PP_FINAL_WRITING)
+            pp_profile_wait_for_writer();
         return;
     }
+    pp_profile_final_writer = pthread_self();
+    /* SIGINT/SIGTERM wait until the profile is on disk (another thread that
+     * takes them waits in pp_profile_wait_for_writer) */
+    sigset_t saved;
+    pp_signals_hold(&saved);
+    pthread_mutex_lock(&pp_profile_init_lock);
+    int write = pp_profile_g.started && !pp_profile_g.finished;
     pp_profile_g.finished = 1;
     pp_profile_update_measuring();
     uint64_t now = pp_timer_now();
     pthread_mutex_unlock(&pp_profile_init_lock);
-    if (!pp_profile_g.config_enable)
-        return;
-    /* Threads may still be inside an event that started before the flag
-     * changed (exit() called while a team runs): an event lasts nanoseconds,
-     * so a short pause lets them leave before their trees are read. */
-    if (pp_profile_g.n_locations > 1)
-        usleep(2000);
-    pp_unified *u = pp_profile_unify_at(now);
-    if (u) {
-        pp_profile_output_write(u, pp_config_get()->output, NULL, 0);
-        pp_unified_free(u);
+    if (write && pp_profile_g.config_enable) {
+        /* Threads may still be inside an event that started before the flag
+         * changed (exit() called while a team runs): an event lasts
+         * nanoseconds, so a short pause lets them leave before their trees
+         * are read. */
+        if (pp_profile_g.n_locations > 1)
+            usleep(2000);
+        pp_unified *u = pp_profile_unify_at(now);
+        if (u) {
+            pp_profile_output_write(u, pp_config_get()->output, NULL, 0);
+            pp_unified_free(u);
+        }
+        pp_profile_report_losses();
     }
-    pp_profile_report_losses();
+    __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
+    pp_signals_release(&saved);
 }
 
 void pp_profile_report_losses(void)
@@ -276,6 +310,7 @@ void pp_profile_report_losses(void)
 void pp_profile_test_reset(void)
 {
     pthread_mutex_lock(&pp_profile_init_lock);
+    __atomic_store_n(&pp_profile_final_state, PP_FINAL_NONE, __ATOMIC_RELEASE);
     pp_location *l = pp_profile_g.first;
     while (l) {
         pp_location *n = l->next;

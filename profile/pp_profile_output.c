@@ -331,7 +331,11 @@ int pp_profile_output_write(const pp_unified *u, const char *setting, char *path
         pp_message_warn("%s%s exists; profile written to %s instead", setting,
                         pp_output_ends_with(setting, ".cubex") ? "" : "/profile.cubex", file);
     if (rc != 0) {
-        pp_message_warn("cannot write the profile to %s: %s", setting ? setting : "the current directory", err);
+        /* One line for the whole story: what failed, why, and where the
+         * profile went instead. */
+        char first_err[512];
+        snprintf(first_err, sizeof first_err, "%s", err);
+        const char *asked = setting ? setting : "the current directory";
         const char *tmp = getenv("TMPDIR");
         if (!tmp || !*tmp)
             tmp = "/tmp";
@@ -340,10 +344,11 @@ int pp_profile_output_write(const pp_unified *u, const char *setting, char *path
         snprintf(fallback, sizeof fallback, "%s/%s", tmp, name);
         rc = pp_output_try(cube, fallback, file, sizeof file, &renamed, err, sizeof err);
         if (rc == 0)
-            pp_message_warn("profile written to %s instead", file);
+            pp_message_warn("cannot write the profile to %s (%s); written to %s instead", asked,
+                            first_err, file);
         else
-            pp_message_warn("cannot write the profile to %s either: %s; no profile written",
-                            fallback, err);
+            pp_message_warn("cannot write the profile to %s (%s) nor to %s (%s); no profile written",
+                            asked, first_err, fallback, err);
     } else {
         pp_message_verbose(1, "profile written to %s", file);
     }

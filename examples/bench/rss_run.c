@@ -1,5 +1,6 @@
-/* rss_run: run a program and write its peak resident set size (KiB) to a
- * file -- the measuring half of 'make bench'.
+/* rss_run: run a program and write its peak resident set size (KiB) and
+ * its CPU time (user + system, seconds) to a file -- the measuring half of
+ * 'make bench'.
  *
  * Why not os.wait4 in Python: Linux carries the high-water mark of the
  * forking process over an exec, so a program started straight from Python
@@ -42,7 +43,9 @@ int main(int argc, char **argv)
         perror("rss_run: cannot write the result file");
         return 127;
     }
-    fprintf(out, "%ld\n", usage.ru_maxrss);
+    double cpu = (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec * 1e-6 +
+                 (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec * 1e-6;
+    fprintf(out, "%ld %.6f\n", usage.ru_maxrss, cpu);
     fclose(out);
     if (WIFSIGNALED(status))
         return 128 + WTERMSIG(status);

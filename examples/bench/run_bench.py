@@ -53,7 +53,7 @@ class RunError(Exception):
 
 
 def run_once(rss_run, argv, env, outdir):
-    """Run argv once; returns (wall seconds, peak RSS in KiB, stdout text).
+    """Run argv once; returns (wall s, CPU s, peak RSS in KiB, stdout text).
 
     The program runs under the small rss_run helper, which forks it and
     reports its own peak RSS (from the program's exec on: measuring straight
@@ -79,10 +79,11 @@ def run_once(rss_run, argv, env, outdir):
             " ".join(argv), status, (": " + err_text[-1]) if err_text else ""))
     try:
         with open(rss_path) as f:
-            rss = int(f.read())
+            rss_text, cpu_text = f.read().split()
+        rss, cpu = int(rss_text), float(cpu_text)
     except (OSError, ValueError):
-        raise RunError("%s: no peak RSS from rss_run" % " ".join(argv)) from None
-    return wall, rss, text
+        raise RunError("%s: no figures from rss_run" % " ".join(argv)) from None
+    return wall, cpu, rss, text
 
 
 def find_profile(directory):
@@ -130,26 +131,27 @@ class Bench:
         return path
 
     def run(self, argv, threads, profiled):
-        """One run; returns (wall, maxrss, stdout, profile bytes or None)."""
+        """One run; returns (wall, cpu, maxrss, stdout, profile bytes or None)."""
         env = dict(self.base_env, OMP_NUM_THREADS=str(threads))
         rundir = self.fresh_dir()
         if profiled:
             env["POMPPROF_OUTPUT"] = os.path.join(rundir, "profile")
             os.mkdir(env["POMPPROF_OUTPUT"])
-        wall, rss, text = run_once(self.rss_run, argv, env, rundir)
+        wall, cpu, rss, text = run_once(self.rss_run, argv, env, rundir)
         size = find_profile(rundir) if profiled else None
         shutil.rmtree(rundir, ignore_errors=True)
-        return wall, rss, text, size
+        return wall, cpu, rss, text, size
 
     # ---- 1. overhead of the examples ------------------------------------
     def overhead(self):
         print("== Overhead: examples at their larger input, median of %d runs"
               % self.reps)
-        print("(overhead from the medians; 'min ovh' compares the fastest runs,"
+        print("(overhead: of the median wall times; 'min': of the fastest runs;"
+              " 'cpu': of the median CPU times\n user+system -- the last two are"
               " less sensitive to load from other processes)")
-        header = ("%-15s %-11s %3s %8s %8s %9s %8s %10s %9s %9s" % (
+        header = ("%-15s %-11s %3s %7s %7s %8s %7s %7s %10s %9s %9s" % (
             "example", "input", "thr", "plain s", "prof s", "overhead",
-            "min ovh", "profile B", "RSS pl KB", "RSS pr KB"))
+            "min", "cpu", "profile B", "RSS pl KB", "RSS pr KB"))
         print(header)
         print("-" * len(header))
         for name, args, limit, bar_threads in EXAMPLES:
@@ -163,12 +165,13 @@ class Bench:
                     self.errors.append(str(e))
                     print("%-15s %-11s %3d  FAILED: %s" % (name, inp, threads, e))
                     continue
-                tp, tq, min_p, min_q, size, rss_p, rss_q = result
+                tp, tq, min_p, min_q, cpu_p, cpu_q, size, rss_p, rss_q = result
                 over = (tq / tp - 1.0) * 100.0
                 over_min = (min_q / min_p - 1.0) * 100.0
-                print("%-15s %-11s %3d %8.3f %8.3f %8.1f%% %7.1f%% %10s %9d %9d" % (
-                    name, inp, threads, tp, tq, over, over_min,
-                    size if size is not None else "none", rss_p, rss_q))
+                over_cpu = (cpu_q / cpu_p - 1.0) * 100.0
+                print("%-15s %-11s %3d %7.3f %7.3f %7.1f%% %6.1f%% %6.1f%% %10s %9d %9d"
+                      % (name, inp, threads, tp, tq, over, over_min, over_cpu,
+                         size if size is not None else "none", rss_p, rss_q))
                 sys.stdout.flush()
                 for metric, value in (("plain_median_s", "%.4f" % tp),
                                       ("prof_median_s", "%.4f" % tq),
@@ -176,6 +179,9 @@ class Bench:
                                       ("plain_min_s", "%.4f" % min_p),
                                       ("prof_min_s", "%.4f" % min_q),
                                       ("overhead_min_pct", "%.2f" % over_min),
+                                      ("plain_cpu_median_s", "%.4f" % cpu_p),
+                                      ("prof_cpu_median_s", "%.4f" % cpu_q),
+                                      ("overhead_cpu_pct", "%.2f" % over_cpu),
                                       ("profile_bytes", size),
                                       ("plain_maxrss_kb", rss_p),
                                       ("prof_maxrss_kb", rss_q)):
@@ -186,15 +192,16 @@ class Bench:
                 if limit is not None and threads in bar_threads:
                     self.bar("%s, %d thread%s: overhead < %g%%" % (
                         name, threads, "s" if threads > 1 else "", limit),
-                        over < limit, "%.1f%% (fastest runs: %.1f%%)" % (
-                            over, over_min))
+                        over < limit, "%.1f%% (fastest runs %.1f%%, cpu %.1f%%)"
+                        % (over, over_min, over_cpu))
 
     def measure_pair(self, plain, prof, args, threads):
         """Interleaved runs of both builds; medians and the check of output."""
         times_p, times_q, sizes, rss_p, rss_q = [], [], [], [], []
+        cpu_p, cpu_q = [], []
         for _ in range(self.reps):
-            tp, rp, out_p, _ = self.run([plain] + args, threads, False)
-            tq, rq, out_q, size = self.run([prof] + args, threads, True)
+            tp, cp, rp, out_p, _ = self.run([plain] + args, threads, False)
+            tq, cq, rq, out_q, size = self.run([prof] + args, threads, True)
             if out_p != out_q:
                 raise RunError("%s: output differs between plain and profiled "
                                "build" % os.path.basename(plain))
@@ -202,12 +209,15 @@ class Bench:
                 raise RunError("%s: self-check failed" % os.path.basename(plain))
             times_p.append(tp)
             times_q.append(tq)
+            cpu_p.append(cp)
+            cpu_q.append(cq)
             rss_p.append(rp)
             rss_q.append(rq)
             if size is not None:
                 sizes.append(size)
         return (statistics.median(times_p), statistics.median(times_q),
                 min(times_p), min(times_q),
+                statistics.median(cpu_p), statistics.median(cpu_q),
                 max(sizes) if sizes else None, max(rss_p), max(rss_q))
 
     # ---- 2. micro-benchmark -------------------------------------------------
@@ -215,7 +225,7 @@ class Bench:
         print("\n== Micro-benchmark: POMP2 entry points called directly, 1 thread")
         exe = os.path.join(self.builddir, "examples", "bench", "pomp2_overhead")
         try:
-            _, _, text, _ = self.run([exe], 1, True)
+            _, _, _, text, _ = self.run([exe], 1, True)
         except RunError as e:
             self.errors.append(str(e))
             print("FAILED: %s" % e)
@@ -256,9 +266,9 @@ class Bench:
                                               "RSS pl KB", "RSS prof KB"))
         for n in MANY_TASKS:
             try:
-                tp, rp, out_p, _ = self.run(
+                tp, _, rp, out_p, _ = self.run(
                     [os.path.join(bench_dir, "manytasks_plain"), str(n)], 2, False)
-                tq, rq, out_q, _ = self.run(
+                tq, _, rq, out_q, _ = self.run(
                     [os.path.join(bench_dir, "manytasks"), str(n)], 2, True)
             except RunError as e:
                 self.errors.append(str(e))
@@ -284,7 +294,7 @@ class Bench:
     def summary(self):
         print("\n== Bars (reported, never fatal)")
         for description, met, detail in self.bars:
-            print("%-6s %-55s %s" % ("met" if met else "MISSED", description,
+            print("%-6s %-48s %s" % ("met" if met else "MISSED", description,
                                      detail))
         for e in self.errors:
             print("ERROR: %s" % e)

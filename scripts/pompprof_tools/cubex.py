@@ -390,6 +390,9 @@ class Cube:
             root = ET.fromstring(text)
         except ET.ParseError as e:
             raise CubexError("%s: anchor.xml is not well-formed XML (%s)" % (where, e)) from None
+        except (LookupError, ValueError) as e:
+            # e.g. an unknown encoding in the XML declaration
+            raise CubexError("%s: anchor.xml cannot be decoded (%s)" % (where, e)) from None
         if root.tag != "cube":
             raise CubexError("%s: anchor.xml: root element is <%s>, not <cube>" % (where, root.tag))
         self.version = root.get("version", "")

@@ -271,6 +271,8 @@ class Report:
             if r.id in seen:
                 continue
             seen.add(r.id)
+            if r.id not in flat or "instances" not in flat[r.id]["sum"]:
+                continue  # a TASKS child that is no task region: nothing to say about it
             e = flat[r.id]["sum"]
             roots = [n for n in p.task_roots if n.region.id == r.id]
             excl = sum(sum(n.excl) for n in roots)

@@ -1,6 +1,7 @@
 # test/robust: the profiler never breaks the program it measures and never
 # lies.  Fault injection, bad configuration and input, sanitizers, fuzzing,
-# randomized ground truth (see the docstring at the top of each test).
+# randomized ground truth (see test/robust/README.md and the docstring at the
+# top of each test).
 
 ROBUST_TESTS = \
 	test/robust/faults.py \
@@ -12,7 +13,8 @@ ROBUST_TESTS = \
 	test/robust/valgrind.py \
 	test/robust/fuzz_region_string.py \
 	test/robust/fuzz_cubex.py \
-	test/robust/regressions.py
+	test/robust/regressions.py \
+	test/robust/sanitize.sh
 
 TESTS += $(ROBUST_TESTS)
 
@@ -30,9 +32,11 @@ test_robust_test_signals_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_robust_test_signals_LDADD = lib/libpp_util.la $(CHECK_LIBS) -lpthread
 endif
 
-EXTRA_DIST += $(ROBUST_TESTS) test/robust/robust_util.py test/robust/gen_task_program.py \
-	test/robust/progs/faults.c test/robust/progs/bad_pomp2.c test/robust/progs/tasks_small.c \
-	test/robust/corpus test/robust/regressions test/robust/README.md
+EXTRA_DIST += $(ROBUST_TESTS) test/robust/README.md test/robust/robust_util.py \
+	test/robust/gen_task_program.py \
+	test/robust/progs/faults.c test/robust/progs/bad_pomp2.c \
+	test/robust/progs/tasks_small.c test/robust/progs/signal_in_write.c \
+	test/robust/corpus test/robust/regressions
 
 # ---- longer runs ---------------------------------------------------------------
 # make check-long: 50 random ground-truth seeds and 5 minutes per fuzzer.
@@ -43,17 +47,16 @@ check-long: all
 	  $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(ROBUST_LONG_TESTS)'
 
 # ---- sanitizers ------------------------------------------------------------------
-# sanitize.sh: a nested --enable-sanitizers build (a clean copy of the sources
-# in _sanitize/) runs the unit tests and the robustness end-to-end tests under
-# ASan + UBSan.  It is a test of 'make check' (about a minute on 2 cores);
-# 'make check-sanitize' runs it alone.  The nested run asks for its test list
-# with print-sanitize-tests: every unit test and the robustness tests, except
-# those that do not mix with the sanitizers (valgrind) or have their own
-# (the fuzzers) and itself.
-TESTS += test/robust/sanitize.sh
-EXTRA_DIST += test/robust/sanitize.sh
+# sanitize.sh builds a clean copy of the sources with --enable-sanitizers in
+# _sanitize/ and runs there, under ASan + UBSan: every unit test, the
+# robustness tests (except valgrind, which does not mix with ASan, and the
+# fuzzers, which have their own sanitizers) and the e2e tests that run
+# profiled programs.  It is a test of 'make check' (about a minute on 2
+# cores); 'make check-sanitize' runs it alone.  The nested build asks for
+# its list with 'make print-sanitize-tests'.
 SANITIZE_TESTS = $(filter test/unit/% test/robust/%,$(filter-out \
-	test/robust/sanitize.sh test/robust/valgrind.py test/robust/fuzz_%, $(TESTS)))
+	test/robust/sanitize.sh test/robust/valgrind.py test/robust/fuzz_%,$(TESTS))) \
+	$(filter test/e2e/test_e2e_programs.sh test/e2e/test_e2e_profile_tasks.py,$(TESTS))
 print-sanitize-tests:
 	@echo $(SANITIZE_TESTS)
 check-sanitize: all

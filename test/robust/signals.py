@@ -67,5 +67,50 @@ for threads in ("1", "2", "4"):
             ru.fail("%s: only %d task instances in the profile, at least 16 ran" % (what, got))
         n += 1
 
+# SIGTERM on the thread that is writing the profile, or exit() from another
+# thread during that write, at several moments:
+# no deadlock, the program still dies of SIGTERM, and the profile it was
+# writing is finished first (the signal asks for exactly that profile): one
+# complete profile, no temporary file left behind.
+src = ru.robust_src("progs", "signal_in_write.c")
+inc = ["-I" + os.path.join(ru.srcdir(), "pomp2")]
+plain_w = ru.build(src, os.path.join(work, "siw_plain"), False, cflags=inc, ldflags=["-lpthread"])
+instr_w = ru.build(src, os.path.join(work, "siw"), True, ldflags=["-lpthread"])
+# aim into the write: time it once, then signal at 10%..90% of its duration
+mdir = os.path.join(work, "write-measure")
+os.makedirs(mdir)
+m = ru.run([instr_w, "-1"], mdir, ru.clean_env({"TMPDIR": mdir}), timeout=60)
+write_us = [int(l.split()[1]) for l in m.stderr.splitlines() if l.startswith("write_us ")]
+if m.returncode != 0 or not write_us:
+    ru.fail("cannot time the profile write: " + m.describe())
+cases = [(d, "signal") for d in ["0"] + [str(write_us[0] * k // 10) for k in (1, 3, 5, 7, 9)] +
+         ["1000000"]]
+cases += [(str(write_us[0] * k // 10), "exit") for k in (0, 3, 6)]
+failed = 0
+for delay, how in cases:
+    try:  # every case runs; ru.fail prints its line and raises SystemExit
+        what = "%s while writing the profile (after %s us)" % (
+            "SIGTERM" if how == "signal" else "exit() from another thread", delay)
+        rdir = os.path.join(work, "write-%s-%s" % (how, delay))
+        os.makedirs(os.path.join(rdir, "tmp"))
+        env = ru.clean_env({"TMPDIR": os.path.join(rdir, "tmp")})
+        p = ru.run([plain_w, delay, how], rdir, env, timeout=30)
+        i = ru.run([instr_w, delay, how], rdir, env, timeout=30)
+        want = -signal.SIGTERM if how == "signal" else 7
+        if p.returncode != want:
+            ru.fail("%s: the plain program did not end with %d: %s" % (what, want, p.describe()))
+        ru.same_behaviour(p, i, what)
+        for d, _, files in os.walk(rdir):
+            for f in files:
+                if ".cubex" in f and not f.endswith(".cubex"):
+                    ru.fail("%s: temporary file left behind: %s" % (what, f))
+        ru.Profile(ru.one_profile(rdir, what)).require_regions(["region_2999"], what)
+    except SystemExit:
+        failed += 1
+    n += 1
+if failed:
+    print("FAIL: %d of %d write-time cases" % (failed, len(cases)))
+    sys.exit(1)
+
 print("PASS: %d signal runs: same status, profile written" % n)
 ru.cleanup(work)

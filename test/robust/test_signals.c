@@ -36,6 +36,17 @@ static long marker_count(void)
     return (long)st.st_size;
 }
 
+static void marker_text(char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    int fd = open(marker, O_RDONLY);
+    if (fd < 0)
+        return;
+    ssize_t n = read(fd, buf, cap - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    close(fd);
+}
+
 static void setup(void)
 {
     snprintf(marker, sizeof marker, "/tmp/pp_signals_test_%ld_%d", (long)getpid(), rand());
@@ -163,10 +174,12 @@ START_TEST(test_ignored_signal_stays_ignored)
 }
 END_TEST
 
-/* A flush that is hit by two more signals while it runs. */
+/* A flush that is hit by two more signals while it runs.  raise() queues
+ * them on this thread, where the kernel delivers the lowest number first:
+ * SIGINT arrives before the re-raised SIGTERM and finds the flush done. */
 static void flush_signalled_again(void)
 {
-    kill(getpid(), SIGINT);
+    raise(SIGINT);
     kill(getpid(), SIGTERM);
     flush_marks();
 }
@@ -263,6 +276,31 @@ START_TEST(test_install_is_idempotent)
 }
 END_TEST
 
+static void child_hold_during_write(void)
+{
+    pp_signals_install(flush_marks);
+    sigset_t saved;
+    pp_signals_hold(&saved);
+    raise(SIGTERM); /* arrives "during the write": must wait */
+    int fd = open(marker, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    ssize_t w = write(fd, "W", 1); /* the write finishes first */
+    (void)w;
+    close(fd);
+    pp_signals_release(&saved);
+    _exit(3);
+}
+
+START_TEST(test_hold_delays_the_signal_until_release)
+{
+    int st = run_child(child_hold_during_write);
+    ck_assert(WIFSIGNALED(st));
+    ck_assert_int_eq(WTERMSIG(st), SIGTERM);
+    char text[16];
+    marker_text(text, sizeof text);
+    ck_assert_str_eq(text, "WF");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pp_signals");
@@ -276,6 +314,7 @@ int main(void)
     tcase_add_test(tc, test_second_signal_during_flush_no_second_flush);
     tcase_add_test(tc, test_multithreaded_process_signalled_from_outside);
     tcase_add_test(tc, test_install_is_idempotent);
+    tcase_add_test(tc, test_hold_delays_the_signal_until_release);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
