@@ -50,8 +50,7 @@ void POMP2_Barrier_enter(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *p
 void POMP2_Barrier_exit(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)
 {
     pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, NULL);
-    pp_profile_task_switch_to((pp_task_handle)pomp2_old_task);
-    pp_profile_exit(r->main);
+    pp_profile_switch_exit((pp_task_handle)pomp2_old_task, r->main);
 }
 
 void POMP2_Implicit_barrier_enter(POMP2_Region_handle *pomp2_handle,
@@ -67,6 +66,5 @@ void POMP2_Implicit_barrier_exit(POMP2_Region_handle *pomp2_handle,
                                  POMP2_Task_handle pomp2_old_task)
 {
     pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, NULL);
-    pp_profile_task_switch_to((pp_task_handle)pomp2_old_task);
-    pp_profile_exit(r->barrier);
+    pp_profile_switch_exit((pp_task_handle)pomp2_old_task, r->barrier);
 }

@@ -31,8 +31,7 @@ static inline void pp_pomp2_task_create_begin(void **slot, POMP2_Task_handle *ne
 static inline void pp_pomp2_task_create_end(void **slot, POMP2_Task_handle old_task)
 {
     pp_pomp2_region *r = pp_pomp2_region_of(slot, NULL);
-    pp_profile_task_switch_to((pp_task_handle)old_task);
-    pp_profile_exit(r->inner);
+    pp_profile_switch_exit((pp_task_handle)old_task, r->inner);
 }
 
 void POMP2_Task_create_begin(POMP2_Region_handle *pomp2_handle,
@@ -98,6 +97,5 @@ void POMP2_Taskwait_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *
 void POMP2_Taskwait_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)
 {
     pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, NULL);
-    pp_profile_task_switch_to((pp_task_handle)pomp2_old_task);
-    pp_profile_exit(r->main);
+    pp_profile_switch_exit((pp_task_handle)pomp2_old_task, r->main);
 }

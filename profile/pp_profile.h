@@ -77,6 +77,11 @@ pp_task_handle pp_profile_task_current(void);
 void pp_profile_task_switch_to(pp_task_handle resumed);
 void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied);
 void pp_profile_task_end(pp_region_id task_region);
+/* The end of a scheduling point in one event: switch_to(resumed) followed by
+ * exit(region), sharing one clock read (the adapter's Taskwait_end,
+ * Task_create_end, barrier exits: when other tasks ran in between, both the
+ * switch and the exit need the time). */
+void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region);
 
 /* The same events with the timestamp given by the caller (ticks). */
 void pp_profile_enter_at(pp_region_id region, uint64_t now);

@@ -17,13 +17,11 @@ static inline __attribute__((always_inline)) void pp_profile_enter_body(pp_locat
                                                                        uint64_t now)
 {
     pp_task *t = loc->current;
-    pp_node *c = t->pos->last_child;
-    if (PP_UNLIKELY(c == NULL || c->region != region || t->fold)) {
-        /* below a folded region everything folds; otherwise look further */
-        if (t->fold || !(c = pp_profile_child_slow(loc, t->pos, region, 0))) {
-            t->fold++;
-            return;
-        }
+    pp_node *c;
+    /* below a folded region everything folds */
+    if (PP_UNLIKELY(t->fold) || PP_UNLIKELY(!(c = pp_profile_child(loc, t->pos, region, 0)))) {
+        t->fold++;
+        return;
     }
     c->start = now - t->susp;
     t->pos = c;
@@ -114,6 +112,19 @@ void pp_profile_exit(pp_region_id region)
     pp_location *loc = pp_profile_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_exit_body(loc, region, pp_timer_now());
+}
+
+void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (PP_UNLIKELY(loc == NULL))
+        return;
+    uint64_t now = pp_timer_now();
+    if (PP_UNLIKELY(loc->current->handle != resumed))
+        pp_profile_task_switch_to_at(resumed, now);
+    pp_profile_exit_body(loc, region, now);
 }
 
 /* ---- parallel regions ------------------------------------------------------------ */

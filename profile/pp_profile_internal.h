@@ -13,8 +13,12 @@
  *   walk over the open regions, one subtraction per enter/exit;
  * - stubs (task region nodes below the scheduling point of the implicit task)
  *   measure fragments of explicit tasks in real time;
- * - at task end the instance tree is merged into the thread's merged tree for
- *   that construct (children of loc->tasks) and its nodes go to a free list.
+ * - at task end the instance tree's values are added into the thread's merged
+ *   tree for that construct (children of loc->tasks) and zeroed; the tree
+ *   keeps its nodes (its shape) and waits on the construct's spare list for
+ *   the next instance of the same construct.  Tiny tasks thus cost no node
+ *   allocation, no child creation and no lookups in the merged tree: every
+ *   instance node remembers its merged twin.
  */
 #ifndef PP_PROFILE_INTERNAL_H
 #define PP_PROFILE_INTERNAL_H
@@ -80,6 +84,10 @@ struct pp_node {
     pp_node *first_child, *next_sibling;
     pp_node *last_child; /* the child entered last: O(1) lookup for loops */
     pp_path *path;       /* fork path of this node (cache), or a worker root's */
+    /* instance-tree node: its twin in the merged tree (NULL until the first
+     * merge); merged construct root: its list of spare instance trees
+     * (roots linked through next_sibling).  Fits the 16-byte padding. */
+    pp_node *link;
     uint64_t start;      /* start of the open visit, in the owner task's clock */
     uint64_t visits, sum, min, max;
     uint64_t ctr[];      /* with counters: [0,n) start values, [n,2n) sums */
@@ -88,6 +96,7 @@ struct pp_node {
 /* ---- tasks ------------------------------------------------------------------ */
 
 typedef struct pp_task pp_task;
+/* pp_profile_task_alloc sets every field one by one: keep it in sync. */
 struct pp_task {
     pp_task_handle handle;
     pp_node *pos;          /* current node */
@@ -109,6 +118,7 @@ struct pp_task {
 
 #define PP_CHILD_HASH 4096  /* power of two */
 #define PP_TASK_BUCKETS 1024 /* power of two */
+#define PP_CONSTRUCT_CACHE 64 /* power of two */
 
 typedef struct pp_chunk pp_chunk;
 
@@ -142,6 +152,9 @@ struct pp_location {
 
     pp_location *next; /* global list, creation order */
     pp_task *task_table[PP_TASK_BUCKETS];
+    /* merged construct roots by region id (direct-mapped, checked by
+     * region): task begin finds the construct's spare trees in O(1) */
+    pp_node *construct_cache[PP_CONSTRUCT_CACHE];
     pp_node *child_hash[PP_CHILD_HASH];
 };
 
@@ -201,15 +214,51 @@ pp_node *pp_profile_node_new(pp_location *loc, pp_node *parent, pp_region_id reg
  * creation).  NULL when it would exceed POMPPROF_MAX_DEPTH or the memory cap
  * (the caller folds the region into parent). */
 pp_node *pp_profile_child_slow(pp_location *loc, pp_node *parent, pp_region_id region, int force);
+/* Finish the instance tree of explicit task t (its floor) whose other
+ * regions are closed: close the root at tnow (t's clock), add the tree's
+ * values into the merged tree of its construct, zero them and keep the tree
+ * as a spare for the next instance (or recycle its nodes when it grew much
+ * larger than what this instance used, so memory stays bounded by the
+ * active instances' needs). */
+void pp_profile_instance_retire(pp_location *loc, pp_task *t, uint64_t tnow);
+/* The same, inline for the patterns of the event path: the child entered
+ * last (loops), then the one after it (regions entered in turn: create
+ * task, create task, taskwait; stubs of alternating task constructs). */
+static inline pp_node *pp_profile_child(pp_location *loc, pp_node *parent, pp_region_id region,
+                                        int force)
+{
+    pp_node *c = parent->last_child;
+    if (PP_LIKELY(c != NULL)) {
+        if (c->region == region)
+            return c;
+        pp_node *s = c->next_sibling;
+        if (s && s->region == region) {
+            parent->last_child = s;
+            return s;
+        }
+    }
+    return pp_profile_child_slow(loc, parent, region, force);
+}
 /* Recycle a whole subtree (its nodes go to the free list). */
 void pp_profile_subtree_free(pp_location *loc, pp_node *n);
 pp_task *pp_profile_task_alloc(pp_location *loc);
 void pp_profile_task_free(pp_location *loc, pp_task *t);
-/* Merge src's values into dst and src's subtree below dst. */
-void pp_profile_tree_merge(pp_location *loc, pp_node *dst, const pp_node *src);
 /* The fork path of node n (computed once, cached in the node). */
 pp_path *pp_profile_node_path(pp_location *loc, pp_node *n);
 void pp_profile_arena_release(pp_location *loc);
+
+/* A spare instance tree of task construct region (values zeroed, nodes kept
+ * from earlier instances, see pp_profile_instance.c), NULL if none. */
+static inline pp_node *pp_profile_instance_reuse(pp_location *loc, pp_region_id region)
+{
+    pp_node *m = loc->construct_cache[region & (PP_CONSTRUCT_CACHE - 1)];
+    pp_node *root;
+    if (!m || m->region != region || !(root = m->link))
+        return NULL;
+    m->link = root->next_sibling;
+    root->next_sibling = NULL;
+    return root;
+}
 
 /* Record one finished visit of n lasting d ticks. */
 static inline void pp_profile_node_visit(pp_node *n, uint64_t d)

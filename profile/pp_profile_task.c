@@ -40,10 +40,7 @@ static void pp_profile_task_table_remove(pp_location *loc, pp_task *t)
 
 static void pp_profile_stub_open(pp_location *loc, pp_task *t, uint64_t now)
 {
-    pp_node *pos = loc->implicit->pos;
-    pp_node *s = pos->last_child;
-    if (!s || s->region != t->region)
-        s = pp_profile_child_slow(loc, pos, t->region, 1);
+    pp_node *s = pp_profile_child(loc, loc->implicit->pos, t->region, 1);
     if (!s)
         return;
     s->start = now;
@@ -106,14 +103,18 @@ void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, boo
         PP_WARN_ONCE("untied tasks are measured as tied tasks (a switch inside an untied task is "
                      "invisible without runtime support)");
     pp_task *t = pp_profile_task_alloc(loc);
-    pp_node *root = t ? pp_profile_node_new(loc, NULL, task_region, PP_NODE_TASK_ROOT, 1) : NULL;
+    pp_node *root = NULL;
+    if (PP_LIKELY(t != NULL) && !(root = pp_profile_instance_reuse(loc, task_region))) {
+        root = pp_profile_node_new(loc, NULL, task_region, PP_NODE_TASK_ROOT, 1);
+        if (root)
+            root->depth = 2; /* program -> TASKS -> task */
+    }
     if (PP_UNLIKELY(!root)) {
         PP_WARN_ONCE("out of memory for a task instance; its time stays with the enclosing region");
         if (t)
             pp_profile_task_free(loc, t);
         return;
     }
-    root->depth = 2; /* program -> TASKS -> task */
     pp_task *cur = loc->current;
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
@@ -138,17 +139,11 @@ void pp_profile_task_finish(pp_location *loc, pp_task *t, uint64_t now)
     /* a suspended task (finalize) stopped its clock when it was suspended */
     uint64_t tnow = t->suspended ? t->suspend_start : now;
     t->fold = 0;
-    for (pp_node *n = t->pos;; n = n->parent) {
+    for (pp_node *n = t->pos; n != t->floor; n = n->parent)
         pp_profile_close_node(loc, t, n, tnow);
-        if (n == t->floor)
-            break;
-    }
     if (!t->suspended)
         pp_profile_stub_close(loc, t, now);
-    pp_node *merged = pp_profile_child_slow(loc, loc->tasks, t->region, 1);
-    if (merged)
-        pp_profile_tree_merge(loc, merged, t->floor);
-    pp_profile_subtree_free(loc, t->floor);
+    pp_profile_instance_retire(loc, t, tnow); /* closes the root */
     pp_profile_task_table_remove(loc, t);
     loc->active_tasks--;
     if (loc->current == t)

@@ -1,9 +1,10 @@
-/* Call-tree nodes: per-location arena, free list, child lookup, merging.
+/* Call-tree nodes: per-location arena, free list, child lookup.
  *
  * Nodes come from 64 KiB chunks owned by one location (no malloc per node,
- * no sharing between threads).  Recycled task-instance nodes go to a free
- * list, so the arena grows with the number of concurrently active instances
- * and the tree shapes, never with the number of tasks. */
+ * no sharing between threads).  Task-instance trees are kept for reuse
+ * (pp_profile_instance.c) or their nodes go to a free list, so the arena
+ * grows with the number of concurrently active instances and the tree
+ * shapes, never with the number of tasks. */
 #include "profile/pp_profile_internal.h"
 
 #include <stdlib.h>
@@ -67,11 +68,10 @@ pp_node *pp_profile_node_new(pp_location *loc, pp_node *parent, pp_region_id reg
         loc->node_free = n->next_sibling;
     else if (!(n = pp_profile_arena_alloc(loc, pp_profile_g.node_size, force)))
         return NULL;
-    memset(n, 0, pp_profile_g.node_size);
-    n->region = region;
-    n->kind = (uint16_t)kind;
-    n->min = UINT64_MAX;
-    n->parent = parent;
+    /* fixed-size part by assignment (inlined stores, no memset call) */
+    *n = (pp_node){.region = region, .kind = (uint16_t)kind, .min = UINT64_MAX, .parent = parent};
+    if (pp_profile_g.n_ctr)
+        memset(n->ctr, 0, 2 * (size_t)pp_profile_g.n_ctr * sizeof(uint64_t));
     if (parent) {
         n->depth = parent->depth + 1;
         /* append: children keep the order of their first visit */
@@ -94,8 +94,17 @@ static inline uint32_t pp_profile_child_hash(const pp_node *parent, pp_region_id
 
 pp_node *pp_profile_child_slow(pp_location *loc, pp_node *parent, pp_region_id region, int force)
 {
+    /* Regions entered in turn (create task @13, create task @15, taskwait;
+     * stubs of two task constructs) miss the last-child cache every time:
+     * its next sibling and the first child catch those cycles without
+     * hashing. */
+    pp_node *c = parent->last_child;
+    if (c && (c = c->next_sibling) && c->region == region)
+        goto found;
+    if ((c = parent->first_child) && c->region == region)
+        goto found;
     uint32_t h = pp_profile_child_hash(parent, region);
-    pp_node *c = loc->child_hash[h];
+    c = loc->child_hash[h];
     if (!(c && c->parent == parent && c->region == region)) {
         for (c = parent->first_child; c; c = c->next_sibling)
             if (c->region == region)
@@ -113,6 +122,7 @@ pp_node *pp_profile_child_slow(pp_location *loc, pp_node *parent, pp_region_id r
         }
         loc->child_hash[h] = c;
     }
+found:
     parent->last_child = c;
     return c;
 }
@@ -146,8 +156,21 @@ pp_task *pp_profile_task_alloc(pp_location *loc)
         loc->task_free = t->next;
     else if (!(t = pp_profile_arena_alloc(loc, sizeof(pp_task) + extra, 1)))
         return NULL;
-    memset(t, 0, sizeof(pp_task) + extra);
-    t->csusp = extra ? (uint64_t *)(t + 1) : NULL;
+    /* field by field: a whole-struct zeroing becomes `rep stos`, whose
+     * start-up cost is larger than a tiny task */
+    t->handle = 0;
+    t->pos = t->floor = NULL;
+    t->susp = t->suspend_start = 0;
+    t->fold = 0;
+    t->is_explicit = t->suspended = 0;
+    t->region = 0;
+    t->stub = NULL;
+    t->next = t->parent_task = t->parent_implicit = NULL;
+    t->csusp = NULL;
+    if (extra) {
+        t->csusp = (uint64_t *)(t + 1);
+        memset(t->csusp, 0, extra);
+    }
     return t;
 }
 
@@ -155,23 +178,6 @@ void pp_profile_task_free(pp_location *loc, pp_task *t)
 {
     t->next = loc->task_free;
     loc->task_free = t;
-}
-
-void pp_profile_tree_merge(pp_location *loc, pp_node *dst, const pp_node *src)
-{
-    dst->visits += src->visits;
-    dst->sum += src->sum;
-    if (src->min < dst->min)
-        dst->min = src->min;
-    if (src->max > dst->max)
-        dst->max = src->max;
-    for (uint32_t i = 0, n = pp_profile_g.n_ctr; i < n; i++)
-        dst->ctr[n + i] += src->ctr[n + i];
-    for (const pp_node *c = src->first_child; c; c = c->next_sibling) {
-        pp_node *d = pp_profile_child_slow(loc, dst, c->region, 1);
-        if (d)
-            pp_profile_tree_merge(loc, d, c);
-    }
 }
 
 pp_path *pp_profile_node_path(pp_location *loc, pp_node *n)

@@ -87,6 +87,13 @@ void pp_profile_task_switch_to(pp_task_handle t)
 {
     pp_fake_record(PP_FAKE_SWITCH, PP_REGION_INVALID, (int64_t)t, 0);
 }
+/* the engine's one-timestamp form of "switch back, then exit": recorded as
+ * the two events it stands for */
+void pp_profile_switch_exit(pp_task_handle t, pp_region_id r)
+{
+    pp_profile_task_switch_to(t);
+    pp_profile_exit(r);
+}
 void pp_profile_task_begin(pp_region_id r, pp_task_handle t, bool untied)
 {
     pp_fake_record(PP_FAKE_TASK_BEGIN, r, (int64_t)t, untied);

@@ -270,6 +270,70 @@ START_TEST(test_second_instance_during_taskwait)
 }
 END_TEST
 
+/* Instance trees are reused per construct: a later instance that visits
+ * fewer regions, or new ones in another order, must give exactly what
+ * separate trees would (values, and merged children in first-merge order). */
+START_TEST(test_reused_instance_trees)
+{
+    pp_region_id ta = R("!$omp task @f.c:10", "task");
+    pp_region_id a = R("a", "function"), b = R("b", "function"), c = R("c", "function");
+    pp_profile_task_begin_at(ta, pp_profile_task_new_handle(), false, 0);
+    pp_profile_enter_at(a, 1);
+    pp_profile_exit_at(a, 4); /* a: 3 */
+    pp_profile_task_end_at(ta, 5);
+    pp_profile_task_begin_at(ta, pp_profile_task_new_handle(), false, 10); /* visits nothing */
+    pp_profile_task_end_at(ta, 12);
+    pp_profile_task_begin_at(ta, pp_profile_task_new_handle(), false, 20);
+    pp_profile_enter_at(c, 21);
+    pp_profile_exit_at(c, 22); /* c: 1, new */
+    pp_profile_enter_at(b, 23);
+    pp_profile_enter_at(a, 24);
+    pp_profile_exit_at(a, 31); /* b->a: 7, new */
+    pp_profile_exit_at(b, 33); /* b: 10, new */
+    pp_profile_enter_at(a, 34);
+    pp_profile_exit_at(a, 35); /* a: 1 */
+    pp_profile_task_end_at(ta, 40);
+
+    pp_unified *u = pp_profile_unify_at(100);
+    pp_unode *m = pp_unified_child(u->tasks, ta);
+    CHECK_NODE(m, 0, 3, 27, 2, 20);
+    ck_assert_int_eq(count_children(m), 3);
+    CHECK_NODE(m->first_child, 0, 2, 4, 1, 3);
+    ck_assert_uint_eq(m->first_child->region, a);
+    ck_assert_uint_eq(m->first_child->next_sibling->region, c);
+    ck_assert_uint_eq(m->first_child->next_sibling->next_sibling->region, b);
+    CHECK_NODE(pp_unified_child(m, c), 0, 1, 1, 1, 1);
+    pp_unode *mb = pp_unified_child(m, b);
+    CHECK_NODE(mb, 0, 1, 10, 10, 10);
+    CHECK_NODE(pp_unified_child(mb, a), 0, 1, 7, 7, 7);
+    check_no_negative(u, u->root);
+    pp_unified_free(u);
+}
+END_TEST
+
+/* switch_exit ends a scheduling point with one clock read: the switch back
+ * and the exit share the timestamp, so the resumed task's taskwait lasts
+ * exactly its unsuspended part (its clock skips the suspended interval up
+ * to the very instant of the exit). */
+START_TEST(test_switch_exit_one_timestamp)
+{
+    pp_region_id ta = R("!$omp task @f.c:10", "task"), tb = R("!$omp task @f.c:11", "task");
+    pp_region_id tw = R("!$omp taskwait @f.c:12", "taskwait");
+    pp_task_handle ha = pp_profile_task_new_handle();
+    pp_profile_task_begin_at(ta, ha, false, 10);
+    pp_profile_enter_at(tw, 20);
+    pp_profile_task_begin_at(tb, pp_profile_task_new_handle(), false, 30); /* suspends ha */
+    pp_profile_task_end_at(tb, 40);
+    pp_profile_switch_exit(ha, tw); /* real clock */
+    ck_assert_uint_eq(pp_profile_task_current(), ha);
+    pp_unified *u = pp_profile_unify_at(~0ull >> 2);
+    pp_unode *m = pp_unified_child(u->tasks, ta);
+    CHECK_NODE(pp_unified_child(m, tw), 0, 1, 10, 10, 10);
+    CHECK_NODE(pp_unified_child(u->tasks, tb), 0, 1, 10, 10, 10);
+    pp_unified_free(u);
+}
+END_TEST
+
 /* A task suspended in a taskwait resumes under another scheduling point:
  * its later fragment's stub is under the barrier. */
 START_TEST(test_resume_under_other_scheduling_point)
@@ -679,6 +743,8 @@ Suite *profile_engine_suite(void)
     tcase_add_test(tc, test_task_in_barrier_vs_creation);
     tcase_add_test(tc, test_second_instance_during_taskwait);
     tcase_add_test(tc, test_resume_under_other_scheduling_point);
+    tcase_add_test(tc, test_reused_instance_trees);
+    tcase_add_test(tc, test_switch_exit_one_timestamp);
     tcase_add_test(tc, test_nested_parallel);
     tcase_add_test(tc, test_fork_inside_task);
     tcase_add_test(tc, test_close_open_regions_at_end);

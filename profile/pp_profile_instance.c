@@ -1,0 +1,104 @@
+/* Task-instance trees, kept per task construct for the next instance.
+ *
+ * Programs like fib run millions of tasks of a few nanoseconds, and the
+ * instances of one construct nearly always have the same small tree (the
+ * task root and the same few scheduling points below it).  Building a fresh
+ * tree per instance, merging it child by child into the construct's merged
+ * tree and freeing it cost more than the task itself.  So a finished
+ * instance tree is not taken apart: its values are added into the merged
+ * tree node by node (every instance node remembers its merged twin, so no
+ * lookups), then zeroed, and the tree waits on its construct's spare list
+ * (the merged root's `link`) for the next instance, which enters the nodes
+ * that already exist.
+ *
+ * The result is the one of build-merge-free: a node this instance did not
+ * visit has zero visits and adds nothing; nodes the merged tree lacks are
+ * created in this instance's first-visit order (a node already in a spare
+ * tree was merged when it was first visited, so only nodes new in this
+ * instance can be new there, and they were appended in visit order).
+ *
+ * Memory: a construct owns at most as many trees as it had instances active
+ * at once on this thread, each at most the size of the construct's merged
+ * tree, and a tree with many more unused children than used nodes is taken
+ * apart instead of kept; so the arena stays bounded by the active
+ * instances' needs, never by the number of tasks. */
+#include "profile/pp_profile_internal.h"
+
+typedef struct pp_instance_count {
+    size_t nodes, visited;
+} pp_instance_count;
+
+/* Add src's values into dst, its merged twin (NULL: the values are lost, as
+ * with a failed merge), and zero them. */
+static inline void pp_profile_instance_move(pp_node *src, pp_node *dst, uint32_t n_ctr)
+{
+    if (dst) {
+        dst->visits += src->visits;
+        dst->sum += src->sum;
+        if (src->min < dst->min)
+            dst->min = src->min;
+        if (src->max > dst->max)
+            dst->max = src->max;
+        for (uint32_t i = 0; i < n_ctr; i++)
+            dst->ctr[n_ctr + i] += src->ctr[n_ctr + i];
+    }
+    src->visits = src->sum = src->max = 0;
+    src->min = UINT64_MAX;
+    for (uint32_t i = 0; i < n_ctr; i++)
+        src->ctr[n_ctr + i] = 0;
+}
+
+/* Move the values of src's visited children (and their subtrees) into
+ * dst's, counting the nodes looked at and the visited ones.  A child not
+ * visited by this instance has an unvisited subtree (a region is closed
+ * before its parent), so it is skipped whole. */
+static void pp_profile_instance_drain_children(pp_location *loc, pp_node *src, pp_node *dst,
+                                               uint32_t n_ctr, pp_instance_count *k)
+{
+    for (pp_node *c = src->first_child; c; c = c->next_sibling) {
+        k->nodes++;
+        if (!c->visits)
+            continue;
+        k->visited++;
+        pp_node *d = c->link;
+        if (!d && dst)
+            d = c->link = pp_profile_child_slow(loc, dst, c->region, 1);
+        pp_profile_instance_move(c, d, n_ctr);
+        if (c->first_child) /* leaves, the common case, need no call */
+            pp_profile_instance_drain_children(loc, c, d, n_ctr, k);
+    }
+}
+
+void pp_profile_instance_retire(pp_location *loc, pp_task *t, uint64_t tnow)
+{
+    pp_node *root = t->floor;
+    pp_node *merged = root->link;
+    if (!merged) {
+        merged = pp_profile_child_slow(loc, loc->tasks, root->region, 1);
+        root->link = merged;
+    }
+    uint32_t n_ctr = pp_profile_g.n_ctr;
+    if (PP_LIKELY(merged && !loc->n_ctr)) {
+        /* The root has exactly this one visit (entered at task begin; exits
+         * never close it): record it in the merged root directly rather
+         * than store it in the root and read it back at once. */
+        uint64_t v = tnow - t->susp;
+        pp_profile_node_visit(merged, v > root->start ? v - root->start : 0);
+    } else {
+        pp_profile_close_node(loc, t, root, tnow);
+        pp_profile_instance_move(root, merged, n_ctr);
+    }
+    pp_instance_count k = {1, 1}; /* the root */
+    if (root->first_child)
+        pp_profile_instance_drain_children(loc, root, merged, n_ctr, &k);
+    /* keep the tree unless it is mostly unused nodes (a construct whose
+     * instances take ever different paths would otherwise keep the union of
+     * all their trees once per active instance) */
+    if (merged && k.nodes <= 2 * k.visited + 8) {
+        loc->construct_cache[root->region & (PP_CONSTRUCT_CACHE - 1)] = merged;
+        root->next_sibling = merged->link;
+        merged->link = root;
+    } else {
+        pp_profile_subtree_free(loc, root);
+    }
+}
