@@ -123,7 +123,7 @@ void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
         return;
     uint64_t now = pp_timer_now();
     if (PP_UNLIKELY(loc->current->handle != resumed))
-        pp_profile_task_switch_to_at(resumed, now);
+        pp_profile_task_switch_loc(loc, resumed, now);
     pp_profile_exit_body(loc, region, now);
 }
 

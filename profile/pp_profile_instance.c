@@ -11,17 +11,30 @@
  * (the merged root's `link`) for the next instance, which enters the nodes
  * that already exist.
  *
- * The result is the one of build-merge-free: a node this instance did not
- * visit has zero visits and adds nothing; nodes the merged tree lacks are
- * created in this instance's first-visit order (a node already in a spare
- * tree was merged when it was first visited, so only nodes new in this
- * instance can be new there, and they were appended in visit order).
+ * Even that walk costs about as much as a tiny task, and it only matters
+ * when the instance added nodes (their twins must be created now, in this
+ * instance's first-visit order).  So an instance during which no node was
+ * created anywhere on the location (loc->nodes_made unchanged since its
+ * begin: a cheap, conservative test) only records its root's visit and
+ * leaves all its values in the tree; they add up with the next instances'
+ * (sums add, min/max combine), and the next drain of that tree (an
+ * instance that grows it) or pp_profile_instance_flush (before
+ * unification) moves them all at once.  Invariant: after every retire,
+ * every node of a kept tree with values has its merged twin.
+ *
+ * The result is the one of build-merge-free: a node no instance visited
+ * since the last drain has zero visits and adds nothing; nodes the merged
+ * tree lacks are created in this instance's first-visit order (a node
+ * already in a spare tree was merged when it was first visited, so only
+ * nodes new in this instance can be new there, and they were appended in
+ * visit order).
  *
  * Memory: a construct owns at most as many trees as it had instances active
  * at once on this thread, each at most the size of the construct's merged
  * tree, and a tree with many more unused children than used nodes is taken
- * apart instead of kept; so the arena stays bounded by the active
- * instances' needs, never by the number of tasks. */
+ * apart instead of kept (checked when it grows: a tree that did not grow
+ * keeps the size it was admitted with); so the arena stays bounded by the
+ * active instances' needs, never by the number of tasks. */
 #include "profile/pp_profile_internal.h"
 
 typedef struct pp_instance_count {
@@ -69,7 +82,7 @@ static void pp_profile_instance_drain_children(pp_location *loc, pp_node *src, p
     }
 }
 
-void pp_profile_instance_retire(pp_location *loc, pp_task *t, uint64_t tnow)
+void pp_profile_instance_retire_slow(pp_location *loc, pp_task *t, uint64_t tnow)
 {
     pp_node *root = t->floor;
     pp_node *merged = root->link;
@@ -77,17 +90,13 @@ void pp_profile_instance_retire(pp_location *loc, pp_task *t, uint64_t tnow)
         merged = pp_profile_child_slow(loc, loc->tasks, root->region, 1);
         root->link = merged;
     }
+    /* Drain the whole tree now: twins of the nodes new in this instance
+     * are created here, in this instance's first-visit order (the order
+     * the merged tree's children keep), and a tree that grew is checked
+     * against the size policy below. */
     uint32_t n_ctr = pp_profile_g.n_ctr;
-    if (PP_LIKELY(merged && !loc->n_ctr)) {
-        /* The root has exactly this one visit (entered at task begin; exits
-         * never close it): record it in the merged root directly rather
-         * than store it in the root and read it back at once. */
-        uint64_t v = tnow - t->susp;
-        pp_profile_node_visit(merged, v > root->start ? v - root->start : 0);
-    } else {
-        pp_profile_close_node(loc, t, root, tnow);
-        pp_profile_instance_move(root, merged, n_ctr);
-    }
+    pp_profile_close_node(loc, t, root, tnow);
+    pp_profile_instance_move(root, merged, n_ctr);
     pp_instance_count k = {1, 1}; /* the root */
     if (root->first_child)
         pp_profile_instance_drain_children(loc, root, merged, n_ctr, &k);
@@ -100,5 +109,20 @@ void pp_profile_instance_retire(pp_location *loc, pp_task *t, uint64_t tnow)
         merged->link = root;
     } else {
         pp_profile_subtree_free(loc, root);
+    }
+}
+
+void pp_profile_instance_flush(pp_location *loc)
+{
+    uint32_t n_ctr = pp_profile_g.n_ctr;
+    pp_instance_count k = {0, 0};
+    for (pp_node *m = loc->tasks->first_child; m; m = m->next_sibling) {
+        for (pp_node *root = m->link; root; root = root->next_sibling) {
+            if (!root->visits)
+                continue; /* drained already: so is its whole tree */
+            pp_profile_instance_move(root, m, n_ctr);
+            if (root->first_child)
+                pp_profile_instance_drain_children(loc, root, m, n_ctr, &k);
+        }
     }
 }

@@ -13,10 +13,12 @@
  *   walk over the open regions, one subtraction per enter/exit;
  * - stubs (task region nodes below the scheduling point of the implicit task)
  *   measure fragments of explicit tasks in real time;
- * - at task end the instance tree's values are added into the thread's merged
- *   tree for that construct (children of loc->tasks) and zeroed; the tree
- *   keeps its nodes (its shape) and waits on the construct's spare list for
- *   the next instance of the same construct.  Tiny tasks thus cost no node
+ * - at task end the instance tree keeps its nodes (its shape) and waits on
+ *   the construct's spare list for the next instance of the same construct;
+ *   its values are added into the thread's merged tree for that construct
+ *   (children of loc->tasks) and zeroed when the instance added nodes to
+ *   it, else they stay and add up until such an instance or the flush
+ *   before unification (pp_profile_instance.c).  Tiny tasks thus cost no node
  *   allocation, no child creation and no lookups in the merged tree: every
  *   instance node remembers its merged twin.
  */
@@ -112,6 +114,7 @@ struct pp_task {
     pp_task *parent_task;  /* implicit: task to resume at parallel end */
     pp_task *parent_implicit;
     uint64_t *csusp;       /* counters: [0,n) suspended sums, [n,2n) at suspend */
+    uint64_t nodes_mark;   /* explicit: loc->nodes_made when it began */
 };
 
 /* ---- locations (pp_profile_location.c) ----------------------------------- */
@@ -129,6 +132,10 @@ struct pp_location {
     uint32_t index;
     uint32_t n_ctr;    /* PAPI counters read at every event (0: none) */
     uint64_t handle_counter;
+    /* call-tree nodes created by child lookups so far: a task instance
+     * during which none was created added no node to its kept tree, so its
+     * values can stay there until the next flush (pp_profile_instance.c) */
+    uint64_t nodes_made;
 
     /* arena */
     char *arena_ptr, *arena_end;
@@ -214,16 +221,10 @@ pp_node *pp_profile_node_new(pp_location *loc, pp_node *parent, pp_region_id reg
  * creation).  NULL when it would exceed POMPPROF_MAX_DEPTH or the memory cap
  * (the caller folds the region into parent). */
 pp_node *pp_profile_child_slow(pp_location *loc, pp_node *parent, pp_region_id region, int force);
-/* Finish the instance tree of explicit task t (its floor) whose other
- * regions are closed: close the root at tnow (t's clock), add the tree's
- * values into the merged tree of its construct, zero them and keep the tree
- * as a spare for the next instance (or recycle its nodes when it grew much
- * larger than what this instance used, so memory stays bounded by the
- * active instances' needs). */
-void pp_profile_instance_retire(pp_location *loc, pp_task *t, uint64_t tnow);
 /* The same, inline for the patterns of the event path: the child entered
- * last (loops), then the one after it (regions entered in turn: create
- * task, create task, taskwait; stubs of alternating task constructs). */
+ * last (loops), then the one after it, wrapping around to the first child
+ * (regions entered in turn: create task, create task, taskwait, and again;
+ * stubs of alternating task constructs). */
 static inline pp_node *pp_profile_child(pp_location *loc, pp_node *parent, pp_region_id region,
                                         int force)
 {
@@ -232,23 +233,41 @@ static inline pp_node *pp_profile_child(pp_location *loc, pp_node *parent, pp_re
         if (c->region == region)
             return c;
         pp_node *s = c->next_sibling;
-        if (s && s->region == region) {
+        if (!s)
+            s = parent->first_child;
+        if (s->region == region) {
             parent->last_child = s;
             return s;
         }
     }
     return pp_profile_child_slow(loc, parent, region, force);
 }
+/* Finish the instance tree of explicit task t (its floor) whose other
+ * regions are closed: close the root at tnow (t's clock), add the tree's
+ * values into the merged tree of its construct, zero them and keep the tree
+ * as a spare for the next instance (or recycle its nodes when it grew much
+ * larger than what this instance used, so memory stays bounded by the
+ * active instances' needs).  The slow part of pp_profile_instance_retire
+ * (below): an instance during which the tree grew, counters, first use. */
+void pp_profile_instance_retire_slow(pp_location *loc, pp_task *t, uint64_t tnow);
+/* Move the values still held by loc's spare instance trees into the merged
+ * trees (before anything reads the merged trees: unify). */
+void pp_profile_instance_flush(pp_location *loc);
 /* Recycle a whole subtree (its nodes go to the free list). */
 void pp_profile_subtree_free(pp_location *loc, pp_node *n);
 pp_task *pp_profile_task_alloc(pp_location *loc);
-void pp_profile_task_free(pp_location *loc, pp_task *t);
+static inline void pp_profile_task_free(pp_location *loc, pp_task *t)
+{
+    t->next = loc->task_free;
+    loc->task_free = t;
+}
 /* The fork path of node n (computed once, cached in the node). */
 pp_path *pp_profile_node_path(pp_location *loc, pp_node *n);
 void pp_profile_arena_release(pp_location *loc);
 
-/* A spare instance tree of task construct region (values zeroed, nodes kept
- * from earlier instances, see pp_profile_instance.c), NULL if none. */
+/* A spare instance tree of task construct region (nodes kept from earlier
+ * instances, values possibly not yet merged: see pp_profile_instance.c),
+ * NULL if none. */
 static inline pp_node *pp_profile_instance_reuse(pp_location *loc, pp_region_id region)
 {
     pp_node *m = loc->construct_cache[region & (PP_CONSTRUCT_CACHE - 1)];
@@ -271,6 +290,28 @@ static inline void pp_profile_node_visit(pp_node *n, uint64_t d)
         n->max = d;
 }
 
+/* Retire (see above): the common case inline, the rest in the slow part. */
+static inline void pp_profile_instance_retire(pp_location *loc, pp_task *t, uint64_t tnow)
+{
+    pp_node *root = t->floor;
+    pp_node *merged = root->link;
+    if (PP_LIKELY(merged != NULL && loc->nodes_made == t->nodes_mark && !loc->n_ctr)) {
+        /* No node was created while this instance ran, so every node it
+         * visited already has its merged twin and the tree keeps its size:
+         * its values stay in the tree (they add up with the earlier
+         * instances' ones) until a later retire drains it or the flush at
+         * unify (pp_profile_instance.c).  The root has exactly this one
+         * visit (entered at task begin; exits never close it). */
+        uint64_t v = tnow - t->susp;
+        pp_profile_node_visit(root, v > root->start ? v - root->start : 0);
+        loc->construct_cache[root->region & (PP_CONSTRUCT_CACHE - 1)] = merged;
+        root->next_sibling = merged->link;
+        merged->link = root;
+        return;
+    }
+    pp_profile_instance_retire_slow(loc, t, tnow);
+}
+
 /* ---- counters on the event path ------------------------------------------- */
 
 /* Reads this location's counters into vals (only called when loc->n_ctr). */
@@ -286,6 +327,9 @@ void pp_profile_counters_resume(pp_location *loc, pp_task *t);
 void pp_profile_close_node(pp_location *loc, pp_task *t, pp_node *n, uint64_t now);
 /* Finish explicit task t at now: close its regions, merge, recycle. */
 void pp_profile_task_finish(pp_location *loc, pp_task *t, uint64_t now);
+/* Make the task with handle resumed current on loc (the body of
+ * pp_profile_task_switch_to_at for a caller that checked the rest). */
+void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64_t now);
 /* The explicit task with this handle (NULL if not active here). */
 pp_task *pp_profile_task_lookup(pp_location *loc, pp_task_handle h);
 

@@ -19,12 +19,17 @@ static inline uint32_t pp_profile_task_bucket(pp_task_handle h)
     return (uint32_t)((h ^ (h >> 40)) * 0x9E3779B97F4A7C15ull >> 54) & (PP_TASK_BUCKETS - 1);
 }
 
-pp_task *pp_profile_task_lookup(pp_location *loc, pp_task_handle h)
+static inline pp_task *pp_profile_task_find(pp_location *loc, pp_task_handle h)
 {
     for (pp_task *t = loc->task_table[pp_profile_task_bucket(h)]; t; t = t->next)
         if (t->handle == h)
             return t;
     return NULL;
+}
+
+pp_task *pp_profile_task_lookup(pp_location *loc, pp_task_handle h)
+{
+    return pp_profile_task_find(loc, h);
 }
 
 static void pp_profile_task_table_remove(pp_location *loc, pp_task *t)
@@ -38,7 +43,8 @@ static void pp_profile_task_table_remove(pp_location *loc, pp_task *t)
 
 /* ---- stubs and switches ------------------------------------------------------ */
 
-static void pp_profile_stub_open(pp_location *loc, pp_task *t, uint64_t now)
+static inline __attribute__((always_inline)) void
+pp_profile_stub_open(pp_location *loc, pp_task *t, uint64_t now)
 {
     pp_node *s = pp_profile_child(loc, loc->implicit->pos, t->region, 1);
     if (!s)
@@ -49,7 +55,8 @@ static void pp_profile_stub_open(pp_location *loc, pp_task *t, uint64_t now)
         pp_profile_counters_enter(loc, &loc->initial, s); /* stubs: real clock */
 }
 
-static void pp_profile_stub_close(pp_location *loc, pp_task *t, uint64_t now)
+static inline __attribute__((always_inline)) void
+pp_profile_stub_close(pp_location *loc, pp_task *t, uint64_t now)
 {
     pp_node *s = t->stub;
     if (!s)
@@ -60,7 +67,8 @@ static void pp_profile_stub_close(pp_location *loc, pp_task *t, uint64_t now)
     t->stub = NULL;
 }
 
-static void pp_profile_task_suspend(pp_location *loc, pp_task *t, uint64_t now)
+static inline __attribute__((always_inline)) void
+pp_profile_task_suspend(pp_location *loc, pp_task *t, uint64_t now)
 {
     t->suspend_start = now;
     t->suspended = 1;
@@ -69,7 +77,8 @@ static void pp_profile_task_suspend(pp_location *loc, pp_task *t, uint64_t now)
         pp_profile_counters_suspend(loc, t);
 }
 
-static void pp_profile_task_resume(pp_location *loc, pp_task *t, uint64_t now)
+static inline __attribute__((always_inline)) void
+pp_profile_task_resume(pp_location *loc, pp_task *t, uint64_t now)
 {
     /* the task's clock skips the suspended interval */
     t->susp += now - t->suspend_start;
@@ -91,18 +100,29 @@ pp_task_handle pp_profile_task_current(void)
     return loc->current->handle;
 }
 
-void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, bool untied,
-                              uint64_t now)
+/* The bodies of task begin and end, shared by the forms with and without
+ * a timestamp (inlined: one check of the flag and the location each). */
+static inline __attribute__((always_inline)) void
+pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_handle task,
+                          bool untied, uint64_t now)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
-    if (PP_UNLIKELY(!loc))
-        return;
     if (untied)
         PP_WARN_ONCE("untied tasks are measured as tied tasks (a switch inside an untied task is "
                      "invisible without runtime support)");
-    pp_task *t = pp_profile_task_alloc(loc);
+    /* a task from the free list needs only the fields this function does
+     * not set below (pp_profile_task_alloc: the other cases) */
+    pp_task *t = loc->task_free;
+    if (PP_LIKELY(t != NULL && !pp_profile_g.n_ctr)) {
+        loc->task_free = t->next;
+        t->susp = t->suspend_start = 0;
+        t->fold = 0;
+        t->suspended = 0;
+        t->stub = NULL;
+        t->parent_task = t->parent_implicit = NULL;
+        t->csusp = NULL;
+    } else {
+        t = pp_profile_task_alloc(loc);
+    }
     pp_node *root = NULL;
     if (PP_LIKELY(t != NULL) && !(root = pp_profile_instance_reuse(loc, task_region))) {
         root = pp_profile_node_new(loc, NULL, task_region, PP_NODE_TASK_ROOT, 1);
@@ -120,6 +140,7 @@ void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, boo
         pp_profile_task_suspend(loc, cur, now);
     t->handle = task;
     t->region = task_region;
+    t->nodes_mark = loc->nodes_made;
     t->is_explicit = 1;
     t->pos = t->floor = root;
     root->start = now;
@@ -134,7 +155,9 @@ void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, boo
         pp_profile_counters_enter(loc, t, root);
 }
 
-void pp_profile_task_finish(pp_location *loc, pp_task *t, uint64_t now)
+static inline __attribute__((always_inline)) void pp_profile_task_finish_body(pp_location *loc,
+                                                                            pp_task *t,
+                                                                            uint64_t now)
 {
     /* a suspended task (finalize) stopped its clock when it was suspended */
     uint64_t tnow = t->suspended ? t->suspend_start : now;
@@ -151,13 +174,14 @@ void pp_profile_task_finish(pp_location *loc, pp_task *t, uint64_t now)
     pp_profile_task_free(loc, t);
 }
 
-void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
+void pp_profile_task_finish(pp_location *loc, pp_task *t, uint64_t now)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
-    if (PP_UNLIKELY(!loc))
-        return;
+    pp_profile_task_finish_body(loc, t, now);
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_task_end_loc(pp_location *loc, pp_region_id task_region, uint64_t now)
+{
     pp_task *t = loc->current;
     if (PP_UNLIKELY(!t->is_explicit)) {
         PP_WARN_ONCE("task end without a running task instance on this thread; ignored");
@@ -165,7 +189,7 @@ void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
     }
     if (PP_UNLIKELY(t->region != task_region))
         PP_WARN_ONCE("task end does not match the running task's region");
-    pp_profile_task_finish(loc, t, now);
+    pp_profile_task_finish_body(loc, t, now);
 }
 
 void pp_profile_task_switch_to_at(pp_task_handle resumed, uint64_t now)
@@ -175,11 +199,18 @@ void pp_profile_task_switch_to_at(pp_task_handle resumed, uint64_t now)
     pp_location *loc = pp_profile_loc();
     if (PP_UNLIKELY(!loc))
         return;
+    if (PP_LIKELY(loc->current->handle == resumed))
+        return;
+    pp_profile_task_switch_loc(loc, resumed, now);
+}
+
+void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64_t now)
+{
     pp_task *cur = loc->current;
-    if (PP_LIKELY(cur->handle == resumed))
+    if (PP_UNLIKELY(cur->handle == resumed))
         return;
     pp_task *target = loc->implicit->handle == resumed ? loc->implicit
-                                                       : pp_profile_task_lookup(loc, resumed);
+                                                       : pp_profile_task_find(loc, resumed);
     if (PP_UNLIKELY(!target)) {
         PP_WARN_ONCE("switch to task %#llx which is not active on this thread; ignored",
                      (unsigned long long)resumed);
@@ -192,16 +223,41 @@ void pp_profile_task_switch_to_at(pp_task_handle resumed, uint64_t now)
     loc->current = target;
 }
 
+void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, bool untied,
+                              uint64_t now)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_task_begin_loc(loc, task_region, task, untied, now);
+}
+
+void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_task_end_loc(loc, task_region, now);
+}
+
 void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied)
 {
-    if (PP_LIKELY(pp_profile_measuring()))
-        pp_profile_task_begin_at(task_region, task, untied, pp_timer_now());
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_task_begin_loc(loc, task_region, task, untied, pp_timer_now());
 }
 
 void pp_profile_task_end(pp_region_id task_region)
 {
-    if (PP_LIKELY(pp_profile_measuring()))
-        pp_profile_task_end_at(task_region, pp_timer_now());
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_task_end_loc(loc, task_region, pp_timer_now());
 }
 
 void pp_profile_task_switch_to(pp_task_handle resumed)

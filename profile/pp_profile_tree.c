@@ -119,6 +119,7 @@ pp_node *pp_profile_child_slow(pp_location *loc, pp_node *parent, pp_region_id r
                 loc->lost_memory++;
                 return NULL;
             }
+            loc->nodes_made++;
         }
         loc->child_hash[h] = c;
     }
@@ -167,17 +168,12 @@ pp_task *pp_profile_task_alloc(pp_location *loc)
     t->stub = NULL;
     t->next = t->parent_task = t->parent_implicit = NULL;
     t->csusp = NULL;
+    t->nodes_mark = 0;
     if (extra) {
         t->csusp = (uint64_t *)(t + 1);
         memset(t->csusp, 0, extra);
     }
     return t;
-}
-
-void pp_profile_task_free(pp_location *loc, pp_task *t)
-{
-    t->next = loc->task_free;
-    loc->task_free = t;
 }
 
 pp_path *pp_profile_node_path(pp_location *loc, pp_node *n)

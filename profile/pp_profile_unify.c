@@ -38,6 +38,8 @@ static void pp_profile_close_location(pp_location *loc, uint64_t now)
     for (uint32_t b = 0; b < PP_TASK_BUCKETS; b++)
         while (loc->task_table[b])
             pp_profile_task_finish(loc, loc->task_table[b], now);
+    /* finished instances may leave their values in their kept trees */
+    pp_profile_instance_flush(loc);
     /* the serial part: the master's program root is open since init */
     pp_task *in = &loc->initial;
     for (pp_node *n = in->pos; n; n = n->parent) {

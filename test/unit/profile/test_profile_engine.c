@@ -311,6 +311,61 @@ START_TEST(test_reused_instance_trees)
 }
 END_TEST
 
+/* Instances that add no node to their kept tree leave their values there
+ * until a later instance grows the tree or the profile is unified: every
+ * value must still arrive exactly once, min/max over all instances, and the
+ * merged children keep the order of their first visit. */
+START_TEST(test_deferred_instance_values)
+{
+    pp_region_id ta = R("!$omp task @f.c:20", "task");
+    pp_region_id a = R("a", "function"), b = R("b", "function");
+    pp_task_handle h[8];
+    for (int i = 0; i < 8; i++)
+        h[i] = pp_profile_task_new_handle();
+    pp_profile_task_begin_at(ta, h[0], false, 0);
+    pp_profile_enter_at(a, 1);
+    pp_profile_exit_at(a, 3); /* a: 2 */
+    pp_profile_task_end_at(ta, 10);
+    pp_profile_task_begin_at(ta, h[1], false, 20);
+    pp_profile_enter_at(a, 21);
+    pp_profile_exit_at(a, 22); /* a: 1 */
+    pp_profile_task_end_at(ta, 25);
+    pp_profile_task_begin_at(ta, h[2], false, 30);
+    pp_profile_enter_at(a, 31);
+    pp_profile_exit_at(a, 34); /* a: 3 */
+    pp_profile_task_end_at(ta, 40);
+    pp_profile_task_begin_at(ta, h[3], false, 50); /* grows the tree: b */
+    pp_profile_enter_at(b, 51);
+    pp_profile_exit_at(b, 57); /* b: 6 */
+    pp_profile_task_end_at(ta, 60);
+    pp_profile_task_begin_at(ta, h[4], false, 70); /* visits nothing */
+    pp_profile_task_end_at(ta, 72);
+    pp_profile_task_begin_at(ta, h[5], false, 80);
+    pp_profile_enter_at(a, 81);
+    pp_profile_exit_at(a, 89); /* a: 8 */
+    pp_profile_task_end_at(ta, 90);
+    /* two trees at once: h6 suspended in a while h7 runs (a fresh tree) */
+    pp_profile_task_begin_at(ta, h[6], false, 100);
+    pp_profile_enter_at(a, 101);
+    pp_profile_task_begin_at(ta, h[7], false, 102);
+    pp_profile_task_end_at(ta, 105); /* h7: 3 */
+    pp_profile_task_switch_to_at(h[6], 106);
+    pp_profile_exit_at(a, 108);      /* a: 7 - 4 suspended = 3 */
+    pp_profile_task_end_at(ta, 120); /* h6: 20 - 4 = 16 */
+
+    pp_unified *u = pp_profile_unify_at(200);
+    pp_unode *m = pp_unified_child(u->tasks, ta);
+    CHECK_NODE(m, 0, 8, 10 + 5 + 10 + 10 + 2 + 10 + 3 + 16, 2, 16);
+    ck_assert_int_eq(count_children(m), 2);
+    ck_assert_uint_eq(m->first_child->region, a);
+    ck_assert_uint_eq(m->first_child->next_sibling->region, b);
+    CHECK_NODE(pp_unified_child(m, a), 0, 5, 2 + 1 + 3 + 8 + 3, 1, 8);
+    CHECK_NODE(pp_unified_child(m, b), 0, 1, 6, 6, 6);
+    check_no_negative(u, u->root);
+    pp_unified_free(u);
+}
+END_TEST
+
 /* switch_exit ends a scheduling point with one clock read: the switch back
  * and the exit share the timestamp, so the resumed task's taskwait lasts
  * exactly its unsuspended part (its clock skips the suspended interval up
@@ -744,6 +799,7 @@ Suite *profile_engine_suite(void)
     tcase_add_test(tc, test_second_instance_during_taskwait);
     tcase_add_test(tc, test_resume_under_other_scheduling_point);
     tcase_add_test(tc, test_reused_instance_trees);
+    tcase_add_test(tc, test_deferred_instance_values);
     tcase_add_test(tc, test_switch_exit_one_timestamp);
     tcase_add_test(tc, test_nested_parallel);
     tcase_add_test(tc, test_fork_inside_task);
