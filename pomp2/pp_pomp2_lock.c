@@ -8,20 +8,6 @@
 #include "pomp2/pp_pomp2_internal.h"
 #include "pomp2/pp_pomp2_region.h"
 
-enum {
-    PP_LOCK_INIT,
-    PP_LOCK_DESTROY,
-    PP_LOCK_SET,
-    PP_LOCK_UNSET,
-    PP_LOCK_TEST,
-    PP_NEST_LOCK_INIT,
-    PP_NEST_LOCK_DESTROY,
-    PP_NEST_LOCK_SET,
-    PP_NEST_LOCK_UNSET,
-    PP_NEST_LOCK_TEST,
-    PP_LOCK_N
-};
-
 static const char *const pp_pomp2_lock_names[PP_LOCK_N] = {
     "omp_init_lock",      "omp_destroy_lock",      "omp_set_lock",      "omp_unset_lock",
     "omp_test_lock",      "omp_init_nest_lock",    "omp_destroy_nest_lock",
@@ -29,6 +15,11 @@ static const char *const pp_pomp2_lock_names[PP_LOCK_N] = {
 };
 
 static pp_region_id pp_pomp2_lock_region[PP_LOCK_N];
+
+pp_region_id pp_pomp2_lock_region_id(int which)
+{
+    return pp_pomp2_lock_region[which];
+}
 
 void pp_pomp2_lock_define_regions(void)
 {

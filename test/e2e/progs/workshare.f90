@@ -1,4 +1,4 @@
-! e2e: Fortran workshare (compiled without instrumentation by pompprof)
+! e2e: Fortran workshare through pompprof
 program workshare_demo
   implicit none
   integer :: a(100), b(100), i
