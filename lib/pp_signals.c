@@ -2,9 +2,13 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 /* The flush function; written once before any handler is installed. */
 static pp_signals_flush_fn pp_signals_flush;
@@ -16,6 +20,65 @@ static atomic_flag pp_signals_flushing = ATOMIC_FLAG_INIT;
 static const int pp_signals_handled[] = { SIGINT, SIGTERM };
 #define PP_SIGNALS_COUNT (sizeof pp_signals_handled / sizeof pp_signals_handled[0])
 
+/* The flusher thread.  Writing a profile allocates memory; a signal can land
+ * on a thread that is inside malloc (libgomp allocates every task), and a
+ * flush on that thread would wait forever for the allocator lock it holds.
+ * So the handler only wakes a thread of ours, created at install time with
+ * every signal blocked and its own allocator arena, and waits for it with
+ * async-signal-safe calls.  After fork() the child has no such thread: its
+ * handler flushes itself, as the best it can do. */
+static sem_t pp_signals_go;
+static atomic_int pp_signals_flushed;
+static atomic_int pp_signals_flusher_pid; /* 0: no flusher in this process */
+
+static void *pp_signals_flusher(void *unused)
+{
+    (void)unused;
+    /* attach to an allocator arena now, while nothing is locked */
+    free(malloc(64));
+    while (sem_wait(&pp_signals_go) != 0 && errno == EINTR)
+        ;
+    if (pp_signals_flush)
+        pp_signals_flush();
+    atomic_store(&pp_signals_flushed, 1);
+    return NULL;
+}
+
+static void pp_signals_forget_flusher(void)
+{
+    atomic_store(&pp_signals_flusher_pid, 0);
+}
+
+static void pp_signals_start_flusher(void)
+{
+    if (sem_init(&pp_signals_go, 0, 0) != 0)
+        return;
+    sigset_t all, saved;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &saved); /* inherited by the new thread */
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    pthread_t tid;
+    if (pthread_create(&tid, &attr, pp_signals_flusher, NULL) == 0) {
+        atomic_store(&pp_signals_flusher_pid, (int)getpid());
+        pthread_atfork(NULL, NULL, pp_signals_forget_flusher);
+    }
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
+/* Run the flush on the flusher thread and wait for it (bounded: a flush
+ * that cannot finish must not keep the program from dying of its signal). */
+static void pp_signals_flush_elsewhere(void)
+{
+    sem_post(&pp_signals_go);
+    struct timespec ms = {0, 1000000};
+    for (int i = 0; i < 60000 && !atomic_load(&pp_signals_flushed); i++)
+        nanosleep(&ms, NULL);
+}
+
 static void pp_signals_handler(int sig)
 {
     int saved_errno = errno;
@@ -26,7 +89,9 @@ static void pp_signals_handler(int sig)
         errno = saved_errno;
         return;
     }
-    if (pp_signals_flush)
+    if (atomic_load(&pp_signals_flusher_pid) == (int)getpid())
+        pp_signals_flush_elsewhere();
+    else if (pp_signals_flush)
         pp_signals_flush();
 
     /* Default action, then re-raise: the signal is blocked while its handler
@@ -72,6 +137,8 @@ int pp_signals_install(pp_signals_flush_fn flush)
         if (sigaction(pp_signals_handled[i], &act, NULL) == 0)
             installed++;
     }
+    if (installed)
+        pp_signals_start_flusher();
     return installed;
 }
 

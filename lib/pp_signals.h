@@ -15,9 +15,13 @@
  *  - SIGSEGV, SIGABRT and other crash signals are never touched: their core
  *    dumps and debugger behaviour stay the program's.
  *
- * Known limit: flush() runs inside a signal handler; if the signal interrupts
- * a thread inside malloc or stdio, a flush that uses them may block.  The
- * engine's finalize is expected to be written with that in mind. */
+ * flush() does not run inside the handler: the signal may have interrupted a
+ * thread inside malloc (libgomp allocates every task), and a flush there would
+ * deadlock on the allocator.  pp_signals_install() starts a small thread of
+ * its own, with every signal blocked; the handler wakes it and waits (with
+ * async-signal-safe calls, bounded to 60 s) until the flush is done.  In a
+ * child after fork() that thread does not exist and the handler flushes
+ * itself, which may block in the case above. */
 #ifndef PP_SIGNALS_H
 #define PP_SIGNALS_H
 

@@ -22,10 +22,10 @@ plain = ru.build(src, os.path.join(work, "faults_plain"), False)
 instr = ru.build(src, os.path.join(work, "faults"), True)
 
 
-def run_until_signal(exe, rdir, sig, threads):
+def run_until_signal(exe, rdir, sig, threads, mode="wait_for_signal"):
     ready = os.path.join(rdir, "ready-" + os.path.basename(exe))
     env = ru.clean_env({"OMP_NUM_THREADS": threads, "TMPDIR": os.path.join(rdir, "tmp")})
-    proc = ru.spawn([exe, "wait_for_signal", ready], rdir, env)
+    proc = ru.spawn([exe, mode, ready], rdir, env)
     deadline = time.time() + 30
     while not os.path.exists(ready):
         if proc.poll() is not None:
@@ -66,6 +66,19 @@ for threads in ("1", "2", "4"):
         if got < 16:
             ru.fail("%s: only %d task instances in the profile, at least 16 ran" % (what, got))
         n += 1
+
+# SIGTERM while the (only) thread is inside malloc most of the time: the
+# profile must still be written (not on the interrupted thread, which may hold
+# the allocator's lock) and the program must die of the signal, every time.
+for k in range(12):
+    what = "SIGTERM inside malloc, run %d" % k
+    rdir = os.path.join(work, "malloc-%d" % k)
+    os.makedirs(os.path.join(rdir, "tmp"))
+    i = run_until_signal(instr, rdir, signal.SIGTERM, "1", mode="malloc_loop")
+    if i.returncode != -signal.SIGTERM:
+        ru.fail("%s: did not die of SIGTERM: %s" % (what, i.describe()))
+    ru.Profile(ru.one_profile(rdir, what)).require_regions(["!$omp task @faults.c"], what)
+    n += 1
 
 # SIGTERM on the thread that is writing the profile, or exit() from another
 # thread during that write, at several moments:

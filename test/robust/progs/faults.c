@@ -125,6 +125,34 @@ static int wait_for_signal(const char *ready_file)
     return 0;
 }
 
+/* Spend most of the time inside the allocator (sizes above glibc's
+ * per-thread cache, so its arena lock is taken) when the signal comes: a
+ * profile flush on the interrupted thread would deadlock on that lock. */
+static int malloc_loop(const char *ready_file)
+{
+    int rounds = 0;
+#pragma omp parallel
+#pragma omp single
+    for (;;) {
+#pragma omp task
+        work(20);
+#pragma omp taskwait
+        for (int i = 0; i < 2000; i++) {
+            char *p = malloc(2048 + (i % 64) * 64);
+            if (p)
+                p[0] = (char)i;
+            sink += p ? p[0] : 0;
+            free(p);
+        }
+        if (++rounds == 2) {
+            FILE *f = fopen(ready_file, "w");
+            if (f)
+                fclose(f);
+        }
+    }
+    return 0;
+}
+
 static int abort_in_task(void)
 {
 #pragma omp parallel
@@ -180,6 +208,8 @@ int main(int argc, char **argv)
         return no_finalize();
     if (!strcmp(mode, "wait_for_signal") && argc > 2)
         return wait_for_signal(argv[2]);
+    if (!strcmp(mode, "malloc_loop") && argc > 2)
+        return malloc_loop(argv[2]);
     if (!strcmp(mode, "abort_in_task"))
         return abort_in_task();
     if (!strcmp(mode, "segv_in_parallel"))
