@@ -309,49 +309,41 @@ void omp_unset_nest_lock_(void *lock);
 pp_f_int omp_test_nest_lock_(void *lock);
 
 /* Same regions as the C wrappers (pp_pomp2_lock.c). */
-#define PP_FORTRAN_LOCK_WRAP(which, call)                        \
-    do {                                                         \
-        pp_pomp2_ensure_init();                                  \
-        pp_profile_enter(pp_pomp2_lock_region_id(which));        \
-        call;                                                    \
-        pp_profile_exit(pp_pomp2_lock_region_id(which));         \
-    } while (0)
-
-void pomp2_init_lock_(void *s) { PP_FORTRAN_LOCK_WRAP(PP_LOCK_INIT, omp_init_lock_(s)); }
-void pomp2_destroy_lock_(void *s) { PP_FORTRAN_LOCK_WRAP(PP_LOCK_DESTROY, omp_destroy_lock_(s)); }
-void pomp2_set_lock_(void *s) { PP_FORTRAN_LOCK_WRAP(PP_LOCK_SET, omp_set_lock_(s)); }
-void pomp2_unset_lock_(void *s) { PP_FORTRAN_LOCK_WRAP(PP_LOCK_UNSET, omp_unset_lock_(s)); }
+void pomp2_init_lock_(void *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_INIT, omp_init_lock_(s)); }
+void pomp2_destroy_lock_(void *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_DESTROY, omp_destroy_lock_(s)); }
+void pomp2_set_lock_(void *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_SET, omp_set_lock_(s)); }
+void pomp2_unset_lock_(void *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_UNSET, omp_unset_lock_(s)); }
 
 pp_f_logical pomp2_test_lock_(void *s)
 {
     pp_f_logical got;
-    PP_FORTRAN_LOCK_WRAP(PP_LOCK_TEST, got = omp_test_lock_(s));
+    PP_POMP2_LOCK_WRAP(PP_LOCK_TEST, got = omp_test_lock_(s));
     return got;
 }
 
 void pomp2_init_nest_lock_(void *s)
 {
-    PP_FORTRAN_LOCK_WRAP(PP_NEST_LOCK_INIT, omp_init_nest_lock_(s));
+    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_INIT, omp_init_nest_lock_(s));
 }
 
 void pomp2_destroy_nest_lock_(void *s)
 {
-    PP_FORTRAN_LOCK_WRAP(PP_NEST_LOCK_DESTROY, omp_destroy_nest_lock_(s));
+    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_DESTROY, omp_destroy_nest_lock_(s));
 }
 
 void pomp2_set_nest_lock_(void *s)
 {
-    PP_FORTRAN_LOCK_WRAP(PP_NEST_LOCK_SET, omp_set_nest_lock_(s));
+    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_SET, omp_set_nest_lock_(s));
 }
 
 void pomp2_unset_nest_lock_(void *s)
 {
-    PP_FORTRAN_LOCK_WRAP(PP_NEST_LOCK_UNSET, omp_unset_nest_lock_(s));
+    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_UNSET, omp_unset_nest_lock_(s));
 }
 
 pp_f_int pomp2_test_nest_lock_(void *s)
 {
     pp_f_int depth;
-    PP_FORTRAN_LOCK_WRAP(PP_NEST_LOCK_TEST, depth = omp_test_nest_lock_(s));
+    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_TEST, depth = omp_test_nest_lock_(s));
     return depth;
 }

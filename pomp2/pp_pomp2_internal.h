@@ -33,4 +33,14 @@ enum {
  * initialized), so both language bindings share the same regions. */
 pp_region_id pp_pomp2_lock_region_id(int which);
 
+/* Measure one lock call as its wrapper region (C and Fortran lock entry
+ * points alike); the region ids exist once the adapter is initialized. */
+#define PP_POMP2_LOCK_WRAP(which, call)                      \
+    do {                                                     \
+        pp_pomp2_ensure_init();                              \
+        pp_profile_enter(pp_pomp2_lock_region_id(which));    \
+        call;                                                \
+        pp_profile_exit(pp_pomp2_lock_region_id(which));     \
+    } while (0)
+
 #endif

@@ -36,51 +36,42 @@ void pp_pomp2_lock_define_regions(void)
     }
 }
 
-/* Wrap one call: the region ids exist once the adapter is initialized. */
-#define PP_POMP2_WRAP(which, call)                           \
-    do {                                                     \
-        pp_pomp2_ensure_init();                              \
-        pp_profile_enter(pp_pomp2_lock_region[which]);       \
-        call;                                                \
-        pp_profile_exit(pp_pomp2_lock_region[which]);        \
-    } while (0)
-
-void POMP2_Init_lock(omp_lock_t *s) { PP_POMP2_WRAP(PP_LOCK_INIT, omp_init_lock(s)); }
-void POMP2_Destroy_lock(omp_lock_t *s) { PP_POMP2_WRAP(PP_LOCK_DESTROY, omp_destroy_lock(s)); }
-void POMP2_Set_lock(omp_lock_t *s) { PP_POMP2_WRAP(PP_LOCK_SET, omp_set_lock(s)); }
-void POMP2_Unset_lock(omp_lock_t *s) { PP_POMP2_WRAP(PP_LOCK_UNSET, omp_unset_lock(s)); }
+void POMP2_Init_lock(omp_lock_t *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_INIT, omp_init_lock(s)); }
+void POMP2_Destroy_lock(omp_lock_t *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_DESTROY, omp_destroy_lock(s)); }
+void POMP2_Set_lock(omp_lock_t *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_SET, omp_set_lock(s)); }
+void POMP2_Unset_lock(omp_lock_t *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_UNSET, omp_unset_lock(s)); }
 
 int POMP2_Test_lock(omp_lock_t *s)
 {
     int got;
-    PP_POMP2_WRAP(PP_LOCK_TEST, got = omp_test_lock(s));
+    PP_POMP2_LOCK_WRAP(PP_LOCK_TEST, got = omp_test_lock(s));
     return got;
 }
 
 void POMP2_Init_nest_lock(omp_nest_lock_t *s)
 {
-    PP_POMP2_WRAP(PP_NEST_LOCK_INIT, omp_init_nest_lock(s));
+    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_INIT, omp_init_nest_lock(s));
 }
 
 void POMP2_Destroy_nest_lock(omp_nest_lock_t *s)
 {
-    PP_POMP2_WRAP(PP_NEST_LOCK_DESTROY, omp_destroy_nest_lock(s));
+    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_DESTROY, omp_destroy_nest_lock(s));
 }
 
 void POMP2_Set_nest_lock(omp_nest_lock_t *s)
 {
-    PP_POMP2_WRAP(PP_NEST_LOCK_SET, omp_set_nest_lock(s));
+    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_SET, omp_set_nest_lock(s));
 }
 
 void POMP2_Unset_nest_lock(omp_nest_lock_t *s)
 {
-    PP_POMP2_WRAP(PP_NEST_LOCK_UNSET, omp_unset_nest_lock(s));
+    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_UNSET, omp_unset_nest_lock(s));
 }
 
 int POMP2_Test_nest_lock(omp_nest_lock_t *s)
 {
     int depth;
-    PP_POMP2_WRAP(PP_NEST_LOCK_TEST, depth = omp_test_nest_lock(s));
+    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_TEST, depth = omp_test_nest_lock(s));
     return depth;
 }
 
