@@ -24,12 +24,27 @@ static const int pp_signals_handled[] = { SIGINT, SIGTERM };
  * on a thread that is inside malloc (libgomp allocates every task), and a
  * flush on that thread would wait forever for the allocator lock it holds.
  * So the handler only wakes a thread of ours, created at install time with
- * every signal blocked and its own allocator arena, and waits for it with
- * async-signal-safe calls.  After fork() the child has no such thread: its
- * handler flushes itself, as the best it can do. */
+ * every signal blocked and its own glibc allocator arena, and waits for it
+ * with async-signal-safe calls.  An allocator without per-thread arenas (the
+ * sanitizers' own) can still block the flusher on a lock the interrupted
+ * thread holds: then the handler stops waiting after a while and returns, the
+ * interrupted thread releases the lock, and the flusher, once done, delivers
+ * the signal's default action itself.  After fork() the child has no such
+ * thread: its handler flushes itself, as the best it can do. */
+enum { PP_SIG_WAITING = 0, PP_SIG_HANDLER_GAVE_UP, PP_SIG_FLUSHED };
 static sem_t pp_signals_go;
-static atomic_int pp_signals_flushed;
+static atomic_int pp_signals_state;
+static atomic_int pp_signals_signo;
 static atomic_int pp_signals_flusher_pid; /* 0: no flusher in this process */
+
+static void pp_signals_die_of(int sig)
+{
+    struct sigaction dfl;
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    dfl.sa_flags = 0;
+    sigaction(sig, &dfl, NULL);
+}
 
 static void *pp_signals_flusher(void *unused)
 {
@@ -40,7 +55,14 @@ static void *pp_signals_flusher(void *unused)
         ;
     if (pp_signals_flush)
         pp_signals_flush();
-    atomic_store(&pp_signals_flushed, 1);
+    int expected = PP_SIG_WAITING;
+    if (!atomic_compare_exchange_strong(&pp_signals_state, &expected, PP_SIG_FLUSHED)) {
+        /* the handler returned without the default action: take it now (this
+         * thread blocks the signal, so another thread receives it) */
+        int sig = atomic_load(&pp_signals_signo);
+        pp_signals_die_of(sig);
+        kill(getpid(), sig);
+    }
     return NULL;
 }
 
@@ -69,14 +91,23 @@ static void pp_signals_start_flusher(void)
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
-/* Run the flush on the flusher thread and wait for it (bounded: a flush
- * that cannot finish must not keep the program from dying of its signal). */
-static void pp_signals_flush_elsewhere(void)
+/* Run the flush on the flusher thread and wait for it.  Returns 1 when the
+ * profile is written, 0 when the handler gave up waiting (the flusher then
+ * takes the default action itself).  A profile write takes milliseconds; two
+ * seconds without one means the flusher waits for something this thread
+ * holds. */
+static int pp_signals_flush_elsewhere(int sig)
 {
+    atomic_store(&pp_signals_signo, sig);
     sem_post(&pp_signals_go);
     struct timespec ms = {0, 1000000};
-    for (int i = 0; i < 60000 && !atomic_load(&pp_signals_flushed); i++)
+    for (int i = 0; i < 2000; i++) {
+        if (atomic_load(&pp_signals_state) == PP_SIG_FLUSHED)
+            return 1;
         nanosleep(&ms, NULL);
+    }
+    int expected = PP_SIG_WAITING;
+    return !atomic_compare_exchange_strong(&pp_signals_state, &expected, PP_SIG_HANDLER_GAVE_UP);
 }
 
 static void pp_signals_handler(int sig)
@@ -89,19 +120,19 @@ static void pp_signals_handler(int sig)
         errno = saved_errno;
         return;
     }
-    if (atomic_load(&pp_signals_flusher_pid) == (int)getpid())
-        pp_signals_flush_elsewhere();
-    else if (pp_signals_flush)
+    if (atomic_load(&pp_signals_flusher_pid) == (int)getpid()) {
+        if (!pp_signals_flush_elsewhere(sig)) {
+            errno = saved_errno;
+            return; /* let this thread run on; the flusher ends the process */
+        }
+    } else if (pp_signals_flush) {
         pp_signals_flush();
+    }
 
     /* Default action, then re-raise: the signal is blocked while its handler
      * runs, so it stays pending and is delivered (and kills the process with
      * the usual status) as soon as the handler returns. */
-    struct sigaction dfl;
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    dfl.sa_flags = 0;
-    sigaction(sig, &dfl, NULL);
+    pp_signals_die_of(sig);
     raise(sig);
     errno = saved_errno;
 }

@@ -19,9 +19,13 @@
  * thread inside malloc (libgomp allocates every task), and a flush there would
  * deadlock on the allocator.  pp_signals_install() starts a small thread of
  * its own, with every signal blocked; the handler wakes it and waits (with
- * async-signal-safe calls, bounded to 60 s) until the flush is done.  In a
- * child after fork() that thread does not exist and the handler flushes
- * itself, which may block in the case above. */
+ * async-signal-safe calls) until the flush is done.  If the flusher needs a
+ * lock the interrupted thread holds (an allocator without per-thread arenas,
+ * e.g. a sanitizer's), the handler gives up after 2 s and returns; the
+ * flusher then takes the signal's default action itself once the profile is
+ * written, so the program may run on for that long.  In a child after fork()
+ * that thread does not exist and the handler flushes itself, which may block
+ * in the case above. */
 #ifndef PP_SIGNALS_H
 #define PP_SIGNALS_H
 
