@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,9 +70,13 @@ static int pp_config_parse_metrics(const char *var, const char *v, pp_config *cf
     while (*p) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 0 || len >= sizeof cfg->metrics[0] || cfg->n_metrics == PP_CONFIG_MAX_METRICS) {
+        if (len == 0 || len >= sizeof cfg->metrics[0] || cfg->n_metrics == PP_COUNTERS_MAX) {
             cfg->n_metrics = 0;
-            return pp_config_bad(var, v, "up to 8 comma-separated PAPI event names, e.g. PAPI_TOT_INS,PAPI_L2_DCM");
+            char accepted[96];
+            snprintf(accepted, sizeof accepted,
+                     "up to %d comma-separated PAPI event names, e.g. PAPI_TOT_INS,PAPI_L2_DCM",
+                     PP_COUNTERS_MAX);
+            return pp_config_bad(var, v, accepted);
         }
         for (size_t i = 0; i < len; i++) {
             if (!isalnum((unsigned char)p[i]) && p[i] != '_' && p[i] != ':' && p[i] != '.' && p[i] != '=') {

@@ -7,15 +7,8 @@
 
 #include "lib/pp_message.h"
 
-#define PP_COUNTERS_MAX 8
-
 static int pp_counters_n;
 static char pp_counters_names[PP_COUNTERS_MAX][64];
-
-int pp_counters_count(void)
-{
-    return pp_counters_n;
-}
 
 const char *pp_counters_name(int i)
 {

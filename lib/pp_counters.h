@@ -10,10 +10,13 @@
 
 #include <stdint.h>
 
+/* How many events one thread counts at most: the capacity of every counter
+ * array in the engine and of POMPPROF_METRICS. */
+#define PP_COUNTERS_MAX 8
+
 /* Returns how many of the n named events can be counted (they keep their
  * order; pp_counters_name gives the names of the usable ones). */
 int pp_counters_init(const char (*names)[64], int n);
-int pp_counters_count(void);
 const char *pp_counters_name(int i);
 
 /* Start the calling thread's event set; returns its handle or -1. */

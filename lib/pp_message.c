@@ -9,7 +9,6 @@
 static int pp_verbosity;
 
 void pp_message_set_verbosity(int level) { pp_verbosity = level; }
-int pp_message_verbosity(void) { return pp_verbosity; }
 
 static void pp_message_vwrite(const char *fmt, va_list ap)
 {

@@ -16,7 +16,6 @@ void pp_message_verbose(int level, const char *fmt, ...) __attribute__((format(p
 
 /* Set by the configuration; 0 = quiet (warnings only). */
 void pp_message_set_verbosity(int level);
-int pp_message_verbosity(void);
 
 /* Warn at most once per call site, also when many threads race to it. */
 #define PP_WARN_ONCE(...)                                         \

@@ -1,14 +1,20 @@
-# profile/: the task-aware call-tree engine (owner: profiling issue).
-# Hot path: pp_profile_events.c, pp_profile_task.c (+ inline helpers in
-# pp_profile_internal.h); everything at the end: unify, output.
+# profile/: the task-aware call-tree engine.  The files form one chain of
+# layers, listed in profile/pp_profile_internal.h; the event path is
+# pp_profile_events.c and pp_profile_task.c with the inline parts of the
+# headers, everything else runs once per thread, construct or program.
 noinst_LTLIBRARIES += profile/libpp_profile.la
-profile_libpp_profile_la_SOURCES = profile/pp_profile.h \
-	profile/pp_profile_internal.h profile/pp_profile_test.h \
+profile_libpp_profile_la_SOURCES = \
+	profile/pp_profile.h profile/pp_profile_node.h profile/pp_profile_internal.h \
+	profile/pp_profile_unify.h profile/pp_profile_output.h profile/pp_profile_test.h \
+	profile/pp_profile_state.c \
 	profile/pp_profile_regions.c profile/pp_profile_path.c \
-	profile/pp_profile_tree.c profile/pp_profile_instance.c \
-	profile/pp_profile_location.c \
-	profile/pp_profile_events.c profile/pp_profile_task.c \
-	profile/pp_profile_counters.c profile/pp_profile_unify.c \
-	profile/pp_profile_output.c profile/pp_profile_ctor.c
-# the event path is worth optimising even in -O0 debug builds
+	profile/pp_profile_tree.c profile/pp_profile_location.c \
+	profile/pp_profile_counters.c profile/pp_profile_instance.c \
+	profile/pp_profile_task.c profile/pp_profile_events.c \
+	profile/pp_profile_close.c profile/pp_profile_unify.c \
+	profile/pp_profile_output.c profile/pp_profile_lifecycle.c \
+	profile/pp_profile_test.c profile/pp_profile_ctor.c
+# -O2 for the event path when CFLAGS names no optimisation level (e.g.
+# CFLAGS=-g).  Automake puts the user's CFLAGS after this, so an explicit
+# -O0 (a debugging build) still wins, as it should.
 profile_libpp_profile_la_CFLAGS = $(AM_CFLAGS) -O2

@@ -3,8 +3,7 @@
  * Fed by the POMP2 adapter (pomp2/), knows nothing about POMP2 calling
  * conventions or file formats.  Every event function acts on the calling
  * thread's own data only: no locks, no malloc in the common case, no
- * syscalls, one clock read.  The algorithm is the one of
- * shared/docs/design.md, "The task profiling algorithm".
+ * syscalls, one clock read.  doc/engine.md describes the algorithm.
  *
  * Each event exists in two forms: pp_profile_X(...) reads the clock once,
  * pp_profile_X_at(..., now) takes the timestamp from the caller (the unit
@@ -20,7 +19,7 @@ typedef uint64_t pp_task_handle; /* 0 is never a valid handle */
 
 #define PP_REGION_INVALID ((pp_region_id)0xffffffffu)
 
-/* A region as the profile shows it (CUBE conventions, see cube4-format.md 4.3). */
+/* A region as the profile shows it (doc/cube4-layout.md, "Regions"). */
 typedef struct pp_region_def {
     const char *name;     /* e.g. "!$omp task @fib.c:9" */
     const char *file;     /* source file, NULL if none */

@@ -7,14 +7,14 @@
 
 #include "lib/pp_counters.h"
 
-void pp_profile_counters_read(pp_location *loc, uint64_t *vals)
+static void pp_profile_counters_read(pp_location *loc, uint64_t *vals)
 {
     pp_counters_read(loc->counter_set, vals);
 }
 
 void pp_profile_counters_enter(pp_location *loc, pp_task *t, pp_node *n)
 {
-    uint64_t v[8];
+    uint64_t v[PP_COUNTERS_MAX];
     uint32_t k = loc->n_ctr;
     pp_profile_counters_read(loc, v);
     for (uint32_t i = 0; i < k; i++)
@@ -23,7 +23,7 @@ void pp_profile_counters_enter(pp_location *loc, pp_task *t, pp_node *n)
 
 void pp_profile_counters_exit(pp_location *loc, pp_task *t, pp_node *n)
 {
-    uint64_t v[8];
+    uint64_t v[PP_COUNTERS_MAX];
     uint32_t k = loc->n_ctr;
     pp_profile_counters_read(loc, v);
     for (uint32_t i = 0; i < k; i++)
@@ -39,7 +39,7 @@ void pp_profile_counters_suspend(pp_location *loc, pp_task *t)
 
 void pp_profile_counters_resume(pp_location *loc, pp_task *t)
 {
-    uint64_t v[8];
+    uint64_t v[PP_COUNTERS_MAX];
     uint32_t k = loc->n_ctr;
     if (!t->csusp)
         return;

@@ -29,14 +29,6 @@ static inline __attribute__((always_inline)) void pp_profile_enter_body(pp_locat
         pp_profile_counters_enter(loc, t, c);
 }
 
-void pp_profile_close_node(pp_location *loc, pp_task *t, pp_node *n, uint64_t now)
-{
-    if (loc->n_ctr)
-        pp_profile_counters_exit(loc, t, n);
-    uint64_t v = now - t->susp;
-    pp_profile_node_visit(n, v > n->start ? v - n->start : 0);
-}
-
 static void pp_profile_exit_slow(pp_location *loc, pp_task *t, pp_region_id region, uint64_t now)
 {
     if (t->fold) {
@@ -80,45 +72,35 @@ static inline __attribute__((always_inline)) void pp_profile_exit_body(pp_locati
 
 void pp_profile_enter_at(pp_region_id region, uint64_t now)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
+    pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_enter_body(loc, region, now);
 }
 
 void pp_profile_exit_at(pp_region_id region, uint64_t now)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
+    pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_exit_body(loc, region, now);
 }
 
 void pp_profile_enter(pp_region_id region)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
+    pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_enter_body(loc, region, pp_timer_now());
 }
 
 void pp_profile_exit(pp_region_id region)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
+    pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_exit_body(loc, region, pp_timer_now());
 }
 
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
+    pp_location *loc = pp_profile_event_loc();
     if (PP_UNLIKELY(loc == NULL))
         return;
     uint64_t now = pp_timer_now();
@@ -132,10 +114,8 @@ void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
 int64_t pp_profile_fork_at(pp_region_id region, int num_threads, uint64_t now)
 {
     (void)region, (void)num_threads, (void)now;
-    if (!pp_profile_measuring())
-        return 0;
-    pp_location *loc = pp_profile_loc();
-    if (!loc)
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_UNLIKELY(loc == NULL))
         return 0;
     /* The context is the interned path of the forking position: immutable
      * and global, so it outlives a forking task instance's recycled nodes. */
@@ -170,10 +150,8 @@ static pp_node *pp_profile_worker_root(pp_location *loc, pp_path *p)
 
 void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uint64_t now)
 {
-    if (!pp_profile_measuring())
-        return;
-    pp_location *loc = pp_profile_loc();
-    if (!loc)
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_UNLIKELY(loc == NULL))
         return;
     pp_path *p = (pp_path *)(intptr_t)fork_context;
     pp_task *parent = loc->current;
@@ -213,10 +191,8 @@ void pp_profile_parallel_begin(pp_region_id region, int64_t fork_context)
 
 void pp_profile_parallel_end_at(pp_region_id region, uint64_t now)
 {
-    if (!pp_profile_measuring())
-        return;
-    pp_location *loc = pp_profile_loc();
-    if (!loc)
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_UNLIKELY(loc == NULL))
         return;
     pp_task *it = loc->implicit;
     if (it == &loc->initial) {
@@ -252,9 +228,7 @@ void pp_profile_parallel_end(pp_region_id region)
 void pp_profile_join_at(pp_region_id region, pp_task_handle forking_task, uint64_t now)
 {
     (void)region;
-    if (!pp_profile_measuring())
-        return;
-    pp_location *loc = pp_profile_loc();
+    pp_location *loc = pp_profile_event_loc();
     if (loc && loc->current->handle != forking_task)
         pp_profile_task_switch_to_at(forking_task, now);
 }

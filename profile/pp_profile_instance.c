@@ -41,44 +41,32 @@ typedef struct pp_instance_count {
     size_t nodes, visited;
 } pp_instance_count;
 
-/* Add src's values into dst, its merged twin (NULL: the values are lost, as
- * with a failed merge), and zero them. */
-static inline void pp_profile_instance_move(pp_node *src, pp_node *dst, uint32_t n_ctr)
+/* Move the values of src's visited descendants into their merged twins,
+ * counting the nodes looked at and the visited ones.  A node not visited by
+ * this instance has an unvisited subtree (a region is closed before its
+ * parent), so it is skipped whole.  A twin missing so far is created below
+ * the parent's twin (src's own twin is set by the caller): in pre-order, so
+ * in this instance's first-visit order. */
+static void pp_profile_instance_drain(pp_location *loc, pp_node *src, uint32_t n_ctr,
+                                      pp_instance_count *k)
 {
-    if (dst) {
-        dst->visits += src->visits;
-        dst->sum += src->sum;
-        if (src->min < dst->min)
-            dst->min = src->min;
-        if (src->max > dst->max)
-            dst->max = src->max;
-        for (uint32_t i = 0; i < n_ctr; i++)
-            dst->ctr[n_ctr + i] += src->ctr[n_ctr + i];
-    }
-    src->visits = src->sum = src->max = 0;
-    src->min = UINT64_MAX;
-    for (uint32_t i = 0; i < n_ctr; i++)
-        src->ctr[n_ctr + i] = 0;
-}
-
-/* Move the values of src's visited children (and their subtrees) into
- * dst's, counting the nodes looked at and the visited ones.  A child not
- * visited by this instance has an unvisited subtree (a region is closed
- * before its parent), so it is skipped whole. */
-static void pp_profile_instance_drain_children(pp_location *loc, pp_node *src, pp_node *dst,
-                                               uint32_t n_ctr, pp_instance_count *k)
-{
-    for (pp_node *c = src->first_child; c; c = c->next_sibling) {
+    pp_node *c = src->first_child;
+    while (c) {
         k->nodes++;
-        if (!c->visits)
-            continue;
-        k->visited++;
-        pp_node *d = c->link;
-        if (!d && dst)
-            d = c->link = pp_profile_child_slow(loc, dst, c->region, 1);
-        pp_profile_instance_move(c, d, n_ctr);
-        if (c->first_child) /* leaves, the common case, need no call */
-            pp_profile_instance_drain_children(loc, c, d, n_ctr, k);
+        if (c->visits) {
+            k->visited++;
+            pp_node *d = c->link;
+            if (!d && c->parent->link)
+                d = c->link = pp_profile_child_slow(loc, c->parent->link, c->region, 1);
+            pp_profile_node_move(c, d, n_ctr);
+            if (c->first_child) { /* leaves, the common case, stop here */
+                c = c->first_child;
+                continue;
+            }
+        }
+        while (c != src && !c->next_sibling)
+            c = c->parent;
+        c = c == src ? NULL : c->next_sibling;
     }
 }
 
@@ -96,10 +84,9 @@ void pp_profile_instance_retire_slow(pp_location *loc, pp_task *t, uint64_t tnow
      * against the size policy below. */
     uint32_t n_ctr = pp_profile_g.n_ctr;
     pp_profile_close_node(loc, t, root, tnow);
-    pp_profile_instance_move(root, merged, n_ctr);
+    pp_profile_node_move(root, merged, n_ctr);
     pp_instance_count k = {1, 1}; /* the root */
-    if (root->first_child)
-        pp_profile_instance_drain_children(loc, root, merged, n_ctr, &k);
+    pp_profile_instance_drain(loc, root, n_ctr, &k);
     /* keep the tree unless it is mostly unused nodes (a construct whose
      * instances take ever different paths would otherwise keep the union of
      * all their trees once per active instance) */
@@ -120,9 +107,8 @@ void pp_profile_instance_flush(pp_location *loc)
         for (pp_node *root = m->link; root; root = root->next_sibling) {
             if (!root->visits)
                 continue; /* drained already: so is its whole tree */
-            pp_profile_instance_move(root, m, n_ctr);
-            if (root->first_child)
-                pp_profile_instance_drain_children(loc, root, m, n_ctr, &k);
+            pp_profile_node_move(root, m, n_ctr);
+            pp_profile_instance_drain(loc, root, n_ctr, &k);
         }
     }
 }

@@ -15,7 +15,7 @@
 #include "cube-writer/pp_cube.h"
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
-#include "profile/pp_profile_test.h"
+#include "profile/pp_profile_output.h"
 
 /* ---- where the file goes ----------------------------------------------------- */
 
@@ -116,7 +116,7 @@ too_long:
 /* ---- CUBE4 ---------------------------------------------------------------------- */
 
 typedef struct pp_output_ids {
-    int visits, time, min_time, max_time, max_active, ctr[8];
+    int visits, time, min_time, max_time, max_active, ctr[PP_COUNTERS_MAX];
     int *region_map; /* region id -> cube region id */
     uint32_t n_regions;
     int unknown_region;
@@ -143,41 +143,42 @@ static int pp_output_region(pp_cube *cube, pp_output_ids *ids, pp_region_id r)
     return ids->unknown_region;
 }
 
-static int pp_output_cnodes(pp_cube *cube, pp_output_ids *ids, const pp_unode *n, int parent,
-                            int *cnode_of)
+/* Define every cnode in pre-order (a parent before its children), keeping
+ * the cube id of each unified node. */
+static int pp_output_cnodes(pp_cube *cube, pp_output_ids *ids, const pp_unode *root, int *cnode_of)
 {
-    int id = pp_cube_def_cnode(cube, parent, pp_output_region(cube, ids, n->region), NULL, NULL);
-    if (id < 0)
-        return -1;
-    cnode_of[n->id] = id;
-    for (const pp_unode *c = n->first_child; c; c = c->next_sibling)
-        if (pp_output_cnodes(cube, ids, c, id, cnode_of))
+    for (const pp_unode *n = root; n; n = pp_unified_next(n)) {
+        int parent = n->parent ? cnode_of[n->parent->id] : -1;
+        int id = pp_cube_def_cnode(cube, parent, pp_output_region(cube, ids, n->region), NULL, NULL);
+        if (id < 0)
             return -1;
+        cnode_of[n->id] = id;
+    }
     return 0;
 }
 
 static void pp_output_values(pp_cube *cube, const pp_unified *u, const pp_output_ids *ids,
-                             const pp_unode *n, const int *cnode_of, double tps)
+                             const int *cnode_of, double tps)
 {
-    int cn = cnode_of[n->id];
-    for (uint32_t i = 0; i < u->n_locations; i++) {
-        if (n->visits[i])
-            pp_cube_set_uint64(cube, ids->visits, cn, (int)i, n->visits[i]);
-        if (n->time[i])
-            pp_cube_set_double(cube, ids->time, cn, (int)i, (double)n->time[i] / tps);
-        if (n->min_time[i] != UINT64_MAX)
-            pp_cube_set_double(cube, ids->min_time, cn, (int)i, (double)n->min_time[i] / tps);
-        if (n->max_time[i])
-            pp_cube_set_double(cube, ids->max_time, cn, (int)i, (double)n->max_time[i] / tps);
-        for (uint32_t k = 0; k < u->n_counters; k++)
-            if (n->counters[k * u->n_locations + i])
-                pp_cube_set_uint64(cube, ids->ctr[k], cn, (int)i,
-                                   n->counters[k * u->n_locations + i]);
-        if (n == u->tasks && u->max_active_tasks[i])
-            pp_cube_set_uint64(cube, ids->max_active, cn, (int)i, u->max_active_tasks[i]);
+    for (const pp_unode *n = u->root; n; n = pp_unified_next(n)) {
+        int cn = cnode_of[n->id];
+        for (uint32_t i = 0; i < u->n_locations; i++) {
+            if (n->visits[i])
+                pp_cube_set_uint64(cube, ids->visits, cn, (int)i, n->visits[i]);
+            if (n->time[i])
+                pp_cube_set_double(cube, ids->time, cn, (int)i, (double)n->time[i] / tps);
+            if (n->min_time[i] != UINT64_MAX)
+                pp_cube_set_double(cube, ids->min_time, cn, (int)i, (double)n->min_time[i] / tps);
+            if (n->max_time[i])
+                pp_cube_set_double(cube, ids->max_time, cn, (int)i, (double)n->max_time[i] / tps);
+            for (uint32_t k = 0; k < u->n_counters; k++)
+                if (n->counters[k * u->n_locations + i])
+                    pp_cube_set_uint64(cube, ids->ctr[k], cn, (int)i,
+                                       n->counters[k * u->n_locations + i]);
+            if (n == u->tasks && u->max_active_tasks[i])
+                pp_cube_set_uint64(cube, ids->max_active, cn, (int)i, u->max_active_tasks[i]);
+        }
     }
-    for (const pp_unode *c = n->first_child; c; c = c->next_sibling)
-        pp_output_values(cube, u, ids, c, cnode_of, tps);
 }
 
 /* Build the whole report in memory; NULL with a reason in err. */
@@ -249,7 +250,7 @@ static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
                                                rec->end_line, rec->paradigm, rec->role, "");
         bad |= ids.region_map[r] < 0;
     }
-    if (bad || pp_output_cnodes(cube, &ids, u->root, -1, cnode_of)) {
+    if (bad || pp_output_cnodes(cube, &ids, u->root, cnode_of)) {
         snprintf(err, err_size, "%s", pp_cube_error(cube));
         goto fail;
     }
@@ -277,7 +278,7 @@ static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
             goto fail;
         }
     }
-    pp_output_values(cube, u, &ids, u->root, cnode_of, tps);
+    pp_output_values(cube, u, &ids, cnode_of, tps);
     free(ids.region_map);
     free(cnode_of);
     return cube;

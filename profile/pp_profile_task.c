@@ -27,11 +27,6 @@ static inline pp_task *pp_profile_task_find(pp_location *loc, pp_task_handle h)
     return NULL;
 }
 
-pp_task *pp_profile_task_lookup(pp_location *loc, pp_task_handle h)
-{
-    return pp_profile_task_find(loc, h);
-}
-
 static void pp_profile_task_table_remove(pp_location *loc, pp_task *t)
 {
     pp_task **link = &loc->task_table[pp_profile_task_bucket(t->handle)];
@@ -194,10 +189,8 @@ pp_profile_task_end_loc(pp_location *loc, pp_region_id task_region, uint64_t now
 
 void pp_profile_task_switch_to_at(pp_task_handle resumed, uint64_t now)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
-    if (PP_UNLIKELY(!loc))
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_UNLIKELY(loc == NULL))
         return;
     if (PP_LIKELY(loc->current->handle == resumed))
         return;
@@ -226,36 +219,28 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
 void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, bool untied,
                               uint64_t now)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
+    pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_task_begin_loc(loc, task_region, task, untied, now);
 }
 
 void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
+    pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_task_end_loc(loc, task_region, now);
 }
 
 void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
+    pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_task_begin_loc(loc, task_region, task, untied, pp_timer_now());
 }
 
 void pp_profile_task_end(pp_region_id task_region)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_loc();
+    pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_task_end_loc(loc, task_region, pp_timer_now());
 }

@@ -176,25 +176,51 @@ pp_task *pp_profile_task_alloc(pp_location *loc)
     return t;
 }
 
+/* The path of a program root or a task instance root. */
+static pp_path *pp_profile_base_path(const pp_node *n)
+{
+    if (n->kind == PP_NODE_PROGRAM)
+        return pp_profile_g.path_program;
+    return pp_profile_path_child(pp_profile_g.path_tasks, n->region);
+}
+
 pp_path *pp_profile_node_path(pp_location *loc, pp_node *n)
 {
+    (void)loc;
     if (n->path)
         return n->path;
-    pp_path *p = NULL;
-    switch (n->kind) {
-    case PP_NODE_PROGRAM:
-        p = pp_profile_g.path_program;
-        break;
-    case PP_NODE_TASK_ROOT:
-        p = pp_profile_path_child(pp_profile_g.path_tasks, n->region);
-        break;
-    default:
-        if (n->parent) {
-            pp_path *up = pp_profile_node_path(loc, n->parent);
-            p = up ? pp_profile_path_child(up, n->region) : NULL;
+    /* Climb to the nearest node that knows its path (or is a root), then
+     * intern the paths on the way back down; iterative, as fork positions
+     * may lie as deep as the program recursed. */
+    pp_node *small[32], **chain = small;
+    size_t cap = sizeof small / sizeof small[0], k = 0;
+    pp_node *a = n;
+    while (!a->path && a->parent) {
+        if (k == cap) {
+            pp_node **bigger = malloc(2 * cap * sizeof *bigger);
+            if (!bigger) {
+                PP_WARN_ONCE("out of memory for a fork path; workers attach below the program root");
+                break;
+            }
+            memcpy(bigger, chain, k * sizeof *chain);
+            if (chain != small)
+                free(chain);
+            chain = bigger;
+            cap *= 2;
         }
-        break;
+        chain[k++] = a;
+        a = a->parent;
     }
-    n->path = p;
-    return p;
+    pp_path *p = a->path;
+    if (!p && (a->kind == PP_NODE_PROGRAM || a->kind == PP_NODE_TASK_ROOT))
+        p = a->path = pp_profile_base_path(a);
+    /* else: a root of another kind, or out of memory: no path */
+    while (k > 0) {
+        pp_node *m = chain[--k];
+        p = p ? pp_profile_path_child(p, m->region) : NULL;
+        m->path = p;
+    }
+    if (chain != small)
+        free(chain);
+    return n->path;
 }

@@ -7,9 +7,11 @@
  *     TASKS                 <- one subtree per task construct (the merged
  *                              instance trees); time = sum of its children,
  *                              NOT added to the program root (CubeLib splits
- *                              TASKS off the root, cube4-format 2.7, 4.5)
+ *                              TASKS off the root: doc/cube4-layout.md)
  *
- * Runs once, off the event path; plain malloc is fine here. */
+ * Runs once, off the event path; plain malloc is fine here.  Every walk is
+ * iterative: the profile may be written on the signal flusher's small stack
+ * (lib/pp_signals.c) and call trees can be as deep as the program recursed. */
 #include "profile/pp_profile_internal.h"
 
 #include <stdlib.h>
@@ -17,43 +19,7 @@
 
 #include "lib/pp_counters.h"
 #include "lib/pp_message.h"
-#include "profile/pp_profile_test.h"
-
-/* ---- closing what is still open ------------------------------------------- */
-
-static void pp_profile_close_location(pp_location *loc, uint64_t now)
-{
-    /* innermost first: a team nested in an explicit task has its nodes in
-     * that task's tree, which is merged (and recycled) below */
-    for (pp_task *it = loc->implicit; it && it != &loc->initial; it = it->parent_implicit) {
-        for (pp_node *n = it->pos; n; n = n->parent) {
-            pp_profile_close_node(loc, it, n, now);
-            if (n == it->floor)
-                break;
-        }
-        it->pos = it->floor;
-        it->floor = NULL;
-    }
-    loc->current = loc->implicit;
-    for (uint32_t b = 0; b < PP_TASK_BUCKETS; b++)
-        while (loc->task_table[b])
-            pp_profile_task_finish(loc, loc->task_table[b], now);
-    /* finished instances may leave their values in their kept trees */
-    pp_profile_instance_flush(loc);
-    /* the serial part: the master's program root is open since init */
-    pp_task *in = &loc->initial;
-    for (pp_node *n = in->pos; n; n = n->parent) {
-        if (n == loc->root) {
-            if (n->open) {
-                pp_profile_close_node(loc, in, n, now);
-                n->open = 0;
-            }
-            break;
-        }
-        pp_profile_close_node(loc, in, n, now);
-    }
-    in->pos = loc->root;
-}
+#include "profile/pp_profile_unify.h"
 
 /* ---- the unified tree ------------------------------------------------------------ */
 
@@ -141,8 +107,8 @@ static pp_unode *pp_unify_child(pp_unify_ctx *c, pp_unode *parent, pp_region_id 
     return n;
 }
 
-/* Add node n (location i) and its subtree into un. */
-static void pp_unify_add(pp_unify_ctx *c, pp_unode *un, const pp_node *n, uint32_t i)
+/* Add node n's own values (location i) into un. */
+static void pp_unify_values(pp_unify_ctx *c, pp_unode *un, const pp_node *n, uint32_t i)
 {
     un->visits[i] += n->visits;
     un->time[i] += n->sum;
@@ -152,10 +118,34 @@ static void pp_unify_add(pp_unify_ctx *c, pp_unode *un, const pp_node *n, uint32
         un->max_time[i] = n->max;
     for (uint32_t k = 0; k < c->n_ctr; k++)
         un->counters[k * c->n_loc + i] += n->ctr[c->n_ctr + k];
-    for (const pp_node *ch = n->first_child; ch; ch = ch->next_sibling) {
-        pp_unode *uc = pp_unify_child(c, un, ch->region);
-        if (uc)
-            pp_unify_add(c, uc, ch, i);
+}
+
+/* Add node top (location i) and its subtree into un, in pre-order.  The
+ * unified node of the current node is tracked alongside: going down creates
+ * or finds the child, going up follows the unified parent, which mirrors the
+ * tree's parent by construction. */
+static void pp_unify_add(pp_unify_ctx *c, pp_unode *un, const pp_node *top, uint32_t i)
+{
+    const pp_node *n = top;
+    pp_unify_values(c, un, n, i);
+    for (;;) {
+        const pp_node *next = n->first_child;
+        if (!next) {
+            while (n != top && !n->next_sibling) {
+                n = n->parent;
+                un = un->parent;
+            }
+            if (n == top)
+                return;
+            next = n->next_sibling;
+            un = un->parent;
+        }
+        pp_unode *un_next = pp_unify_child(c, un, next->region);
+        if (!un_next)
+            return; /* out of memory: reported once the walk is over */
+        n = next;
+        un = un_next;
+        pp_unify_values(c, un, n, i);
     }
 }
 
@@ -164,8 +154,23 @@ static pp_unode *pp_unify_path(pp_unify_ctx *c, const pp_path *p)
 {
     if (!p || !p->parent)
         return c->u->root;
-    pp_unode *up = pp_unify_path(c, p->parent);
-    return up ? pp_unify_child(c, up, p->region) : NULL;
+    /* the path from below the root down to p, root end first */
+    size_t depth = 0;
+    for (const pp_path *q = p; q->parent; q = q->parent)
+        depth++;
+    const pp_path **chain = malloc(depth * sizeof *chain);
+    if (!chain) {
+        c->failed = 1;
+        return NULL;
+    }
+    size_t k = depth;
+    for (const pp_path *q = p; q->parent; q = q->parent)
+        chain[--k] = q;
+    pp_unode *un = c->u->root;
+    for (k = 0; k < depth && un; k++)
+        un = pp_unify_child(c, un, chain[k]->region);
+    free(chain);
+    return un;
 }
 
 /* A worker subtree of inclusive value `add` hangs below un: every copied
@@ -188,7 +193,7 @@ static void pp_unify_location(pp_unify_ctx *c, pp_location *loc)
 {
     pp_unified *u = c->u;
     uint32_t i = loc->index;
-    uint64_t ctr[8];
+    uint64_t ctr[PP_COUNTERS_MAX];
 
     /* main tree; a location that never entered the program root (a worker)
      * gets the sum of what hangs below it */
@@ -264,7 +269,7 @@ pp_unified *pp_profile_unify_at(uint64_t now)
     u->n_locations = c.n_loc;
     u->n_counters = c.n_ctr;
     u->t_finalize = now;
-    for (uint32_t k = 0; k < c.n_ctr && k < 8; k++)
+    for (uint32_t k = 0; k < c.n_ctr && k < PP_COUNTERS_MAX; k++)
         u->counter_names[k] = pp_counters_name((int)k);
     u->max_active_tasks = calloc(c.n_loc ? c.n_loc : 1, sizeof(uint64_t));
     u->root = pp_unode_new(&c, NULL, pp_profile_g.program_region);

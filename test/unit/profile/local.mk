@@ -1,8 +1,10 @@
 # test/unit/profile: the engine (scenarios with a fake clock, memory,
 # handles, limits) and its output (file naming, .cubex read back).
 if HAVE_CHECK
-check_PROGRAMS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output
-TESTS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output
+check_PROGRAMS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output \
+	test/unit/profile/test_profile_deep
+TESTS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output \
+	test/unit/profile/test_profile_deep
 test_unit_profile_test_profile_engine_SOURCES = test/unit/profile/test_profile_engine.c
 test_unit_profile_test_profile_engine_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_engine_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
@@ -10,6 +12,10 @@ test_unit_profile_test_profile_engine_LDADD = profile/libpp_profile.la cube-writ
 test_unit_profile_test_profile_output_SOURCES = test/unit/profile/test_profile_output.c
 test_unit_profile_test_profile_output_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_output_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
+test_unit_profile_test_profile_deep_SOURCES = test/unit/profile/test_profile_deep.c
+test_unit_profile_test_profile_deep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_profile_test_profile_deep_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 endif
 
@@ -22,3 +28,7 @@ test_unit_profile_bench_profile_LDADD = profile/libpp_profile.la cube-writer/lib
 .PHONY: bench-profile
 bench-profile: test/unit/profile/bench_profile$(EXEEXT)
 	$(builddir)/test/unit/profile/bench_profile$(EXEEXT)
+
+# The engine's files form a one-way chain (index in pp_profile_internal.h).
+TESTS += test/unit/profile/test_profile_layers.py
+EXTRA_DIST += test/unit/profile/test_profile_layers.py

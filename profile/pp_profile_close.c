@@ -1,0 +1,40 @@
+/* Closing what is still open when measurement ends: the regions of every
+ * team and of the serial part, and the explicit task instances still active
+ * (finished where they stand, suspended ones at the time they were
+ * suspended).  Afterwards the instance trees are flushed, so a location's
+ * main tree, worker trees and merged task trees hold every measured value. */
+#include "profile/pp_profile_internal.h"
+
+void pp_profile_close_location(pp_location *loc, uint64_t now)
+{
+    /* innermost first: a team nested in an explicit task has its nodes in
+     * that task's tree, which is merged (and recycled) below */
+    for (pp_task *it = loc->implicit; it && it != &loc->initial; it = it->parent_implicit) {
+        for (pp_node *n = it->pos; n; n = n->parent) {
+            pp_profile_close_node(loc, it, n, now);
+            if (n == it->floor)
+                break;
+        }
+        it->pos = it->floor;
+        it->floor = NULL;
+    }
+    loc->current = loc->implicit;
+    for (uint32_t b = 0; b < PP_TASK_BUCKETS; b++)
+        while (loc->task_table[b])
+            pp_profile_task_finish(loc, loc->task_table[b], now);
+    /* finished instances may leave their values in their kept trees */
+    pp_profile_instance_flush(loc);
+    /* the serial part: the master's program root is open since init */
+    pp_task *in = &loc->initial;
+    for (pp_node *n = in->pos; n; n = n->parent) {
+        if (n == loc->root) {
+            if (n->open) {
+                pp_profile_close_node(loc, in, n, now);
+                n->open = 0;
+            }
+            break;
+        }
+        pp_profile_close_node(loc, in, n, now);
+    }
+    in->pos = loc->root;
+}

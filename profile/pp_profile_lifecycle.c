@@ -1,0 +1,250 @@
+/* The engine's lifecycle: start (configuration, built-in regions, counters),
+ * POMP2_On/Off, and finalize (close, unify, write), which runs once from
+ * POMP2_Finalize, the atexit handler, exit() on any thread, or the signal
+ * flusher (lib/pp_signals.c).  It sits above every other engine file and
+ * calls only downwards. */
+#define _GNU_SOURCE
+#include "profile/pp_profile_internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/pp_config.h"
+#include "lib/pp_counters.h"
+#include "lib/pp_message.h"
+#include "lib/pp_signals.h"
+#include "lib/pp_timer.h"
+#include "profile/pp_profile_output.h"
+#include "profile/pp_profile_unify.h"
+
+static pthread_mutex_t pp_profile_init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void pp_profile_set_enabled(bool on)
+{
+    pp_profile_g.enabled_by_user = on;
+    pp_profile_update_measuring();
+}
+
+/* ---- program name, command line, date ------------------------------------- */
+
+static void pp_profile_read_command_line(void)
+{
+    char buf[8192];
+    size_t n = 0;
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    if (f) {
+        n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+    }
+    buf[n] = '\0';
+    const char *argv0 = n ? buf : program_invocation_name;
+    const char *base = strrchr(argv0, '/');
+    base = base ? base + 1 : argv0;
+    if (!*base)
+        base = program_invocation_short_name;
+    snprintf(pp_profile_g.program, sizeof pp_profile_g.program, "%s", *base ? base : "program");
+    /* arguments are NUL-separated; the attribute shows them space-separated */
+    while (n > 0 && buf[n - 1] == '\0')
+        n--;
+    for (size_t i = 0; i < n; i++)
+        if (buf[i] == '\0')
+            buf[i] = ' ';
+    free(pp_profile_g.command_line);
+    pp_profile_g.command_line = strdup(n ? buf : pp_profile_g.program);
+}
+
+static void pp_profile_set_date(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    pp_profile_g.wall_init = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    struct tm tm;
+    time_t t = ts.tv_sec;
+    localtime_r(&t, &tm);
+    char zone[8];
+    strftime(zone, sizeof zone, "%z", &tm); /* +hhmm */
+    char iso[32];
+    strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(pp_profile_g.date, sizeof pp_profile_g.date, "%s%.3s:%.2s", iso, zone,
+             zone[0] ? zone + 3 : "00");
+}
+
+static void pp_profile_define_builtin_regions(void)
+{
+    pp_region_def program = {.name = pp_profile_g.program, .begin_line = -1, .end_line = -1,
+                             .paradigm = "measurement", .role = "artificial"};
+    pp_region_def tasks = {.name = "TASKS", .begin_line = -1, .end_line = -1,
+                           .paradigm = "openmp", .role = "artificial"};
+    pp_profile_g.program_region = pp_profile_region_define(&program);
+    pp_profile_g.tasks_region = pp_profile_region_define(&tasks);
+    pp_profile_g.path_program = pp_profile_path_child(NULL, pp_profile_g.program_region);
+    pp_profile_g.path_tasks = pp_profile_path_child(pp_profile_g.path_program,
+                                                    pp_profile_g.tasks_region);
+}
+
+/* ---- lifecycle ---------------------------------------------------------------- */
+
+void pp_profile_start_at(uint64_t now)
+{
+    pthread_mutex_lock(&pp_profile_init_lock);
+    if (pp_profile_g.started) {
+        pthread_mutex_unlock(&pp_profile_init_lock);
+        return;
+    }
+    const pp_config *cfg = pp_config_get();
+    pp_profile_g.config_enable = cfg->enable;
+    pp_profile_g.enabled_by_user = 1;
+    pp_profile_read_command_line();
+    pp_profile_set_date();
+    pp_profile_g.max_depth = cfg->max_depth;
+    pp_profile_g.memory_limit = cfg->memory_limit;
+    if (cfg->enable && cfg->memory_limit && cfg->memory_limit < 64 * 1024)
+        pp_message_warn("POMPPROF_MEMORY=%zu bytes is below the minimum of one 64 KiB block per "
+                        "thread; each thread gets that block",
+                        cfg->memory_limit);
+    if (cfg->enable) {
+        pp_profile_define_builtin_regions();
+        pp_profile_g.n_ctr = cfg->n_metrics ? (uint32_t)pp_counters_init(cfg->metrics, cfg->n_metrics) : 0;
+        pp_profile_g.node_size = sizeof(pp_node) + 2 * (size_t)pp_profile_g.n_ctr * sizeof(uint64_t);
+        pp_profile_g.t_init = now;
+    }
+    pp_profile_g.started = 1;
+    pp_profile_update_measuring();
+    pthread_mutex_unlock(&pp_profile_init_lock);
+    if (!cfg->enable)
+        return;
+    /* the initialising thread is the master: its program root is open from
+     * init to finalize */
+    pp_location *loc = pp_profile_tls_ ? pp_profile_tls_ : pp_profile_location_create();
+    if (loc) {
+        loc->root->start = now;
+        loc->root->open = 1;
+        if (loc->n_ctr)
+            pp_profile_counters_enter(loc, loc->current, loc->root);
+    }
+}
+
+static void pp_profile_atexit(void)
+{
+    pp_profile_finalize();
+}
+
+void pp_profile_init(void)
+{
+    if (__atomic_load_n(&pp_profile_g.started, __ATOMIC_ACQUIRE))
+        return;
+    const pp_config *cfg = pp_config_get();
+    if (cfg->enable)
+        pp_timer_init(cfg->timer);
+    pp_profile_start_at(pp_timer_now());
+    static int registered;
+    if (!__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL) && cfg->enable) {
+        atexit(pp_profile_atexit);
+        /* Ctrl-C or kill never reach exit(): write what was measured, then
+         * die of the signal as the program would have. */
+        pp_signals_install(pp_profile_finalize);
+    }
+}
+
+static void pp_profile_report_losses(void)
+{
+    uint64_t depth = 0, memory = 0;
+    for (pp_location *l = pp_profile_g.first; l; l = l->next) {
+        depth += l->lost_depth;
+        memory += l->lost_memory;
+    }
+    if (depth)
+        pp_message_warn("POMPPROF_MAX_DEPTH=%u: %llu region visits deeper than that were folded into "
+                        "their ancestors",
+                        pp_profile_g.max_depth, (unsigned long long)depth);
+    if (memory)
+        pp_message_warn("POMPPROF_MEMORY limit reached: %llu region visits were folded into their "
+                        "parents (call paths missing from the profile)",
+                        (unsigned long long)memory);
+}
+
+/* finalize's progress: a second caller (exit() on another thread, SIGINT or
+ * SIGTERM arriving while the profile is written) must neither write again
+ * nor let the process die before the running write is complete. */
+enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_DONE };
+static int pp_profile_final_state;
+static pthread_t pp_profile_final_writer;
+
+static void pp_profile_wait_for_writer(void)
+{
+    if (pthread_equal(pp_profile_final_writer, pthread_self()))
+        return; /* re-entered on the writing thread: nothing to wait for */
+    /* nanosleep is async-signal-safe; bounded so a stuck writer never hangs
+     * the program's exit forever */
+    struct timespec ms = {0, 1000000};
+    for (int i = 0; i < 60000; i++) {
+        if (__atomic_load_n(&pp_profile_final_state, __ATOMIC_ACQUIRE) == PP_FINAL_DONE)
+            return;
+        nanosleep(&ms, NULL);
+    }
+}
+
+void pp_profile_finalize(void)
+{
+    int expected = PP_FINAL_NONE;
+    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        if (expected == PP_FINAL_WRITING)
+            pp_profile_wait_for_writer();
+        return;
+    }
+    pp_profile_final_writer = pthread_self();
+    /* SIGINT/SIGTERM wait until the profile is on disk (another thread that
+     * takes them waits in pp_profile_wait_for_writer) */
+    sigset_t saved;
+    pp_signals_hold(&saved);
+    pthread_mutex_lock(&pp_profile_init_lock);
+    int write = pp_profile_g.started && !pp_profile_g.finished;
+    pp_profile_g.finished = 1;
+    pp_profile_update_measuring();
+    uint64_t now = pp_timer_now();
+    pthread_mutex_unlock(&pp_profile_init_lock);
+    if (write && pp_profile_g.config_enable) {
+        /* Threads may still be inside an event that started before the flag
+         * changed (exit() called while a team runs): an event lasts
+         * nanoseconds, so a short pause lets them leave before their trees
+         * are read. */
+        if (pp_profile_g.n_locations > 1)
+            usleep(2000);
+        pp_unified *u = pp_profile_unify_at(now);
+        if (u) {
+            pp_profile_output_write(u, pp_config_get()->output, NULL, 0);
+            pp_unified_free(u);
+        }
+        pp_profile_report_losses();
+    }
+    __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
+    pp_signals_release(&saved);
+}
+
+void pp_profile_lifecycle_reset(void)
+{
+    pthread_mutex_lock(&pp_profile_init_lock);
+    __atomic_store_n(&pp_profile_final_state, PP_FINAL_NONE, __ATOMIC_RELEASE);
+    pp_location *l = pp_profile_g.first;
+    while (l) {
+        pp_location *n = l->next;
+        pp_profile_arena_release(l);
+        free(l);
+        l = n;
+    }
+    free(pp_profile_g.command_line);
+    pp_profile_paths_reset();
+    pp_profile_regions_reset();
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    memset(&pp_profile_g, 0, sizeof pp_profile_g);
+    pp_profile_g.lock = lock;
+    pp_profile_tls_ = NULL;
+    pp_profile_update_measuring();
+    pthread_mutex_unlock(&pp_profile_init_lock);
+}

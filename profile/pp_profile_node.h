@@ -1,0 +1,229 @@
+/* The engine's data model: call-tree nodes, tasks, locations, the global
+ * state, and the operations on a single node that the event path inlines.
+ *
+ * doc/engine.md tells the algorithm; in short:
+ * - one pp_location per OS thread that sends events, reached through a
+ *   thread-local pointer; it owns an arena of call-tree nodes and tasks;
+ * - every task (implicit or explicit) is a pp_task with a position (pos) in
+ *   some call tree.  Implicit tasks move inside the thread's main tree (or a
+ *   worker root, or the tree of the explicit task that forked); explicit
+ *   task instances own a small tree rooted at the task region;
+ * - suspended time never counts: every explicit task keeps a "virtual clock"
+ *   (real time minus the time it spent suspended, t->susp), and all its
+ *   nodes store their start in that clock, so a switch is O(1);
+ * - stubs (task region nodes below the scheduling point of the implicit
+ *   task) measure fragments of explicit tasks in real time;
+ * - a finished instance tree is kept per construct for the next instance
+ *   and its values reach the construct's merged tree below TASKS
+ *   (pp_profile_instance.c).
+ *
+ * Everything here is private to profile/. */
+#ifndef PP_PROFILE_NODE_H
+#define PP_PROFILE_NODE_H
+
+#include "config.h"
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/pp_counters.h"
+#include "profile/pp_profile.h"
+
+#define PP_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PP_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- fork paths -----------------------------------------------------------
+ * A global, immutable, interned tree of call paths (pp_profile_path.c).  A
+ * fork context is a pointer to one of these: it stays valid when the forking
+ * task instance's nodes are recycled, and workers of any thread can read it. */
+
+typedef struct pp_path pp_path;
+struct pp_path {
+    pp_path *parent;
+    pp_path *first_child, *next_sibling;
+    pp_region_id region;
+    uint32_t depth;
+};
+
+/* ---- call-tree nodes -------------------------------------------------------- */
+
+enum pp_node_kind {
+    PP_NODE_REGION = 0, /* an ordinary region (also stubs) */
+    PP_NODE_PROGRAM,    /* the program root of a location's main tree */
+    PP_NODE_TASK_ROOT,  /* root of an explicit task instance tree */
+    PP_NODE_WORKER,     /* the fork point a worker's team tree hangs below */
+    PP_NODE_TASKS,      /* the per-location artificial TASKS node */
+    PP_NODE_MERGED      /* a node of a merged task tree */
+};
+
+typedef struct pp_node pp_node;
+struct pp_node {
+    pp_region_id region;
+    uint16_t kind;
+    uint16_t open;       /* a visit is in progress (for closing at finalize) */
+    uint32_t depth;      /* program root = 0 */
+    pp_node *parent;
+    pp_node *first_child, *next_sibling;
+    pp_node *last_child; /* the child entered last: O(1) lookup for loops */
+    pp_path *path;       /* fork path of this node (cache), or a worker root's */
+    /* instance-tree node: its twin in the merged tree (NULL until the first
+     * merge); merged construct root: its list of spare instance trees
+     * (roots linked through next_sibling).  Fits the 16-byte padding. */
+    pp_node *link;
+    uint64_t start;      /* start of the open visit, in its task's clock */
+    uint64_t visits, sum, min, max;
+    uint64_t ctr[];      /* with counters: [0,n) start values, [n,2n) sums */
+};
+
+/* ---- tasks ------------------------------------------------------------------- */
+
+typedef struct pp_task pp_task;
+/* pp_profile_task_alloc sets every field one by one: keep it in sync. */
+struct pp_task {
+    pp_task_handle handle;
+    pp_node *pos;          /* current node */
+    uint64_t susp;         /* ticks spent suspended (explicit tasks) */
+    pp_node *floor;        /* a generic exit never leaves this node */
+    uint32_t fold;         /* open regions that were folded (depth/memory) */
+    uint8_t is_explicit;
+    uint8_t suspended;
+    pp_region_id region;   /* explicit: the task construct */
+    pp_node *stub;         /* explicit and running: its open stub */
+    uint64_t suspend_start;
+    pp_task *next;         /* task table chain / free list */
+    pp_task *parent_task;  /* implicit: task to resume at parallel end */
+    pp_task *parent_implicit;
+    uint64_t *csusp;       /* counters: [0,n) suspended sums, [n,2n) at suspend */
+    uint64_t nodes_mark;   /* explicit: loc->nodes_made when it began */
+};
+
+/* ---- locations ---------------------------------------------------------------- */
+
+#define PP_CHILD_HASH 4096    /* power of two */
+#define PP_TASK_BUCKETS 1024  /* power of two */
+#define PP_CONSTRUCT_CACHE 64 /* power of two */
+
+typedef struct pp_chunk pp_chunk;
+
+typedef struct pp_location pp_location;
+struct pp_location {
+    pp_task *current;  /* the task executing now */
+    pp_task *implicit; /* the implicit task of the innermost team */
+    uint32_t index;
+    uint32_t n_ctr;    /* PAPI counters read at every event (0: none) */
+    uint64_t handle_counter;
+    /* call-tree nodes created by child lookups so far: a task instance
+     * during which none was created added no node to its kept tree, so its
+     * values can stay there until the next flush (pp_profile_instance.c) */
+    uint64_t nodes_made;
+
+    /* arena */
+    char *arena_ptr, *arena_end;
+    pp_chunk *chunks;
+    size_t arena_bytes;
+    pp_node *node_free;
+    pp_task *task_free;
+
+    pp_node *root;    /* program root of the main tree */
+    pp_node *tasks;   /* TASKS: children are the merged task trees */
+    pp_node *workers; /* worker roots, linked through next_sibling */
+    pp_task initial;  /* the implicit task outside any parallel region */
+
+    pp_path *fork_pending; /* set by fork, consumed by the master's parallel_begin */
+    int fork_pending_set;
+
+    uint64_t active_tasks, max_active_tasks;
+    uint64_t lost_depth, lost_memory;
+
+    int counter_set; /* PAPI event set, -1 none */
+
+    pp_location *next; /* global list, creation order */
+    pp_task *task_table[PP_TASK_BUCKETS];
+    /* merged construct roots by region id (direct-mapped, checked by
+     * region): task begin finds the construct's spare trees in O(1) */
+    pp_node *construct_cache[PP_CONSTRUCT_CACHE];
+    pp_node *child_hash[PP_CHILD_HASH];
+};
+
+/* ---- the process-wide state (pp_profile_state.c) ----------------------------- */
+
+typedef struct pp_profile_global {
+    pthread_mutex_t lock;
+    pp_location *first, *last;
+    uint32_t n_locations;
+    size_t node_size;    /* sizeof(pp_node) + counters */
+    uint32_t n_ctr;
+    unsigned max_depth;  /* 0 = unlimited */
+    size_t memory_limit; /* 0 = unlimited */
+    size_t memory_used;  /* atomic: bytes of all arenas */
+    pp_region_id program_region, tasks_region;
+    pp_path *path_program, *path_tasks;
+    uint64_t t_init;
+    double wall_init;    /* CLOCK_REALTIME seconds */
+    char date[40];
+    char program[256];
+    char *command_line;
+    int started, finished;
+    int enabled_by_user; /* POMP2_On/Off */
+    int config_enable;
+} pp_profile_global;
+
+extern pp_profile_global pp_profile_g;
+
+/* Nonzero while events are recorded: the one shared variable the event path
+ * reads (relaxed; written only by the lifecycle and POMP2_On/Off). */
+extern int pp_profile_measuring_;
+
+extern __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
+
+static inline int pp_profile_measuring(void)
+{
+    return __atomic_load_n(&pp_profile_measuring_, __ATOMIC_RELAXED);
+}
+
+/* ---- operations on one node ----------------------------------------------------- */
+
+/* Record one finished visit of n lasting d ticks. */
+static inline void pp_profile_node_visit(pp_node *n, uint64_t d)
+{
+    n->visits++;
+    n->sum += d;
+    if (d < n->min)
+        n->min = d;
+    if (d > n->max)
+        n->max = d;
+}
+
+/* Add src's values into dst (NULL: they are dropped) and zero src's. */
+static inline void pp_profile_node_move(pp_node *src, pp_node *dst, uint32_t n_ctr)
+{
+    if (dst) {
+        dst->visits += src->visits;
+        dst->sum += src->sum;
+        if (src->min < dst->min)
+            dst->min = src->min;
+        if (src->max > dst->max)
+            dst->max = src->max;
+        for (uint32_t i = 0; i < n_ctr; i++)
+            dst->ctr[n_ctr + i] += src->ctr[n_ctr + i];
+    }
+    src->visits = src->sum = src->max = 0;
+    src->min = UINT64_MAX;
+    for (uint32_t i = 0; i < n_ctr; i++)
+        src->ctr[n_ctr + i] = 0;
+}
+
+/* The node after n in a pre-order walk of the subtree rooted at top (NULL at
+ * the end).  Iterative, so finalize-time walks need no stack however deep
+ * the tree is. */
+static inline pp_node *pp_profile_node_next(const pp_node *n, const pp_node *top)
+{
+    if (n->first_child)
+        return n->first_child;
+    while (n != top && !n->next_sibling)
+        n = n->parent;
+    return n == top ? NULL : n->next_sibling;
+}
+
+#endif

@@ -1,0 +1,49 @@
+/* Hooks for the engine's unit tests (pp_profile_test.h). */
+#include "profile/pp_profile_internal.h"
+#include "profile/pp_profile_test.h"
+
+void pp_profile_test_reset(void)
+{
+    pp_profile_lifecycle_reset();
+}
+
+void pp_profile_test_start_at(uint64_t now)
+{
+    pp_profile_start_at(now);
+}
+
+void pp_profile_test_use_location(uint32_t index)
+{
+    for (;;) {
+        for (pp_location *l = pp_profile_g.first; l; l = l->next)
+            if (l->index == index) {
+                pp_profile_tls_ = l;
+                return;
+            }
+        pp_profile_tls_ = NULL;
+        if (!pp_profile_location_create())
+            return;
+    }
+}
+
+void pp_profile_test_set_limits(unsigned max_depth, size_t memory_limit)
+{
+    pp_profile_g.max_depth = max_depth;
+    pp_profile_g.memory_limit = memory_limit;
+}
+
+size_t pp_profile_test_arena_bytes(uint32_t index)
+{
+    for (pp_location *l = pp_profile_g.first; l; l = l->next)
+        if (l->index == index)
+            return l->arena_bytes;
+    return 0;
+}
+
+uint64_t pp_profile_test_lost(int memory)
+{
+    uint64_t s = 0;
+    for (pp_location *l = pp_profile_g.first; l; l = l->next)
+        s += memory ? l->lost_memory : l->lost_depth;
+    return s;
+}

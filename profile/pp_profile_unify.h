@@ -1,0 +1,58 @@
+/* The unified profile: all locations' trees as one call tree with a value
+ * per location, built at the end of measurement (pp_profile_unify.c) and
+ * written by pp_profile_output.c.
+ *
+ * Times are timer ticks (the output converts them to seconds), so tests with
+ * a fake clock can assert exact values. */
+#ifndef PP_PROFILE_UNIFY_H
+#define PP_PROFILE_UNIFY_H
+
+#include <stdint.h>
+
+#include "lib/pp_counters.h"
+#include "profile/pp_profile.h"
+
+typedef struct pp_unode pp_unode;
+struct pp_unode {
+    pp_region_id region;
+    int id; /* cnode id: pre-order position */
+    pp_unode *parent, *first_child, *next_sibling, *last_child;
+    /* one entry per location */
+    uint64_t *visits;
+    uint64_t *time;     /* inclusive ticks */
+    uint64_t *min_time; /* ticks; UINT64_MAX = no visit */
+    uint64_t *max_time;
+    uint64_t *counters; /* [counter * n_locations + location], inclusive */
+};
+
+typedef struct pp_unified {
+    pp_unode *root;  /* the program region */
+    pp_unode *tasks; /* the TASKS child of root, NULL when no task ran */
+    uint32_t n_locations;
+    uint32_t n_nodes;
+    uint32_t n_counters;
+    const char *counter_names[PP_COUNTERS_MAX];
+    uint64_t *max_active_tasks; /* per location */
+    uint64_t t_finalize;        /* ticks */
+} pp_unified;
+
+/* Close every region still open at `now` (ticks) on every location, finish
+ * active task instances, and unify all locations' trees into one.  NULL when
+ * nothing was measured. */
+pp_unified *pp_profile_unify_at(uint64_t now);
+void pp_unified_free(pp_unified *u);
+/* The child of parent for region (NULL if none). */
+pp_unode *pp_unified_child(const pp_unode *parent, pp_region_id region);
+/* Inclusive minus the children's inclusive (TASKS below the root excluded). */
+int64_t pp_unified_exclusive(const pp_unified *u, const pp_unode *n, uint32_t location);
+/* The node after n in pre-order (NULL after the last one); iterative. */
+static inline pp_unode *pp_unified_next(const pp_unode *n)
+{
+    if (n->first_child)
+        return n->first_child;
+    while (n && !n->next_sibling)
+        n = n->parent;
+    return n ? n->next_sibling : NULL;
+}
+
+#endif
