@@ -1,4 +1,4 @@
-# cube-writer/: generic CUBE4 writer (owner: CUBE4 issue).
+# cube-writer/: a generic CUBE4 writer (doc/cube4-layout.md).
 noinst_LTLIBRARIES += cube-writer/libpp_cube.la
 cube_writer_libpp_cube_la_SOURCES = \
 	cube-writer/pp_cube.h cube-writer/pp_cube_internal.h \

@@ -122,7 +122,7 @@ int pp_cube_num_locations(const pp_cube *cube)
 
 /* ---- attributes ----------------------------------------------------------- */
 
-/* The writer emits these itself, first and in this order (format note 2.3);
+/* The writer emits these itself, first and in this order (doc/cube4-layout.md, "anchor.xml");
  * a second copy from the caller would make the reader's view ambiguous. */
 static const char *const pp_cube_reserved_attrs[] = {
     "CubePL Version", "Cube Version", "Cube anchor.xml syntax version"};
@@ -203,7 +203,7 @@ int pp_cube_def_metric(pp_cube *cube, int parent, const char *uniq_name, const c
                           (int)kind);
         return -1;
     }
-    /* cubew refuses INCLUSIVE min/max (format note 2.5).  CubeLib 4.8 also
+    /* cubew refuses INCLUSIVE min/max (its type rules).  CubeLib 4.8 also
      * refuses SIMPLE ones - it builds SIMPLE metrics as inclusive metrics -
      * and then silently drops the metric, so refuse both here. */
     if (kind != PP_CUBE_EXCLUSIVE && (dtype == PP_CUBE_MINDOUBLE || dtype == PP_CUBE_MAXDOUBLE)) {

@@ -2,9 +2,8 @@
  *
  * Knows nothing about POMP2, OpenMP or tasks: the caller defines metrics,
  * regions, call-tree nodes (cnodes) and a system tree, sets values per
- * (metric, cnode, location) and writes the file.  The on-disk rules are in
- * shared/docs/cube4-format.md; this library follows its "minimal, safe
- * writer" checklist (uncompressed, dense ids, cubew-style tar padding).
+ * (metric, cnode, location) and writes the file.  doc/cube4-layout.md
+ * describes the result: uncompressed, dense ids, cubew-style tar padding.
  *
  * Ids returned by the define functions are dense and start at 0.  Every
  * function that can fail returns a negative value (or NULL) and leaves a
@@ -71,13 +70,13 @@ int pp_cube_set_uint64(pp_cube *cube, int metric, int cnode, int location, uint6
 int pp_cube_set_int64(pp_cube *cube, int metric, int cnode, int location, int64_t value);
 int pp_cube_set_double(pp_cube *cube, int metric, int cnode, int location, double value);
 
-/* Added: accumulate into a value (sum).  Only for UINT64, INT64 and DOUBLE
+/* Accumulate into a value (sum).  Only for UINT64, INT64 and DOUBLE
  * metrics: a sum makes no sense for MIN/MAXDOUBLE, whose unset value is 0. */
 int pp_cube_add_uint64(pp_cube *cube, int metric, int cnode, int location, uint64_t value);
 int pp_cube_add_int64(pp_cube *cube, int metric, int cnode, int location, int64_t value);
 int pp_cube_add_double(pp_cube *cube, int metric, int cnode, int location, double value);
 
-/* Added: how many cnodes / locations (threads) are defined so far. */
+/* How many cnodes / locations (threads) are defined so far. */
 int pp_cube_num_cnodes(const pp_cube *cube);
 int pp_cube_num_locations(const pp_cube *cube);
 

@@ -3,7 +3,7 @@
  * (the 18-byte DENSE index, so every cnode has a row and no position list
  * is needed).  Cells are written in host byte order; the index's endianness
  * marker is the value 1 in that same order, which is what CubeLib compares
- * against (format note 3.4) - so the file is right on any host. */
+ * against (doc/cube4-layout.md) - so the file is right on any host. */
 #include <stdio.h>
 #include <string.h>
 

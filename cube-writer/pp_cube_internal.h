@@ -160,8 +160,8 @@ void pp_cube_xml_escape(pp_cube_strbuf *sb, const char *text);
 int pp_cube_xml_build(pp_cube *cube, pp_cube_strbuf *out);
 
 /* ---- row enumeration (pp_cube_rows.c) ------------------------------------ */
-/* Fills order[position] = cnode id for a metric of the given kind (3.3 of
- * the format note).  order must hold forest->count entries. */
+/* Fills order[position] = cnode id for a metric of the given kind (the
+ * row orders of doc/cube4-layout.md).  order must hold forest->count entries. */
 void pp_cube_rows_order(const pp_cube_forest *cnodes, pp_cube_kind kind, int *order);
 
 /* ---- buffered file output (pp_cube_sink.c) ------------------------------- */
@@ -185,7 +185,7 @@ int pp_cube_sink_close(pp_cube_sink *sink);
 /* Largest member size the 11 octal digits of the size field can hold. */
 #define PP_CUBE_TAR_MAX_SIZE 077777777777ULL
 
-/* Fills a ustar header block as cubew does (format note 1.3). */
+/* Fills a ustar header block as cubew does (doc/cube4-layout.md, "Container"). */
 void pp_cube_tar_header(unsigned char header[PP_CUBE_TAR_BLOCK], const char *name,
                         uint64_t size, time_t mtime);
 /* cubew/CubeLib padding: (size/512 + 1) * 512 - size for size > 0, else 0. */

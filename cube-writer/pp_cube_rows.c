@@ -1,6 +1,6 @@
 /* Row order of a metric's data member: CubeLib does not store rows by cnode
  * id but by a per-metric "local position" that depends on the metric kind
- * (format note 3.3).  Getting this wrong is silent: values land on the wrong
+ * (doc/cube4-layout.md, "Data and index members").  Getting this wrong is silent: values land on the wrong
  * call paths.  Both orders are derived from the same child order that the
  * XML writer uses, so the file stays self-consistent. */
 #include "cube-writer/pp_cube_internal.h"

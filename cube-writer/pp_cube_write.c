@@ -19,7 +19,7 @@
 #define PP_CUBE_WRITE_BUFFER (1u << 20)
 
 /* CubeLib rejects a file without any metric, region, cnode or system-tree
- * node, and a location group without locations (format note 6, item 6). */
+ * node, and a location group without locations (checked with CubeLib 4.8). */
 static int pp_cube_write_check(pp_cube *cube, const char *path)
 {
     const char *missing = NULL;

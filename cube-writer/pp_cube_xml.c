@@ -1,5 +1,5 @@
 /* anchor.xml: all definitions, in the exact shape CubeLib's hand-written
- * parser accepts (format note 2 and the checklist in 6).  The parser is
+ * parser accepts (doc/cube4-layout.md, "anchor.xml").  The parser is
  * strict about things XML itself does not care about - the declaration, the
  * root tag byte for byte, "id" as the first metric attribute, regions before
  * cnodes, the child order inside system-tree elements, no self-closed text

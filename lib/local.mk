@@ -5,5 +5,5 @@ lib_libpp_util_la_SOURCES = \
 	lib/pp_config.c lib/pp_config.h \
 	lib/pp_timer.c lib/pp_timer.h \
 	lib/pp_counters.c lib/pp_counters.h
-# Signals: write the profile on SIGINT/SIGTERM (robustness issue).
+# Signals: write the profile on SIGINT/SIGTERM.
 lib_libpp_util_la_SOURCES += lib/pp_signals.c lib/pp_signals.h

@@ -3,3 +3,4 @@ include test/unit/local.mk
 include test/e2e/local.mk
 include test/tools/local.mk
 include test/robust/local.mk
+include test/lint/local.mk

@@ -2,8 +2,8 @@
 """libFuzzer on the OPARI2 region-string parser for a bounded time
 (FUZZ_SECONDS, default 20).  Needs clang with the fuzzer runtime (Debian:
 clang, libclang-rt-14-dev); skipped without.  A crashing input is left in the
-build tree: copy it to test/robust/regressions/region_string/, where
-regressions.py replays it in every 'make check'."""
+build tree: copy it to the seed corpus, test/robust/corpus/region_string/,
+which regressions.py replays in every 'make check'."""
 
 import glob
 import os
@@ -50,6 +50,6 @@ stats = [l for l in out.splitlines() if l.startswith("stat::number_of_executed_u
 if r.returncode != 0:
     print(out[-4000:])
     ru.fail("libFuzzer found a failing input: %s (copy it to "
-            "test/robust/regressions/region_string/)" % os.listdir(crashes))
+            "test/robust/corpus/region_string/)" % os.listdir(crashes))
 print("PASS: region-string parser fuzzed %s s, %s" % (seconds, stats[0] if stats else ""))
 ru.cleanup(work)

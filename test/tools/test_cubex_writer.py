@@ -12,7 +12,7 @@ from pompprof_tools.cubex_write import CubeWriter, WriteError
 
 
 def example():
-    """cube4-format.md section 5: prog -> parallel -> task stub, TASKS -> task body."""
+    """The worked example: prog -> parallel -> task stub, TASKS -> task body."""
     w = CubeWriter()
     prog = w.add_region("prog", paradigm="measurement", role="artificial")
     par = w.add_region("!$omp parallel @prog.c:4", "prog.c", 4, 12, "openmp", "parallel")

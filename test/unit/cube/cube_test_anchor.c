@@ -1,7 +1,7 @@
 /* Validator of anchor.xml against the rules CubeLib 4.8's parser enforces
- * (format note 2 and 6), plus extraction of the structure the data members
+ * (doc/cube4-layout.md, "anchor.xml"), plus extraction of the structure the data members
  * depend on (metric kinds, cnode tree, locations) and the row enumeration
- * of format note 3.3, written recursively the way the note states it -
+ * of doc/cube4-layout.md, written recursively -
  * except SIMPLE, which CubeLib 4.8 reads in the INCLUSIVE order (its
  * Metric::create() has no SIMPLE case; checked with cube_dump). */
 #include <stdarg.h>
@@ -396,7 +396,7 @@ static int cube_test_system(cube_test_checker *c, const cube_test_xml *system)
     return cube_test_topologies(c, system->children[i]);
 }
 
-/* ---- row enumeration, as format note 3.3 states it ---------------------------- */
+/* ---- row enumeration, recursively ------------------------------------------------ */
 typedef struct {
     const cube_test_anchor *a;
     int *position;

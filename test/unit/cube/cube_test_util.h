@@ -3,9 +3,9 @@
  *    pos + 512 + (size/512 + 1) * 512) and checks every header field, the
  *    checksum, the zero padding and the two closing zero blocks;
  *  - a small XML parser plus a validator of the rules CubeLib's parser
- *    enforces (format note sections 2 and 6);
- *  - the row enumeration of format note 3.3, recursive as the note states
- *    it (the writer's is iterative), to read values back by (cnode, location).
+ *    enforces (doc/cube4-layout.md, "anchor.xml");
+ *  - the row enumeration of doc/cube4-layout.md, recursive
+ *    (the writer's is iterative), to read values back by (cnode, location).
  * Every check failure becomes a message in err; tests assert on it. */
 #ifndef CUBE_TEST_UTIL_H
 #define CUBE_TEST_UTIL_H
@@ -104,8 +104,9 @@ int cube_test_count_entries(const char *dir);
 /* machine -> node -> "Process" with threads "Master thread", "OMP thread i";
  * returns the first location id. */
 int cube_test_add_system(pp_cube *cube, int threads);
-/* The worked example of format note section 5 (2 threads, 5 cnodes,
- * visits/time/min_time/max_time with the values of its table 5.1). */
+/* A worked example: 2 threads, 5 cnodes (program -> parallel -> task stub,
+ * TASKS -> task), visits/time/min_time/max_time with fixed values whose
+ * bytes were checked against CubeLib. */
 pp_cube *cube_test_worked_example(void);
 /* Writes cube to <dir>/<name>, asserting success, and loads it back,
  * asserting that every structural check passes. */

@@ -1,5 +1,5 @@
 /* pp_cube: the on-disk format - tar framing, anchor.xml structure, escaping,
- * the worked example of the format note, all dtypes. */
+ * a worked example byte for byte, all dtypes. */
 #include <check.h>
 #include <float.h>
 #include <math.h>
@@ -293,11 +293,11 @@ START_TEST(uniq_name_sanitised)
 }
 END_TEST
 
-/* ---- worked example (format note section 5) ----------------------------------- */
+/* ---- worked example (cube_test_worked_example) ------------------------------- */
 
 START_TEST(worked_example)
 {
-    /* 5.4 and 5.5 of the format note, byte for byte */
+    /* the time and visits members, byte for byte */
     static const unsigned char time_data[90] = {
         'C', 'U', 'B', 'E', 'X', '.', 'D', 'A', 'T', 'A',
         0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x3f, 0x9a, 0x99, 0x99, 0x99, 0x99, 0x99, 0xe9, 0x3f,

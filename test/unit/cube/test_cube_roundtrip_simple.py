@@ -2,7 +2,7 @@
 
 CubeLib 4.8 reads a metric of type SIMPLE exactly like an INCLUSIVE one (its
 Metric::create() has no SIMPLE case), so the writer stores SIMPLE rows in the
-inclusive order (checked with cube_dump, although format note 3.3 says "by id"), and
+inclusive order (checked with cube_dump, although cubew stores them by id), and
 the reader must read them back in that order."""
 import os
 import sys

@@ -78,7 +78,7 @@ static void expect_rows(const int *parents, int n, const int *excl, const int *i
 
 START_TEST(inclusive_vs_exclusive_order)
 {
-    /* 0 -> {1 -> {2}, 3 -> {4}}  (format note 3.3) */
+    /* 0 -> {1 -> {2}, 3 -> {4}}  (row orders: doc/cube4-layout.md) */
     static const int parents[] = {-1, 0, 1, 0, 3};
     static const int excl[] = {0, 1, 2, 3, 4};
     static const int incl[] = {0, 1, 3, 2, 4};

@@ -163,7 +163,7 @@ static int find_member(const unsigned char *buf, size_t size, const char *name, 
 
 static const pp_unode *inclusive_order[64];
 static int n_inclusive;
-/* INCLUSIVE row order (cube4-format 3.3): the root, then per node all its
+/* INCLUSIVE row order (doc/cube4-layout.md): the root, then per node all its
  * children, then recursively each child. */
 static void inclusive_visit(const pp_unode *n, int is_root)
 {

@@ -1,0 +1,3 @@
+# test/lint: checks on the repository's own text.
+TESTS += test/lint/test_file_references.py
+EXTRA_DIST += test/lint/test_file_references.py
