@@ -1,7 +1,7 @@
 """Reader for CUBE4 profiles (`.cubex`), as written by pompprof and by the reference
 implementation (Score-P 8.4 / cubew 4.8.2).
 
-The rules follow /work/shared/docs/cube4-format.md (sections 1-4):
+The rules are those of doc/cube4-layout.md, as CubeLib applies them:
 
 * Container: a tar archive.  Members are located the way CubeLib does it (next header at
   ``pos + 512 + (size//512 + 1) * 512`` for a non-empty member, i.e. cubew's padding that

@@ -1,5 +1,5 @@
 """Writer for CUBE4 profiles (`.cubex`), following the same rules as pompprof's C writer
-(/work/shared/docs/cube4-format.md):
+(doc/cube4-layout.md):
 
 * tar container, cubew padding: every non-empty member is followed by
   ``(size//512 + 1) * 512 - size`` zero bytes, so CubeLib finds the next header;

@@ -25,7 +25,7 @@ GENERATED = {"Makefile.in", "configure", "aclocal.m4", "config.h.in", "Makefile"
              "config.status", "libtool"}
 
 PATH_REF = re.compile(r"(?<![\w./-])((?:%s)/[\w.*+/-]*[\w*])" % "|".join(re.escape(d) for d in TOP_DIRS))
-NAME_REF = re.compile(r"(?<![\w./-])(pp_\w+\.[ch]|[\w-]+\.md)\b")
+NAME_REF = re.compile(r"(?<![\w.-])(pp_\w+\.[ch]|[\w-]+\.md)\b")
 
 
 def commentary(rel, text):
