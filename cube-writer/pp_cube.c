@@ -430,3 +430,15 @@ oom:
     pp_cube_set_error(cube, "out of memory defining thread '%s'", name);
     return -1;
 }
+
+const char *pp_cube_dtype_name(pp_cube_dtype dtype)
+{
+    switch (dtype) {
+    case PP_CUBE_UINT64: return "UINT64";
+    case PP_CUBE_INT64: return "INT64";
+    case PP_CUBE_DOUBLE: return "DOUBLE";
+    case PP_CUBE_MINDOUBLE: return "MINDOUBLE";
+    case PP_CUBE_MAXDOUBLE: return "MAXDOUBLE";
+    }
+    return "DOUBLE";
+}

@@ -133,6 +133,8 @@ struct pp_cube {
 /* pp_cube.c */
 void pp_cube_set_error(pp_cube *cube, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The dtype as anchor.xml spells it. */
+const char *pp_cube_dtype_name(pp_cube_dtype dtype);
 /* Grows *array (of elem_size elements, capacity *cap) to hold need elements. */
 int pp_cube_grow(void **array, int *cap, int need, size_t elem_size);
 

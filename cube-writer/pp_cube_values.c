@@ -48,18 +48,6 @@ static int pp_cube_values_reserve(pp_cube *cube, pp_cube_metric *m, size_t cnode
     return 0;
 }
 
-static const char *pp_cube_dtype_name(pp_cube_dtype dtype)
-{
-    switch (dtype) {
-    case PP_CUBE_UINT64: return "UINT64";
-    case PP_CUBE_INT64: return "INT64";
-    case PP_CUBE_DOUBLE: return "DOUBLE";
-    case PP_CUBE_MINDOUBLE: return "MINDOUBLE";
-    case PP_CUBE_MAXDOUBLE: return "MAXDOUBLE";
-    }
-    return "?";
-}
-
 /* Checks ids and the setter's type; returns the cell or NULL (error set). */
 static uint64_t *pp_cube_values_cell(pp_cube *cube, int metric, int cnode, int location,
                                      const char *setter, int type_ok_mask)

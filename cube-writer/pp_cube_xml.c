@@ -156,18 +156,6 @@ static void pp_cube_xml_header(const pp_cube *cube, pp_cube_strbuf *out)
 
 /* ---- metrics -------------------------------------------------------------- */
 
-static const char *pp_cube_xml_dtype(pp_cube_dtype dtype)
-{
-    switch (dtype) {
-    case PP_CUBE_UINT64: return "UINT64";
-    case PP_CUBE_INT64: return "INT64";
-    case PP_CUBE_DOUBLE: return "DOUBLE";
-    case PP_CUBE_MINDOUBLE: return "MINDOUBLE";
-    case PP_CUBE_MAXDOUBLE: return "MAXDOUBLE";
-    }
-    return "DOUBLE";
-}
-
 static const char *pp_cube_xml_kind(pp_cube_kind kind)
 {
     switch (kind) {
@@ -190,7 +178,7 @@ static int pp_cube_xml_metric_enter(void *ctx, int id)
     pp_cube_strbuf_puts(x->out, ">\n");
     pp_cube_xml_text_element(x->out, "disp_name", m->disp_name);
     pp_cube_xml_text_element(x->out, "uniq_name", m->uniq_name);
-    pp_cube_xml_text_element(x->out, "dtype", pp_cube_xml_dtype(m->dtype));
+    pp_cube_xml_text_element(x->out, "dtype", pp_cube_dtype_name(m->dtype));
     pp_cube_xml_text_element(x->out, "uom", m->unit);
     pp_cube_xml_text_element(x->out, "url", "");
     pp_cube_xml_text_element(x->out, "descr", m->descr);

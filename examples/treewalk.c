@@ -13,17 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MAX_CHILDREN 4
-#define MODULUS 2147483647u /* 2^31 - 1, a prime */
+#include "work.h"
 
-/* splitmix64: a good 64-bit mixing function, used as the tree's hash. */
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
+#define MAX_CHILDREN 4
 
 static int child_count(uint64_t seed, int depth, int max_depth)
 {
@@ -47,29 +39,6 @@ static uint64_t work_amount(uint64_t seed)
 static uint64_t work_base(uint64_t seed)
 {
     return 2 + seed % (MODULUS - 3);
-}
-
-/* The node's work: base^k mod p, one multiplication at a time. */
-static uint64_t slow_power(uint64_t base, uint64_t k)
-{
-    uint64_t x = 1;
-    for (uint64_t i = 0; i < k; i++)
-        x = x * base % MODULUS;
-    return x;
-}
-
-/* The same value by square-and-multiply, for the check. */
-static uint64_t fast_power(uint64_t base, uint64_t k)
-{
-    uint64_t x = 1;
-    base %= MODULUS;
-    while (k) {
-        if (k & 1)
-            x = x * base % MODULUS;
-        base = base * base % MODULUS;
-        k >>= 1;
-    }
-    return x;
 }
 
 typedef struct {

@@ -18,37 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "work.h"
+
 #define BUCKETS 16
-#define MODULUS 2147483647u /* 2^31 - 1, a prime */
-
-static uint64_t mix(uint64_t x) /* splitmix64 */
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-static uint64_t slow_power(uint64_t base, uint64_t k)
-{
-    uint64_t x = 1;
-    for (uint64_t i = 0; i < k; i++)
-        x = x * base % MODULUS;
-    return x;
-}
-
-static uint64_t fast_power(uint64_t base, uint64_t k)
-{
-    uint64_t x = 1;
-    base %= MODULUS;
-    while (k) {
-        if (k & 1)
-            x = x * base % MODULUS;
-        base = base * base % MODULUS;
-        k >>= 1;
-    }
-    return x;
-}
 
 static uint64_t iteration_base(long i, int round)
 {
