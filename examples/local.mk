@@ -81,5 +81,5 @@ examples/bench/rss_run: $(srcdir)/examples/bench/rss_run.c
 # results are also appended to bench-results.csv in the build directory.
 bench-examples: examples examples/bench/pomp2_overhead examples/bench/manytasks \
 		examples/bench/manytasks_plain examples/bench/rss_run
-	$(PYTHON3) $(srcdir)/examples/bench/run_bench.py --builddir '$(abs_top_builddir)' \
+	$(PYTHON) $(srcdir)/examples/bench/run_bench.py --builddir '$(abs_top_builddir)' \
 		--csv '$(abs_top_builddir)/bench-results.csv'

@@ -1,9 +1,10 @@
-# scripts/: the pompprof wrapper and the analysis tools (Python 3, stdlib only).
-
-# ---- analysis tools: pompprof-report, pompprof-diff, pompprof-scaling --------
-# The Python package is installed as data; the entry scripts get its location
-# substituted at build time (they fall back to their own directory when run
-# uninstalled from the source tree).
+# scripts/: the pompprof commands (Python 3, standard library only).
+#
+# The code is the pompprof_tools package, installed as data in
+# $(pkgdatadir)/python; each command is a small stub generated from one template
+# (scripts/command-stub.in) that finds the package and calls its entry():
+# pompprof runs pompprof_tools.wrapper, pompprof-NAME runs pompprof_tools.NAME.
+# The configured paths and version reach the package through build_config.py.
 pompprof_pythondir = $(pkgdatadir)/python
 pompprof_toolsdir = $(pompprof_pythondir)/pompprof_tools
 dist_pompprof_tools_DATA = \
@@ -17,39 +18,42 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/report.py \
 	scripts/pompprof_tools/scaling.py \
 	scripts/pompprof_tools/svg.py \
-	scripts/pompprof_tools/textfmt.py
-pompprof_tool_scripts = scripts/pompprof-report scripts/pompprof-diff scripts/pompprof-scaling
-bin_SCRIPTS += $(pompprof_tool_scripts)
-CLEANFILES += $(pompprof_tool_scripts)
-EXTRA_DIST += scripts/pompprof-report.in scripts/pompprof-diff.in scripts/pompprof-scaling.in
-pompprof_tools_edit = sed -e 's|[@]pkgpythondir[@]|$(pompprof_pythondir)|g' \
-	-e 's|[@]abs_top_srcdir[@]|$(abs_top_srcdir)|g'
-scripts/pompprof-report: $(srcdir)/scripts/pompprof-report.in Makefile
-	@$(MKDIR_P) scripts
-	$(AM_V_GEN)$(pompprof_tools_edit) $(srcdir)/scripts/pompprof-report.in >$@.tmp && \
-	chmod +x $@.tmp && mv -f $@.tmp $@
-scripts/pompprof-diff: $(srcdir)/scripts/pompprof-diff.in Makefile
-	@$(MKDIR_P) scripts
-	$(AM_V_GEN)$(pompprof_tools_edit) $(srcdir)/scripts/pompprof-diff.in >$@.tmp && \
-	chmod +x $@.tmp && mv -f $@.tmp $@
-scripts/pompprof-scaling: $(srcdir)/scripts/pompprof-scaling.in Makefile
-	@$(MKDIR_P) scripts
-	$(AM_V_GEN)$(pompprof_tools_edit) $(srcdir)/scripts/pompprof-scaling.in >$@.tmp && \
-	chmod +x $@.tmp && mv -f $@.tmp $@
-# ---- end of analysis tools ----------------------------------------------------
+	scripts/pompprof_tools/textfmt.py \
+	scripts/pompprof_tools/wrapper.py \
+	scripts/pompprof_tools/wrapper_cmdline.py \
+	scripts/pompprof_tools/wrapper_instrument.py \
+	scripts/pompprof_tools/wrapper_link.py \
+	scripts/pompprof_tools/wrapper_run.py
+nodist_pompprof_tools_DATA = scripts/pompprof_tools/build_config.py
+pompprof_commands = scripts/pompprof scripts/pompprof-report scripts/pompprof-diff \
+	scripts/pompprof-scaling
+bin_SCRIPTS += $(pompprof_commands)
+CLEANFILES += $(pompprof_commands) scripts/pompprof_tools/build_config.py
+EXTRA_DIST += scripts/command-stub.in scripts/pompprof_tools/build_config.py.in \
+	scripts/pyproject.toml
 
-# ---- the pompprof compiler wrapper (owner: pomp2 issue) -------------------
-# Generated from pompprof.in with the configured tools and directories.
-bin_SCRIPTS += scripts/pompprof
-EXTRA_DIST += scripts/pompprof.in
-CLEANFILES += scripts/pompprof
-scripts/pompprof: $(top_srcdir)/scripts/pompprof.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) scripts && sed \
-	  -e 's|[@]OPARI2[@]|$(OPARI2)|g' \
-	  -e 's|[@]OPARI2_CONFIG[@]|$(OPARI2_CONFIG)|g' \
-	  -e 's|[@]libdir[@]|$(libdir)|g' \
-	  -e 's|[@]includedir[@]|$(includedir)|g' \
-	  -e 's|[@]OPENMP_CFLAGS[@]|$(OPENMP_CFLAGS)|g' \
-	  -e 's|[@]PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
-	  $(top_srcdir)/scripts/pompprof.in > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
-# ---- end of the pompprof compiler wrapper ------------------------------------
+pompprof_scripts_edit = sed \
+	-e 's|[@]PYTHON[@]|$(PYTHON)|g' \
+	-e 's|[@]pkgpythondir[@]|$(pompprof_pythondir)|g' \
+	-e 's|[@]abs_top_srcdir[@]|$(abs_top_srcdir)|g' \
+	-e 's|[@]abs_top_builddir[@]|$(abs_top_builddir)|g' \
+	-e 's|[@]OPARI2[@]|$(OPARI2)|g' \
+	-e 's|[@]OPARI2_CONFIG[@]|$(OPARI2_CONFIG)|g' \
+	-e 's|[@]libdir[@]|$(libdir)|g' \
+	-e 's|[@]includedir[@]|$(includedir)|g' \
+	-e 's|[@]OPENMP_CFLAGS[@]|$(OPENMP_CFLAGS)|g' \
+	-e 's|[@]PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
+
+$(pompprof_commands): scripts/%: $(srcdir)/scripts/command-stub.in Makefile
+	@$(MKDIR_P) scripts
+	$(AM_V_GEN)command='$*'; case $$command in \
+	  pompprof) module=wrapper ;; \
+	  *) module=$${command#pompprof-} ;; \
+	esac; \
+	$(pompprof_scripts_edit) -e "s|[@]command[@]|$$command|g" -e "s|[@]module[@]|$$module|g" \
+	  $(srcdir)/scripts/command-stub.in >$@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
+
+scripts/pompprof_tools/build_config.py: $(srcdir)/scripts/pompprof_tools/build_config.py.in Makefile
+	@$(MKDIR_P) scripts/pompprof_tools
+	$(AM_V_GEN)$(pompprof_scripts_edit) $(srcdir)/scripts/pompprof_tools/build_config.py.in \
+	  >$@.tmp && mv -f $@.tmp $@

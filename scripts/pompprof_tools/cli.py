@@ -13,8 +13,8 @@ class ToolError(Exception):
 
 
 def run(prog, main, argv=None):
-    """Call main(argv); map every failure to `prog: message` on stderr and exit code 1."""
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    """Call main(argv); map every failure to `prog: message` on stderr and exit code 1.
+    The tools walk call trees without recursion, so deep trees need no higher limit."""
     try:
         return main(argv)
     except (CubexError, ToolError, WriteError) as e:

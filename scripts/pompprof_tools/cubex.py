@@ -30,12 +30,15 @@ value for INCLUSIVE metrics (stored minus the stored values of the main-tree chi
 Every problem with the input raises :class:`CubexError` with a one-line message.
 """
 
+from __future__ import annotations
+
 import glob
 import gzip
 import os
 import struct
 import zlib
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
 
 __all__ = ["CubexError", "Cube", "Metric", "Region", "Cnode", "Location",
            "load", "resolve_profile_path", "row_enumeration"]
@@ -72,55 +75,53 @@ for _names, _code, _size, _aggr in (
         _DTYPES[_n] = (_code, _size, _aggr)
 
 
+@dataclass(eq=False, repr=False)
 class Metric:
     """One metric definition.  ``type`` is INCLUSIVE, EXCLUSIVE, SIMPLE or a derived type."""
-
-    def __init__(self, mid, uniq_name, disp_name, dtype, mtype, unit, descr,
-                 url="", viztype="NORMAL", parent=None):
-        self.id = mid
-        self.uniq_name = uniq_name
-        self.disp_name = disp_name
-        self.dtype = dtype
-        self.type = mtype
-        self.unit = unit
-        self.descr = descr
-        self.url = url
-        self.viztype = viztype
-        self.parent = parent
-        self.children = []
-        self.attrs = {}
-        self.has_data = False      # True when .data/.index members were present
+    id: int
+    uniq_name: str
+    disp_name: str
+    dtype: str
+    type: str
+    unit: str
+    descr: str
+    url: str = ""
+    viztype: str = "NORMAL"
+    parent: Metric | None = None
+    children: list[Metric] = field(default_factory=list)
+    attrs: dict[str, str] = field(default_factory=dict)
+    has_data: bool = False      # True when .data/.index members were present
 
     @property
-    def aggregation(self):
+    def aggregation(self) -> str:
         """How values combine over locations and subtrees: 'sum', 'min' or 'max'."""
         return _DTYPES.get(self.dtype, ("d", 8, "sum"))[2]
 
     @property
-    def is_integer(self):
+    def is_integer(self) -> bool:
         return _DTYPES.get(self.dtype, ("d",))[0] in "QqIiHhBb"
 
     def __repr__(self):
         return "Metric(%d, %r, %s, %s)" % (self.id, self.uniq_name, self.dtype, self.type)
 
 
+@dataclass(eq=False, repr=False)
 class Region:
-    def __init__(self, rid, name, mangled_name, mod, begin, end, paradigm, role,
-                 url="", descr=""):
-        self.id = rid
-        self.name = name
-        self.mangled_name = mangled_name
-        self.mod = mod
-        self.begin = begin
-        self.end = end
-        self.paradigm = paradigm
-        self.role = role
-        self.url = url
-        self.descr = descr
-        self.attrs = {}
+    """A source region (function, OpenMP construct, ...); ``mod`` is its file."""
+    id: int
+    name: str
+    mangled_name: str
+    mod: str
+    begin: int
+    end: int
+    paradigm: str
+    role: str
+    url: str = ""
+    descr: str = ""
+    attrs: dict[str, str] = field(default_factory=dict)
 
     @property
-    def file(self):
+    def file(self) -> str:
         """Base name of the source file ('' when none)."""
         return os.path.basename(self.mod) if self.mod else ""
 
@@ -128,19 +129,20 @@ class Region:
         return "Region(%d, %r, %s)" % (self.id, self.name, self.role)
 
 
+@dataclass(eq=False, repr=False)
 class Cnode:
-    def __init__(self, cid, region, parent=None, line=-1, mod=""):
-        self.id = cid
-        self.region = region
-        self.parent = parent
-        self.children = []          # document order, including a TASKS child
-        self.line = line
-        self.mod = mod
-        self.parameters = []        # (partype, parkey, parvalue)
-        self.attrs = {}
+    """A call path: a region called from its parent's call path (None for a root)."""
+    id: int
+    region: Region
+    parent: Cnode | None = None
+    line: int = -1
+    mod: str = ""
+    children: list[Cnode] = field(default_factory=list)   # document order, TASKS included
+    parameters: list[tuple[str, str, str]] = field(default_factory=list)  # type, key, value
+    attrs: dict[str, str] = field(default_factory=dict)
 
     @property
-    def depth(self):
+    def depth(self) -> int:
         d, n = 0, self.parent
         while n is not None:
             d, n = d + 1, n.parent
@@ -150,20 +152,21 @@ class Cnode:
         return "Cnode(%d, %r)" % (self.id, self.region.name)
 
 
+@dataclass(eq=False, repr=False)
 class Location:
-    def __init__(self, lid, name, rank, ltype, group_name="", group_rank=0):
-        self.id = lid
-        self.name = name
-        self.rank = rank
-        self.type = ltype
-        self.group_name = group_name
-        self.group_rank = group_rank
+    """A thread: one column of every metric's rows."""
+    id: int
+    name: str
+    rank: int
+    type: str
+    group_name: str = ""
+    group_rank: int = 0
 
     def __repr__(self):
         return "Location(%d, %r)" % (self.id, self.name)
 
 
-def resolve_profile_path(path):
+def resolve_profile_path(path: str) -> str:
     """A profile directory (profile.cubex or exactly one *.cubex inside) or a file path."""
     if os.path.isdir(path):
         candidate = os.path.join(path, "profile.cubex")
@@ -187,7 +190,7 @@ def resolve_profile_path(path):
     return path
 
 
-def load(path):
+def load(path: str) -> Cube:
     """Read a profile (directory or .cubex file) and return a :class:`Cube`."""
     return Cube(resolve_profile_path(path))
 
@@ -324,7 +327,18 @@ def _int_text(elem, tag, where, default=0):
         raise CubexError("%s: anchor.xml: <%s> is not an integer: %r" % (where, tag, t)) from None
 
 
-def row_enumeration(roots, mtype):
+def _in_preorder(top, tag, add):
+    """add(elem, what add returned for its parent, None at the top) for the elements top
+    and every <tag> nested in them, in document pre-order.  Iterative: a call tree can be
+    nested far deeper than Python's recursion limit."""
+    pending = [(e, None) for e in reversed(top)]
+    while pending:
+        elem, parent = pending.pop()
+        made = add(elem, parent)
+        pending.extend((ch, made) for ch in reversed(elem.findall(tag)))
+
+
+def row_enumeration(roots: list, mtype: str) -> list:
     """Cnodes in the order of their rows for a metric of type mtype (format doc 3.3).
 
     CubeLib 4.8 has no order of its own for SIMPLE metrics: it treats them as
@@ -358,7 +372,7 @@ class Cube:
     :class:`Cnode` or its id; locations are ids (columns).
     """
 
-    def __init__(self, path):
+    def __init__(self, path: str):
         self.path = path
         try:
             with open(path, "rb") as f:
@@ -396,12 +410,12 @@ class Cube:
         if root.tag != "cube":
             raise CubexError("%s: anchor.xml: root element is <%s>, not <cube>" % (where, root.tag))
         self.version = root.get("version", "")
-        self.attrs = {}
+        self.attrs: dict[str, str] = {}
         for a in root.findall("attr"):
             self.attrs[a.get("key", "")] = a.get("value", "")
 
         # metrics
-        self.metrics = []
+        self.metrics: list[Metric] = []
         self._metric_by_id = {}
         self._metric_by_name = {}
         mets = root.find("metrics")
@@ -429,17 +443,15 @@ class Cube:
             self._metric_by_name.setdefault(m.uniq_name, m)
             if parent is not None:
                 parent.children.append(m)
-            for c in elem.findall("metric"):
-                add_metric(c, m)
+            return m
 
-        for e in mets.findall("metric"):
-            add_metric(e, None)
+        _in_preorder(mets.findall("metric"), "metric", add_metric)
 
         # regions and call tree
         prog = root.find("program")
         if prog is None:
             raise CubexError("%s: anchor.xml has no <program>" % where)
-        self.regions = {}
+        self.regions: dict[int, Region] = {}
         for e in prog.findall("region"):
             rid = _int_attr(e, ("id",), where)
             if rid < 0 or rid in self.regions:
@@ -452,8 +464,8 @@ class Cube:
             for a in e.findall("attr"):
                 r.attrs[a.get("key", "")] = a.get("value", "")
             self.regions[rid] = r
-        self.cnodes = {}
-        self.roots = []
+        self.cnodes: dict[int, Cnode] = {}
+        self.roots: list[Cnode] = []
 
         def add_cnode(elem, parent):
             cid = _int_attr(elem, ("id",), where)
@@ -477,12 +489,7 @@ class Cube:
                 parent.children.append(c)
             return c
 
-        # iterative: deep call trees must not hit Python's recursion limit
-        pending = [(e, None) for e in reversed(prog.findall("cnode"))]
-        while pending:
-            elem, parent = pending.pop()
-            c = add_cnode(elem, parent)
-            pending.extend((ch, c) for ch in reversed(elem.findall("cnode")))
+        _in_preorder(prog.findall("cnode"), "cnode", add_cnode)
         if not self.roots:
             raise CubexError("%s: anchor.xml defines no call-tree node" % where)
 
@@ -490,10 +497,10 @@ class Cube:
         system = root.find("system")
         if system is None:
             raise CubexError("%s: anchor.xml has no <system>" % where)
-        self.locations = []
+        self.locations: list[Location] = []
         seen = set()
 
-        def walk_stn(elem):
+        def add_groups(elem, _parent):      # locations do not depend on the nesting
             for g in elem.findall("locationgroup"):
                 gname, grank = _text(g, "name"), _int_text(g, "rank", where)
                 for le in g.findall("location"):
@@ -505,11 +512,8 @@ class Cube:
                     self.locations.append(Location(lid, _text(le, "name"),
                                                    _int_text(le, "rank", where),
                                                    _text(le, "type", "thread"), gname, grank))
-            for s in elem.findall("systemtreenode"):
-                walk_stn(s)
 
-        for s in system.findall("systemtreenode"):
-            walk_stn(s)
+        _in_preorder(system.findall("systemtreenode"), "systemtreenode", add_groups)
         if not self.locations:
             raise CubexError("%s: anchor.xml defines no location" % where)
         self.locations.sort(key=lambda loc: loc.id)
@@ -606,7 +610,7 @@ class Cube:
                              % (where, m.uniq_name, dname)) from None
 
     # ---- lookup ---------------------------------------------------------------------
-    def metric(self, key):
+    def metric(self, key: Metric | str | int) -> Metric:
         """A Metric by object, uniq_name or id; CubexError when absent."""
         if isinstance(key, Metric):
             return key
@@ -615,33 +619,33 @@ class Cube:
             raise CubexError("%s: no metric '%s' in this profile" % (self.path, key))
         return m
 
-    def has_metric(self, name):
+    def has_metric(self, name: str) -> bool:
         return name in self._metric_by_name
 
-    def cnode(self, key):
+    def cnode(self, key: Cnode | int) -> Cnode:
         return key if isinstance(key, Cnode) else self.cnodes[key]
 
-    def cnodes_in_order(self):
+    def cnodes_in_order(self) -> list[Cnode]:
         """All cnodes in depth-first pre-order of the full tree (TASKS included)."""
         return row_enumeration(self.roots, "EXCLUSIVE")
 
     # ---- the TASKS convention -----------------------------------------------------
     @staticmethod
-    def is_tasks_node(c):
+    def is_tasks_node(c: Cnode) -> bool:
         return (c.parent is not None and c.parent.parent is None
                 and c.region.name == "TASKS" and c.region.role == "artificial")
 
-    def main_children(self, c):
+    def main_children(self, c: Cnode | int) -> list[Cnode]:
         """Children in CubeLib's view: a root loses its TASKS children."""
         c = self.cnode(c)
         if c.parent is None:
             return [ch for ch in c.children if not self.is_tasks_node(ch)]
         return list(c.children)
 
-    def tasks_nodes(self):
+    def tasks_nodes(self) -> list[Cnode]:
         return [ch for r in self.roots for ch in r.children if self.is_tasks_node(ch)]
 
-    def task_roots(self):
+    def task_roots(self) -> list[Cnode]:
         """The roots of the task tree: children of the TASKS nodes."""
         return [t for n in self.tasks_nodes() for t in n.children]
 
@@ -649,7 +653,7 @@ class Cube:
     def _zero(self, m):
         return 0 if m.is_integer else 0.0
 
-    def row(self, metric, cnode):
+    def row(self, metric: Metric | str | int, cnode: Cnode | int) -> tuple:
         """Stored values of one cnode, one per location (zeros where nothing is stored)."""
         m = self.metric(metric)
         if m.id not in self._rows:
@@ -658,10 +662,10 @@ class Cube:
         r = self._rows[m.id].get(self.cnode(cnode).id)
         return r if r is not None else (self._zero(m),) * self.nlocs
 
-    def stored(self, metric, cnode, loc):
+    def stored(self, metric: Metric | str | int, cnode: Cnode | int, loc: int):
         return self.row(metric, cnode)[loc]
 
-    def exclusive_row(self, metric, cnode):
+    def exclusive_row(self, metric: Metric | str | int, cnode: Cnode | int) -> list:
         m, c = self.metric(metric), self.cnode(cnode)
         key = ("x", m.id, c.id)
         if key not in self._memo:
@@ -674,7 +678,7 @@ class Cube:
             self._memo[key] = out
         return self._memo[key]
 
-    def inclusive_row(self, metric, cnode):
+    def inclusive_row(self, metric: Metric | str | int, cnode: Cnode | int) -> list:
         m, c = self.metric(metric), self.cnode(cnode)
         if m.type in ("INCLUSIVE", "SIMPLE"):
             return list(self.row(m, c))
@@ -699,10 +703,10 @@ class Cube:
                 self._memo[nkey] = out
         return self._memo[key]
 
-    def exclusive(self, metric, cnode, loc):
+    def exclusive(self, metric: Metric | str | int, cnode: Cnode | int, loc: int):
         return self.exclusive_row(metric, cnode)[loc]
 
-    def inclusive(self, metric, cnode, loc):
+    def inclusive(self, metric: Metric | str | int, cnode: Cnode | int, loc: int):
         return self.inclusive_row(metric, cnode)[loc]
 
     def aggregate(self, metric, values):

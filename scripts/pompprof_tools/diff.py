@@ -18,11 +18,14 @@ which keeps exclusive = inclusive - children exact), one location per thread whe
 thread counts agree, else a single location `sum`.
 """
 
+from __future__ import annotations
+
 import argparse
 import sys
 
 from . import textfmt as tf
 from .cli import ToolError, main_guard
+from .cubex import Metric
 from .cubex_write import CubeWriter
 from .profile_model import Profile
 
@@ -34,18 +37,47 @@ A diff of a profile with itself is zero everywhere.
 """
 
 
-def path_keys(profile):
-    """Map node -> key: tuple of names from the root, duplicates among siblings numbered."""
+class PathTable:
+    """Call paths of both profiles as small integer keys: a path is its parent's key plus
+    a label (the region name, `name#2`, ... for a repeated name among siblings).  Paths
+    are spelled out only for the rows shown (a deep tree's spelled paths take memory
+    quadratic in its depth)."""
+
+    def __init__(self):
+        self.parent: list[int | None] = []
+        self.label: list[str] = []
+        self._key: dict[tuple[int | None, str], int] = {}
+
+    def key(self, parent: int | None, label: str) -> int:
+        k = self._key.get((parent, label))
+        if k is None:
+            k = self._key[(parent, label)] = len(self.label)
+            self.parent.append(parent)
+            self.label.append(label)
+        return k
+
+    def path(self, key: int) -> list[str]:
+        out = []
+        k: int | None = key
+        while k is not None:
+            out.append(self.label[k])
+            k = self.parent[k]
+        out.reverse()
+        return out
+
+
+def path_keys(profile: Profile, table: PathTable) -> dict[int, int]:
+    """Map id(node) -> its key in table; duplicates among siblings numbered."""
     keys = {}
 
-    def assign(nodes, prefix):
+    def assign(nodes, parent):
         seen = {}
         for n in nodes:
             k = seen.get(n.name, 0) + 1
             seen[n.name] = k
-            keys[id(n)] = prefix + (n.name if k == 1 else "%s#%d" % (n.name, k),)
+            keys[id(n)] = table.key(parent, n.name if k == 1 else "%s#%d" % (n.name, k))
 
-    assign(profile.roots, ())
+    assign(profile.roots, None)
     for n in profile.main_nodes:
         kids = list(n.children)
         if n.parent is None:
@@ -56,7 +88,7 @@ def path_keys(profile):
     return keys
 
 
-def additive_metrics(profile):
+def additive_metrics(profile: Profile) -> list[Metric]:
     return [m for m in profile.cube.metrics
             if m.has_data and m.type in ("INCLUSIVE", "EXCLUSIVE", "SIMPLE") and m.aggregation == "sum"
             and m.dtype in ("DOUBLE", "FLOAT", "UINT64", "INT64", "UINT32", "INT32",
@@ -65,10 +97,15 @@ def additive_metrics(profile):
 
 
 class Diff:
-    def __init__(self, a, b, inclusive=False, metrics=None):
+    """b - a per call path; rows() carry the path as a PathTable key until
+    spelled_out() replaces it with the list of region names."""
+
+    def __init__(self, a: Profile, b: Profile, inclusive: bool = False,
+                 metrics: list[str] | None = None):
         self.a, self.b = a, b
         self.inclusive = inclusive
-        self.keys_a, self.keys_b = path_keys(a), path_keys(b)
+        self.paths = PathTable()
+        self.keys_a, self.keys_b = path_keys(a, self.paths), path_keys(b, self.paths)
         ma = {m.uniq_name: m for m in additive_metrics(a)}
         mb = {m.uniq_name: m for m in additive_metrics(b)}
         names = [n for n in ma] + [n for n in mb if n not in ma]
@@ -86,7 +123,7 @@ class Diff:
 
     def _build_union(self):
         """Union tree: a's nodes in a's order, b's extra nodes appended where they attach."""
-        self.union = {}         # key -> dict(name, region, children keys, node_a, node_b)
+        self.union = {}         # key -> dict(key, region, children keys, node a, node b)
         self.order_roots = []
 
         def add(profile, keys, side):
@@ -97,10 +134,11 @@ class Diff:
                 if u is None:
                     u = {"key": k, "region": n.region, "children": [], "a": None, "b": None}
                     self.union[k] = u
-                    if len(k) == 1:
+                    parent = self.paths.parent[k]
+                    if parent is None:
                         self.order_roots.append(k)
                     else:
-                        self.union[k[:-1]]["children"].append(k)
+                        self.union[parent]["children"].append(k)
                 u[side] = n
 
         add(self.a, self.keys_a, "a")
@@ -134,13 +172,17 @@ class Diff:
                 vb = self._values(self.b, self.mb.get(name), u["b"], self.inclusive)
                 sa = sum(va) if va else 0.0
                 sb = sum(vb) if vb else 0.0
-                row = {"path": list(k), "metric": name, "a": sa, "b": sb, "delta": sb - sa,
+                row = {"path": k, "metric": name, "a": sa, "b": sb, "delta": sb - sa,
                        "status": status}
                 if na != nb:
                     row["a_mean"], row["b_mean"] = sa / na, sb / nb
                     row["delta_mean"] = sb / nb - sa / na
                 out.append(row)
         return out
+
+    def spelled_out(self, rows: list[dict]) -> list[dict]:
+        """The rows with their paths as lists of region names."""
+        return [dict(r, path=self.paths.path(r["path"])) for r in rows]
 
     def sorted_rows(self):
         rows = self.rows()
@@ -166,8 +208,8 @@ class Diff:
             if rk not in regions:
                 regions[rk] = w.add_region(r.name, r.mod, r.begin, r.end, r.paradigm, r.role,
                                            r.mangled_name, r.descr)
-            parent = cnode_of[k[:-1]] if len(k) > 1 else None
-            cnode_of[k] = w.add_cnode(regions[rk], parent)
+            parent = self.paths.parent[k]
+            cnode_of[k] = w.add_cnode(regions[rk], None if parent is None else cnode_of[parent])
         for name in self.metric_names:
             src = self.mb.get(name) or self.ma.get(name)
             mtype = src.type
@@ -192,7 +234,8 @@ def _path_text(path, width):
     return "~" + text[-(width - 1):]
 
 
-def render_text(d, rows, top):
+def render_text(d: Diff, shown: list[dict], total: int) -> str:
+    """shown: the rows to print (paths spelled out), of total rows."""
     out = []
     a, b = d.a, d.b
     out.append("pompprof-diff: a = %s (%d threads)" % (a.path, a.nthreads))
@@ -203,7 +246,6 @@ def render_text(d, rows, top):
     if means:
         out.append("thread counts differ: d.mean = b/%d - a/%d (per-thread means)"
                    % (b.nthreads, a.nthreads))
-    shown = rows[:top] if top else rows
     hdr = ["call path", "metric", "a", "b", "delta"] + (["d.mean"] if means else []) + ["note"]
     table_rows = []
     path_w = 100 - (9 + 11 * 3 + (11 if means else 0) + 10 + 5)
@@ -218,8 +260,8 @@ def render_text(d, rows, top):
         table_rows.append(cells)
     widths = [path_w, 9, 10, 10, 10] + ([10] if means else []) + [9]
     out.append(tf.table(hdr, table_rows, widths=widths))
-    if top and len(rows) > top:
-        out.append("(%d more rows; use --top)" % (len(rows) - top))
+    if total > len(shown):
+        out.append("(%d more rows; use --top)" % (total - len(shown)))
     return "\n".join(out) + "\n"
 
 
@@ -243,7 +285,7 @@ def build_parser():
     return ap
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
     if args.top is not None and args.top < 1:
@@ -255,13 +297,13 @@ def main(argv=None):
     rows = d.sorted_rows()
     if args.output:
         d.write_cubex(args.output)
+    top = args.top or (40 if args.format == "text" else None)
+    shown = d.spelled_out(rows[:top] if top else rows)
     if args.format == "json":
-        shown = rows[:args.top] if args.top else rows
         sys.stdout.write(tf.json_text({"a": a.path, "b": b.path, "threads_a": a.nthreads,
                                        "threads_b": b.nthreads, "inclusive": args.inclusive,
                                        "metrics": d.metric_names, "rows": shown}))
     elif args.format == "csv":
-        shown = rows[:args.top] if args.top else rows
         cols = ["path", "metric", "a", "b", "delta", "a_mean", "b_mean", "delta_mean",
                 "status"]
         out = [cols]
@@ -270,11 +312,16 @@ def main(argv=None):
                                                 else r.get(c, "") for c in cols[1:]])
         sys.stdout.write(tf.csv_text(out))
     else:
-        sys.stdout.write(render_text(d, rows, args.top or 40))
+        sys.stdout.write(render_text(d, shown, len(rows)))
         if args.output:
             sys.stdout.write("wrote %s\n" % args.output)
     return 0
 
 
-def entry():
+def entry() -> int:
+    """The `pompprof-diff` command."""
     return main_guard("pompprof-diff", main)
+
+
+if __name__ == "__main__":
+    sys.exit(entry())

@@ -43,7 +43,9 @@ fork/join  - the same components grouped differently.
 Parallel coverage = sum over outermost parallel regions of their window / wall time.
 """
 
-from .profile_model import is_lock_region
+from __future__ import annotations
+
+from .profile_model import Node, Profile, is_lock_region
 
 COMPONENTS = ("work", "barrier", "taskwait", "lockcrit", "imbalance", "limpar",
               "create", "forkjoin")
@@ -67,7 +69,7 @@ SCALING_CATEGORIES = (
 )
 
 
-def classify(node):
+def classify(node: Node) -> str:
     """The component of a node's self time (or 'stub')."""
     role = node.role
     if node.kind == "stub":
@@ -96,7 +98,7 @@ def _zero(nthreads):
     return {c: [0.0] * nthreads for c in COMPONENTS}
 
 
-def task_tree_shares(profile):
+def task_tree_shares(profile: Profile) -> dict[str, dict[str, list[float]]]:
     """Per task region name: per-thread component totals of its task tree(s).
     Stubs nested inside task trees count as work (their time is that task's)."""
     shares = {}
@@ -114,7 +116,7 @@ def task_tree_shares(profile):
 class Breakdown:
     """Per-thread component times of one scope (the program or one parallel region)."""
 
-    def __init__(self, name, node, nthreads):
+    def __init__(self, name: str, node: Node | None, nthreads: int):
         self.name = name
         self.node = node                      # None for the whole program
         self.comp = _zero(nthreads)
@@ -140,7 +142,7 @@ class Analysis:
     """Breakdown of a whole profile: program scope, each parallel region, fj per thread,
     and per (region, component) sources for ranking."""
 
-    def __init__(self, profile):
+    def __init__(self, profile: Profile):
         self.profile = p = profile
         nt = p.nthreads
         self.shares = task_tree_shares(p)

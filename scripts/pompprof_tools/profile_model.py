@@ -13,9 +13,13 @@ A *stub* is a node of a task region (role ``task``/``untied task``) that is not 
 it holds the time a thread spent executing such tasks at that scheduling point.
 """
 
-import os
+from __future__ import annotations
 
-from .cubex import CubexError, load
+import os
+from dataclasses import dataclass
+from typing import Iterator
+
+from .cubex import Cnode, CubexError, Region, load
 
 TASK_ROLES = ("task", "untied task")
 WORKSHARING_ROLES = ("loop", "sections", "workshare", "single")
@@ -25,40 +29,52 @@ LOCK_FUNCS = LOCK_ENTER + LOCK_EXIT + ("omp_init_lock", "omp_destroy_lock",
                                        "omp_init_nest_lock", "omp_destroy_nest_lock")
 
 
-def is_lock_region(region):
+def is_lock_region(region: Region) -> bool:
     return region.name in LOCK_FUNCS and region.role in ("wrapper", "function", "unknown")
 
 
-def task_key(region):
+def task_key(region: Region) -> tuple[str, int, int]:
     """Source location identifying a task construct; the matching `create task` region
     has the same one (reference naming: `!$omp task @f.c:10` / `!$omp create task @f.c:10`)."""
     return (region.mod, region.begin, region.end)
 
 
+@dataclass(eq=False, repr=False)
 class Node:
     """One call path with per-thread values (lists indexed by location id)."""
-
-    __slots__ = ("cnode", "region", "parent", "children", "path", "visits", "incl", "excl",
-                 "kind", "tree")
-
-    def __init__(self, cnode, parent, tree):
-        self.cnode = cnode
-        self.region = cnode.region
-        self.parent = parent
-        self.children = []
-        self.tree = tree            # 'main' or 'tasks'
-        self.path = (parent.path if parent else ()) + (cnode.region.name,)
-        self.kind = "node"
+    __slots__ = ("cnode", "parent", "tree", "depth", "incl", "excl", "visits", "children",
+                 "kind", "nested")
+    cnode: Cnode
+    parent: Node | None
+    tree: str                   # 'main' or 'tasks'
+    depth: int                  # 0 for a root; a TASKS node is a root's child
+    incl: list[float]           # inclusive time
+    excl: list[float]           # exclusive time
+    visits: list[int]
+    children: list[Node]        # main-tree semantics: a root's TASKS nodes are not here
+    kind: str                   # 'node', 'stub', 'taskroot' or 'TASKS'
+    nested: bool                # an ancestor has the same region (recursion)
 
     @property
-    def name(self):
+    def region(self) -> Region:
+        return self.cnode.region
+
+    @property
+    def name(self) -> str:
         return self.region.name
 
     @property
-    def role(self):
+    def role(self) -> str:
         return self.region.role
 
-    def walk(self):
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Region names from the root, built on demand (one stored per node would take
+        memory quadratic in the depth of the tree)."""
+        names = [self.name] + [a.name for a in self.ancestors()]
+        return tuple(reversed(names))
+
+    def walk(self) -> Iterator[Node]:
         """This node and its descendants, pre-order."""
         stack = [self]
         while stack:
@@ -66,17 +82,20 @@ class Node:
             yield n
             stack.extend(reversed(n.children))
 
-    def ancestors(self):
+    def ancestors(self) -> Iterator[Node]:
         n = self.parent
         while n is not None:
             yield n
             n = n.parent
 
+    def __repr__(self):
+        return "Node(%d, %r, %s)" % (self.cnode.id, self.name, self.kind)
+
 
 class Profile:
     """Everything the tools need from one profile."""
 
-    def __init__(self, path):
+    def __init__(self, path: str):
         self.cube = cube = load(path)
         self.path = cube.path
         if not cube.has_metric("time"):
@@ -91,12 +110,12 @@ class Profile:
         self.thread_names = [names.get(i, "location %d" % i) for i in self.threads]
         self.has_visits = cube.has_metric("visits") and cube.metric("visits").type in (
             "INCLUSIVE", "EXCLUSIVE", "SIMPLE")
-        self.roots = []
-        self.tasks_nodes = []
-        self.task_roots = []
-        self.main_nodes = []        # pre-order, all roots
-        self.task_nodes = []        # pre-order below the TASKS node(s), TASKS included
-        self.by_cnode = {}
+        self.roots: list[Node] = []
+        self.tasks_nodes: list[Node] = []
+        self.task_roots: list[Node] = []
+        self.main_nodes: list[Node] = []    # pre-order, all roots
+        self.task_nodes: list[Node] = []    # pre-order below the TASKS node(s), TASKS included
+        self.by_cnode: dict[int, Node] = {}
         for r in cube.roots:
             root = self._build(r, None, "main")
             self.roots.append(root)
@@ -115,29 +134,48 @@ class Profile:
         for n in self.main_nodes + self.task_nodes:
             if n.kind == "node" and n.role in TASK_ROLES:
                 n.kind = "stub"
+        self._mark_nested()
 
-    def _build(self, cnode, parent, tree):
-        """Build the Node subtree (main-tree semantics: a root skips its TASKS children)."""
+    def _node(self, cnode: Cnode, parent: Node | None, tree: str) -> Node:
         cube = self.cube
-        node = Node(cnode, parent, tree)
-        node.incl = [float(v) for v in cube.inclusive_row(self.time_metric, cnode)]
-        node.excl = [float(v) for v in cube.exclusive_row(self.time_metric, cnode)]
-        node.visits = (list(cube.exclusive_row("visits", cnode)) if self.has_visits
-                       else [0] * cube.nlocs)
+        node = Node(cnode, parent, tree, parent.depth + 1 if parent else 0,
+                    [float(v) for v in cube.inclusive_row(self.time_metric, cnode)],
+                    [float(v) for v in cube.exclusive_row(self.time_metric, cnode)],
+                    (list(cube.exclusive_row("visits", cnode)) if self.has_visits
+                     else [0] * cube.nlocs),
+                    [], "node", False)
         self.by_cnode[cnode.id] = node
-        stack = [(node, cube.main_children(cnode))]
+        return node
+
+    def _build(self, cnode: Cnode, parent: Node | None, tree: str) -> Node:
+        """Build the Node subtree (main-tree semantics: a root skips its TASKS children)."""
+        node = self._node(cnode, parent, tree)
+        stack = [(node, self.cube.main_children(cnode))]
         while stack:
             parent_node, kids = stack.pop()
             for ch in kids:
-                n = Node(ch, parent_node, tree)
-                n.incl = [float(v) for v in cube.inclusive_row(self.time_metric, ch)]
-                n.excl = [float(v) for v in cube.exclusive_row(self.time_metric, ch)]
-                n.visits = (list(cube.exclusive_row("visits", ch)) if self.has_visits
-                            else [0] * cube.nlocs)
-                self.by_cnode[ch.id] = n
+                n = self._node(ch, parent_node, tree)
                 parent_node.children.append(n)
                 stack.append((n, ch.children))
         return node
+
+    def _mark_nested(self) -> None:
+        """Set Node.nested in one walk: count, per region, the open ancestors."""
+        open_count: dict[int, int] = {}
+        for root in self.roots:
+            tasks = [t for t in self.tasks_nodes if t.parent is root]
+            stack = [(root, False)]
+            while stack:
+                n, leaving = stack.pop()
+                rid = n.region.id
+                if leaving:
+                    open_count[rid] -= 1
+                    continue
+                n.nested = open_count.get(rid, 0) > 0
+                open_count[rid] = open_count.get(rid, 0) + 1
+                stack.append((n, True))
+                kids = n.children + tasks if n is root else n.children
+                stack.extend((c, False) for c in reversed(kids))
 
     # ---- header information ----------------------------------------------------------
     @property
@@ -151,7 +189,7 @@ class Profile:
     def date(self):
         return self.cube.attrs.get("pompprof::date", "")
 
-    def root_incl(self, t):
+    def root_incl(self, t: int) -> float:
         return sum(r.incl[t] for r in self.roots)
 
     @property
@@ -169,7 +207,7 @@ class Profile:
         return [m.uniq_name for m in self.cube.metrics if m.has_data]
 
     # ---- values of other metrics -------------------------------------------------------
-    def min_max(self, node, t):
+    def min_max(self, node: Node, t: int) -> tuple[float, float] | None:
         """(min, max) inclusive time of one visit on thread t, None when not visited."""
         if node.visits[t] <= 0 or not (self.cube.has_metric("min_time")
                                        and self.cube.has_metric("max_time")):
@@ -180,7 +218,7 @@ class Profile:
         except CubexError:
             return None
 
-    def max_active_tasks(self):
+    def max_active_tasks(self) -> list[int] | None:
         """Per thread maximum of concurrently active task instances (pompprof metric
         `max_active_tasks`, stored at the TASKS node), or None."""
         if not self.cube.has_metric("max_active_tasks") or not self.tasks_nodes:
@@ -193,16 +231,16 @@ class Profile:
         return out
 
     # ---- helpers ------------------------------------------------------------------------
-    def nodes_of_region(self, region_id, include_stubs=False):
+    def nodes_of_region(self, region_id: int, include_stubs: bool = False) -> Iterator[Node]:
         for n in self.main_nodes + self.task_nodes:
             if n.region.id == region_id and (include_stubs or n.kind != "stub"):
                 yield n
 
-    def parallel_nodes(self):
+    def parallel_nodes(self) -> list[Node]:
         return [n for n in self.main_nodes if n.role == "parallel"]
 
 
-def region_label(region):
+def region_label(region: Region) -> str:
     """ompP-style region description, e.g. `tasks.c (10-11) TASK`."""
     kind = region.role.upper()
     if is_lock_region(region):

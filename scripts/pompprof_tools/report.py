@@ -29,14 +29,17 @@ synchronization, imbalance, limited parallelism, thread management; percentages 
 the scope's total thread time T (team size x region time for a parallel region).
 """
 
+from __future__ import annotations
+
 import argparse
 import sys
 
 from . import textfmt as tf
 from .cli import main_guard
 from .overhead import Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES
-from .profile_model import (LOCK_ENTER, LOCK_EXIT, Profile, is_lock_region, region_label,
-                            task_key)
+from .cubex import Region
+from .profile_model import (LOCK_ENTER, LOCK_EXIT, Node, Profile, is_lock_region,
+                            region_label, task_key)
 
 GRANULARITY_FACTOR = 10.0
 
@@ -62,23 +65,23 @@ overhead categories (of total thread time T = sum over threads of measured time 
 """
 
 
-def _region_ids(profile):
+def _region_ids(profile: Profile) -> list[Region]:
     used = {}
     for n in profile.main_nodes + profile.task_nodes:
         used.setdefault(n.region.id, n.region)
     return [used[k] for k in sorted(used)]
 
 
-def _rid(region):
+def _rid(region: Region) -> str:
     return "R%04d" % region.id
 
 
-def _top_nodes(nodes):
+def _top_nodes(nodes: list[Node]) -> list[Node]:
     """Drop nodes that have an ancestor of the same region (recursion: count once)."""
-    return [n for n in nodes if all(a.region.id != n.region.id for a in n.ancestors())]
+    return [n for n in nodes if not n.nested]
 
 
-def _kind(region):
+def _kind(region: Region) -> str:
     if region.role in ("task", "untied task"):
         return "task"
     if region.role == "parallel":
@@ -109,10 +112,15 @@ _COLUMNS = {
 
 
 class Report:
-    def __init__(self, profile, top=None):
+    """The report's sections as data (build()); paths=False leaves out the call paths'
+    region-name lists (the text report needs none, and their size is quadratic in the
+    depth of the call tree)."""
+
+    def __init__(self, profile: Profile, top: int | None = None, paths: bool = True):
         self.p = profile
         self.a = Analysis(profile)
         self.top = top
+        self.paths = paths
         self.total = self.a.program.total()
         # call-tree percentages: of the measured time (fork/join gaps of workers excluded)
         self.measured = sum(profile.root_incl(t) for t in profile.threads)
@@ -243,16 +251,18 @@ class Report:
                 "additive": ["execT", "execC", "enterT", "exitT"],
                 "threads": rows, "sum": self._sum_row("locks", rows)}
 
-    def _tree_rows(self, nodes, base_depth=0):
+    def _tree_rows(self, nodes: list[Node]) -> list[dict]:
         out = []
         for n in nodes:
-            depth = len(n.path) - 1 - base_depth
             incl, excl = sum(n.incl), sum(n.excl)
-            out.append({"cnode": n.cnode.id, "name": n.name, "depth": depth,
-                        "path": list(n.path), "kind": n.kind,
+            row = {"cnode": n.cnode.id, "name": n.name, "depth": n.depth}
+            if self.paths:
+                row["path"] = list(n.path)
+            row.update({"kind": n.kind,
                         "visits": sum(n.visits), "incl": incl, "excl": excl,
                         "incl_pct": 100.0 * incl / self.measured if self.measured else 0.0,
                         "excl_pct": 100.0 * excl / self.measured if self.measured else 0.0})
+            out.append(row)
         return out
 
     def calltree(self):
@@ -502,12 +512,12 @@ def build_parser():
     return ap
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.top is not None and args.top < 1:
         build_parser().error("--top needs a positive number")
     profile = Profile(args.profile)
-    data = Report(profile, top=args.top).build()
+    data = Report(profile, top=args.top, paths=args.format != "text").build()
     if args.format == "json":
         out = tf.json_text(data)
     elif args.format == "csv":
@@ -518,5 +528,10 @@ def main(argv=None):
     return 0
 
 
-def entry():
+def entry() -> int:
+    """The `pompprof-report` command."""
     return main_guard("pompprof-report", main)
+
+
+if __name__ == "__main__":
+    sys.exit(entry())

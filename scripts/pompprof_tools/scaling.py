@@ -18,12 +18,14 @@ and, per task construct, instances, mean time per task and mean creation time.
 --svg draws the split as a stacked-area chart over the thread counts.
 """
 
+from __future__ import annotations
+
 import argparse
 import sys
 
 from . import textfmt as tf
 from .cli import ToolError, main_guard
-from .overhead import Analysis, SCALING_CATEGORIES
+from .overhead import Analysis, Breakdown, SCALING_CATEGORIES
 from .profile_model import Profile
 from .report import Report
 from .svg import stacked_area
@@ -41,12 +43,15 @@ threads.
 """
 
 
-def _split(breakdown):
+def _split(breakdown: Breakdown) -> dict[str, float]:
     return {name: breakdown.category(comps) for name, comps in SCALING_CATEGORIES}
 
 
 class Scaling:
-    def __init__(self, paths):
+    """The profiles sorted by thread count, with their splits per program, parallel
+    region and task construct."""
+
+    def __init__(self, paths: list[str]):
         profiles = [Profile(p) for p in paths]
         self.profiles = sorted(profiles, key=lambda p: p.nthreads)
         self.rows = []
@@ -141,7 +146,7 @@ def build_parser():
     return ap
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     s = Scaling(args.profiles)
     if args.svg:
@@ -158,5 +163,10 @@ def main(argv=None):
     return 0
 
 
-def entry():
+def entry() -> int:
+    """The `pompprof-scaling` command."""
     return main_guard("pompprof-scaling", main)
+
+
+if __name__ == "__main__":
+    sys.exit(entry())

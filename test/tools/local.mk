@@ -1,12 +1,16 @@
 # test/tools: the .cubex reader/writer and the analysis tools, checked against the
-# reference profiles and dumps in test/tools/golden (Python 3 stdlib, no build needed).
+# reference profiles and dumps in test/tools/golden; the wrapper's argument handling;
+# the commands and entry points of the pompprof_tools package.
 TESTS += \
 	test/tools/test_cubex_reader.py \
 	test/tools/test_cubex_writer.py \
 	test/tools/test_report.py \
 	test/tools/test_diff.py \
 	test/tools/test_scaling.py \
-	test/tools/test_bad_input.py
+	test/tools/test_bad_input.py \
+	test/tools/test_deep_tree.py \
+	test/tools/test_wrapper_args.py \
+	test/tools/test_entry_points.py
 EXTRA_DIST += \
 	test/tools/test_cubex_reader.py \
 	test/tools/test_cubex_writer.py \
@@ -14,6 +18,9 @@ EXTRA_DIST += \
 	test/tools/test_diff.py \
 	test/tools/test_scaling.py \
 	test/tools/test_bad_input.py \
+	test/tools/test_deep_tree.py \
+	test/tools/test_wrapper_args.py \
+	test/tools/test_entry_points.py \
 	test/tools/toolstest.py \
 	test/tools/golden/README.md \
 	test/tools/golden/tasks.c \

@@ -1,7 +1,8 @@
 """Helpers shared by the tool tests (not a test itself).
 
 Finds the package through $top_srcdir (set by the Automake harness), falling back to the
-location of this file, reads the golden dumps, runs the tools as subprocesses."""
+location of this file, reads the golden dumps, runs the tools as subprocesses (the
+commands in $top_builddir/scripts when there is a build tree)."""
 
 import os
 import re
@@ -11,6 +12,7 @@ import unittest
 
 TOP_SRCDIR = os.environ.get("top_srcdir") or os.path.abspath(
     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+TOP_BUILDDIR = os.environ.get("top_builddir")
 SCRIPTS = os.path.join(TOP_SRCDIR, "scripts")
 GOLDEN = os.path.join(TOP_SRCDIR, "test", "tools", "golden")
 GOLDEN_NAMES = ("tasks_t1", "tasks_t2", "worksharing_t1", "worksharing_t2")
@@ -18,6 +20,9 @@ PYTHON = os.environ.get("PYTHON3") or sys.executable
 
 if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
+# the build tree's scripts/pompprof_tools holds build_config.py (the wrapper needs it)
+if TOP_BUILDDIR:
+    sys.path.insert(1, os.path.join(TOP_BUILDDIR, "scripts"))
 
 
 def golden(name, ext="cubex"):
@@ -72,11 +77,17 @@ def assert_printed(tc, text, value, what):
 
 
 def run_tool(tool, *args, check=False):
-    """Run scripts/pompprof-<tool>.in with python3; returns CompletedProcess."""
-    script = os.path.join(SCRIPTS, "pompprof-%s.in" % tool)
+    """Run pompprof-<tool>: the command make built (its stub must find the package by
+    itself), or `python3 -m pompprof_tools.<tool>` when there is no build tree."""
     env = dict(os.environ)
-    env.pop("PYTHONPATH", None)     # the script must find its package by itself
-    p = subprocess.run([PYTHON, script] + [str(a) for a in args], capture_output=True,
+    env.pop("PYTHONPATH", None)
+    command = os.path.join(TOP_BUILDDIR, "scripts", "pompprof-%s" % tool) if TOP_BUILDDIR else ""
+    if os.access(command, os.X_OK):
+        cmd = [command]
+    else:
+        cmd = [PYTHON, "-m", "pompprof_tools.%s" % tool]
+        env["PYTHONPATH"] = SCRIPTS
+    p = subprocess.run(cmd + [str(a) for a in args], capture_output=True,
                        text=True, env=env, timeout=120)
     if check and p.returncode != 0:
         raise AssertionError("%s %s failed (%d): %s" % (tool, args, p.returncode, p.stderr))
