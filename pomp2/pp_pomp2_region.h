@@ -59,7 +59,7 @@ pp_pomp2_region *pp_pomp2_region_unknown(void);
 /* Fill e's engine regions for a parsed string (pp_pomp2_region_names.c). */
 void pp_pomp2_region_define(pp_pomp2_region *e, const pp_pomp2_region_info *info);
 
-/* The adapter's one-time initialization (pp_pomp2_init.c): engine start,
+/* The adapter's one-time initialization (pp_pomp2_entry.c): engine start,
  * lock wrapper regions, POMP2_Init_regions if the program has it.  Cheap
  * after the first call and safe to call from inside the initialization. */
 void pp_pomp2_init_slow(void);
