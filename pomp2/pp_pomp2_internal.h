@@ -2,6 +2,7 @@
 #ifndef PP_POMP2_INTERNAL_H
 #define PP_POMP2_INTERNAL_H
 
+#include <opari2/pomp2_lib.h>
 #include <stdint.h>
 
 #include "profile/pp_profile.h"
@@ -9,23 +10,36 @@
 /* The threadprivate fork context (defined in pp_pomp2_entry.c). */
 extern __thread int64_t pomp_tpd;
 
+/* Store the current task into the caller's pomp2_old_task (NULL allowed:
+ * hand-written calls may pass none), which the matching *_end / *_exit /
+ * join hands back. */
+static inline void pp_pomp2_store_current_task(POMP2_Task_handle *old_task)
+{
+    if (old_task)
+        *old_task = (POMP2_Task_handle)pp_profile_task_current();
+}
+
+/* Begin a task scheduling point (barrier, implicit barrier, taskwait, task
+ * creation): remember the current task, then enter region. */
+static inline void pp_pomp2_scheduling_point_begin(POMP2_Task_handle *old_task,
+                                                   pp_region_id region)
+{
+    pp_pomp2_store_current_task(old_task);
+    pp_profile_enter(region);
+}
+
 /* Define the omp_*_lock wrapper regions (pp_pomp2_lock.c); called once from
  * the adapter's initialization. */
 void pp_pomp2_lock_define_regions(void);
 
-/* The lock calls wrapped as regions, in pp_pomp2_lock.c and (for Fortran's
- * omp_*_lock) pp_pomp2_fortran.c. */
+/* The lock calls wrapped as regions: PP_LOCK_INIT_LOCK ... (one per row of
+ * pp_pomp2_lock_table.h), then PP_LOCK_N. */
 enum {
-    PP_LOCK_INIT,
-    PP_LOCK_DESTROY,
-    PP_LOCK_SET,
-    PP_LOCK_UNSET,
-    PP_LOCK_TEST,
-    PP_NEST_LOCK_INIT,
-    PP_NEST_LOCK_DESTROY,
-    PP_NEST_LOCK_SET,
-    PP_NEST_LOCK_UNSET,
-    PP_NEST_LOCK_TEST,
+#define PP_POMP2_LOCK_CALL(name, NAME, Name, lock_type) PP_LOCK_##NAME,
+#define PP_POMP2_LOCK_TEST(name, NAME, Name, lock_type) PP_LOCK_##NAME,
+#include "pomp2/pp_pomp2_lock_table.h"
+#undef PP_POMP2_LOCK_CALL
+#undef PP_POMP2_LOCK_TEST
     PP_LOCK_N
 };
 

@@ -1,7 +1,8 @@
 /* OpenMP lock API wrappers (OPARI2 renames omp_*_lock calls to POMP2_*):
  * each call becomes a region "omp_set_lock" & co. (paradigm openmp, role
  * wrapper, file "OMP", as in the reference profiles) around the real call, so
- * the time spent waiting for a lock is visible. */
+ * the time spent waiting for a lock is visible.  The calls are the rows of
+ * pp_pomp2_lock_table.h. */
 #include <opari2/pomp2_lib.h>
 #include <omp.h>
 
@@ -9,9 +10,11 @@
 #include "pomp2/pp_pomp2_region.h"
 
 static const char *const pp_pomp2_lock_names[PP_LOCK_N] = {
-    "omp_init_lock",      "omp_destroy_lock",      "omp_set_lock",      "omp_unset_lock",
-    "omp_test_lock",      "omp_init_nest_lock",    "omp_destroy_nest_lock",
-    "omp_set_nest_lock",  "omp_unset_nest_lock",   "omp_test_nest_lock",
+#define PP_POMP2_LOCK_CALL(name, NAME, Name, lock_type) [PP_LOCK_##NAME] = "omp_" #name,
+#define PP_POMP2_LOCK_TEST PP_POMP2_LOCK_CALL
+#include "pomp2/pp_pomp2_lock_table.h"
+#undef PP_POMP2_LOCK_CALL
+#undef PP_POMP2_LOCK_TEST
 };
 
 static pp_region_id pp_pomp2_lock_region[PP_LOCK_N];
@@ -36,44 +39,22 @@ void pp_pomp2_lock_define_regions(void)
     }
 }
 
-void POMP2_Init_lock(omp_lock_t *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_INIT, omp_init_lock(s)); }
-void POMP2_Destroy_lock(omp_lock_t *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_DESTROY, omp_destroy_lock(s)); }
-void POMP2_Set_lock(omp_lock_t *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_SET, omp_set_lock(s)); }
-void POMP2_Unset_lock(omp_lock_t *s) { PP_POMP2_LOCK_WRAP(PP_LOCK_UNSET, omp_unset_lock(s)); }
-
-int POMP2_Test_lock(omp_lock_t *s)
-{
-    int got;
-    PP_POMP2_LOCK_WRAP(PP_LOCK_TEST, got = omp_test_lock(s));
-    return got;
-}
-
-void POMP2_Init_nest_lock(omp_nest_lock_t *s)
-{
-    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_INIT, omp_init_nest_lock(s));
-}
-
-void POMP2_Destroy_nest_lock(omp_nest_lock_t *s)
-{
-    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_DESTROY, omp_destroy_nest_lock(s));
-}
-
-void POMP2_Set_nest_lock(omp_nest_lock_t *s)
-{
-    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_SET, omp_set_nest_lock(s));
-}
-
-void POMP2_Unset_nest_lock(omp_nest_lock_t *s)
-{
-    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_UNSET, omp_unset_nest_lock(s));
-}
-
-int POMP2_Test_nest_lock(omp_nest_lock_t *s)
-{
-    int depth;
-    PP_POMP2_LOCK_WRAP(PP_NEST_LOCK_TEST, depth = omp_test_nest_lock(s));
-    return depth;
-}
+/* void POMP2_Set_lock(omp_lock_t *s) & co., int POMP2_Test_lock(omp_lock_t *s) & co. */
+#define PP_POMP2_LOCK_CALL(name, NAME, Name, lock_type)                \
+    void POMP2_##Name(lock_type *s)                                    \
+    {                                                                  \
+        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, omp_##name(s));             \
+    }
+#define PP_POMP2_LOCK_TEST(name, NAME, Name, lock_type)                \
+    int POMP2_##Name(lock_type *s)                                     \
+    {                                                                  \
+        int result;                                                    \
+        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, result = omp_##name(s));    \
+        return result;                                                 \
+    }
+#include "pomp2/pp_pomp2_lock_table.h"
+#undef PP_POMP2_LOCK_CALL
+#undef PP_POMP2_LOCK_TEST
 
 int POMP2_Lib_get_max_threads(void)
 {

@@ -15,8 +15,7 @@ void POMP2_Parallel_fork(POMP2_Region_handle *pomp2_handle, int if_clause, int n
                          POMP2_Task_handle *pomp2_old_task, const char ctc_string[])
 {
     pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, ctc_string);
-    if (pomp2_old_task) /* hand-written calls may pass NULL */
-        *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
+    pp_pomp2_store_current_task(pomp2_old_task);
     /* copyin(pomp_tpd) hands this to every thread of the new team */
     pomp_tpd = pp_profile_fork(r->main, if_clause ? num_threads : 1);
 }
@@ -41,10 +40,8 @@ void POMP2_Parallel_join(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle po
 void POMP2_Barrier_enter(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *pomp2_old_task,
                          const char ctc_string[])
 {
-    pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, ctc_string);
-    if (pomp2_old_task) /* hand-written calls may pass NULL */
-        *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
-    pp_profile_enter(r->main);
+    pp_pomp2_scheduling_point_begin(pomp2_old_task,
+                                    pp_pomp2_region_of(pomp2_handle, ctc_string)->main);
 }
 
 void POMP2_Barrier_exit(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)
@@ -56,10 +53,8 @@ void POMP2_Barrier_exit(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pom
 void POMP2_Implicit_barrier_enter(POMP2_Region_handle *pomp2_handle,
                                   POMP2_Task_handle *pomp2_old_task)
 {
-    pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, NULL);
-    if (pomp2_old_task) /* hand-written calls may pass NULL */
-        *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
-    pp_profile_enter(r->barrier);
+    pp_pomp2_scheduling_point_begin(pomp2_old_task,
+                                    pp_pomp2_region_of(pomp2_handle, NULL)->barrier);
 }
 
 void POMP2_Implicit_barrier_exit(POMP2_Region_handle *pomp2_handle,

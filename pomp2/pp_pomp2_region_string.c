@@ -36,7 +36,8 @@ static const struct {
 #define PP_POMP2_N_TYPES (sizeof pp_pomp2_type_names / sizeof pp_pomp2_type_names[0])
 
 /* Clause keys.  OPARI2 2.0.7 writes hasNum_threads; accept the camel-case
- * spelling too, older and newer versions differ. */
+ * spelling too, older and newer versions differ.  (Shaped like the type table
+ * above, but other facts.) */
 static const struct {
     const char *key;
     unsigned bit;

@@ -38,7 +38,8 @@ typedef enum pp_pomp2_region_type {
     PP_POMP2_USER_REGION
 } pp_pomp2_region_type;
 
-/* Clauses OPARI2 reports as hasX=1 (bit set) or hasX=0 / absent (bit clear). */
+/* Clauses OPARI2 reports as hasX=1 (bit set) or hasX=0 / absent (bit clear);
+ * one bit per clause, so the lines are alike in shape only. */
 enum {
     PP_POMP2_HAS_IF = 1u << 0,
     PP_POMP2_HAS_NUM_THREADS = 1u << 1,

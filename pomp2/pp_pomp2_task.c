@@ -7,6 +7,7 @@
  * measured like tied ones (the engine warns once). */
 #include <opari2/pomp2_lib.h>
 
+#include "pomp2/pp_pomp2_internal.h"
 #include "pomp2/pp_pomp2_region.h"
 
 POMP2_Task_handle POMP2_Get_new_task_handle(void)
@@ -15,37 +16,22 @@ POMP2_Task_handle POMP2_Get_new_task_handle(void)
     return (POMP2_Task_handle)pp_profile_task_new_handle();
 }
 
-static inline void pp_pomp2_task_create_begin(void **slot, POMP2_Task_handle *new_task,
-                                              POMP2_Task_handle *old_task, const char *ctc)
-{
-    pp_pomp2_region *r = pp_pomp2_region_of(slot, ctc);
-    if (__builtin_expect(old_task && new_task, 1)) {
-        *old_task = (POMP2_Task_handle)pp_profile_task_current();
-        *new_task = (POMP2_Task_handle)pp_profile_task_new_handle();
-    } else if (new_task) { /* hand-written calls may pass NULL */
-        *new_task = (POMP2_Task_handle)pp_profile_task_new_handle();
-    }
-    pp_profile_enter(r->inner);
-}
-
-static inline void pp_pomp2_task_create_end(void **slot, POMP2_Task_handle old_task)
-{
-    pp_pomp2_region *r = pp_pomp2_region_of(slot, NULL);
-    pp_profile_switch_exit((pp_task_handle)old_task, r->inner);
-}
-
 void POMP2_Task_create_begin(POMP2_Region_handle *pomp2_handle,
                              POMP2_Task_handle *pomp2_new_task,
                              POMP2_Task_handle *pomp2_old_task, int pomp2_if,
                              const char ctc_string[])
 {
     (void)pomp2_if; /* OPARI2 skips all task calls when the if clause is false */
-    pp_pomp2_task_create_begin(pomp2_handle, pomp2_new_task, pomp2_old_task, ctc_string);
+    pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, ctc_string);
+    if (pomp2_new_task) /* hand-written calls may pass NULL */
+        *pomp2_new_task = (POMP2_Task_handle)pp_profile_task_new_handle();
+    pp_pomp2_scheduling_point_begin(pomp2_old_task, r->inner);
 }
 
 void POMP2_Task_create_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)
 {
-    pp_pomp2_task_create_end(pomp2_handle, pomp2_old_task);
+    pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, NULL);
+    pp_profile_switch_exit((pp_task_handle)pomp2_old_task, r->inner);
 }
 
 void POMP2_Task_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_task)
@@ -59,39 +45,26 @@ void POMP2_Task_end(POMP2_Region_handle *pomp2_handle)
     pp_profile_task_end(pp_pomp2_region_of(pomp2_handle, NULL)->main);
 }
 
-void POMP2_Untied_task_create_begin(POMP2_Region_handle *pomp2_handle,
-                                    POMP2_Task_handle *pomp2_new_task,
-                                    POMP2_Task_handle *pomp2_old_task, int pomp2_if,
-                                    const char ctc_string[])
-{
-    (void)pomp2_if;
-    pp_pomp2_task_create_begin(pomp2_handle, pomp2_new_task, pomp2_old_task, ctc_string);
-}
-
-void POMP2_Untied_task_create_end(POMP2_Region_handle *pomp2_handle,
-                                  POMP2_Task_handle pomp2_old_task)
-{
-    pp_pomp2_task_create_end(pomp2_handle, pomp2_old_task);
-}
-
 void POMP2_Untied_task_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_task)
 {
     pp_profile_task_begin(pp_pomp2_region_of(pomp2_handle, NULL)->main,
                           (pp_task_handle)pomp2_task, true);
 }
 
-void POMP2_Untied_task_end(POMP2_Region_handle *pomp2_handle)
-{
-    pp_profile_task_end(pp_pomp2_region_of(pomp2_handle, NULL)->main);
-}
+/* Only the begin of an untied task differs (it tells the engine, which warns
+ * once); the other untied entry points are the tied ones under a second name. */
+#define PP_POMP2_SAME_AS(tied) __typeof__(tied) __attribute__((alias(#tied)))
+PP_POMP2_SAME_AS(POMP2_Task_create_begin) POMP2_Untied_task_create_begin;
+PP_POMP2_SAME_AS(POMP2_Task_create_end) POMP2_Untied_task_create_end;
+PP_POMP2_SAME_AS(POMP2_Task_end) POMP2_Untied_task_end;
 
+/* A taskwait is measured as a barrier is (pp_pomp2_parallel.c): a scheduling
+ * point in the entry's main region. */
 void POMP2_Taskwait_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *pomp2_old_task,
                           const char ctc_string[])
 {
-    pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, ctc_string);
-    if (pomp2_old_task) /* hand-written calls may pass NULL */
-        *pomp2_old_task = (POMP2_Task_handle)pp_profile_task_current();
-    pp_profile_enter(r->main);
+    pp_pomp2_scheduling_point_begin(pomp2_old_task,
+                                    pp_pomp2_region_of(pomp2_handle, ctc_string)->main);
 }
 
 void POMP2_Taskwait_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)

@@ -9,7 +9,8 @@
 
 #include "pomp2/pp_pomp2_region.h"
 
-/* Each pair below: one atomic load of the handle, one engine call. */
+/* Each pair below: one atomic load of the handle, one engine call; written
+ * out, not generated, so each entry point and its region can be found by name. */
 
 void POMP2_For_enter(POMP2_Region_handle *pomp2_handle, const char ctc_string[])
 {

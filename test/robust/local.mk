@@ -27,7 +27,7 @@ test_robust_replay_region_string_CFLAGS = $(AM_CFLAGS)
 if HAVE_CHECK
 check_PROGRAMS += test/robust/test_signals
 TESTS += test/robust/test_signals
-test_robust_test_signals_SOURCES = test/robust/test_signals.c
+test_robust_test_signals_SOURCES = $(CHECK_MAIN) test/robust/test_signals.c
 test_robust_test_signals_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_robust_test_signals_LDADD = lib/libpp_util.la $(CHECK_LIBS) -lpthread
 endif

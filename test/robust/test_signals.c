@@ -301,7 +301,7 @@ START_TEST(test_hold_delays_the_signal_until_release)
 }
 END_TEST
 
-int main(void)
+Suite *pp_check_suite(void)
 {
     Suite *s = suite_create("pp_signals");
     TCase *tc = tcase_create("signals");
@@ -316,9 +316,5 @@ int main(void)
     tcase_add_test(tc, test_install_is_idempotent);
     tcase_add_test(tc, test_hold_delays_the_signal_until_release);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }

@@ -4,12 +4,12 @@ program fconstructs
   use omp_lib
   implicit none
   integer, parameter :: n = 1000, ntasks = 7, nordered = 5
-  integer :: i, total, nthr, crit, singles, masters, sect, tasks, locked, order
+  integer :: i, total, nthr, crit, singles, masters, sect, tasks, locked, nested, order
   integer(omp_lock_kind) :: lck
   integer(omp_nest_lock_kind) :: nlck
 
   total = 0; nthr = 0; crit = 0; singles = 0; masters = 0
-  sect = 0; tasks = 0; locked = 0; order = 0
+  sect = 0; tasks = 0; locked = 0; nested = 0; order = 0
   call omp_init_lock(lck)
   call omp_init_nest_lock(nlck)
 
@@ -19,7 +19,7 @@ program fconstructs
   end do
 !$omp end parallel do
 
-!$omp parallel shared(nthr, crit, singles, masters, sect, tasks, locked) private(i)
+!$omp parallel shared(nthr, crit, singles, masters, sect, tasks, locked, nested) private(i)
 !$omp critical (count)
   crit = crit + 1
 !$omp end critical (count)
@@ -53,7 +53,7 @@ program fconstructs
   call omp_unset_lock(lck)
   call omp_set_nest_lock(nlck)
   call omp_set_nest_lock(nlck)
-  locked = locked + 1
+  nested = nested + 1  ! another counter: lck does not guard this one
   call omp_unset_nest_lock(nlck)
   call omp_unset_nest_lock(nlck)
 !$omp end parallel
@@ -69,7 +69,7 @@ program fconstructs
   call omp_destroy_lock(lck)
   call omp_destroy_nest_lock(nlck)
   print '(a,i0)', 'total=', total
-  print '(a,l1)', 'one per thread=', crit == nthr .and. locked == 2 * nthr
+  print '(a,l1)', 'one per thread=', crit == nthr .and. locked == nthr .and. nested == nthr
   print '(a,i0,1x,i0,1x,i0,1x,i0)', 'single master sections tasks=', singles, masters, sect, tasks
   print '(a,i0)', 'ordered=', order
 end program fconstructs

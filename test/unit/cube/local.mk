@@ -13,15 +13,15 @@ check_PROGRAMS += test/unit/cube/test_cube_format test/unit/cube/test_cube_rows 
 TESTS += test/unit/cube/test_cube_format test/unit/cube/test_cube_rows \
 	test/unit/cube/test_cube_errors
 
-test_unit_cube_test_cube_format_SOURCES = test/unit/cube/test_cube_format.c $(CUBE_TEST_HELPERS)
+test_unit_cube_test_cube_format_SOURCES = $(CHECK_MAIN) test/unit/cube/test_cube_format.c $(CUBE_TEST_HELPERS)
 test_unit_cube_test_cube_format_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_cube_test_cube_format_LDADD = cube-writer/libpp_cube.la $(CHECK_LIBS) -lm
 
-test_unit_cube_test_cube_rows_SOURCES = test/unit/cube/test_cube_rows.c $(CUBE_TEST_HELPERS)
+test_unit_cube_test_cube_rows_SOURCES = $(CHECK_MAIN) test/unit/cube/test_cube_rows.c $(CUBE_TEST_HELPERS)
 test_unit_cube_test_cube_rows_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_cube_test_cube_rows_LDADD = cube-writer/libpp_cube.la $(CHECK_LIBS) -lm
 
-test_unit_cube_test_cube_errors_SOURCES = test/unit/cube/test_cube_errors.c $(CUBE_TEST_HELPERS)
+test_unit_cube_test_cube_errors_SOURCES = $(CHECK_MAIN) test/unit/cube/test_cube_errors.c $(CUBE_TEST_HELPERS)
 test_unit_cube_test_cube_errors_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_cube_test_cube_errors_LDADD = cube-writer/libpp_cube.la $(CHECK_LIBS) -lm
 endif

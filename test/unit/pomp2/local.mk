@@ -5,7 +5,7 @@ if HAVE_CHECK
 check_PROGRAMS += test/unit/pomp2/test_pomp2_region_string test/unit/pomp2/test_pomp2_adapter
 TESTS += test/unit/pomp2/test_pomp2_region_string test/unit/pomp2/test_pomp2_adapter
 
-test_unit_pomp2_test_pomp2_region_string_SOURCES = \
+test_unit_pomp2_test_pomp2_region_string_SOURCES = $(CHECK_MAIN) \
 	test/unit/pomp2/test_pomp2_region_string.c \
 	pomp2/pp_pomp2_region_string.c pomp2/pp_pomp2_region_string.h
 test_unit_pomp2_test_pomp2_region_string_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -13,7 +13,7 @@ test_unit_pomp2_test_pomp2_region_string_CPPFLAGS = $(AM_CPPFLAGS) \
 test_unit_pomp2_test_pomp2_region_string_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_pomp2_test_pomp2_region_string_LDADD = $(CHECK_LIBS)
 
-test_unit_pomp2_test_pomp2_adapter_SOURCES = \
+test_unit_pomp2_test_pomp2_adapter_SOURCES = $(CHECK_MAIN) \
 	test/unit/pomp2/test_pomp2_adapter.c \
 	test/unit/pomp2/pp_fake_profile.c test/unit/pomp2/pp_fake_profile.h
 test_unit_pomp2_test_pomp2_adapter_CPPFLAGS = $(AM_CPPFLAGS) $(OPARI2_CFLAGS) \

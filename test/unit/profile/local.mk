@@ -5,15 +5,15 @@ check_PROGRAMS += test/unit/profile/test_profile_engine test/unit/profile/test_p
 	test/unit/profile/test_profile_deep
 TESTS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output \
 	test/unit/profile/test_profile_deep
-test_unit_profile_test_profile_engine_SOURCES = test/unit/profile/test_profile_engine.c
+test_unit_profile_test_profile_engine_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_engine.c
 test_unit_profile_test_profile_engine_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_engine_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
-test_unit_profile_test_profile_output_SOURCES = test/unit/profile/test_profile_output.c
+test_unit_profile_test_profile_output_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_output.c
 test_unit_profile_test_profile_output_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_output_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
-test_unit_profile_test_profile_deep_SOURCES = test/unit/profile/test_profile_deep.c
+test_unit_profile_test_profile_deep_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_deep.c
 test_unit_profile_test_profile_deep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_deep_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm

@@ -172,7 +172,7 @@ START_TEST(test_deep_trees_on_a_small_stack)
 }
 END_TEST
 
-int main(void)
+Suite *pp_check_suite(void)
 {
     Suite *s = suite_create("profile_deep");
     TCase *tc = tcase_create("deep");
@@ -180,9 +180,5 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_deep_trees_on_a_small_stack);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }

@@ -820,11 +820,7 @@ Suite *profile_engine_suite(void)
     return s;
 }
 
-int main(void)
+Suite *pp_check_suite(void)
 {
-    SRunner *sr = srunner_create(profile_engine_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return profile_engine_suite();
 }
