@@ -27,9 +27,9 @@ from . import build_config
 from . import wrapper_cmdline as wc
 from .wrapper_cmdline import CommandLine
 from .wrapper_ctext import TextError
-from .wrapper_fortran import fix_fortran
+from . import wrapper_fortran as fortran
 from .wrapper_instrument import (absolute_markers, finish_c, opari2_failure, run_opari2,
-                                 source_names, spellings, user_markers)
+                                 spellings, user_markers)
 from .wrapper_rewrite import prepare
 from .wrapper_run import note, run, run_quiet
 
@@ -194,19 +194,27 @@ class Compile:
             pre = os.path.join(subdir, base + ".pre" + ext)
             if not self.preprocess(src, pre):
                 return None, []
-            opari_in = os.path.join(subdir, base + ".opari" + ext)
             text = read(pre)
-            names = spellings(text)
-            write(opari_in, absolute_markers(text))
         else:
-            opari_in, names = src.path, source_names(src.path)
+            text = read(src.path)
+        prepared = fortran.prepare(text, src.path, form == "fixed")
+        names = spellings(prepared.text)
+        opari_in = os.path.join(subdir, base + ".opari" + ext)
+        write(opari_in, absolute_markers(prepared.text))
         target = os.path.join(subdir, base + ext)
         language = ["--f77", "--fix-form"] if form == "fixed" else ["--f90", "--free-form"]
         failure = run_opari2(opari_in, target, language, self.opari2_args)
         if failure:
             note(opari2_failure(failure, names))
             return None, []
-        write(target, user_markers(fix_fortran(read(target)), names))
+        inc_path = os.path.join(subdir, os.path.basename(opari_in) + ".opari.inc")
+        out = fortran.restore_hidden(read(target), prepared.hidden)
+        if os.path.isfile(inc_path):
+            out, inc = fortran.own_regions(out, read(inc_path), prepared, form == "fixed")
+            write(inc_path, inc)
+        write(target, user_markers(fortran.fix_fortran(out), names))
+        for n in prepared.notes:
+            note(n)
         # INCLUDE lines of the user's files are looked up next to the original first
         return target, ["-I" + os.path.dirname(os.path.abspath(src.path)), "-I" + subdir,
                         "-nocpp"]

@@ -44,7 +44,8 @@ FOLLOWERS = {
 }
 # Directives whose parenthesized argument right after the name is not a clause.
 WITH_ARGUMENT = {"critical", "flush", "threadprivate", "declare reduction", "declare variant",
-                 "declare target", "declare mapper", "allocate", "depobj", "end critical"}
+                 "declare target", "declare mapper", "allocate", "depobj", "end critical",
+                 "declare simd"}
 
 # The clauses each leaf construct accepts (gcc 12, C/C++ and Fortran).
 LEAF_CLAUSES = {

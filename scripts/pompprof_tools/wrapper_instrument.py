@@ -191,8 +191,3 @@ def user_markers(out: str, names: dict[str, str]) -> str:
                 lines[k] = '# %s "%s"%s' % (m.group(1), current, m.group(3))
     return "\n".join(lines)
 
-
-def source_names(source: str) -> dict[str, str]:
-    """Absolute path -> spelling for a file OPARI2 read itself."""
-    full = os.path.join(os.getcwd(), source)
-    return {p: escape(source) for p in (full, os.path.normpath(full), os.path.realpath(source))}
