@@ -180,7 +180,8 @@ ERROR_FLAGS = ("-Werror", "-pedantic-errors", "-Wfatal-errors")
 
 
 def is_dependency_flag(a: str) -> bool:
-    return a in DEPENDENCY_FLAGS or (a.startswith(("-MF", "-MT", "-MQ")) and len(a) > 3) \
+    """-MD & co. (with a joined value or not), also when passed as -Wp,-MD,file."""
+    return a in DEPENDENCY_FLAGS or a.startswith(("-MF", "-MT", "-MQ")) \
         or (a.startswith("-Wp,") and a[4:].startswith("-M"))
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from dataclasses import dataclass
 
 from . import build_config
@@ -173,7 +174,7 @@ class Compile:
         failure = run_opari2(opari_in, opari_out, ["--c++" if src.cplusplus else "--c"],
                              self.opari2_args)
         if failure:
-            note(opari2_failure(failure, names))
+            note(opari2_failure(failure, names, src.path))
             return None
         inc_path = os.path.join(subdir, os.path.basename(opari_in) + ".opari.inc")
         inc = read(inc_path) if os.path.isfile(inc_path) else ""
@@ -205,7 +206,7 @@ class Compile:
         language = ["--f77", "--fix-form"] if form == "fixed" else ["--f90", "--free-form"]
         failure = run_opari2(opari_in, target, language, self.opari2_args)
         if failure:
-            note(opari2_failure(failure, names))
+            note(opari2_failure(failure, names, src.path))
             return None, []
         inc_path = os.path.join(subdir, os.path.basename(opari_in) + ".opari.inc")
         out = fortran.restore_hidden(read(target), prepared.hidden)
@@ -229,13 +230,15 @@ class Compile:
             opts = quiet_options(self.cl.args)
         status, output = run_quiet(self.compiler + opts + extra + ["-w"] + lang
                                    + [path, "-c", "-o", src.object])
-        if status != 0:
-            note("%s: the instrumented source does not compile (a pompprof bug; `pompprof "
-                 "--keep` keeps it); compiled without measurement" % src.path)
-            if output.strip():
-                for line in output.strip().splitlines()[:5]:
-                    note("  " + line)
-        return status == 0
+        if status == 0:
+            # what a quiet compile still says (the assembler's messages) is the user's
+            sys.stderr.write(output)
+            return True
+        note("%s: the instrumented source does not compile (a pompprof bug; `pompprof "
+             "--keep` keeps it); compiled without measurement" % src.path)
+        for line in output.strip().splitlines()[:5]:
+            note("  " + line)
+        return False
 
 
 def read(path: str) -> str:

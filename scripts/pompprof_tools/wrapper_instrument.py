@@ -82,9 +82,10 @@ def absolute_markers(text: str) -> str:
     return re.sub(r'^# (\d+) "((?:[^"\\]|\\.)*)"(.*)$', absolute, text, flags=re.M)
 
 
-def opari2_failure(message: str, names: dict[str, str]) -> str:
-    """OPARI2's message as one pompprof line naming the user's file:line."""
-    where = ""
+def opari2_failure(message: str, names: dict[str, str], source: str) -> str:
+    """OPARI2's message as one pompprof line naming the user's file:line (the
+    source file alone when OPARI2 says no line)."""
+    where = source + ": "
     m = OPARI2_ERROR_AT.search(message)
     if m:
         path = m.group(1)
@@ -160,7 +161,8 @@ def finish_c(out: str, inc: str, prepared: Prepared, cplusplus: bool, unit_id: s
     at = 1 if lines and MARKER.match(lines[0]) else 0
     if at < len(lines) and lines[at].rstrip().endswith('//"') and MARKER.match(lines[at]):
         at += 1
-    head = prelude("\n".join(lines[at:]), handles, len(prepared.regions), inits, cplusplus)
+    head = prelude("\n".join(lines[at:]), handles, len(prepared.regions), inits, cplusplus,
+                   prepared.user_names)
     if at < len(lines) and not MARKER.match(lines[at]):
         head.append(lines[0] if at else '# 1 "<pompprof>"')
     return "\n".join(lines[:at] + head + lines[at:])
@@ -180,7 +182,8 @@ def user_markers(out: str, names: dict[str, str]) -> str:
         m = OPARI2_LINE.match(line)
         if m:
             spelled = names.get(unescape(m.group(2)), current)
-            lines[k] = '# %s "%s"' % (m.group(1), spelled) if spelled else ""
+            # none yet: the top of OPARI2's output, where markers follow anyway
+            lines[k] = '# %s "%s"' % (m.group(1), spelled) if spelled else None
             if spelled:
                 current = spelled
             continue
@@ -189,5 +192,5 @@ def user_markers(out: str, names: dict[str, str]) -> str:
             current = names.get(unescape(m.group(2)), m.group(2))
             if current != m.group(2):
                 lines[k] = '# %s "%s"%s' % (m.group(1), current, m.group(3))
-    return "\n".join(lines)
+    return "\n".join(line for line in lines if line is not None)
 

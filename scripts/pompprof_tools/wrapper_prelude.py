@@ -4,11 +4,15 @@ the wrapper instead of OPARI2's `#include "x.opari.inc"`.
 OPARI2's include file pulls in <opari2/pomp2_lib.h> (and with it <omp.h>,
 <stdint.h>, <stddef.h>); the wrapper compiles already preprocessed text,
 where a second copy of <omp.h> would clash with the user's.  So the prelude
-declares only what the inserted calls use, with the compiler's built-in types
-(the library's int64_t is a long long in size and alignment on every target
-gcc supports), and no header.  It is preprocessed text itself: no macros.
-It never warns, also under -Wall -Wextra -Wmissing-prototypes
--Wstrict-prototypes -Wold-style-definition -Wmissing-declarations.
+declares only what the inserted calls use, with the compiler's built-in types,
+and no header.  It is preprocessed text itself: no macros.  The task handle
+is int64_t spelled as the type of a literal that needs 64 bits, which is the
+type int64_t is (long on LP64, long long elsewhere), so a program that
+includes <opari2/pomp2_lib.h> itself (hand-written POMP2 calls) gets the same
+typedefs twice, as C11 and C++ allow; a function such a program declares is
+not declared again.  It never warns, also under -Wall -Wextra
+-Wmissing-prototypes -Wstrict-prototypes -Wold-style-definition
+-Wmissing-declarations.
 """
 
 from __future__ import annotations
@@ -99,21 +103,22 @@ def declaration(name: str) -> str | None:
 
 def prelude(body: str, handles: list[str], own: int,
             init_functions: list[tuple[str, list[tuple[str, str, str]]]],
-            cplusplus: bool) -> list[str]:
+            cplusplus: bool, user_names: frozenset = frozenset()) -> list[str]:
     """Lines that declare everything body calls and the region handles (OPARI2's,
     and `own` of the wrapper's, reached through pompprof_handle_<n>()), and define
-    the init functions: (name, [(assign function, handle address, region string)])."""
-    called = sorted(set(CALL.findall(body))
-                    | {fn.replace("POMP2_", "", 1) for _, assigns in init_functions
-                       for fn, _, _ in assigns})
+    the init functions: (name, [(assign function, handle address, region string)]).
+    user_names: the POMP2 functions the user's own code names (and so declares)."""
+    called = sorted((set(CALL.findall(body))
+                     | {fn.replace("POMP2_", "", 1) for _, assigns in init_functions
+                        for fn, _, _ in assigns}) - set(user_names))
     lines = ['# 1 "<pompprof>"']
     if cplusplus:
         lines.append('extern "C" {')
     lines += ["typedef void *OPARI2_Region_handle;",
               "typedef OPARI2_Region_handle POMP2_Region_handle;",
               "typedef OPARI2_Region_handle POMP2_USER_Region_handle;",
-              "typedef long long POMP2_Task_handle;",
-              "extern __thread long long pomp_tpd;"]
+              "typedef __typeof__(9223372036854775807L) POMP2_Task_handle;",
+              "extern __thread POMP2_Task_handle pomp_tpd;"]
     for name in called:
         decl = declaration(name)
         if decl:

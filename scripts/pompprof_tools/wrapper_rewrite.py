@@ -104,6 +104,7 @@ class Prepared:
     regions: list[OwnRegion] = field(default_factory=list)
     facts: dict[tuple[str, int, str], dict[str, str]] = field(default_factory=dict)
     raw_strings: list[str] = field(default_factory=list)  # protected from OPARI2
+    user_names: frozenset = frozenset()    # POMP2 functions the user's code names
 
 
 class _Edits:
@@ -371,10 +372,12 @@ def prepare(text: str, main_file: str, cplusplus: bool) -> Prepared:
     """The preprocessed text of main_file, ready for OPARI2 (raises TextError
     for text the wrapper cannot read)."""
     notes: list[str] = []
+    user_names = frozenset(re.findall(r"\bPOMP2_(\w+?)\s*\(", text))
     if cplusplus:
         text, notes = attributes_as_pragmas(text, main_file)
     prepared = Rewriter(text, main_file, cplusplus).run()
     prepared.notes[:0] = notes
+    prepared.user_names = user_names
     if cplusplus and 'R"' in prepared.text:
         prepared.text, prepared.raw_strings = protect_raw_strings(prepared.text)
     return prepared

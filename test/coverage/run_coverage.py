@@ -159,8 +159,18 @@ def check(lang, name, scratch):
     return counts, fails
 
 
+def available(lang):
+    """Is the language's compiler there (Fortran: and were the bindings built)?"""
+    if lang == "fortran" and os.environ.get("FORTRAN_BINDINGS", "no") != "yes":
+        return False
+    return shutil.which(compiler_for(lang)[0]) is not None
+
+
 def programs():
     for lang, suffixes in LANGUAGES:
+        if not available(lang):
+            print("skipped: %s (no compiler)" % lang)
+            continue
         d = os.path.join(HERE, lang)
         for name in sorted(os.listdir(d)):
             if name.endswith(suffixes):

@@ -10,6 +10,7 @@ TESTS += \
 	test/tools/test_bad_input.py \
 	test/tools/test_deep_tree.py \
 	test/tools/test_wrapper_args.py \
+	test/tools/test_wrapper_rewrite.py \
 	test/tools/test_entry_points.py
 EXTRA_DIST += \
 	test/tools/test_cubex_reader.py \
@@ -20,6 +21,7 @@ EXTRA_DIST += \
 	test/tools/test_bad_input.py \
 	test/tools/test_deep_tree.py \
 	test/tools/test_wrapper_args.py \
+	test/tools/test_wrapper_rewrite.py \
 	test/tools/test_entry_points.py \
 	test/tools/toolstest.py \
 	test/tools/golden/README.md \
