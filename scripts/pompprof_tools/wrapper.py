@@ -79,11 +79,20 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
     if not sources and not (cl.links and (cl.openmp or needs_pompprof(cl.objects))):
         return run(passthrough)
 
+    if cl.compile_only and cl.output and len(cl.input_indexes) > 1:
+        return run(passthrough)     # gcc refuses -o with several inputs: its message
     workdir = tempfile.mkdtemp(prefix="pompprof-")
     try:
         status, compiled = compile_sources(compiler_cmd, cl, workdir,
                                            opari2_options_from(wrapper_opts))
-        if cl.compile_only or status != 0:
+        if cl.compile_only:
+            # other inputs of the line (assembler, preprocessed files) as written
+            others = set(cl.input_indexes) - set(sources)
+            if others:
+                rest = [a for i, a in enumerate(args) if i not in sources]
+                status = run(compiler_cmd + rest) or status
+            return status
+        if status != 0:
             return status
         # link: the objects in place of the sources
         objects = {src.index: src.object for src in compiled}

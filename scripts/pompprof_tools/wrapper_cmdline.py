@@ -77,6 +77,7 @@ class CommandLine:
         self.fortran_form: str | None = None  # "free"/"fixed" by -ffree-form/-ffixed-form
         self.fortran_cpp: bool | None = None  # True/False by -cpp/-nocpp
         self.inputs = 0
+        self.input_indexes: list[int] = []   # files (not -l) in args
         language = None
         i = 0
         while i < len(args):
@@ -95,6 +96,7 @@ class CommandLine:
                 i += 1
                 continue
             self.inputs += 1
+            self.input_indexes.append(i)
             if language:
                 self.languages[i] = language
             if language in C_LANGUAGES or (language is None and a.endswith(C_SOURCES)):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from dataclasses import dataclass
 
@@ -75,6 +76,15 @@ def dependency_flags_for_link_line(source: str, cl: CommandLine) -> list[str]:
     if not any(a.startswith(("-MT", "-MQ")) for a in args):
         flags += ["-MT", cl.output or stem + ".o"]
     return flags
+
+
+# What OPARI2 would change: OpenMP and POMP directives, OpenMP lock calls.
+OPARI2_WORK = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+p?omp\b|\bomp_(?:init|destroy|set|unset|test)"
+                         r"_(?:nest_)?lock\s*\(", re.M)
+
+
+def needs_opari2(text: str) -> bool:
+    return OPARI2_WORK.search(text) is not None
 
 
 def quiet_options(args: list[str]) -> list[str]:
@@ -167,6 +177,8 @@ class Compile:
             note("%s: cannot read the preprocessed source (%s); compiled without measurement"
                  % (src.path, e))
             return None
+        if not prepared.regions and not needs_opari2(prepared.text):
+            return pre          # nothing to instrument: compiled as preprocessed
         opari_in = os.path.join(subdir, base + (".opari.cpp" if src.cplusplus else ".opari.c"))
         opari_out = os.path.join(subdir, base + ".out" + suffix)
         names = spellings(prepared.text)

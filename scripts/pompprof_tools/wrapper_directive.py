@@ -450,19 +450,11 @@ def for_opari2(d: Directive) -> Directive:
 
 # Facts about a construct that OPARI2's region string does not carry; the wrapper
 # appends them as extra key=value fields (unknown keys are ignored by readers).
+TASK_FACTS = {"depend": "hasDepend", "detach": "hasDetach", "priority": "hasPriority",
+              "final": "hasFinal", "mergeable": "hasMergeable", "in_reduction": "hasInReduction"}
+
+
 def facts(d: Directive) -> dict[str, str]:
-    out = {}
-    if d.words[0] == "task":
-        if d.has("depend"):
-            out["hasDepend"] = "1"
-        if d.has("detach"):
-            out["hasDetach"] = "1"
-        if d.has("priority"):
-            out["hasPriority"] = "1"
-        if d.has("final"):
-            out["hasFinal"] = "1"
-        if d.has("mergeable"):
-            out["hasMergeable"] = "1"
-        if d.has("in_reduction"):
-            out["hasInReduction"] = "1"
-    return out
+    if d.words[0] != "task":
+        return {}
+    return {key: "1" for clause, key in TASK_FACTS.items() if d.has(clause)}

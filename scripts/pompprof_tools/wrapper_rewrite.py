@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import wrapper_directive as wd
-from .wrapper_ctext import Code, Origin, TextError, line_origins
+from .wrapper_ctext import RAW_STRING, Code, Origin, Scanner, TextError, Token, line_origins
 
 OMP_PRAGMA = re.compile(r"^\s*#\s*pragma\s+omp\b(.*)$")
 HIDDEN_PREFIX = "#pragma pompprof_omp"
@@ -148,10 +148,12 @@ class Rewriter:
         self.cplusplus = cplusplus
         self.result = Prepared(text)
         self.seq = 0
+        # the OpenMP directive lines, in order (directives are tokens of their own)
+        self.omp = [t for t in self.code.directives if OMP_PRAGMA.match(t.text)]
 
     # ---- helpers ------------------------------------------------------------------
-    def origin(self, tok_index: int) -> Origin:
-        return self.origins[self.code.toks[tok_index].line]
+    def origin(self, tok: Token) -> Origin:
+        return self.origins[tok.line]
 
     def _takes_body(self, directive_text: str) -> bool:
         m = OMP_PRAGMA.match(directive_text)
@@ -167,8 +169,7 @@ class Rewriter:
         if text not in self.result.notes:
             self.result.notes.append(text)
 
-    def hide(self, i: int) -> None:
-        t = self.code.toks[i]
+    def hide(self, t: Token) -> None:
         m = OMP_PRAGMA.match(t.text)
         self.seq += 1
         self.edits.replace(t.start, t.end, [HIDDEN_PREFIX + m.group(1)], (t.start, 0, self.seq))
@@ -186,67 +187,66 @@ class Rewriter:
 
     # ---- the walk ------------------------------------------------------------------
     def run(self) -> Prepared:
-        toks = self.code.toks
-        hidden_until = -1
+        hidden_until = -1               # offsets
         self.sections_until = -1
-        i = 0
-        while i < len(toks):
-            t = toks[i]
-            if t.kind == "directive" and OMP_PRAGMA.match(t.text):
-                if i <= hidden_until or self.origin(i).system \
-                        or (i <= self.sections_until and self.name_of(i) == "section"):
-                    self.hide(i)
-                else:
-                    hidden_until = max(hidden_until, self.directive(i))
-            i += 1
+        for t in self.omp:
+            if t.start <= hidden_until or self.origin(t).system \
+                    or (t.start <= self.sections_until and self.name_of(t) == "section"):
+                self.hide(t)
+            else:
+                hidden_until = max(hidden_until, self.directive(t))
         self.result.text = self.edits.apply()
         return self.result
 
-    def range_for(self, i: int) -> bool:
-        """Is the statement at token i (after any directives) a range-based for?"""
-        toks = self.code.toks
-        while i < len(toks) and toks[i].kind == "directive":
+    @staticmethod
+    def range_for(sc: Scanner) -> bool:
+        """Is the statement the scanner starts with (after any directives) a
+        range-based for?"""
+        i = 0
+        while sc.tok(i) is not None and sc.toks[i].kind == "directive":
             i += 1
-        if not (self.code.at(i, "for") and self.code.at(i + 1, "(")):
+        if not (sc.at(i, "for") and sc.at(i + 1, "(")):
             return False
-        close = self.code.match[i + 1]
+        close = sc.match(i + 1)
         k = i + 2
         while k < close:
-            if toks[k].is_(";"):
+            if sc.toks[k].is_(";"):
                 return False
-            k = self.code.match.get(k, k) + 1 if toks[k].text in "([{" else k + 1
+            k = sc.match(k) + 1 if sc.toks[k].text in "([{" else k + 1
         return True
 
-    def name_of(self, i: int) -> str:
+    @staticmethod
+    def name_of(t: Token) -> str:
         """The directive's name, with a cancel's construct ("cancel for")."""
         try:
-            d = wd.parse(OMP_PRAGMA.match(self.code.toks[i].text).group(1))
+            d = wd.parse(OMP_PRAGMA.match(t.text).group(1))
         except wd.DirectiveError:
             return ""
         if d.words[0] in ("cancel", "cancellation") and d.clauses:
             return "cancel " + d.clauses[0].name
         return d.name
 
-    def directive(self, i: int) -> int:
-        """Treat the directive at token i; return the last token index whose
-        directives must be hidden (-1 for none)."""
-        t = self.code.toks[i]
-        where = self.origin(i)
+    def directive(self, t: Token) -> int:
+        """Treat the directive t; return the offset up to which the directives
+        inside must be hidden (-1 for none)."""
+        where = self.origin(t)
         try:
             d = wd.parse(OMP_PRAGMA.match(t.text).group(1))
             has_body = wd.takes_body(d)
-            body_end = self.code.statement_end(i + 1, self._takes_body) if has_body else i
-            inside = {self.name_of(k) for k in range(i + 1, body_end + 1)
-                      if self.code.toks[k].kind == "directive"
-                      and OMP_PRAGMA.match(self.code.toks[k].text)}
-            if has_body and self.range_for(i + 1):
-                inside.add(wd.RANGE_FOR)
+            last = t
+            inside: set[str] = set()
+            if has_body:
+                sc = self.code.scan(t.end)
+                last = sc.toks[sc.statement_end(0, self._takes_body)]
+                inside = {self.name_of(o) for o in self.omp if t.end < o.start < last.end}
+                if self.range_for(sc):
+                    inside.add(wd.RANGE_FOR)
             layers = wd.expand(d, inside)
         except wd.DirectiveError:
             self.note(where, "this OpenMP directive is not measured (pompprof cannot read it)")
-            self.hide(i)
+            self.hide(t)
             return -1
-        end_where = self.origin(body_end)
+        end_where = self.origin(last)
         before: list[str] = []
         after: list[str] = []
         hide_inside = False
@@ -254,7 +254,7 @@ class Rewriter:
         for leaf in layers:
             tr = wd.treatment(leaf, inside)
             if tr.action == wd.OWN and tr.region_type == "sections+barrier":
-                self.sections_until = max(self.sections_until, body_end)
+                self.sections_until = max(self.sections_until, last.end)
             if tr.note:
                 self.note(where, tr.note)
             if tr.action == wd.OPARI2:
@@ -295,11 +295,10 @@ class Rewriter:
         self.seq += 1
         self.edits.replace(t.start, t.end, before, (t.start, 0, self.seq))
         if has_body and measured:
-            last = self.code.toks[body_end]
             # the block ends its line, as OPARI2 needs (even with nothing to add)
             self.edits.replace(last.end, last.end, [end_where.marker()] + after,
                                (last.end, 1, -self.seq))
-        return body_end if hide_inside else -1
+        return last.end if hide_inside else -1
 
 
 ATTRIBUTE_START = re.compile(r"\[\s*\[\s*omp\s*::\s*(directive|sequence)\s*\(")
@@ -310,27 +309,26 @@ def attributes_as_pragmas(text: str, main_file: str) -> tuple[str, list[str]]:
     as the #pragma lines they stand for (OPARI2 reads pragmas only), each on a
     line of its own with the attribute's line.  An attribute list that holds
     other attributes too stays as it is, with a note.  Returns (text, notes)."""
-    if "omp" not in text or not ATTRIBUTE_START.search(text):
+    starts = [m.start() for m in ATTRIBUTE_START.finditer(text)]
+    if not starts:
         return text, []
     origins = line_origins(text.split("\n"), main_file)
     code = Code(text)
-    toks = code.toks
     edits = _Edits(text, origins)
     notes = []
-    for i, t in enumerate(toks):
-        if not (t.is_("[") and code.at(i + 1, "[") and code.at(i + 2, "omp")
-                and code.at(i + 3, "::") and i + 5 < len(toks) and code.at(i + 5, "(")
-                and toks[i + 4].text in ("directive", "sequence")):
+    for k, start in enumerate(starts):
+        if code.in_raw_string(start):
             continue
-        outer_close = code.match[i]
-        origin = edits.origin_at(t.start)
-        args_close = code.match[i + 5]
-        if not code.at(args_close + 1, "]") or args_close + 2 != outer_close:
+        sc = code.scan(start)        # [ [ omp :: directive|sequence ( ... ) ] ]
+        outer_close = sc.match(0)
+        args_close = sc.match(5)
+        origin = edits.origin_at(start)
+        if not sc.at(args_close + 1, "]") or args_close + 2 != outer_close:
             notes.append("%s:%d: this OpenMP attribute shares its [[...]] with other "
                          "attributes: not measured" % (origin.display_file, origin.line))
             continue
-        inner = text[toks[i + 5].end:toks[args_close].start]
-        if toks[i + 4].text == "directive":
+        inner = text[sc.toks[5].end:sc.toks[args_close].start]
+        if sc.toks[4].text == "directive":
             directives = [inner]
         else:
             directives = [re.sub(r"^\s*directive\s*\((.*)\)\s*$", r"\1", part, flags=re.S)
@@ -338,25 +336,20 @@ def attributes_as_pragmas(text: str, main_file: str) -> tuple[str, list[str]]:
         lines = []
         for dtext in directives:
             lines += [origin.marker(), "#pragma omp " + " ".join(dtext.split())]
-        edits.replace(t.start, toks[outer_close].end, lines, (t.start, 0, i))
+        edits.replace(start, sc.toks[outer_close].end, lines, (start, 0, k))
     return edits.apply(), notes
-
-
-RAW_STRING = re.compile(r'(?:u8|u|U|L)?R"([^()\\ \t\n"]{0,16})\(.*?\)\1"', re.S)
 
 
 def protect_raw_strings(text: str) -> tuple[str, list[str]]:
     """Raw string literals (C++11) confuse OPARI2's reader: each becomes a
     placeholder followed by as many newlines, so lines keep their numbers."""
     saved: list[str] = []
-    code = Code(text)
     out, pos = [], 0
-    for t in code.toks:
-        if t.kind == "str" and RAW_STRING.fullmatch(t.text):
-            out.append(text[pos:t.start])
-            out.append("pompprof_raw_string_%d" % len(saved) + "\n" * t.text.count("\n"))
-            saved.append(t.text)
-            pos = t.end
+    for m in RAW_STRING.finditer(text):
+        out.append(text[pos:m.start()])
+        out.append("pompprof_raw_string_%d" % len(saved) + "\n" * m.group(0).count("\n"))
+        saved.append(m.group(0))
+        pos = m.end()
     out.append(text[pos:])
     return "".join(out), saved
 

@@ -20,5 +20,5 @@ EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
 	test/e2e/progs/ffixed.f test/e2e/progs/fmixed.F90 test/e2e/progs/fmixed_c.c test/e2e/progs/fapi.f90 \
 	test/e2e/progs/fcalls.f90 \
 	test/e2e/progs/prof_fib.c test/e2e/progs/prof_spin.c test/e2e/progs/prof_many.c \
-	test/e2e/progs/prof_undeferred.c test/e2e/progs/prof_macro_tasks.c \
+	test/e2e/progs/prof_macro_tasks.c test/e2e/e2e_env.py \
 	test/e2e/progs/prof_macro_tasks.h test/e2e/progs/fork.c

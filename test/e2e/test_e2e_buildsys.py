@@ -24,15 +24,12 @@ import tempfile
 import time
 import unittest
 
-TOP_SRCDIR = os.environ.get("top_srcdir")
-TOP_BUILDDIR = os.environ.get("top_builddir")
-if not TOP_SRCDIR or not TOP_BUILDDIR:
-    sys.exit("run through make check (top_srcdir/top_builddir unset)")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_env  # noqa: E402
+from e2e_env import WRAPPER  # noqa: E402
 
-WRAPPER = os.path.join(TOP_BUILDDIR, "scripts", "pompprof")
-CC = os.environ.get("CC", "gcc").split()[-1]
-ENV = dict(os.environ, POMPPROF_LIBDIR=os.path.join(TOP_BUILDDIR, ".libs"),
-           POMPPROF_INCDIR=os.path.join(TOP_SRCDIR, "pomp2"), LC_ALL="C")
+CC = e2e_env.CC[-1]
+ENV = dict(e2e_env.ENV, LC_ALL="C")
 for var in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "CFLAGS", "CPPFLAGS", "LDFLAGS"):
     ENV.pop(var, None)
 

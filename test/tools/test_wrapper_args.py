@@ -463,7 +463,7 @@ class Commands(InTempDir):
         self.assertEqual(self.stderr, "")
 
     def test_forced_language_and_cplusplus(self):
-        self.write("src/b.txt", "int main(void) { return 0; }\n")
+        self.write("src/b.txt", "int main()\n{\n#pragma omp parallel\n    ;\n    return 0;\n}\n")
         plain, pre, compile_ = self.runs([self.cc, "-fopenmp", "-x", "c++", "-c", "src/b.txt"])
         self.assertEqual(plain[-6:], ["-x", "c++", "src/b.txt", "-S", "-o", "b.o"])
         self.assertEqual(pre[-6:-2], ["-x", "c++", "-E", "src/b.txt"])
@@ -541,6 +541,32 @@ class Commands(InTempDir):
         self.assertRegex(lines[0], r"^pompprof: src/bad\.c(:\d+)?: OPARI2 cannot instrument "
                                    r"this .*compiled without measurement")
         self.assertNoWorkdirLeft()
+
+    def test_other_inputs_of_a_compile_line(self):
+        self.write("src/s.s", "")
+        invocations = self.runs([self.cc, "-fopenmp", "-c", "src/a.c", "src/s.s"])
+        self.assertEqual(invocations[-1], ["-fopenmp", "-c", "src/s.s"])
+        self.assertEqual(len(invocations), 4)
+        # -o with several inputs: gcc's own refusal
+        self.assertEqual(self.runs([self.cc, "-fopenmp", "-c", "src/a.c", "src/s.s", "-o", "x.o"]),
+                         [["-fopenmp", "-c", "src/a.c", "src/s.s", "-o", "x.o"]])
+
+    def test_opari2_only_where_there_is_something_to_instrument(self):
+        self.write("src/plain.c", "int f(int x)\n{\n    return x + 1;\n}\n")
+        self.write("src/loop.c", "void g(int *a)\n{\n#pragma omp taskloop\n"
+                                 "    for (int i = 0; i < 8; i++) a[i] = i;\n}\n")
+        *_, compile_ = self.runs(["--verbose", "--keep", self.cc, "-fopenmp", "-c",
+                                  "src/plain.c"])
+        self.assertNotIn(build_config.OPARI2, self.stderr)
+        self.assertTrue(compile_[-4].endswith("/plain.pre.i"))
+        shutil.rmtree(self.stderr.splitlines()[-1].split("kept intermediate files in ")[1])
+        # a taskloop alone is the wrapper's own instrumentation, still through OPARI2
+        *_, compile_ = self.runs(["--keep", self.cc, "-fopenmp", "-c", "src/loop.c"])
+        with open(compile_[-4]) as f:
+            text = f.read()
+        self.assertIn("POMP2_Taskwait_begin(pompprof_handle_1()", text)
+        self.assertIn("#pragma omp taskloop", text)
+        shutil.rmtree(self.stderr.splitlines()[-1].split("kept intermediate files in ")[1])
 
     def test_keep_and_opari2_args(self):
         self.runs(["--verbose", "--keep", "--opari2-arg=--nodecl", self.cc, "-fopenmp",

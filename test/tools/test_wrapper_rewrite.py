@@ -56,9 +56,9 @@ class Text(unittest.TestCase):
         self.assertEqual(toks[8].line, 3)
 
     def extent(self, text):
-        code = ct.Code(text)
-        end = code.statement_end(0, lambda d: "omp task" in d or "omp parallel" in d)
-        return text[code.toks[0].start:code.toks[end].end]
+        sc = ct.Code(text).scan(0)
+        end = sc.statement_end(0, lambda d: "omp task" in d or "omp parallel" in d)
+        return text[sc.toks[0].start:sc.toks[end].end]
 
     def test_statement_extents(self):
         cases = {
@@ -81,9 +81,15 @@ class Text(unittest.TestCase):
                 self.assertEqual(self.extent(text), expected)
 
     def test_unbalanced_text_is_refused(self):
-        for text in ("{ a;", "a; }", "( ]"):
+        for text in ("{ a;", "( ]", "a"):
             with self.subTest(text):
-                self.assertRaises(ct.TextError, ct.Code, text)
+                self.assertRaises(ct.TextError, ct.Code(text).scan(0).statement_end, 0,
+                                  lambda d: False)
+
+    def test_directive_lines(self):
+        code = ct.Code('# 1 "m.c"\n  #pragma omp parallel\nx;\nauto s = R"(\n#pragma omp task\n)";\n')
+        self.assertEqual([(t.text, t.line) for t in code.directives],
+                         [("#pragma omp parallel", 1)])
 
 
 class Directives(unittest.TestCase):
