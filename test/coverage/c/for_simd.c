@@ -1,4 +1,4 @@
-/* composite "for simd" with worksharing and simd clauses, ordered simd inside a simd loop.
+/* composite "for simd" with worksharing and simd clauses, "ordered threads simd" inside.
  * pompprof-coverage: measured=parallel,for */
 #include <stdio.h>
 
@@ -13,7 +13,7 @@ int main(void)
 #pragma omp for simd ordered
         for (int i = 0; i < 200; i++) {
             b[i] = a[i] * 2;
-#pragma omp ordered simd
+#pragma omp ordered threads simd
             m = b[i] > m ? b[i] : m;
         }
     }

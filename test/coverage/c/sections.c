@@ -14,7 +14,7 @@ int main(void)
 #pragma omp section
             { b = f + 2; last = 2; r += 2; }
 #pragma omp section
-            c = f + 3;
+            { c = f + 3; last = 3; }
         }
 #pragma omp sections nowait
         {

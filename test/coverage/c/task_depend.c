@@ -25,7 +25,7 @@ int main(void)
 #pragma omp task depend(out: arr[i]) shared(arr) firstprivate(i)
             arr[i] = i + 1;
         }
-#pragma omp task depend(iterator(k = 0:4), in: arr[k]) shared(arr, z)
+#pragma omp task depend(iterator(k = 0:4), in: arr[k]) depend(inout: z) shared(arr, z)
         z += arr[0] + arr[1] + arr[2] + arr[3];
 #pragma omp depobj(obj) depend(inout: x)
 #pragma omp task depend(depobj: obj) shared(x)
