@@ -142,12 +142,13 @@ class CommandLine:
     def instrumented_fortran(self) -> list[int]:
         return self.fortran if self.openmp else []
 
-    def is_cplusplus(self, i: int) -> bool:
-        """Is the C-family source at index i C++ (by -x, else as gcc decides by suffix)?"""
+    def is_cplusplus(self, i: int, compiler: str = "gcc") -> bool:
+        """Is the C-family source at index i C++?  By -x, else as the driver decides:
+        g++ and the like compile a .c file as C++ too."""
         lang = self.languages.get(i)
         if lang:
             return lang == "c++"
-        return not self.args[i].endswith(".c")
+        return not self.args[i].endswith(".c") or is_cplusplus_driver(compiler)
 
     @property
     def links(self) -> bool:
@@ -167,6 +168,15 @@ class CommandLine:
         else:
             preprocessed = source.endswith(FORTRAN_PREPROCESSED)
         return form, preprocessed
+
+
+CPLUSPLUS_DRIVERS = ("CC", "mpicxx", "mpiCC", "icpc", "icpx")
+
+
+def is_cplusplus_driver(compiler: str) -> bool:
+    """g++, c++, clang++, x86_64-linux-gnu-g++-12, mpic++, mpicxx...?"""
+    name = os.path.basename(compiler)
+    return "++" in name or name in CPLUSPLUS_DRIVERS
 
 
 # ---- the command lines of the wrapper's steps ------------------------------------------

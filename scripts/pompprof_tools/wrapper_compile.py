@@ -116,7 +116,8 @@ class Compile:
                 obj = os.path.join(self.workdir, "obj%d" % i, base)
                 os.makedirs(os.path.dirname(obj), exist_ok=True)
             fortran = i in cl.fortran
-            out.append(Source(i, path, fortran, not fortran and cl.is_cplusplus(i), obj))
+            out.append(Source(i, path, fortran,
+                              not fortran and cl.is_cplusplus(i, self.compiler[-1]), obj))
         return out
 
     def language(self, src: Source) -> list[str]:

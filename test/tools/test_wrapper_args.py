@@ -163,6 +163,13 @@ class Classification(unittest.TestCase):
         self.assertEqual([cl.is_cplusplus(i) for i in (4, 5, 8)], [False, False, True])
         cl = CommandLine(["-fopenmp", "-xc++", "-c", "a.c"])
         self.assertEqual((cl.instrumented_c, cl.is_cplusplus(3)), ([3], True))
+        # g++ and its kin compile a .c file as C++
+        cl = CommandLine(["-fopenmp", "-c", "a.c", "b.cc"])
+        self.assertEqual([cl.is_cplusplus(i, "gcc") for i in (2, 3)], [False, True])
+        for driver in ("g++", "/usr/bin/x86_64-linux-gnu-g++-12", "clang++", "mpicxx", "CC"):
+            with self.subTest(driver):
+                self.assertTrue(cl.is_cplusplus(2, driver))
+        self.assertFalse(CommandLine(["-x", "c", "a.c"]).is_cplusplus(2, "g++"))
         cl = CommandLine(["-fopenmp", "-x", "f95-cpp-input", "-c", "a.txt"])
         self.assertEqual(cl.instrumented_fortran, [4])
         self.assertEqual(cl.fortran_kind("a.txt", 4), ("free", True))
