@@ -79,8 +79,11 @@ void pp_cube_destroy(pp_cube *cube)
         free(r->descr);
     }
     for (int i = 0; i < cube->num_cnodes; i++) {
-        free(cube->cnodes[i].param_key);
-        free(cube->cnodes[i].param_value);
+        for (int k = 0; k < cube->cnodes[i].num_params; k++) {
+            free(cube->cnodes[i].params[k].key);
+            free(cube->cnodes[i].params[k].value);
+        }
+        free(cube->cnodes[i].params);
     }
     for (int i = 0; i < cube->num_sysnodes; i++) {
         free(cube->sysnodes[i].name);
@@ -303,21 +306,63 @@ int pp_cube_def_cnode(pp_cube *cube, int parent, int region, const char *param_k
         return -1;
     }
     if (pp_cube_grow((void **)&cube->cnodes, &cube->cap_cnodes, cube->num_cnodes + 1,
-                     sizeof *cube->cnodes) != 0)
+                     sizeof *cube->cnodes) != 0 ||
+        pp_cube_forest_add(&cube->cnode_tree, parent) < 0)
         goto oom;
-    int ok = 1;
-    pp_cube_cnode *c = &cube->cnodes[cube->num_cnodes];
-    c->region = region;
-    c->param_key = param_key ? pp_cube_strdup(param_key, &ok) : NULL;
-    c->param_value = param_value ? pp_cube_strdup(param_value, &ok) : NULL;
-    if (!ok || pp_cube_forest_add(&cube->cnode_tree, parent) < 0) {
-        free(c->param_key);
-        free(c->param_value);
-        goto oom;
-    }
-    return cube->num_cnodes++;
+    cube->cnodes[cube->num_cnodes] = (pp_cube_cnode){.region = region};
+    int id = cube->num_cnodes++;
+    if (param_key &&
+        pp_cube_add_cnode_parameter(cube, id, PP_CUBE_PARAM_STRING, param_key, param_value) < 0)
+        return -1;
+    return id;
 oom:
     pp_cube_set_error(cube, "out of memory defining cnode %d", cube->num_cnodes);
+    return -1;
+}
+
+/* A numeric parameter's text: a finite number, nothing else. */
+static int pp_cube_is_number(const char *s)
+{
+    char *end;
+    double d = strtod(s, &end);
+    return end != s && *end == '\0' && d - d == 0;
+}
+
+int pp_cube_add_cnode_parameter(pp_cube *cube, int cnode, pp_cube_param_type type,
+                                const char *key, const char *value)
+{
+    if (!cube)
+        return -1;
+    if (cnode < 0 || cnode >= cube->num_cnodes) {
+        pp_cube_set_error(cube, "parameter: cnode %d is not defined", cnode);
+        return -1;
+    }
+    if (!key || !*key || !value) {
+        pp_cube_set_error(cube, "parameter of cnode %d: needs a non-empty key and a value", cnode);
+        return -1;
+    }
+    if (type != PP_CUBE_PARAM_STRING && (type != PP_CUBE_PARAM_NUMERIC || !pp_cube_is_number(value))) {
+        pp_cube_set_error(cube, "parameter '%s' of cnode %d: '%s' is not a number", key, cnode,
+                          value);
+        return -1;
+    }
+    pp_cube_cnode *c = &cube->cnodes[cnode];
+    int cap = c->num_params;
+    pp_cube_param *p = realloc(c->params, (size_t)(cap + 1) * sizeof *p);
+    if (!p)
+        goto oom;
+    c->params = p;
+    int ok = 1;
+    p[cap] = (pp_cube_param){type, pp_cube_strdup(key, &ok), pp_cube_strdup(value, &ok)};
+    if (!ok) {
+        free(p[cap].key);
+        free(p[cap].value);
+        goto oom;
+    }
+    c->num_params++;
+    return 0;
+oom:
+    pp_cube_set_error(cube, "out of memory adding a parameter to cnode %d", cnode);
     return -1;
 }
 

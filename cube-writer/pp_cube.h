@@ -54,6 +54,17 @@ int pp_cube_def_region(pp_cube *cube, const char *name, const char *file, int be
 int pp_cube_def_cnode(pp_cube *cube, int parent, int region, const char *param_key,
                       const char *param_value);
 
+/* A parameter of a cnode (<parameter partype parkey parvalue/>), written in
+ * the order added.  Two sibling cnodes of one region are told apart by
+ * their parameters: that is how CubeLib and the Cube GUI show parameter
+ * profiles ("region (n=1024, mode=fast)").  A numeric value is the text of a
+ * finite number (CubeLib reads it with atof; an integer written in full
+ * stays exact up to 2^53); CubeLib lists numeric parameters before string
+ * ones, so add them first to keep that order. */
+typedef enum { PP_CUBE_PARAM_NUMERIC, PP_CUBE_PARAM_STRING } pp_cube_param_type;
+int pp_cube_add_cnode_parameter(pp_cube *cube, int cnode, pp_cube_param_type type,
+                                const char *key, const char *value);
+
 /* System tree: machine/node levels (parent -1 for the root), one process
  * below a system node, threads below a process.  def_thread returns the
  * location id = data column. */

@@ -71,9 +71,15 @@ typedef struct {
 } pp_cube_region;
 
 typedef struct {
+    pp_cube_param_type type;
+    char *key;
+    char *value; /* as written: a number's text for PP_CUBE_PARAM_NUMERIC */
+} pp_cube_param;
+
+typedef struct {
     int region;
-    char *param_key; /* NULL: no parameter */
-    char *param_value;
+    pp_cube_param *params; /* in the order they were added */
+    int num_params;
 } pp_cube_cnode;
 
 typedef struct {

@@ -219,11 +219,13 @@ static int pp_cube_xml_cnode_enter(void *ctx, int id)
     pp_cube_xml_int_attribute(x->out, "id", id);
     pp_cube_xml_int_attribute(x->out, "calleeId", c->region);
     pp_cube_strbuf_puts(x->out, ">\n");
-    if (c->param_key) { /* attribute order partype, parkey, parvalue is fixed */
+    for (int k = 0; k < c->num_params; k++) { /* attribute order partype, parkey, parvalue is fixed */
+        const pp_cube_param *p = &c->params[k];
         pp_cube_strbuf_puts(x->out, "<parameter");
-        pp_cube_xml_attribute(x->out, "partype", "string");
-        pp_cube_xml_attribute(x->out, "parkey", c->param_key);
-        pp_cube_xml_attribute(x->out, "parvalue", c->param_value);
+        pp_cube_xml_attribute(x->out, "partype",
+                              p->type == PP_CUBE_PARAM_NUMERIC ? "numeric" : "string");
+        pp_cube_xml_attribute(x->out, "parkey", p->key);
+        pp_cube_xml_attribute(x->out, "parvalue", p->value);
         pp_cube_strbuf_puts(x->out, " />\n");
     }
     return 0;

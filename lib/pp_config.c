@@ -41,6 +41,22 @@ static int pp_config_parse_uint(const char *var, const char *v, unsigned long ma
     return 0;
 }
 
+/* A whole number from lo to hi, said so when it is not. */
+static int pp_config_parse_range(const char *var, const char *v, unsigned long lo,
+                                 unsigned long hi, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long x = isdigit((unsigned char)v[0]) ? strtoul(v, &end, 10) : 0;
+    if (!isdigit((unsigned char)v[0]) || errno || *end || x < lo || x > hi) {
+        char accepted[64];
+        snprintf(accepted, sizeof accepted, "a whole number from %lu to %lu", lo, hi);
+        return pp_config_bad(var, v, accepted);
+    }
+    *out = x;
+    return 0;
+}
+
 static int pp_config_parse_size(const char *var, const char *v, size_t *out)
 {
     char *end;
@@ -97,6 +113,7 @@ int pp_config_from_env(pp_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->enable = true;
     cfg->timer = PP_TIMER_AUTO;
+    cfg->max_parameter_values = PP_CONFIG_PARAMETER_VALUES_DEFAULT;
     int bad = 0;
     const char *v;
 
@@ -140,6 +157,14 @@ int pp_config_from_env(pp_config *cfg)
     }
     if ((v = getenv("POMPPROF_MEMORY")) && *v)
         bad += pp_config_parse_size("POMPPROF_MEMORY", v, &cfg->memory_limit);
+    if ((v = getenv("POMPPROF_MAX_PARAMETER_VALUES")) && *v) {
+        unsigned long x = 0;
+        if (pp_config_parse_range("POMPPROF_MAX_PARAMETER_VALUES", v, 1,
+                                  PP_CONFIG_PARAMETER_VALUES_MAX, &x))
+            bad++;
+        else
+            cfg->max_parameter_values = (unsigned)x;
+    }
     return bad;
 }
 

@@ -11,6 +11,9 @@
 #include "lib/pp_counters.h"
 #include "lib/pp_timer.h"
 
+#define PP_CONFIG_PARAMETER_VALUES_DEFAULT 256
+#define PP_CONFIG_PARAMETER_VALUES_MAX 1000000
+
 typedef struct pp_config {
     bool enable;                 /* POMPPROF_ENABLE (default 1) */
     const char *output;          /* POMPPROF_OUTPUT, NULL = fresh directory per run */
@@ -19,6 +22,8 @@ typedef struct pp_config {
     char metrics[PP_COUNTERS_MAX][64];
     unsigned max_depth;          /* POMPPROF_MAX_DEPTH, 0 = unlimited */
     size_t memory_limit;         /* POMPPROF_MEMORY in bytes (k/M/G suffix), 0 = unlimited */
+    unsigned max_parameter_values; /* POMPPROF_MAX_PARAMETER_VALUES: distinct values per
+                                    * parameter and call path (default 256) */
     int verbose;                 /* POMPPROF_VERBOSE 0..2 */
 } pp_config;
 

@@ -12,6 +12,7 @@
 #define PP_PROFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef uint32_t pp_region_id;
@@ -81,6 +82,26 @@ void pp_profile_task_end(pp_region_id task_region);
  * Task_create_end, barrier exits: when other tasks ran in between, both the
  * switch and the exit need the time). */
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region);
+
+/* Parameters: a value that splits the current call path.  Called inside a
+ * region or a task, the node of the innermost open region (or the task's
+ * root) is left for a sibling of the same region that carries the value:
+ * from the thread's last event before the call (normally the region's enter
+ * or the task's begin) on, the time of that visit, its visit and whatever
+ * runs below it go there; the time before stays with the node, without a
+ * visit.  Inside a task the task's root splits, so each task construct's
+ * merged tree is split per value.  Several parameters combine; giving a
+ * parameter again replaces its value.  At most POMPPROF_MAX_PARAMETER_VALUES
+ * distinct values per parameter and call path: later ones share one
+ * "<other>" node.  The call reads no clock.  doc/engine.md, "Parameters".
+ * - param_define: the key of a parameter name (len bytes; thread-safe, takes
+ *   a lock: the caller keeps the key), PP_PARAM_INVALID when out of memory;
+ * - parameter_int64 / parameter_string: the event (string: len bytes). */
+typedef uint32_t pp_param_key;
+#define PP_PARAM_INVALID ((pp_param_key)0xffffffffu)
+pp_param_key pp_profile_param_define(const char *name, size_t len);
+void pp_profile_parameter_int64(pp_param_key key, int64_t value);
+void pp_profile_parameter_string(pp_param_key key, const char *value, size_t len);
 
 /* The same events with the timestamp given by the caller (ticks). */
 void pp_profile_enter_at(pp_region_id region, uint64_t now);

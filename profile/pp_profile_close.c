@@ -28,9 +28,9 @@ void pp_profile_close_location(pp_location *loc, uint64_t now)
     pp_task *in = &loc->initial;
     for (pp_node *n = in->pos; n; n = n->parent) {
         if (n == loc->root) {
-            if (n->open) {
+            if (n->flags & PP_NODE_OPEN) {
                 pp_profile_close_node(loc, in, n, now);
-                n->open = 0;
+                n->flags &= (uint16_t)~PP_NODE_OPEN;
             }
             break;
         }

@@ -18,8 +18,10 @@ static inline __attribute__((always_inline)) void pp_profile_enter_body(pp_locat
 {
     pp_task *t = loc->current;
     pp_node *c;
+    loc->last = now;
     /* below a folded region everything folds */
-    if (PP_UNLIKELY(t->fold) || PP_UNLIKELY(!(c = pp_profile_child(loc, t->pos, region, 0)))) {
+    if (PP_UNLIKELY(t->fold) ||
+        PP_UNLIKELY(!(c = pp_profile_child(loc, t->pos, pp_node_key_of(region, 0), 0)))) {
         t->fold++;
         return;
     }
@@ -60,6 +62,7 @@ static inline __attribute__((always_inline)) void pp_profile_exit_body(pp_locati
 {
     pp_task *t = loc->current;
     pp_node *n = t->pos;
+    loc->last = now;
     if (PP_UNLIKELY(n->region != region || n == t->floor || t->fold)) {
         pp_profile_exit_slow(loc, t, region, now);
         return;
@@ -138,7 +141,7 @@ static pp_node *pp_profile_worker_root(pp_location *loc, pp_path *p)
     for (pp_node *w = loc->workers; w; w = w->next_sibling)
         if (w->path == p)
             return w;
-    pp_node *w = pp_profile_node_new(loc, NULL, p->region, PP_NODE_WORKER, 1);
+    pp_node *w = pp_profile_node_new(loc, NULL, pp_node_key_of(p->region, p->pset), PP_NODE_WORKER, 1);
     if (!w)
         return loc->root;
     w->path = p;
@@ -168,7 +171,7 @@ void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uin
     } else {
         base = pp_profile_worker_root(loc, p);
     }
-    pp_node *par = pp_profile_child_slow(loc, base, region, 1);
+    pp_node *par = pp_profile_child_slow(loc, base, pp_node_key_of(region, 0), 1);
     if (!par) {
         pp_profile_task_free(loc, it);
         return;
@@ -178,6 +181,7 @@ void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uin
     it->parent_implicit = loc->implicit;
     it->pos = it->floor = par;
     par->start = now;
+    loc->last = now;
     loc->implicit = loc->current = it;
     if (loc->n_ctr)
         pp_profile_counters_enter(loc, it, par);
@@ -216,6 +220,7 @@ void pp_profile_parallel_end_at(pp_region_id region, uint64_t now)
     }
     loc->implicit = it->parent_implicit;
     loc->current = it->parent_task;
+    loc->last = now;
     pp_profile_task_free(loc, it);
 }
 

@@ -34,7 +34,14 @@
  * tree, and a tree with many more unused children than used nodes is taken
  * apart instead of kept (checked when it grows: a tree that did not grow
  * keeps the size it was admitted with); so the arena stays bounded by the
- * active instances' needs, never by the number of tasks. */
+ * active instances' needs, never by the number of tasks.
+ *
+ * Parameters: each (construct, parameter set) has its own merged root below
+ * TASKS with its own spare trees.  A parameter call in a task's root ends
+ * the root's visit without counting it (the time so far stays there, the
+ * node is flagged PP_NODE_PARTIAL, which counts as "has values" below), the
+ * tree is kept like a finished one, and the task goes on in a spare tree of
+ * the merged root of (construct, new set) (pp_profile_split.c). */
 #include "profile/pp_profile_internal.h"
 
 typedef struct pp_instance_count {
@@ -53,11 +60,11 @@ static void pp_profile_instance_drain(pp_location *loc, pp_node *src, uint32_t n
     pp_node *c = src->first_child;
     while (c) {
         k->nodes++;
-        if (c->visits) {
+        if (pp_profile_node_has_values(c)) {
             k->visited++;
             pp_node *d = c->link;
             if (!d && c->parent->link)
-                d = c->link = pp_profile_child_slow(loc, c->parent->link, c->region, 1);
+                d = c->link = pp_profile_child_slow(loc, c->parent->link, c->key, 1);
             pp_profile_node_move(c, d, n_ctr);
             if (c->first_child) { /* leaves, the common case, stop here */
                 c = c->first_child;
@@ -70,12 +77,11 @@ static void pp_profile_instance_drain(pp_location *loc, pp_node *src, uint32_t n
     }
 }
 
-void pp_profile_instance_retire_slow(pp_location *loc, pp_task *t, uint64_t tnow)
+void pp_profile_instance_keep_slow(pp_location *loc, pp_node *root)
 {
-    pp_node *root = t->floor;
     pp_node *merged = root->link;
     if (!merged) {
-        merged = pp_profile_child_slow(loc, loc->tasks, root->region, 1);
+        merged = pp_profile_child_slow(loc, loc->tasks, root->key, 1);
         root->link = merged;
     }
     /* Drain the whole tree now: twins of the nodes new in this instance
@@ -83,7 +89,6 @@ void pp_profile_instance_retire_slow(pp_location *loc, pp_task *t, uint64_t tnow
      * the merged tree's children keep), and a tree that grew is checked
      * against the size policy below. */
     uint32_t n_ctr = pp_profile_g.n_ctr;
-    pp_profile_close_node(loc, t, root, tnow);
     pp_profile_node_move(root, merged, n_ctr);
     pp_instance_count k = {1, 1}; /* the root */
     pp_profile_instance_drain(loc, root, n_ctr, &k);
@@ -91,7 +96,6 @@ void pp_profile_instance_retire_slow(pp_location *loc, pp_task *t, uint64_t tnow
      * instances take ever different paths would otherwise keep the union of
      * all their trees once per active instance) */
     if (merged && k.nodes <= 2 * k.visited + 8) {
-        loc->construct_cache[root->region & (PP_CONSTRUCT_CACHE - 1)] = merged;
         root->next_sibling = merged->link;
         merged->link = root;
     } else {
@@ -105,7 +109,7 @@ void pp_profile_instance_flush(pp_location *loc)
     pp_instance_count k = {0, 0};
     for (pp_node *m = loc->tasks->first_child; m; m = m->next_sibling) {
         for (pp_node *root = m->link; root; root = root->next_sibling) {
-            if (!root->visits)
+            if (!pp_profile_node_has_values(root))
                 continue; /* drained already: so is its whole tree */
             pp_profile_node_move(root, m, n_ctr);
             pp_profile_instance_drain(loc, root, n_ctr, &k);

@@ -6,11 +6,13 @@
  *   pp_profile_node.h   types and single-node operations
  *   state               the process-wide state
  *   regions, path       region table, interned fork paths
+ *   params              parameter names, values and sets; values per call path
  *   tree                arena, node creation, child lookup
  *   location            per-thread state, task handles
  *   counters            PAPI values on the event path
  *   instance            instance trees kept and merged per construct
  *   task                explicit tasks: begin, end, switches, stubs
+ *   split               a parameter splits the current node (pp_profile.h)
  *   events              enter/exit, fork, parallel begin/end, join
  *   close               closing what is still open at the end
  *   unify               one tree for all locations (pp_profile_unify.h)
@@ -43,41 +45,79 @@ void pp_profile_regions_reset(void);
 
 /* ---- fork paths (pp_profile_path.c) ----------------------------------------- */
 
-/* The path's child for region, created if missing (takes the path lock). */
-pp_path *pp_profile_path_child(pp_path *parent, pp_region_id region);
+/* The path's child for (region, parameter set), created if missing (takes
+ * the path lock). */
+pp_path *pp_profile_path_child(pp_path *parent, pp_region_id region, uint32_t pset);
 void pp_profile_paths_reset(void);
+
+/* ---- parameters (pp_profile_params.c) ------------------------------------- */
+
+/* A parameter set: its values sorted by parameter key (immutable once made;
+ * id 0 is the empty set). */
+typedef struct pp_param_entry {
+    pp_param_key key;
+    pp_param_value val;
+} pp_param_entry;
+
+/* A string's hash as pp_param_value.v holds it. */
+uint64_t pp_profile_param_hash(const char *s, size_t len);
+
+static inline int pp_profile_param_value_eq(const pp_param_value *a, const pp_param_value *b)
+{
+    if (a->v != b->v || a->type != b->type)
+        return 0;
+    return a->type != PP_PARAM_STRING ||
+           (a->len == b->len && (a->len == 0 || __builtin_memcmp(a->str, b->str, a->len) == 0));
+}
+
+/* The site of parameter key at the node with key nkey (region and set)
+ * whose parent's path is parent_path: it admits the first
+ * POMPPROF_MAX_PARAMETER_VALUES values (created on first use, under the
+ * parameters' lock); NULL when out of memory. */
+pp_param_site *pp_profile_param_site(const pp_path *parent_path, uint64_t nkey, pp_param_key key);
+/* The parameter set that the node's set becomes with key = val at site s:
+ * val's own while the site admits it, the site's "<other>" set beyond the
+ * cap (warned once).  *interned receives the stored bytes of an admitted
+ * string (NULL otherwise).  Lock-free once the site is full.  Returns
+ * PP_PSET_NONE when out of memory. */
+#define PP_PSET_NONE UINT32_MAX
+uint32_t pp_profile_param_site_value(pp_param_site *s, const pp_param_value *val,
+                                     const char **interned);
+/* The entries of set pset (0: none); the name of key. */
+uint32_t pp_profile_pset_entries(uint32_t pset, const pp_param_entry **entries);
+const char *pp_profile_param_name(pp_param_key key);
+void pp_profile_params_reset(void);
 
 /* ---- nodes and child lookup (pp_profile_tree.c) ----------------------------- */
 
-/* A fresh node (zeroed values, min = UINT64_MAX); force ignores the memory
- * cap (task roots, stubs, merged trees: they must exist).  NULL when the cap
- * is reached. */
-pp_node *pp_profile_node_new(pp_location *loc, pp_node *parent, pp_region_id region, int kind,
-                             int force);
-/* The child of parent for region: the slow path of enter (hash, list scan,
+/* A fresh node for key (pp_node_key_of: region and parameter set; zeroed
+ * values, min = UINT64_MAX); force ignores the memory cap (task roots, stubs,
+ * merged trees: they must exist).  NULL when the cap is reached. */
+pp_node *pp_profile_node_new(pp_location *loc, pp_node *parent, uint64_t key, int kind, int force);
+/* The child of parent for key: the slow path of enter (hash, list scan,
  * creation).  NULL when it would exceed POMPPROF_MAX_DEPTH or the memory cap
  * (the caller folds the region into parent). */
-pp_node *pp_profile_child_slow(pp_location *loc, pp_node *parent, pp_region_id region, int force);
+pp_node *pp_profile_child_slow(pp_location *loc, pp_node *parent, uint64_t key, int force);
 /* The same, inline for the patterns of the event path: the child entered
  * last (loops), then the one after it, wrapping around to the first child
  * (regions entered in turn: create task, create task, taskwait, and again;
- * stubs of alternating task constructs). */
-static inline pp_node *pp_profile_child(pp_location *loc, pp_node *parent, pp_region_id region,
-                                        int force)
+ * stubs of alternating task constructs).  A region entered plainly has the
+ * key of its region id (no parameters). */
+static inline pp_node *pp_profile_child(pp_location *loc, pp_node *parent, uint64_t key, int force)
 {
     pp_node *c = parent->last_child;
     if (PP_LIKELY(c != NULL)) {
-        if (c->region == region)
+        if (c->key == key)
             return c;
         pp_node *s = c->next_sibling;
         if (!s)
             s = parent->first_child;
-        if (s->region == region) {
+        if (s->key == key) {
             parent->last_child = s;
             return s;
         }
     }
-    return pp_profile_child_slow(loc, parent, region, force);
+    return pp_profile_child_slow(loc, parent, key, force);
 }
 /* Recycle a whole subtree (its nodes go to the free list). */
 void pp_profile_subtree_free(pp_location *loc, pp_node *n);
@@ -89,6 +129,10 @@ static inline void pp_profile_task_free(pp_location *loc, pp_task *t)
 }
 /* The fork path of node n (computed once, cached in the node). */
 pp_path *pp_profile_node_path(pp_location *loc, pp_node *n);
+static inline pp_path *pp_profile_node_path_fast(pp_location *loc, pp_node *n)
+{
+    return PP_LIKELY(n->path != NULL) ? n->path : pp_profile_node_path(loc, n);
+}
 void pp_profile_arena_release(pp_location *loc);
 
 /* ---- locations (pp_profile_location.c) -------------------------------------- */
@@ -131,51 +175,86 @@ static inline void pp_profile_close_node(pp_location *loc, pp_task *t, pp_node *
     pp_profile_node_visit(n, v > n->start ? v - n->start : 0);
 }
 
+/* End the open visit of n at now without counting a visit: a parameter
+ * moved the visit on to a sibling, which counts it (pp_profile_split.c). */
+static inline void pp_profile_close_partial(pp_location *loc, pp_task *t, pp_node *n, uint64_t now)
+{
+    if (loc->n_ctr)
+        pp_profile_counters_exit(loc, t, n);
+    uint64_t v = now - t->susp;
+    n->sum += v > n->start ? v - n->start : 0;
+    n->flags |= PP_NODE_PARTIAL;
+}
+
 /* ---- instance trees (pp_profile_instance.c) --------------------------------- */
 
-/* A spare instance tree of task construct region (nodes kept from earlier
- * instances, values possibly not yet merged), NULL if none. */
-static inline pp_node *pp_profile_instance_reuse(pp_location *loc, pp_region_id region)
+/* The slot of loc->construct_cache for a merged root's key (region and
+ * parameter set; a set-less construct's slot is its region's). */
+static inline uint32_t pp_profile_construct_slot(uint64_t key)
 {
-    pp_node *m = loc->construct_cache[region & (PP_CONSTRUCT_CACHE - 1)];
-    pp_node *root;
-    if (!m || m->region != region || !(root = m->link))
+    return ((uint32_t)key ^ (uint32_t)(key >> 32) * 0x9E3779B1u) & (PP_CONSTRUCT_CACHE - 1);
+}
+
+/* A spare instance tree of the merged root m (nodes kept from earlier
+ * instances, values possibly not yet merged), NULL if none. */
+static inline pp_node *pp_profile_instance_take(pp_node *m)
+{
+    pp_node *root = m->link;
+    if (!root)
         return NULL;
     m->link = root->next_sibling;
     root->next_sibling = NULL;
     return root;
 }
 
-/* The slow part of pp_profile_instance_retire (below): an instance during
+/* The merged root below TASKS of task construct region (no parameters),
+ * made on its first instance; NULL when out of memory.  It comes from a
+ * direct-mapped cache, or from TASKS' children when another construct took
+ * the slot. */
+static inline pp_node *pp_profile_instance_merged(pp_location *loc, pp_region_id region)
+{
+    uint64_t key = pp_node_key_of(region, 0);
+    pp_node **slot = &loc->construct_cache[pp_profile_construct_slot(key)];
+    pp_node *m = *slot;
+    if (PP_UNLIKELY(!m || m->key != key))
+        *slot = m = pp_profile_child(loc, loc->tasks, key, 1);
+    return m;
+}
+
+/* The slow part of pp_profile_instance_keep (below): an instance during
  * which the tree grew, counters, first use of the construct. */
-void pp_profile_instance_retire_slow(pp_location *loc, pp_task *t, uint64_t tnow);
+void pp_profile_instance_keep_slow(pp_location *loc, pp_node *root);
 /* Move the values still held by loc's spare instance trees into the merged
  * trees (before anything reads the merged trees). */
 void pp_profile_instance_flush(pp_location *loc);
 
-/* Finish the instance tree of explicit task t (its floor) whose other
- * regions are closed: close the root at tnow (t's clock), let its values
- * reach the merged tree of its construct and keep the tree as a spare for the
- * next instance. */
-static inline void pp_profile_instance_retire(pp_location *loc, pp_task *t, uint64_t tnow)
+/* Keep the instance tree of explicit task t rooted at root, whose regions
+ * are all closed (the root's visit too, or moved on by a parameter): let
+ * its values reach the merged tree of its construct (and parameter set) and
+ * keep the tree as a spare for the next instance. */
+static inline void pp_profile_instance_keep(pp_location *loc, pp_task *t, pp_node *root)
 {
-    pp_node *root = t->floor;
     pp_node *merged = root->link;
     if (PP_LIKELY(merged != NULL && loc->nodes_made == t->nodes_mark && !loc->n_ctr)) {
         /* No node was created while this instance ran, so every node it
          * visited already has its merged twin and the tree keeps its size:
          * its values stay in the tree (they add up with the earlier
-         * instances' ones) until a later retire drains it or the flush.  The
-         * root has exactly this one visit (entered at task begin; exits never
-         * close it). */
-        uint64_t v = tnow - t->susp;
-        pp_profile_node_visit(root, v > root->start ? v - root->start : 0);
-        loc->construct_cache[root->region & (PP_CONSTRUCT_CACHE - 1)] = merged;
+         * instances' ones) until a later keep drains it or the flush. */
         root->next_sibling = merged->link;
         merged->link = root;
         return;
     }
-    pp_profile_instance_retire_slow(loc, t, tnow);
+    pp_profile_instance_keep_slow(loc, root);
+}
+
+/* Finish the instance tree of explicit task t (its floor) whose other
+ * regions are closed: close the root at tnow (t's clock; the root has
+ * exactly this one visit: entered at task begin or at its parameter split,
+ * exits never close it) and keep the tree. */
+static inline void pp_profile_instance_retire(pp_location *loc, pp_task *t, uint64_t tnow)
+{
+    pp_profile_close_node(loc, t, t->floor, tnow);
+    pp_profile_instance_keep(loc, t, t->floor);
 }
 
 /* ---- tasks (pp_profile_task.c) ------------------------------------------------ */

@@ -88,9 +88,9 @@ static void pp_profile_define_builtin_regions(void)
                            .paradigm = "openmp", .role = "artificial"};
     pp_profile_g.program_region = pp_profile_region_define(&program);
     pp_profile_g.tasks_region = pp_profile_region_define(&tasks);
-    pp_profile_g.path_program = pp_profile_path_child(NULL, pp_profile_g.program_region);
+    pp_profile_g.path_program = pp_profile_path_child(NULL, pp_profile_g.program_region, 0);
     pp_profile_g.path_tasks = pp_profile_path_child(pp_profile_g.path_program,
-                                                    pp_profile_g.tasks_region);
+                                                    pp_profile_g.tasks_region, 0);
 }
 
 /* ---- lifecycle ---------------------------------------------------------------- */
@@ -108,6 +108,7 @@ void pp_profile_start_at(uint64_t now)
     pp_profile_read_command_line();
     pp_profile_set_date();
     pp_profile_g.max_depth = cfg->max_depth;
+    pp_profile_g.max_param_values = cfg->max_parameter_values;
     pp_profile_g.memory_limit = cfg->memory_limit;
     if (cfg->enable && cfg->memory_limit && cfg->memory_limit < 64 * 1024)
         pp_message_warn("POMPPROF_MEMORY=%zu bytes is below the minimum of one 64 KiB block per "
@@ -129,7 +130,8 @@ void pp_profile_start_at(uint64_t now)
     pp_location *loc = pp_profile_tls_ ? pp_profile_tls_ : pp_profile_location_create();
     if (loc) {
         loc->root->start = now;
-        loc->root->open = 1;
+        loc->last = now;
+        loc->root->flags |= PP_NODE_OPEN;
         if (loc->n_ctr)
             pp_profile_counters_enter(loc, loc->current, loc->root);
     }
@@ -257,6 +259,7 @@ void pp_profile_lifecycle_reset(void)
     free(pp_profile_g.command_line);
     pp_profile_paths_reset();
     pp_profile_regions_reset();
+    pp_profile_params_reset();
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     memset(&pp_profile_g, 0, sizeof pp_profile_g);
     pp_profile_g.lock = lock;

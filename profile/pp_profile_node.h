@@ -43,6 +43,7 @@ struct pp_path {
     pp_path *parent;
     pp_path *first_child, *next_sibling;
     pp_region_id region;
+    uint32_t pset; /* parameter set (pp_profile_params.c), 0 = none */
     uint32_t depth;
 };
 
@@ -57,12 +58,39 @@ enum pp_node_kind {
     PP_NODE_MERGED      /* a node of a merged task tree */
 };
 
+/* A node's identity below its parent: its region and its parameter set
+ * (pp_profile_params.c; 0 = no parameters), compared as one 64-bit word so
+ * that a child lookup costs what it cost with the region alone. */
+typedef union pp_node_key {
+    struct {
+        pp_region_id region;
+        uint32_t pset;
+    } s;
+    uint64_t word;
+} pp_node_key;
+
+static inline uint64_t pp_node_key_of(pp_region_id region, uint32_t pset)
+{
+    return ((pp_node_key){.s = {region, pset}}).word;
+}
+
+/* pp_node.flags */
+#define PP_NODE_OPEN 1u    /* the program root's visit is in progress (closed at finalize) */
+#define PP_NODE_PARTIAL 2u /* holds time of a visit that a parameter moved to a sibling
+                            * (no visit counted here; pp_profile_split.c) */
+
 typedef struct pp_node pp_node;
 struct pp_node {
-    pp_region_id region;
-    uint16_t kind;
-    uint16_t open;       /* a visit is in progress (for closing at finalize) */
+    union {
+        struct {
+            pp_region_id region;
+            uint32_t pset;
+        };
+        uint64_t key; /* pp_node_key_of(region, pset) */
+    };
     uint32_t depth;      /* program root = 0 */
+    uint16_t kind;
+    uint16_t flags;      /* PP_NODE_OPEN, PP_NODE_PARTIAL */
     pp_node *parent;
     pp_node *first_child, *next_sibling;
     pp_node *last_child; /* the child entered last: O(1) lookup for loops */
@@ -98,6 +126,46 @@ struct pp_task {
     uint64_t nodes_mark;   /* explicit: loc->nodes_made when it began */
 };
 
+/* ---- parameters (pp_profile_params.c, pp_profile_split.c) ---------------------- */
+
+enum pp_param_type {
+    PP_PARAM_INT64 = 0,
+    PP_PARAM_STRING = 1,
+    PP_PARAM_OTHER = 2 /* the values beyond POMPPROF_MAX_PARAMETER_VALUES */
+};
+
+/* One value of a parameter. */
+typedef struct pp_param_value {
+    int64_t v;       /* INT64: the value; STRING: a hash of the bytes */
+    const char *str; /* STRING: the bytes (not NUL-terminated while a caller's) */
+    uint32_t len;    /* STRING: their number */
+    uint32_t type;   /* enum pp_param_type */
+} pp_param_value;
+
+typedef struct pp_param_site pp_param_site;
+
+/* A location's memo of parameter calls: (path of the node's parent, node
+ * key, parameter, value) -> the parameter set of the sibling the call
+ * moves to, and the node it moved to last (for a task root: the merged root
+ * of that set), used when it still is the child of the same parent for that
+ * key.  Direct-mapped; a miss asks the global tables (pp_profile_params.c). */
+#define PP_PARAM_CACHE 256    /* power of two */
+#define PP_PARAM_SITES 64     /* power of two */
+typedef struct __attribute__((aligned(64))) pp_param_memo { /* one cache line */
+    const pp_path *path;
+    uint64_t nkey;
+    pp_param_value val; /* str: the interned copy */
+    uint32_t key;
+    uint32_t pset;
+    pp_node *node;
+} pp_param_memo;
+typedef struct pp_param_site_memo {
+    const pp_path *path;
+    uint64_t nkey;
+    uint32_t key;
+    pp_param_site *site;
+} pp_param_site_memo;
+
 /* ---- locations ---------------------------------------------------------------- */
 
 #define PP_CHILD_HASH 4096    /* power of two */
@@ -110,6 +178,10 @@ typedef struct pp_location pp_location;
 struct pp_location {
     pp_task *current;  /* the task executing now */
     pp_task *implicit; /* the implicit task of the innermost team */
+    /* the time of the thread's last timed event (enter, exit, task begin,
+     * end, switch, parallel begin, end): where a parameter call splits the
+     * current node, so the call itself reads no clock (pp_profile_split.c) */
+    uint64_t last;
     uint32_t index;
     uint32_t n_ctr;    /* PAPI counters read at every event (0: none) */
     uint64_t handle_counter;
@@ -144,6 +216,8 @@ struct pp_location {
      * region): task begin finds the construct's spare trees in O(1) */
     pp_node *construct_cache[PP_CONSTRUCT_CACHE];
     pp_node *child_hash[PP_CHILD_HASH];
+    pp_param_memo param_memo[PP_PARAM_CACHE];
+    pp_param_site_memo site_memo[PP_PARAM_SITES];
 };
 
 /* ---- the process-wide state (pp_profile_state.c) ----------------------------- */
@@ -155,6 +229,7 @@ typedef struct pp_profile_global {
     size_t node_size;    /* sizeof(pp_node) + counters */
     uint32_t n_ctr;
     unsigned max_depth;  /* 0 = unlimited */
+    uint32_t max_param_values; /* distinct values per parameter and call path */
     size_t memory_limit; /* 0 = unlimited */
     size_t memory_used;  /* atomic: bytes of all arenas */
     pp_region_id program_region, tasks_region;
@@ -195,9 +270,17 @@ static inline void pp_profile_node_visit(pp_node *n, uint64_t d)
         n->max = d;
 }
 
+/* n holds values not yet moved on: a visit, or the part of one that a
+ * parameter moved to a sibling. */
+static inline int pp_profile_node_has_values(const pp_node *n)
+{
+    return n->visits || (n->flags & PP_NODE_PARTIAL);
+}
+
 /* Add src's values into dst (NULL: they are dropped) and zero src's. */
 static inline void pp_profile_node_move(pp_node *src, pp_node *dst, uint32_t n_ctr)
 {
+    src->flags &= (uint16_t)~PP_NODE_PARTIAL;
     if (dst) {
         dst->visits += src->visits;
         dst->sum += src->sum;

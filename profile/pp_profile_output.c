@@ -4,6 +4,7 @@
 #include "profile/pp_profile_internal.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,35 @@ static int pp_output_region(pp_cube *cube, pp_output_ids *ids, pp_region_id r)
     return ids->unknown_region;
 }
 
+/* The parameters of cnode id: numeric ones first, then strings (CubeLib's
+ * order; each group in parameter order).  The values beyond the cap are the
+ * string "<other>", whatever the parameter's type. */
+static int pp_output_parameters(pp_cube *cube, int id, uint32_t pset)
+{
+    const pp_param_entry *e;
+    uint32_t n = pp_profile_pset_entries(pset, &e);
+    for (int numeric = 1; numeric >= 0; numeric--) {
+        for (uint32_t i = 0; i < n; i++) {
+            if ((e[i].val.type == PP_PARAM_INT64) != numeric)
+                continue;
+            const char *name = pp_profile_param_name(e[i].key);
+            char num[32];
+            int rc;
+            if (e[i].val.type == PP_PARAM_INT64) {
+                snprintf(num, sizeof num, "%" PRId64, e[i].val.v);
+                rc = pp_cube_add_cnode_parameter(cube, id, PP_CUBE_PARAM_NUMERIC, name, num);
+            } else {
+                rc = pp_cube_add_cnode_parameter(cube, id, PP_CUBE_PARAM_STRING, name,
+                                                 e[i].val.type == PP_PARAM_STRING ? e[i].val.str
+                                                                                  : "<other>");
+            }
+            if (rc < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* Define every cnode in pre-order (a parent before its children), keeping
  * the cube id of each unified node. */
 static int pp_output_cnodes(pp_cube *cube, pp_output_ids *ids, const pp_unode *root, int *cnode_of)
@@ -150,7 +180,7 @@ static int pp_output_cnodes(pp_cube *cube, pp_output_ids *ids, const pp_unode *r
     for (const pp_unode *n = root; n; n = pp_unified_next(n)) {
         int parent = n->parent ? cnode_of[n->parent->id] : -1;
         int id = pp_cube_def_cnode(cube, parent, pp_output_region(cube, ids, n->region), NULL, NULL);
-        if (id < 0)
+        if (id < 0 || (n->pset && pp_output_parameters(cube, id, n->pset) < 0))
             return -1;
         cnode_of[n->id] = id;
     }

@@ -5,7 +5,9 @@
  * context stays valid after the forking task instance's nodes have been
  * recycled and is safe to read from any thread.  Forks are rare next to
  * enter/exit, and every tree node caches its path, so the lock below is
- * taken once per distinct fork position. */
+ * taken once per distinct fork position.  A path step is a region with its
+ * parameter set, as call-tree nodes are: a team forked inside a node split by
+ * a parameter hangs below that split node. */
 #include "profile/pp_profile_internal.h"
 
 #include <stdlib.h>
@@ -21,12 +23,12 @@ typedef struct pp_path_block {
 } pp_path_block;
 static pp_path_block *pp_path_all;
 
-pp_path *pp_profile_path_child(pp_path *parent, pp_region_id region)
+pp_path *pp_profile_path_child(pp_path *parent, pp_region_id region, uint32_t pset)
 {
     pthread_mutex_lock(&pp_path_lock);
     pp_path *c = parent ? parent->first_child : NULL, *last = NULL;
     for (; c; last = c, c = c->next_sibling)
-        if (c->region == region)
+        if (c->region == region && c->pset == pset)
             break;
     if (!c) {
         pp_path_block *b = calloc(1, sizeof *b);
@@ -36,6 +38,7 @@ pp_path *pp_profile_path_child(pp_path *parent, pp_region_id region)
             c = &b->path;
             c->parent = parent;
             c->region = region;
+            c->pset = pset;
             c->depth = parent ? parent->depth + 1 : 0;
             if (!parent)
                 ; /* a root: not linked anywhere, the caller keeps it */

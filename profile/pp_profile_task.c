@@ -41,7 +41,7 @@ static void pp_profile_task_table_remove(pp_location *loc, pp_task *t)
 static inline __attribute__((always_inline)) void
 pp_profile_stub_open(pp_location *loc, pp_task *t, uint64_t now)
 {
-    pp_node *s = pp_profile_child(loc, loc->implicit->pos, t->region, 1);
+    pp_node *s = pp_profile_child(loc, loc->implicit->pos, pp_node_key_of(t->region, 0), 1);
     if (!s)
         return;
     s->start = now;
@@ -118,11 +118,14 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
     } else {
         t = pp_profile_task_alloc(loc);
     }
-    pp_node *root = NULL;
-    if (PP_LIKELY(t != NULL) && !(root = pp_profile_instance_reuse(loc, task_region))) {
-        root = pp_profile_node_new(loc, NULL, task_region, PP_NODE_TASK_ROOT, 1);
-        if (root)
+    pp_node *root = NULL, *merged = NULL;
+    if (PP_LIKELY(t != NULL) && (merged = pp_profile_instance_merged(loc, task_region)) != NULL &&
+        !(root = pp_profile_instance_take(merged))) {
+        root = pp_profile_node_new(loc, NULL, merged->key, PP_NODE_TASK_ROOT, 1);
+        if (root) {
             root->depth = 2; /* program -> TASKS -> task */
+            root->link = merged;
+        }
     }
     if (PP_UNLIKELY(!root)) {
         PP_WARN_ONCE("out of memory for a task instance; its time stays with the enclosing region");
@@ -139,6 +142,7 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
     t->is_explicit = 1;
     t->pos = t->floor = root;
     root->start = now;
+    loc->last = now;
     uint32_t b = pp_profile_task_bucket(task);
     t->next = loc->task_table[b];
     loc->task_table[b] = t;
@@ -184,6 +188,7 @@ pp_profile_task_end_loc(pp_location *loc, pp_region_id task_region, uint64_t now
     }
     if (PP_UNLIKELY(t->region != task_region))
         PP_WARN_ONCE("task end does not match the running task's region");
+    loc->last = now;
     pp_profile_task_finish_body(loc, t, now);
 }
 
@@ -214,6 +219,7 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
     if (target->is_explicit)
         pp_profile_task_resume(loc, target, now);
     loc->current = target;
+    loc->last = now;
 }
 
 void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, bool untied,

@@ -2,6 +2,9 @@
 #include "profile/pp_profile_internal.h"
 #include "profile/pp_profile_test.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+
 void pp_profile_test_reset(void)
 {
     pp_profile_lifecycle_reset();
@@ -46,4 +49,29 @@ uint64_t pp_profile_test_lost(int memory)
     for (pp_location *l = pp_profile_g.first; l; l = l->next)
         s += memory ? l->lost_memory : l->lost_depth;
     return s;
+}
+
+const char *pp_profile_test_pset_text(uint32_t pset, char *buf, size_t size)
+{
+    const pp_param_entry *e;
+    uint32_t n = pp_profile_pset_entries(pset, &e);
+    size_t k = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < n && k < size; i++) {
+        const char *sep = i ? ", " : "";
+        const char *name = pp_profile_param_name(e[i].key);
+        if (e[i].val.type == PP_PARAM_INT64)
+            k += (size_t)snprintf(buf + k, size - k, "%s%s=%" PRId64, sep, name, e[i].val.v);
+        else if (e[i].val.type == PP_PARAM_STRING)
+            k += (size_t)snprintf(buf + k, size - k, "%s%s=%.*s", sep, name, (int)e[i].val.len,
+                                  e[i].val.str);
+        else
+            k += (size_t)snprintf(buf + k, size - k, "%s%s=<other>", sep, name);
+    }
+    return buf;
+}
+
+void pp_profile_test_set_max_parameter_values(uint32_t n)
+{
+    pp_profile_g.max_param_values = n;
 }

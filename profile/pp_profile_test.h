@@ -20,5 +20,10 @@ void pp_profile_test_use_location(uint32_t index);
 void pp_profile_test_set_limits(unsigned max_depth, size_t memory_limit);
 size_t pp_profile_test_arena_bytes(uint32_t index);
 uint64_t pp_profile_test_lost(int memory);
+/* Parameter set pset as text, "name=value, name=value" in parameter order
+ * (strings as they are, the fold as <other>); "" for none. */
+const char *pp_profile_test_pset_text(uint32_t pset, char *buf, size_t size);
+/* POMPPROF_MAX_PARAMETER_VALUES for the next parameter values. */
+void pp_profile_test_set_max_parameter_values(uint32_t n);
 
 #endif

@@ -60,8 +60,7 @@ void pp_profile_arena_release(pp_location *loc)
     loc->task_free = NULL;
 }
 
-pp_node *pp_profile_node_new(pp_location *loc, pp_node *parent, pp_region_id region, int kind,
-                             int force)
+pp_node *pp_profile_node_new(pp_location *loc, pp_node *parent, uint64_t key, int kind, int force)
 {
     pp_node *n = loc->node_free;
     if (n)
@@ -69,7 +68,7 @@ pp_node *pp_profile_node_new(pp_location *loc, pp_node *parent, pp_region_id reg
     else if (!(n = pp_profile_arena_alloc(loc, pp_profile_g.node_size, force)))
         return NULL;
     /* fixed-size part by assignment (inlined stores, no memset call) */
-    *n = (pp_node){.region = region, .kind = (uint16_t)kind, .min = UINT64_MAX, .parent = parent};
+    *n = (pp_node){.key = key, .kind = (uint16_t)kind, .min = UINT64_MAX, .parent = parent};
     if (pp_profile_g.n_ctr)
         memset(n->ctr, 0, 2 * (size_t)pp_profile_g.n_ctr * sizeof(uint64_t));
     if (parent) {
@@ -85,36 +84,36 @@ pp_node *pp_profile_node_new(pp_location *loc, pp_node *parent, pp_region_id reg
     return n;
 }
 
-static inline uint32_t pp_profile_child_hash(const pp_node *parent, pp_region_id region)
+static inline uint32_t pp_profile_child_hash(const pp_node *parent, uint64_t key)
 {
     uint64_t x = ((uint64_t)(uintptr_t)parent >> 4) * 0x9E3779B97F4A7C15ull;
-    x ^= (uint64_t)region * 0xC2B2AE3D27D4EB4Full;
+    x ^= (key ^ (key >> 29)) * 0xC2B2AE3D27D4EB4Full;
     return (uint32_t)(x >> 40) & (PP_CHILD_HASH - 1);
 }
 
-pp_node *pp_profile_child_slow(pp_location *loc, pp_node *parent, pp_region_id region, int force)
+pp_node *pp_profile_child_slow(pp_location *loc, pp_node *parent, uint64_t key, int force)
 {
     /* Regions entered in turn (create task @13, create task @15, taskwait;
      * stubs of two task constructs) miss the last-child cache every time:
      * its next sibling and the first child catch those cycles without
      * hashing. */
     pp_node *c = parent->last_child;
-    if (c && (c = c->next_sibling) && c->region == region)
+    if (c && (c = c->next_sibling) && c->key == key)
         goto found;
-    if ((c = parent->first_child) && c->region == region)
+    if ((c = parent->first_child) && c->key == key)
         goto found;
-    uint32_t h = pp_profile_child_hash(parent, region);
+    uint32_t h = pp_profile_child_hash(parent, key);
     c = loc->child_hash[h];
-    if (!(c && c->parent == parent && c->region == region)) {
+    if (!(c && c->parent == parent && c->key == key)) {
         for (c = parent->first_child; c; c = c->next_sibling)
-            if (c->region == region)
+            if (c->key == key)
                 break;
         if (!c) {
             if (!force && pp_profile_g.max_depth && parent->depth + 1 > pp_profile_g.max_depth) {
                 loc->lost_depth++;
                 return NULL;
             }
-            c = pp_profile_node_new(loc, parent, region, PP_NODE_REGION, force);
+            c = pp_profile_node_new(loc, parent, key, PP_NODE_REGION, force);
             if (!c) {
                 loc->lost_memory++;
                 return NULL;
@@ -181,7 +180,7 @@ static pp_path *pp_profile_base_path(const pp_node *n)
 {
     if (n->kind == PP_NODE_PROGRAM)
         return pp_profile_g.path_program;
-    return pp_profile_path_child(pp_profile_g.path_tasks, n->region);
+    return pp_profile_path_child(pp_profile_g.path_tasks, n->region, n->pset);
 }
 
 pp_path *pp_profile_node_path(pp_location *loc, pp_node *n)
@@ -217,7 +216,7 @@ pp_path *pp_profile_node_path(pp_location *loc, pp_node *n)
     /* else: a root of another kind, or out of memory: no path */
     while (k > 0) {
         pp_node *m = chain[--k];
-        p = p ? pp_profile_path_child(p, m->region) : NULL;
+        p = p ? pp_profile_path_child(p, m->region, m->pset) : NULL;
         m->path = p;
     }
     if (chain != small)

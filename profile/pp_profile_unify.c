@@ -9,6 +9,9 @@
  *                              NOT added to the program root (CubeLib splits
  *                              TASKS off the root: doc/cube4-layout.md)
  *
+ * A call path is (parent, region, parameter set): siblings of one region
+ * split by parameters stay apart, the same set on two threads meets.
+ *
  * Runs once, off the event path; plain malloc is fine here.  Every walk is
  * iterative: the profile may be written on the signal flusher's small stack
  * (lib/pp_signals.c) and call trees can be as deep as the program recursed. */
@@ -26,16 +29,17 @@
 typedef struct pp_unify_ctx {
     pp_unified *u;
     uint32_t n_loc, n_ctr;
-    /* (parent, region) -> child, open addressing */
+    /* (parent, region, parameter set) -> child, open addressing */
     pp_unode **slots;
     size_t n_slots, n_used;
     int failed;
 } pp_unify_ctx;
 
-static size_t pp_unify_hash(const pp_unode *parent, pp_region_id region, size_t mask)
+static size_t pp_unify_hash(const pp_unode *parent, pp_region_id region, uint32_t pset,
+                            size_t mask)
 {
     uint64_t x = ((uint64_t)(uintptr_t)parent >> 4) * 0x9E3779B97F4A7C15ull;
-    x ^= (uint64_t)region * 0xC2B2AE3D27D4EB4Full;
+    x ^= pp_node_key_of(region, pset) * 0xC2B2AE3D27D4EB4Full;
     return (size_t)(x ^ (x >> 29)) & mask;
 }
 
@@ -49,7 +53,7 @@ static int pp_unify_grow(pp_unify_ctx *c)
         pp_unode *e = c->slots[i];
         if (!e)
             continue;
-        size_t h = pp_unify_hash(e->parent, e->region, n - 1);
+        size_t h = pp_unify_hash(e->parent, e->region, e->pset, n - 1);
         while (s[h])
             h = (h + 1) & (n - 1);
         s[h] = e;
@@ -60,7 +64,8 @@ static int pp_unify_grow(pp_unify_ctx *c)
     return 0;
 }
 
-static pp_unode *pp_unode_new(pp_unify_ctx *c, pp_unode *parent, pp_region_id region)
+static pp_unode *pp_unode_new(pp_unify_ctx *c, pp_unode *parent, pp_region_id region,
+                              uint32_t pset)
 {
     size_t per = 4 + (size_t)c->n_ctr;
     pp_unode *n = calloc(1, sizeof *n + per * c->n_loc * sizeof(uint64_t));
@@ -70,6 +75,7 @@ static pp_unode *pp_unode_new(pp_unify_ctx *c, pp_unode *parent, pp_region_id re
     }
     uint64_t *v = (uint64_t *)(n + 1);
     n->region = region;
+    n->pset = pset;
     n->visits = v;
     n->time = v + c->n_loc;
     n->min_time = v + 2 * c->n_loc;
@@ -89,17 +95,19 @@ static pp_unode *pp_unode_new(pp_unify_ctx *c, pp_unode *parent, pp_region_id re
     return n;
 }
 
-static pp_unode *pp_unify_child(pp_unify_ctx *c, pp_unode *parent, pp_region_id region)
+static pp_unode *pp_unify_child(pp_unify_ctx *c, pp_unode *parent, pp_region_id region,
+                                uint32_t pset)
 {
     if ((c->n_used + 1) * 2 > c->n_slots && pp_unify_grow(c)) {
         c->failed = 1;
         return NULL;
     }
-    size_t mask = c->n_slots - 1, h = pp_unify_hash(parent, region, mask);
+    size_t mask = c->n_slots - 1, h = pp_unify_hash(parent, region, pset, mask);
     for (; c->slots[h]; h = (h + 1) & mask)
-        if (c->slots[h]->parent == parent && c->slots[h]->region == region)
+        if (c->slots[h]->parent == parent && c->slots[h]->region == region &&
+            c->slots[h]->pset == pset)
             return c->slots[h];
-    pp_unode *n = pp_unode_new(c, parent, region);
+    pp_unode *n = pp_unode_new(c, parent, region, pset);
     if (n) {
         c->slots[h] = n;
         c->n_used++;
@@ -140,7 +148,7 @@ static void pp_unify_add(pp_unify_ctx *c, pp_unode *un, const pp_node *top, uint
             next = n->next_sibling;
             un = un->parent;
         }
-        pp_unode *un_next = pp_unify_child(c, un, next->region);
+        pp_unode *un_next = pp_unify_child(c, un, next->region, next->pset);
         if (!un_next)
             return; /* out of memory: reported once the walk is over */
         n = next;
@@ -168,7 +176,7 @@ static pp_unode *pp_unify_path(pp_unify_ctx *c, const pp_path *p)
         chain[--k] = q;
     pp_unode *un = c->u->root;
     for (k = 0; k < depth && un; k++)
-        un = pp_unify_child(c, un, chain[k]->region);
+        un = pp_unify_child(c, un, chain[k]->region, chain[k]->pset);
     free(chain);
     return un;
 }
@@ -218,7 +226,7 @@ static void pp_unify_location(pp_unify_ctx *c, pp_location *loc)
         uint64_t t = 0;
         memset(ctr, 0, sizeof ctr);
         for (const pp_node *ch = w->first_child; ch; ch = ch->next_sibling) {
-            pp_unode *uc = pp_unify_child(c, at, ch->region);
+            pp_unode *uc = pp_unify_child(c, at, ch->region, ch->pset);
             if (uc)
                 pp_unify_add(c, uc, ch, i);
             t += ch->sum;
@@ -229,7 +237,7 @@ static void pp_unify_location(pp_unify_ctx *c, pp_location *loc)
     }
     /* merged task trees below TASKS */
     for (const pp_node *m = loc->tasks->first_child; m; m = m->next_sibling) {
-        pp_unode *uc = pp_unify_child(c, u->tasks, m->region);
+        pp_unode *uc = pp_unify_child(c, u->tasks, m->region, m->pset);
         if (uc)
             pp_unify_add(c, uc, m, i);
     }
@@ -272,9 +280,9 @@ pp_unified *pp_profile_unify_at(uint64_t now)
     for (uint32_t k = 0; k < c.n_ctr && k < PP_COUNTERS_MAX; k++)
         u->counter_names[k] = pp_counters_name((int)k);
     u->max_active_tasks = calloc(c.n_loc ? c.n_loc : 1, sizeof(uint64_t));
-    u->root = pp_unode_new(&c, NULL, pp_profile_g.program_region);
+    u->root = pp_unode_new(&c, NULL, pp_profile_g.program_region, 0);
     if (u->root)
-        u->tasks = pp_unify_child(&c, u->root, pp_profile_g.tasks_region);
+        u->tasks = pp_unify_child(&c, u->root, pp_profile_g.tasks_region, 0);
     if (!u->max_active_tasks || !u->root || !u->tasks) {
         free(c.slots);
         pp_unified_free(u);
@@ -343,6 +351,16 @@ pp_unode *pp_unified_child(const pp_unode *parent, pp_region_id region)
         return NULL;
     for (pp_unode *c = parent->first_child; c; c = c->next_sibling)
         if (c->region == region)
+            return c;
+    return NULL;
+}
+
+pp_unode *pp_unified_child_pset(const pp_unode *parent, pp_region_id region, uint32_t pset)
+{
+    if (!parent)
+        return NULL;
+    for (pp_unode *c = parent->first_child; c; c = c->next_sibling)
+        if (c->region == region && c->pset == pset)
             return c;
     return NULL;
 }

@@ -15,6 +15,7 @@
 typedef struct pp_unode pp_unode;
 struct pp_unode {
     pp_region_id region;
+    uint32_t pset; /* parameter set (see pp_profile_split.c), 0 = none */
     int id; /* cnode id: pre-order position */
     pp_unode *parent, *first_child, *next_sibling, *last_child;
     /* one entry per location */
@@ -41,8 +42,10 @@ typedef struct pp_unified {
  * nothing was measured. */
 pp_unified *pp_profile_unify_at(uint64_t now);
 void pp_unified_free(pp_unified *u);
-/* The child of parent for region (NULL if none). */
+/* The child of parent for region (the first one when parameters split it;
+ * NULL if none), and the one for region with parameter set pset. */
 pp_unode *pp_unified_child(const pp_unode *parent, pp_region_id region);
+pp_unode *pp_unified_child_pset(const pp_unode *parent, pp_region_id region, uint32_t pset);
 /* Inclusive minus the children's inclusive (TASKS below the root excluded). */
 int64_t pp_unified_exclusive(const pp_unified *u, const pp_unode *n, uint32_t location);
 /* The node after n in pre-order (NULL after the last one); iterative. */

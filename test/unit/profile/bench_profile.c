@@ -4,7 +4,9 @@
  *
  * Compares an enter+exit pair with two timer reads (the budget is ~2.5x),
  * and shows the pieces: the engine alone with a given timestamp, the
- * disabled path, a task begin+end pair. */
+ * disabled path, a task begin+end pair, and what a parameter call adds to a
+ * region visit and to a task (values changing from call to call, as a
+ * recursion depth does; the budget is one region enter, half a pair). */
 #include <stdio.h>
 #include <time.h>
 
@@ -80,6 +82,30 @@ int main(void)
     }
     double task = (now_ns() - t0) / nt;
 
+    t0 = now_ns();
+    for (long i = 0; i < nt; i++) {
+        pp_profile_task_begin(rt, pp_profile_task_new_handle(), false);
+        pp_profile_task_end(rt);
+    }
+    double task_plain = (now_ns() - t0) / nt;
+
+    pp_param_key depth = pp_profile_param_define("depth", 5);
+    t0 = now_ns();
+    for (long i = 0; i < nt; i++) {
+        pp_profile_task_begin(rt, pp_profile_task_new_handle(), false);
+        pp_profile_parameter_int64(depth, i & 7);
+        pp_profile_task_end(rt);
+    }
+    double task_param = (now_ns() - t0) / nt;
+
+    t0 = now_ns();
+    for (long i = 0; i < N; i++) {
+        pp_profile_enter(r);
+        pp_profile_parameter_int64(depth, i & 7);
+        pp_profile_exit(r);
+    }
+    double pair_param = (now_ns() - t0) / N;
+
     pp_profile_set_enabled(false);
     t0 = now_ns();
     for (long i = 0; i < N; i++) {
@@ -97,6 +123,12 @@ int main(void)
     printf("  enter+exit pair, no clock    %7.2f ns  (engine alone)\n", engine);
     printf("  task begin+enter+exit+end    %7.2f ns\n", task);
     printf("  enter+exit pair, disabled    %7.2f ns\n", off);
+    printf("  task begin+end               %7.2f ns\n", task_plain);
+    printf("  task begin+parameter+end     %7.2f ns  (parameter in a task: %.2f ns; one enter "
+           "~%.2f ns)\n",
+           task_param, task_param - task_plain, pair / 2);
+    printf("  enter+parameter+exit         %7.2f ns  (parameter in a region: %.2f ns)\n",
+           pair_param, pair_param - pair);
     pp_profile_test_reset();
     return 0;
 }
