@@ -35,22 +35,22 @@ typedef struct pp_metric_def {
     pp_cube_kind kind;
 } pp_metric_def;
 
-static const pp_metric_def pp_metric_visits = {
-    "visits", "Visits", "occ", PP_METRIC_URL("visits"),
-    "Completed visits of the call path (for a task construct below TASKS: its instances)",
-    PP_CUBE_UINT64, PP_CUBE_EXCLUSIVE};
-static const pp_metric_def pp_metric_time = {
-    "time", "Time", "sec", PP_METRIC_URL("time"),
-    "Time spent in the call path and its callees, summed over its visits; time while a task "
-    "was suspended is not counted",
-    PP_CUBE_DOUBLE, PP_CUBE_INCLUSIVE};
-static const pp_metric_def pp_metric_min_time = {
-    "min_time", "Minimum Inclusive Time", "sec", PP_METRIC_URL("min_time"),
-    "Shortest single visit of the call path (inclusive); empty where the thread never visited it",
-    PP_CUBE_MINDOUBLE, PP_CUBE_EXCLUSIVE};
-static const pp_metric_def pp_metric_max_time = {
-    "max_time", "Maximum Inclusive Time", "sec", PP_METRIC_URL("max_time"),
-    "Longest single visit of the call path (inclusive)", PP_CUBE_MAXDOUBLE, PP_CUBE_EXCLUSIVE};
+/* The metrics every profile has, in id order, and max_active_tasks. */
+static const pp_metric_def pp_metric_fixed[] = {
+    {"visits", "Visits", "occ", PP_METRIC_URL("visits"),
+     "Completed visits of the call path (for a task construct below TASKS: its instances)",
+     PP_CUBE_UINT64, PP_CUBE_EXCLUSIVE},
+    {"time", "Time", "sec", PP_METRIC_URL("time"),
+     "Time spent in the call path and its callees, summed over its visits; time while a task "
+     "was suspended is not counted",
+     PP_CUBE_DOUBLE, PP_CUBE_INCLUSIVE},
+    {"min_time", "Minimum Inclusive Time", "sec", PP_METRIC_URL("min_time"),
+     "Shortest single visit of the call path (inclusive); empty where the thread never visited "
+     "it",
+     PP_CUBE_MINDOUBLE, PP_CUBE_EXCLUSIVE},
+    {"max_time", "Maximum Inclusive Time", "sec", PP_METRIC_URL("max_time"),
+     "Longest single visit of the call path (inclusive)", PP_CUBE_MAXDOUBLE, PP_CUBE_EXCLUSIVE},
+};
 static const pp_metric_def pp_metric_max_active = {
     "max_active_tasks", "Max active tasks", "occ", PP_METRIC_URL("max_active_tasks"),
     "Most explicit task instances begun and not yet ended at once on the thread (the thread's "
@@ -78,12 +78,10 @@ int pp_profile_metrics_define(pp_cube *cube, const pp_unified *u, pp_profile_met
 {
     if (pp_cube_add_mirror(cube, "file://" PP_DOCDIR "/") < 0)
         return -1;
-    ids->visits = pp_metric_define(cube, &pp_metric_visits);
-    ids->time = pp_metric_define(cube, &pp_metric_time);
-    ids->min_time = pp_metric_define(cube, &pp_metric_min_time);
-    ids->max_time = pp_metric_define(cube, &pp_metric_max_time);
-    if (ids->visits < 0 || ids->time < 0 || ids->min_time < 0 || ids->max_time < 0)
-        return -1;
+    int *fixed[] = {&ids->visits, &ids->time, &ids->min_time, &ids->max_time};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if ((*fixed[i] = pp_metric_define(cube, &pp_metric_fixed[i])) < 0)
+            return -1;
     /* a program without explicit tasks has no figure to show anywhere */
     ids->max_active = -1;
     if (pp_metric_any_active(u) && (ids->max_active = pp_metric_define(cube, &pp_metric_max_active)) < 0)

@@ -18,4 +18,4 @@ EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
 	test/e2e/progs/ffixed.f test/e2e/progs/fmixed.F90 test/e2e/progs/fmixed_c.c test/e2e/progs/fapi.f90 \
 	test/e2e/progs/fcalls.f90 \
 	test/e2e/progs/prof_fib.c test/e2e/progs/prof_spin.c test/e2e/progs/prof_many.c \
-	test/e2e/progs/prof_pagefaults.c
+	test/e2e/progs/prof_pagefaults.c test/e2e/e2e_py.py

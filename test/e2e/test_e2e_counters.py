@@ -25,25 +25,12 @@ import subprocess
 import sys
 import tempfile
 
-TOP_SRCDIR = os.environ.get("top_srcdir")
-TOP_BUILDDIR = os.environ.get("top_builddir")
-if not TOP_SRCDIR or not TOP_BUILDDIR:
-    sys.exit("run through make check (top_srcdir/top_builddir unset)")
-sys.path.insert(0, os.path.join(TOP_SRCDIR, "scripts"))
-sys.path.insert(0, os.path.join(TOP_SRCDIR, "test", "tools"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_py import ENV, TOP_BUILDDIR, build  # noqa: E402
 from pompprof_tools import cubex  # noqa: E402
 import sanity_rule  # noqa: E402
 
-PROGS = os.path.join(TOP_SRCDIR, "test", "e2e", "progs")
-WRAPPER = os.path.join(TOP_BUILDDIR, "scripts", "pompprof")
 REPORT = os.path.join(TOP_BUILDDIR, "scripts", "pompprof-report")
-ENV = dict(os.environ,
-           POMPPROF_LIBDIR=os.path.join(TOP_BUILDDIR, ".libs"),
-           POMPPROF_INCDIR=os.path.join(TOP_SRCDIR, "pomp2"))
-for var in ("POMPPROF_METRICS", "POMPPROF_OUTPUT", "POMPPROF_VERBOSE"):
-    ENV.pop(var, None)
-CC = os.environ.get("CC", "gcc").split()
-OPENMP = os.environ.get("OPENMP_CFLAGS", "-fopenmp").split()
 EVENT = "perf::PAGE-FAULTS"
 TASKS, PAGES = 16, 256
 failures = []
@@ -89,10 +76,7 @@ def main():
         skip("perf_event_paranoid is %d: unprivileged processes cannot count events" % paranoid)
     scratch = tempfile.mkdtemp(prefix="pp_e2e_ctr_")
     try:
-        exe = os.path.join(scratch, "prof_pagefaults")
-        subprocess.run([WRAPPER] + CC + OPENMP + ["-O2", os.path.join(PROGS, "prof_pagefaults.c"),
-                                                  "-o", exe],
-                       env=ENV, check=True, cwd=scratch, stdout=subprocess.DEVNULL)
+        exe = build(scratch, "prof_pagefaults.c")
         plain = subprocess.run([exe, str(TASKS), str(PAGES)], env=dict(ENV, POMPPROF_ENABLE="0"),
                                capture_output=True, text=True)
         proc, _ = run(exe, 1, EVENT, scratch)

@@ -24,22 +24,11 @@ import sys
 import tempfile
 import unittest
 
-TOP_SRCDIR = os.environ.get("top_srcdir")
-TOP_BUILDDIR = os.environ.get("top_builddir")
-if not TOP_SRCDIR or not TOP_BUILDDIR:
-    sys.exit("run through make check (top_srcdir/top_builddir unset)")
-sys.path.insert(0, os.path.join(TOP_SRCDIR, "scripts"))
-sys.path.insert(0, os.path.join(TOP_SRCDIR, "test", "tools"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_py import ENV, TOP_SRCDIR, build  # noqa: E402
 from pompprof_tools import cubex  # noqa: E402
 import sanity_rule  # noqa: E402
 
-PROGS = os.path.join(TOP_SRCDIR, "test", "e2e", "progs")
-WRAPPER = os.path.join(TOP_BUILDDIR, "scripts", "pompprof")
-ENV = dict(os.environ,
-           POMPPROF_LIBDIR=os.path.join(TOP_BUILDDIR, ".libs"),
-           POMPPROF_INCDIR=os.path.join(TOP_SRCDIR, "pomp2"))
-CC = os.environ.get("CC", "gcc").split()
-OPENMP = os.environ.get("OPENMP_CFLAGS", "-fopenmp").split()
 DBL_MAX = sys.float_info.max
 
 # uniq_name -> (type, dtype, unit)
@@ -63,13 +52,6 @@ PROGRAMS = [
 def readme_anchors():
     with open(os.path.join(TOP_SRCDIR, "README.md"), encoding="utf-8") as f:
         return set(re.findall(r'<a id="([^"]+)"></a>', f.read()))
-
-
-def build(scratch, source):
-    exe = os.path.join(scratch, os.path.splitext(source)[0])
-    subprocess.run([WRAPPER] + CC + OPENMP + ["-O2", os.path.join(PROGS, source), "-o", exe],
-                   env=ENV, check=True, cwd=scratch, stdout=subprocess.DEVNULL)
-    return exe
 
 
 def run(scratch, exe, threads, args, extra_env):

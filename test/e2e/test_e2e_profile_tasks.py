@@ -22,20 +22,10 @@ import sys
 import tempfile
 import unittest
 
-TOP_SRCDIR = os.environ.get("top_srcdir")
-TOP_BUILDDIR = os.environ.get("top_builddir")
-if not TOP_SRCDIR or not TOP_BUILDDIR:
-    sys.exit("run through make check (top_srcdir/top_builddir unset)")
-sys.path.insert(0, os.path.join(TOP_SRCDIR, "scripts"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_py import ENV, PROGS, build  # noqa: E402
 from pompprof_tools import cubex  # noqa: E402
 
-PROGS = os.path.join(TOP_SRCDIR, "test", "e2e", "progs")
-WRAPPER = os.path.join(TOP_BUILDDIR, "scripts", "pompprof")
-ENV = dict(os.environ,
-           POMPPROF_LIBDIR=os.path.join(TOP_BUILDDIR, ".libs"),
-           POMPPROF_INCDIR=os.path.join(TOP_SRCDIR, "pomp2"))
-CC = os.environ.get("CC", "gcc").split()
-OPENMP = os.environ.get("OPENMP_CFLAGS", "-fopenmp").split()
 THREADS = (1, 2, 4)
 
 
@@ -59,10 +49,7 @@ class ProfiledProgram:
 
     def __init__(self, scratch, source):
         self.scratch = scratch
-        self.exe = os.path.join(scratch, os.path.splitext(source)[0])
-        subprocess.run([WRAPPER] + CC + OPENMP + ["-O2", os.path.join(PROGS, source),
-                                                  "-o", self.exe],
-                       env=ENV, check=True, cwd=scratch)
+        self.exe = build(scratch, source)
 
     def run(self, threads, *args, extra_env=None):
         """Run; return (stdout, loaded profile, peak RSS in KiB)."""

@@ -8,7 +8,6 @@ itself zero."""
 import json
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 import unittest

@@ -184,6 +184,38 @@ static void index_ids(const pp_unode *n)
         index_ids(c);
 }
 
+/* Location 0 forks a team of 2 at 100 and enters its barrier at 200. */
+static int64_t master_in_barrier(pp_region_id par, pp_region_id bar, pp_task_handle *serial)
+{
+    pp_profile_test_use_location(0);
+    *serial = pp_profile_task_current();
+    int64_t ctx = pp_profile_fork_at(par, 2, 100);
+    pp_profile_parallel_begin_at(par, ctx, 100);
+    pp_profile_enter_at(bar, 200);
+    return ctx;
+}
+
+/* The master leaves the barrier at 900 and the team at 1000; the worker (location 1)
+ * runs one instance of task region `worker_task` in the barrier, 260 to 460; then
+ * everything is unified at 2000. */
+static pp_unified *worker_and_unify(pp_region_id par, int64_t ctx, pp_task_handle serial,
+                                    pp_region_id bar, pp_region_id worker_task)
+{
+    pp_profile_exit_at(bar, 900);
+    pp_profile_parallel_end_at(par, 1000);
+    pp_profile_join_at(par, serial, 1000);
+    pp_profile_test_use_location(1);
+    pp_profile_parallel_begin_at(par, ctx, 150);
+    pp_profile_enter_at(bar, 250);
+    pp_profile_task_begin_at(worker_task, pp_profile_task_new_handle(), false, 260);
+    pp_profile_task_end_at(worker_task, 460);
+    pp_profile_exit_at(bar, 950);
+    pp_profile_parallel_end_at(par, 990);
+    pp_unified *u = pp_profile_unify_at(2000);
+    ck_assert_ptr_nonnull(u);
+    return u;
+}
+
 static pp_unified *two_thread_task_profile(void)
 {
     pp_region_def dp = {"!$omp parallel @f.c:1", "f.c", 1, 9, "openmp", "parallel"};
@@ -191,26 +223,11 @@ static pp_unified *two_thread_task_profile(void)
     pp_region_def db = {"!$omp implicit barrier @f.c:9", "f.c", 9, 9, "openmp", "implicit barrier"};
     pp_region_id par = pp_profile_region_define(&dp), ta = pp_profile_region_define(&dt),
                  bar = pp_profile_region_define(&db);
-    pp_profile_test_use_location(0);
-    pp_task_handle serial = pp_profile_task_current();
-    int64_t ctx = pp_profile_fork_at(par, 2, 100);
-    pp_profile_parallel_begin_at(par, ctx, 100);
-    pp_profile_enter_at(bar, 200);
+    pp_task_handle serial;
+    int64_t ctx = master_in_barrier(par, bar, &serial);
     pp_profile_task_begin_at(ta, pp_profile_task_new_handle(), false, 300);
     pp_profile_task_end_at(ta, 700);
-    pp_profile_exit_at(bar, 900);
-    pp_profile_parallel_end_at(par, 1000);
-    pp_profile_join_at(par, serial, 1000);
-    pp_profile_test_use_location(1);
-    pp_profile_parallel_begin_at(par, ctx, 150);
-    pp_profile_enter_at(bar, 250);
-    pp_profile_task_begin_at(ta, pp_profile_task_new_handle(), false, 260);
-    pp_profile_task_end_at(ta, 460);
-    pp_profile_exit_at(bar, 950);
-    pp_profile_parallel_end_at(par, 990);
-    pp_unified *u = pp_profile_unify_at(2000);
-    ck_assert_ptr_nonnull(u);
-    return u;
+    return worker_and_unify(par, ctx, serial, bar, ta);
 }
 
 static char captured[4096];
@@ -336,11 +353,8 @@ static pp_unified *nested_task_profile(void)
     pp_region_id par = pp_profile_region_define(&dp), ta = pp_profile_region_define(&da),
                  tb = pp_profile_region_define(&dbt), tw = pp_profile_region_define(&dw),
                  bar = pp_profile_region_define(&dbar);
-    pp_profile_test_use_location(0);
-    pp_task_handle serial = pp_profile_task_current();
-    int64_t ctx = pp_profile_fork_at(par, 2, 100);
-    pp_profile_parallel_begin_at(par, ctx, 100);
-    pp_profile_enter_at(bar, 200);
+    pp_task_handle serial;
+    int64_t ctx = master_in_barrier(par, bar, &serial);
     pp_task_handle a1 = pp_profile_task_new_handle();
     pp_profile_task_begin_at(ta, a1, false, 300);
     pp_profile_enter_at(tw, 310);
@@ -352,19 +366,7 @@ static pp_unified *nested_task_profile(void)
     pp_profile_task_switch_to_at(a1, 450);
     pp_profile_exit_at(tw, 460);
     pp_profile_task_end_at(ta, 500);
-    pp_profile_exit_at(bar, 900);
-    pp_profile_parallel_end_at(par, 1000);
-    pp_profile_join_at(par, serial, 1000);
-    pp_profile_test_use_location(1);
-    pp_profile_parallel_begin_at(par, ctx, 150);
-    pp_profile_enter_at(bar, 250);
-    pp_profile_task_begin_at(tb, pp_profile_task_new_handle(), false, 260);
-    pp_profile_task_end_at(tb, 460);
-    pp_profile_exit_at(bar, 950);
-    pp_profile_parallel_end_at(par, 990);
-    pp_unified *u = pp_profile_unify_at(2000);
-    ck_assert_ptr_nonnull(u);
-    return u;
+    return worker_and_unify(par, ctx, serial, bar, tb);
 }
 
 /* The 8-byte cell of an EXCLUSIVE metric (rows in pre-order = id order). */
