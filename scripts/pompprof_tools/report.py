@@ -732,11 +732,17 @@ def render_csv(d, thread_names):
                 out_rows.append(["flat", e["id"], e["name"], who, c,
                                  "" if r.get(c) is None else repr(r.get(c))])
     out_rows.append([])
-    out_rows.append(["calltree", "cnode", "tree", "path", "visits", "incl", "excl"])
+    counters = [c["name"] for c in h.get("counters", [])]
+    rates = [r["label"] for r in h.get("rates", [])]
+    out_rows.append(["calltree", "cnode", "tree", "path", "visits", "incl", "excl"]
+                    + counters + rates)
     for tree, rs in (("main", d["calltree"]), ("tasks", d["tasktree"])):
         for r in rs:
             out_rows.append(["calltree", r["cnode"], tree, "/".join(r["path"]), r["visits"],
-                             repr(r["incl"]), repr(r["excl"])])
+                             repr(r["incl"]), repr(r["excl"])]
+                            + [r["counters"][c] for c in counters]
+                            + ["" if r["rates"][x] is None else repr(r["rates"][x])
+                               for x in rates])
     out_rows.append([])
     out_rows.append(["tasks", "region", "name", "instances", "mean", "min", "max",
                      "mean_excl", "create_time", "create_count", "too_fine"])
