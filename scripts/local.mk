@@ -22,8 +22,14 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/textfmt.py \
 	scripts/pompprof_tools/wrapper.py \
 	scripts/pompprof_tools/wrapper_cmdline.py \
+	scripts/pompprof_tools/wrapper_compile.py \
+	scripts/pompprof_tools/wrapper_ctext.py \
+	scripts/pompprof_tools/wrapper_directive.py \
+	scripts/pompprof_tools/wrapper_fortran.py \
 	scripts/pompprof_tools/wrapper_instrument.py \
 	scripts/pompprof_tools/wrapper_link.py \
+	scripts/pompprof_tools/wrapper_prelude.py \
+	scripts/pompprof_tools/wrapper_rewrite.py \
 	scripts/pompprof_tools/wrapper_run.py
 nodist_pompprof_tools_DATA = scripts/pompprof_tools/build_config.py
 pompprof_commands = scripts/pompprof scripts/pompprof-report scripts/pompprof-diff \

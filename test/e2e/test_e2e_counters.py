@@ -26,11 +26,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_py import ENV, TOP_BUILDDIR, build  # noqa: E402
-from pompprof_tools import cubex  # noqa: E402
+from e2e_env import ENV, TOP_BUILDDIR, TOP_SRCDIR, build, cubex  # noqa: E402
+sys.path.insert(0, os.path.join(TOP_SRCDIR, "test", "tools"))
 import sanity_rule  # noqa: E402
 
 REPORT = os.path.join(TOP_BUILDDIR, "scripts", "pompprof-report")
+ENV = {k: v for k, v in ENV.items() if k not in ("POMPPROF_METRICS", "POMPPROF_OUTPUT",
+                                                   "POMPPROF_VERBOSE", "POMPPROF_ENABLE")}
 EVENT = "perf::PAGE-FAULTS"
 TASKS, PAGES = 16, 256
 failures = []

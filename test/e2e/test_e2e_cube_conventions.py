@@ -25,8 +25,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_py import ENV, TOP_SRCDIR, build  # noqa: E402
-from pompprof_tools import cubex  # noqa: E402
+from e2e_env import ENV, TOP_SRCDIR, build, cubex  # noqa: E402
+sys.path.insert(0, os.path.join(TOP_SRCDIR, "test", "tools"))
 import sanity_rule  # noqa: E402
 
 DBL_MAX = sys.float_info.max

@@ -23,9 +23,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_py import ENV, PROGS, build  # noqa: E402
-from pompprof_tools import cubex  # noqa: E402
-
+from e2e_env import CC, ENV, OPENMP, PROGS, WRAPPER, cubex  # noqa: E402
 THREADS = (1, 2, 4)
 
 
@@ -49,7 +47,10 @@ class ProfiledProgram:
 
     def __init__(self, scratch, source):
         self.scratch = scratch
-        self.exe = build(scratch, source)
+        self.exe = os.path.join(scratch, os.path.splitext(source)[0])
+        subprocess.run([WRAPPER] + CC + OPENMP + ["-O2", os.path.join(PROGS, source),
+                                                  "-o", self.exe],
+                       env=ENV, check=True, cwd=scratch)
 
     def run(self, threads, *args, extra_env=None):
         """Run; return (stdout, loaded profile, peak RSS in KiB)."""

@@ -10,6 +10,7 @@ TESTS += \
 	test/tools/test_bad_input.py \
 	test/tools/test_deep_tree.py \
 	test/tools/test_wrapper_args.py \
+	test/tools/test_wrapper_rewrite.py \
 	test/tools/test_entry_points.py \
 	test/tools/test_sanity_rule.py \
 	test/tools/test_counters_tools.py \
@@ -24,6 +25,7 @@ EXTRA_DIST += \
 	test/tools/test_bad_input.py \
 	test/tools/test_deep_tree.py \
 	test/tools/test_wrapper_args.py \
+	test/tools/test_wrapper_rewrite.py \
 	test/tools/test_entry_points.py \
 	test/tools/test_sanity_rule.py \
 	test/tools/test_counters_tools.py \

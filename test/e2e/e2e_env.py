@@ -1,6 +1,7 @@
-"""Shared by the Python end-to-end tests (not a test itself): where the build tree's
-wrapper, library and test programs are, the project's reader on the import path, and
-building one test program with the wrapper."""
+"""Shared by the Python end-to-end tests (not a test itself): the source and build
+trees the harness names, the build-tree wrapper with the uninstalled library and
+headers, the compiler and OpenMP flag configure chose, and the tools' .cubex
+reader; build() makes one test program with the wrapper."""
 import os
 import subprocess
 import sys
@@ -10,15 +11,13 @@ TOP_BUILDDIR = os.environ.get("top_builddir")
 if not TOP_SRCDIR or not TOP_BUILDDIR:
     sys.exit("run through make check (top_srcdir/top_builddir unset)")
 sys.path.insert(0, os.path.join(TOP_SRCDIR, "scripts"))
-sys.path.insert(0, os.path.join(TOP_SRCDIR, "test", "tools"))
+from pompprof_tools import cubex  # noqa: E402,F401
 
 PROGS = os.path.join(TOP_SRCDIR, "test", "e2e", "progs")
 WRAPPER = os.path.join(TOP_BUILDDIR, "scripts", "pompprof")
 ENV = dict(os.environ,
            POMPPROF_LIBDIR=os.path.join(TOP_BUILDDIR, ".libs"),
            POMPPROF_INCDIR=os.path.join(TOP_SRCDIR, "pomp2"))
-for _var in ("POMPPROF_METRICS", "POMPPROF_OUTPUT", "POMPPROF_VERBOSE"):
-    ENV.pop(_var, None)
 CC = os.environ.get("CC", "gcc").split()
 OPENMP = os.environ.get("OPENMP_CFLAGS", "-fopenmp").split()
 
