@@ -101,6 +101,10 @@ struct pp_node {
     pp_node *link;
     uint64_t start;      /* start of the open visit, in its task's clock */
     uint64_t visits, sum, min, max;
+    /* merged construct root (below TASKS): instances of the construct (with
+     * its parameter set) begun and not yet ended on this location, and the
+     * most at once; fill the 8-byte padding */
+    uint32_t instances_active, instances_max;
     uint64_t ctr[];      /* with counters: [0,n) start values, [n,2n) sums */
 };
 

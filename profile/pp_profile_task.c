@@ -133,6 +133,9 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
             pp_profile_task_free(loc, t);
         return;
     }
+    /* the construct's merged root counts its active instances */
+    if (++merged->instances_active > merged->instances_max)
+        merged->instances_max = merged->instances_active;
     pp_task *cur = loc->current;
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
@@ -165,6 +168,8 @@ static inline __attribute__((always_inline)) void pp_profile_task_finish_body(pp
         pp_profile_close_node(loc, t, n, tnow);
     if (!t->suspended)
         pp_profile_stub_close(loc, t, now);
+    if (t->floor->link)
+        t->floor->link->instances_active--;
     pp_profile_instance_retire(loc, t, tnow); /* closes the root */
     pp_profile_task_table_remove(loc, t);
     loc->active_tasks--;

@@ -11,6 +11,7 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/__init__.py \
 	scripts/pompprof_tools/cli.py \
 	scripts/pompprof_tools/cubex.py \
+	scripts/pompprof_tools/cubex_defs.py \
 	scripts/pompprof_tools/cubex_write.py \
 	scripts/pompprof_tools/diff.py \
 	scripts/pompprof_tools/overhead.py \
