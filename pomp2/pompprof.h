@@ -15,9 +15,17 @@
  *   pompprof_region_end("solve");        // leave it again (same name)
  *   pompprof_off(); ... pompprof_on();   // pause/resume measurement (all threads)
  *   pompprof_write_profile();            // finish now and write the profile
+ *
+ *   #pragma omp task
+ *   {
+ *       pompprof_parameter_int64("depth", depth);  // this task's time by depth
+ *       ...
+ *   }
  */
 #ifndef POMPPROF_H
 #define POMPPROF_H
+
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +48,22 @@ void pompprof_on(void);
  * program exit).  Events after this call are not recorded. */
 void pompprof_write_profile(void);
 
+/* Parameters: split the profile by a value you name.  Called inside a region
+ * or a task, the call path of that region or task splits: the visit goes to
+ * a node of the same region that carries `name=value` (shown as "region
+ * (name=value)" in the Cube GUI), from the thread's last measured event on
+ * (normally the region's entry or the task's start) until the region or
+ * task ends.  Inside a task, the task construct's tree is split per value:
+ * instances and time per recursion depth, problem size, ...  Several
+ * parameters combine; the same parameter again replaces its value.  At most
+ * POMPPROF_MAX_PARAMETER_VALUES (default 256) distinct values per parameter
+ * and call path; later ones are counted together as "<other>".  A call
+ * costs less than a region entry (it reads no clock).  Fortran (gfortran):
+ * `call pompprof_parameter_int64("depth", int(depth, 8))` (the value is an
+ * INTEGER(KIND=8)) and `call pompprof_parameter_string("mode", "fast")`. */
+void pompprof_parameter_int64(const char *name, int64_t value);
+void pompprof_parameter_string(const char *name, const char *value);
+
 #else /* built without pompprof: the calls do nothing */
 
 static inline void pompprof_region_begin(const char *name) { (void)name; }
@@ -47,6 +71,14 @@ static inline void pompprof_region_end(const char *name) { (void)name; }
 static inline void pompprof_off(void) {}
 static inline void pompprof_on(void) {}
 static inline void pompprof_write_profile(void) {}
+static inline void pompprof_parameter_int64(const char *name, int64_t value)
+{
+    (void)name, (void)value;
+}
+static inline void pompprof_parameter_string(const char *name, const char *value)
+{
+    (void)name, (void)value;
+}
 
 #endif
 

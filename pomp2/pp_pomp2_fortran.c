@@ -53,6 +53,7 @@ typedef size_t pp_f_len;      /* hidden CHARACTER length (gfortran >= 8) */
  * COMMON block /pomp_tpd/ (mangled like a subroutine by gfortran and the
  * other compilers OPARI2 supports). */
 #define PP_POMP2_F_NAME(name, NAME) FC_FUNC_(pomp2_##name, POMP2_##NAME)
+#define PP_POMPPROF_F_NAME(name, NAME) FC_FUNC_(pompprof_##name, POMPPROF_##NAME)
 #define PP_POMP2_F_OMP_NAME(name, NAME) FC_FUNC_(omp_##name, OMP_##NAME)
 #define PP_POMP2_F_TPD FC_FUNC_(pomp_tpd, POMP_TPD)
 
@@ -181,6 +182,35 @@ static inline void **pp_pomp2_fortran_slot(pp_f_handle *handle, const char *ctc,
     {                                                                               \
         pomp_tpd = PP_POMP2_F_TPD;                                                  \
         entry(PP_SLOT(h));                                                          \
+    }
+
+/* pompprof.h's parameters: the name's and a string value's CHARACTER
+ * lengths come last; trailing blanks do not count (a CHARACTER variable is
+ * blank-padded).  No copy: the engine takes bytes with a length. */
+static inline size_t pp_pomp2_fortran_trim(const char *s, pp_f_len len)
+{
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    return len;
+}
+
+#define PP_POMPPROF_F_PARAM_INT64(name, NAME, c_name)                              \
+    void PP_POMPPROF_F_NAME(name, NAME)(const char *key, const int64_t *value,      \
+                                        pp_f_len key_len)                           \
+    {                                                                               \
+        pp_param_key k = pp_pomp2_param_key(key, pp_pomp2_fortran_trim(key, key_len)); \
+        if (k != PP_PARAM_INVALID && value)                                         \
+            pp_profile_parameter_int64(k, *value);                                  \
+    }
+
+#define PP_POMPPROF_F_PARAM_STRING(name, NAME, c_name)                             \
+    void PP_POMPPROF_F_NAME(name, NAME)(const char *key, const char *value,         \
+                                        pp_f_len key_len, pp_f_len value_len)       \
+    {                                                                               \
+        pp_param_key k = pp_pomp2_param_key(key, pp_pomp2_fortran_trim(key, key_len)); \
+        if (k != PP_PARAM_INVALID)                                                  \
+            pp_profile_parameter_string(k, value,                                   \
+                                        value ? pp_pomp2_fortran_trim(value, value_len) : 0); \
     }
 
 /* The regions of the C lock wrappers (pp_pomp2_lock.c) around libgomp's

@@ -22,8 +22,15 @@
  *   PP_POMP2_F_TEAM_BEGIN   (handle), and takes the context from /pomp_tpd/
  *
  * plus the lock calls, rows of pp_pomp2_lock_table.h.  test_e2e_symbols.sh
- * fails when OPARI2 emits a call that has no row here.  No include guard:
- * the includer defines the macros. */
+ * fails when OPARI2 emits a call that has no row here.
+ *
+ * The calls of pompprof.h a Fortran program makes itself have rows of their
+ * own shapes, whose entry point is pompprof_<name> (same mangling):
+ *
+ *   PP_POMPPROF_F_PARAM_INT64   (name, value)   CHARACTER, INTEGER(KIND=8)
+ *   PP_POMPPROF_F_PARAM_STRING  (name, value)   CHARACTER, CHARACTER
+ *
+ * No include guard: the includer defines the macros. */
 
 /* lifecycle, handles, user regions */
 PP_POMP2_F_CALL(init, INIT, POMP2_Init)
@@ -90,6 +97,10 @@ PP_POMP2_F_TASK_IN(untied_task_begin, UNTIED_TASK_BEGIN, POMP2_Untied_task_begin
 PP_POMP2_F_REGION(untied_task_end, UNTIED_TASK_END, POMP2_Untied_task_end)
 PP_POMP2_F_TASK_OUT_CTC(taskwait_begin, TASKWAIT_BEGIN, POMP2_Taskwait_begin)
 PP_POMP2_F_TASK_IN(taskwait_end, TASKWAIT_END, POMP2_Taskwait_end)
+
+/* pompprof.h: parameters (pp_pomp2_param.c) */
+PP_POMPPROF_F_PARAM_INT64(parameter_int64, PARAMETER_INT64, pompprof_parameter_int64)
+PP_POMPPROF_F_PARAM_STRING(parameter_string, PARAMETER_STRING, pompprof_parameter_string)
 
 /* locks: pomp2_<name> calls libgomp's Fortran omp_<name> */
 #include "pomp2/pp_pomp2_lock_table.h"

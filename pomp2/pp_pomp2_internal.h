@@ -3,6 +3,7 @@
 #define PP_POMP2_INTERNAL_H
 
 #include <opari2/pomp2_lib.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "profile/pp_profile.h"
@@ -27,6 +28,10 @@ static inline void pp_pomp2_scheduling_point_begin(POMP2_Task_handle *old_task,
     pp_pomp2_store_current_task(old_task);
     pp_profile_enter(region);
 }
+
+/* The engine key of a parameter name of len bytes, from a per-thread cache
+ * (pp_pomp2_param.c); PP_PARAM_INVALID when out of memory. */
+pp_param_key pp_pomp2_param_key(const char *name, size_t len);
 
 /* Define the omp_*_lock wrapper regions (pp_pomp2_lock.c); called once from
  * the adapter's initialization. */

@@ -96,10 +96,12 @@ void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region);
  * "<other>" node.  The call reads no clock.  doc/engine.md, "Parameters".
  * - param_define: the key of a parameter name (len bytes; thread-safe, takes
  *   a lock: the caller keeps the key), PP_PARAM_INVALID when out of memory;
+ *   param_name: the engine's copy of a key's name (kept until the end);
  * - parameter_int64 / parameter_string: the event (string: len bytes). */
 typedef uint32_t pp_param_key;
 #define PP_PARAM_INVALID ((pp_param_key)0xffffffffu)
 pp_param_key pp_profile_param_define(const char *name, size_t len);
+const char *pp_profile_param_name(pp_param_key key);
 void pp_profile_parameter_int64(pp_param_key key, int64_t value);
 void pp_profile_parameter_string(pp_param_key key, const char *value, size_t len);
 

@@ -85,9 +85,8 @@ pp_param_site *pp_profile_param_site(const pp_path *parent_path, uint64_t nkey, 
 #define PP_PSET_NONE UINT32_MAX
 uint32_t pp_profile_param_site_value(pp_param_site *s, const pp_param_value *val,
                                      const char **interned);
-/* The entries of set pset (0: none); the name of key. */
+/* The entries of set pset (0: none). */
 uint32_t pp_profile_pset_entries(uint32_t pset, const pp_param_entry **entries);
-const char *pp_profile_param_name(pp_param_key key);
 void pp_profile_params_reset(void);
 
 /* ---- nodes and child lookup (pp_profile_tree.c) ----------------------------- */

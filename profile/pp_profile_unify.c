@@ -129,25 +129,39 @@ static void pp_unify_values(pp_unify_ctx *c, pp_unode *un, const pp_node *n, uin
         un->counters[k * c->n_loc + i] += n->ctr[c->n_ctr + k];
 }
 
-/* Add node top (location i) and its subtree into un, in pre-order.  The
- * unified node of the current node is tracked alongside: going down creates
- * or finds the child, going up follows the unified parent, which mirrors the
- * tree's parent by construction. */
+/* A node that holds nothing: no visit, no time, no counts, no children.  A
+ * parameter called right at a region's entry or a task's begin leaves such a
+ * node behind (the plain one it moved the visit away from); it is not
+ * written, so a profile shows only call paths where something was measured. */
+static int pp_unify_empty(const pp_unify_ctx *c, const pp_node *n)
+{
+    if (n->visits || n->sum || n->first_child)
+        return 0;
+    for (uint32_t k = 0; k < c->n_ctr; k++)
+        if (n->ctr[c->n_ctr + k])
+            return 0;
+    return 1;
+}
+
+/* Add node top (location i) and its subtree into un, in pre-order, empty
+ * leaves left out.  The unified node of the current node is tracked
+ * alongside: going down creates or finds the child, going up follows the
+ * unified parent, which mirrors the tree's parent by construction. */
 static void pp_unify_add(pp_unify_ctx *c, pp_unode *un, const pp_node *top, uint32_t i)
 {
-    const pp_node *n = top;
+    const pp_node *n = top, *next = top->first_child;
     pp_unify_values(c, un, n, i);
     for (;;) {
-        const pp_node *next = n->first_child;
-        if (!next) {
-            while (n != top && !n->next_sibling) {
-                n = n->parent;
-                un = un->parent;
-            }
+        while (!next) { /* n's subtree is done: on to its next sibling */
             if (n == top)
                 return;
             next = n->next_sibling;
+            n = n->parent;
             un = un->parent;
+        }
+        if (pp_unify_empty(c, next)) {
+            next = next->next_sibling;
+            continue;
         }
         pp_unode *un_next = pp_unify_child(c, un, next->region, next->pset);
         if (!un_next)
@@ -155,6 +169,7 @@ static void pp_unify_add(pp_unify_ctx *c, pp_unode *un, const pp_node *top, uint
         n = next;
         un = un_next;
         pp_unify_values(c, un, n, i);
+        next = n->first_child;
     }
 }
 
@@ -227,6 +242,8 @@ static void pp_unify_location(pp_unify_ctx *c, pp_location *loc)
         uint64_t t = 0;
         memset(ctr, 0, sizeof ctr);
         for (const pp_node *ch = w->first_child; ch; ch = ch->next_sibling) {
+            if (pp_unify_empty(c, ch))
+                continue;
             pp_unode *uc = pp_unify_child(c, at, ch->region, ch->pset);
             if (uc)
                 pp_unify_add(c, uc, ch, i);
@@ -238,6 +255,8 @@ static void pp_unify_location(pp_unify_ctx *c, pp_location *loc)
     }
     /* merged task trees below TASKS */
     for (const pp_node *m = loc->tasks->first_child; m; m = m->next_sibling) {
+        if (pp_unify_empty(c, m))
+            continue;
         pp_unode *uc = pp_unify_child(c, u->tasks, m->region, m->pset);
         if (!uc)
             continue;

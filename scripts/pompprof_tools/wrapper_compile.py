@@ -52,8 +52,10 @@ def includedir() -> str:
 
 def pompprof_h_flags(src: "Source") -> list[str]:
     """<pompprof.h> is found (after the user's own directories) and its calls are
-    live: the plain pass and the preprocessor see the code the object will have."""
-    return [] if src.fortran else ["-DPOMPPROF_INSTRUMENTED=1", "-I" + includedir()]
+    live: the plain pass and the preprocessor see the code the object will have.
+    Fortran has no header, but a preprocessed source (.F90) can guard its calls
+    of pompprof_parameter_* with #ifdef POMPPROF_INSTRUMENTED alike."""
+    return ["-DPOMPPROF_INSTRUMENTED=1"] + ([] if src.fortran else ["-I" + includedir()])
 
 
 def object_name(source: str, cl: CommandLine) -> str:

@@ -2,6 +2,7 @@
 #include "test/unit/pomp2/pp_fake_profile.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@ static void pp_fake_record(pp_fake_kind kind, pp_region_id region, int64_t value
 {
     pthread_mutex_lock(&pp_fake_lock);
     if (pp_fake_n_events < PP_FAKE_MAX_EVENTS)
-        pp_fake_events[pp_fake_n_events++] = (pp_fake_event){kind, region, value, untied};
+        pp_fake_events[pp_fake_n_events++] = (pp_fake_event){kind, region, value, untied, ""};
     pthread_mutex_unlock(&pp_fake_lock);
 }
 
@@ -99,6 +100,40 @@ void pp_profile_task_begin(pp_region_id r, pp_task_handle t, bool untied)
     pp_fake_record(PP_FAKE_TASK_BEGIN, r, (int64_t)t, untied);
 }
 void pp_profile_task_end(pp_region_id r) { pp_fake_record(PP_FAKE_TASK_END, r, 0, 0); }
+
+char *pp_fake_params[PP_FAKE_MAX_PARAMS];
+int pp_fake_n_params;
+
+pp_param_key pp_profile_param_define(const char *name, size_t len)
+{
+    pthread_mutex_lock(&pp_fake_lock);
+    pp_param_key k = PP_PARAM_INVALID;
+    for (int i = 0; i < pp_fake_n_params && k == PP_PARAM_INVALID; i++)
+        if (strlen(pp_fake_params[i]) == len && memcmp(pp_fake_params[i], name, len) == 0)
+            k = (pp_param_key)i;
+    if (k == PP_PARAM_INVALID && pp_fake_n_params < PP_FAKE_MAX_PARAMS) {
+        pp_fake_params[pp_fake_n_params] = strndup(name, len);
+        k = (pp_param_key)pp_fake_n_params++;
+    }
+    pthread_mutex_unlock(&pp_fake_lock);
+    return k;
+}
+const char *pp_profile_param_name(pp_param_key key)
+{
+    return (int)key < pp_fake_n_params ? pp_fake_params[key] : "?";
+}
+void pp_profile_parameter_int64(pp_param_key key, int64_t value)
+{
+    pp_fake_record(PP_FAKE_PARAM_INT64, key, value, 0);
+}
+void pp_profile_parameter_string(pp_param_key key, const char *value, size_t len)
+{
+    pp_fake_record(PP_FAKE_PARAM_STRING, key, (int64_t)len, 0);
+    pthread_mutex_lock(&pp_fake_lock);
+    pp_fake_event *e = &pp_fake_events[pp_fake_n_events - 1];
+    snprintf(e->text, sizeof e->text, "%.*s", (int)len, value);
+    pthread_mutex_unlock(&pp_fake_lock);
+}
 
 /* The _at forms are not used by the adapter; present so the API is complete. */
 void pp_profile_enter_at(pp_region_id r, uint64_t now) { (void)now; pp_profile_enter(r); }

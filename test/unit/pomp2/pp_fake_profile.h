@@ -13,14 +13,16 @@ typedef enum pp_fake_kind {
     PP_FAKE_INIT, PP_FAKE_FINALIZE, PP_FAKE_ENABLE, PP_FAKE_DISABLE,
     PP_FAKE_ENTER, PP_FAKE_EXIT, PP_FAKE_FORK, PP_FAKE_PARALLEL_BEGIN,
     PP_FAKE_PARALLEL_END, PP_FAKE_JOIN, PP_FAKE_NEW_HANDLE, PP_FAKE_SWITCH,
-    PP_FAKE_TASK_BEGIN, PP_FAKE_TASK_END
+    PP_FAKE_TASK_BEGIN, PP_FAKE_TASK_END, PP_FAKE_PARAM_INT64, PP_FAKE_PARAM_STRING
 } pp_fake_kind;
 
 typedef struct pp_fake_event {
     pp_fake_kind kind;
-    pp_region_id region; /* PP_REGION_INVALID when the call has none */
-    int64_t value;       /* fork context, task handle, num_threads... */
+    pp_region_id region; /* PP_REGION_INVALID when the call has none; a
+                          * parameter's key for PP_FAKE_PARAM_* */
+    int64_t value;       /* fork context, task handle, num_threads, an int64 parameter... */
     int untied;
+    char text[32];       /* a string parameter (truncated) */
 } pp_fake_event;
 
 /* Recorded definitions (copies) and events, in call order. */
@@ -32,6 +34,11 @@ extern int pp_fake_n_events;
 extern pp_task_handle pp_fake_current_task;
 /* The value pp_profile_fork returns. */
 extern int64_t pp_fake_fork_context;
+
+/* Parameter names defined so far (copies), by key. */
+#define PP_FAKE_MAX_PARAMS 64
+extern char *pp_fake_params[PP_FAKE_MAX_PARAMS];
+extern int pp_fake_n_params;
 
 /* Forget all events (regions stay defined). */
 void pp_fake_reset_events(void);

@@ -544,6 +544,34 @@ START_TEST(user_regions)
 }
 END_TEST
 
+/* pompprof_parameter_*: one engine key per name (the first call defines
+ * it), whatever pointer carries the name; values as given. */
+START_TEST(parameters)
+{
+    pp_test_setup();
+    int before = pp_fake_n_params;
+    char buf[16];
+    strcpy(buf, "depth");
+    pompprof_parameter_int64("depth", 3);
+    pompprof_parameter_int64(buf, -4);   /* another pointer, same name */
+    strcpy(buf, "mode");                 /* same pointer, another name */
+    pompprof_parameter_string(buf, "fast");
+    pompprof_parameter_string("mode", NULL);
+    ck_assert_int_eq(pp_fake_n_params, before + 2);
+    ck_assert_str_eq(pp_fake_params[before], "depth");
+    ck_assert_str_eq(pp_fake_params[before + 1], "mode");
+    ck_assert_int_eq(pp_fake_n_events, 4);
+    pp_test_expect_event(0, PP_FAKE_PARAM_INT64, (pp_region_id)before);
+    ck_assert_int_eq(pp_fake_events[0].value, 3);
+    pp_test_expect_event(1, PP_FAKE_PARAM_INT64, (pp_region_id)before);
+    ck_assert_int_eq(pp_fake_events[1].value, -4);
+    pp_test_expect_event(2, PP_FAKE_PARAM_STRING, (pp_region_id)before + 1);
+    ck_assert_str_eq(pp_fake_events[2].text, "fast");
+    pp_test_expect_event(3, PP_FAKE_PARAM_STRING, (pp_region_id)before + 1);
+    ck_assert_str_eq(pp_fake_events[3].text, "");
+}
+END_TEST
+
 START_TEST(lifecycle_and_version)
 {
     pp_test_setup();
@@ -573,6 +601,7 @@ Suite *pp_check_suite(void)
     tcase_add_test(tc, task_events);
     tcase_add_test(tc, lazy_assignment_race);
     tcase_add_test(tc, malformed_string_warns_once_and_measures_unknown);
+    tcase_add_test(tc, parameters);
     tcase_add_test(tc, unassigned_handle_without_string);
     tcase_add_test(tc, lock_wrappers_call_the_real_functions);
     tcase_add_test(tc, user_regions);
