@@ -9,7 +9,7 @@
 # Neither is part of 'make all'.  examples/Makefile is a separate, small
 # makefile for users building the examples with an INSTALLED pompprof.
 
-EXAMPLES_NAMES = fib fib_cutoff nqueens nqueens_cutoff mergesort sparselu \
+EXAMPLES_NAMES = fib fib_cutoff nqueens nqueens_cutoff nqueens_depth mergesort sparselu \
 	treewalk prodcons worksharing
 EXAMPLES_PLAIN = $(EXAMPLES_NAMES:%=examples/plain/%)
 EXAMPLES_PROF = $(EXAMPLES_NAMES:%=examples/prof/%)

@@ -15,6 +15,7 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/cubex_write.py \
 	scripts/pompprof_tools/diff.py \
 	scripts/pompprof_tools/overhead.py \
+	scripts/pompprof_tools/params.py \
 	scripts/pompprof_tools/profile_model.py \
 	scripts/pompprof_tools/report.py \
 	scripts/pompprof_tools/scaling.py \

@@ -36,6 +36,7 @@ EXAMPLES = [
     ("fib_cutoff", ["44", "10"], 3.0, (1, 2)),
     ("nqueens", ["12"], None, ()),
     ("nqueens_cutoff", ["13", "3"], 3.0, (1, 2)),
+    ("nqueens_depth", ["12"], None, ()),
     ("mergesort", ["8000000"], 3.0, (1, 2)),
     ("sparselu", ["32", "64"], 3.0, (1, 2)),
     ("treewalk", ["13"], 3.0, (1, 2)),

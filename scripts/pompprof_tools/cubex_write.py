@@ -37,12 +37,13 @@ def _esc(text):
 
 
 class _WNode:
-    __slots__ = ("id", "region", "children")
+    __slots__ = ("id", "region", "children", "parameters")
 
     def __init__(self, cid, region):
         self.id = cid
         self.region = region
         self.children = []
+        self.parameters = []
 
 
 class CubeWriter:
@@ -81,10 +82,12 @@ class CubeWriter:
                              "role": role, "descr": descr})
         return rid
 
-    def add_cnode(self, region_id, parent_id=None):
+    def add_cnode(self, region_id, parent_id=None, parameters=()):
+        """parameters: (type, key, value) triples, type "numeric" or "string"."""
         if not 0 <= region_id < len(self.regions):
             raise WriteError("cnode refers to undefined region %d" % region_id)
         node = _WNode(len(self.cnodes), region_id)
+        node.parameters = list(parameters)
         self.cnodes.append(node)
         if parent_id is None:
             self.roots.append(node)
@@ -142,6 +145,8 @@ class CubeWriter:
                     out.append("</cnode>")
                     continue
                 out.append('<cnode id="%d" calleeId="%d">' % (n.id, n.region))
+                out += ['<parameter partype="%s" parkey="%s" parvalue="%s" />'
+                        % (_esc(t), _esc(k), _esc(v)) for t, k, v in n.parameters]
                 stack.append((n, True))
                 for ch in reversed(n.children):
                     stack.append((ch, False))

@@ -1,8 +1,9 @@
 """pompprof-diff: per call path difference b - a of two profiles.
 
-Call paths are matched by their region path (names from the root, not ids); the task
-tree is matched the same way (paths through `TASKS`).  Sibling call paths of the same
-region (e.g. parameter variants) are told apart by their order (`name#2`, ...).
+Call paths are matched by their region path (names from the root, not ids) and their
+parameters (`name (depth=3)`, whatever order a file lists them in: params.key_label); the
+task tree is matched the same way (paths through `TASKS`).  Sibling call paths of the same
+region and parameters (which CubeLib allows) are told apart by their order (`name#2`, ...).
 
 For every additive metric (dtype not MIN/MAXDOUBLE; min/max per visit are not
 differences of costs) present in either profile, per path:  a = sum over a's threads,
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import params
 from . import textfmt as tf
 from .cli import ToolError, main_guard
 from .cubex import Metric
@@ -78,9 +80,10 @@ def path_keys(profile: Profile, table: PathTable) -> dict[int, int]:
     def assign(nodes, parent):
         seen = {}
         for n in nodes:
-            k = seen.get(n.name, 0) + 1
-            seen[n.name] = k
-            keys[id(n)] = table.key(parent, n.name if k == 1 else "%s#%d" % (n.name, k))
+            label = params.key_label(n.name, n.cnode)
+            k = seen.get(label, 0) + 1
+            seen[label] = k
+            keys[id(n)] = table.key(parent, label if k == 1 else "%s#%d" % (label, k))
 
     assign(profile.roots, None)
     for n in profile.main_nodes:
@@ -246,7 +249,8 @@ class Diff:
                 regions[rk] = w.add_region(r.name, r.mod, r.begin, r.end, r.paradigm, r.role,
                                            r.mangled_name, r.descr)
             parent = self.paths.parent[k]
-            cnode_of[k] = w.add_cnode(regions[rk], None if parent is None else cnode_of[parent])
+            cnode_of[k] = w.add_cnode(regions[rk], None if parent is None else cnode_of[parent],
+                                      (u["a"] or u["b"]).cnode.parameters)
         for name in self.metric_names:
             src = self.mb.get(name) or self.ma.get(name)
             mtype = src.type

@@ -169,7 +169,7 @@ class Analysis:
             self.fj_moved[id(P)] = mv
         self._moved_from = moved
         self.program = self._scope("program", None, p.main_nodes)
-        self.regions = [self._scope(P.name, P, list(P.walk())) for P in p.parallel_nodes()
+        self.regions = [self._scope(P.label, P, list(P.walk())) for P in p.parallel_nodes()
                         if id(P) in self.fj]
         self.sources = self._sources()
 

@@ -17,6 +17,8 @@ Tree shape (CubeLib's view): the main tree below each root, without the root's `
 child; the task tree: the TASKS node(s) and one subtree per task construct below them.
 A *stub* is a node of a task region (role ``task``/``untied task``) that is not a task root:
 it holds the time a thread spent executing such tasks at that scheduling point.
+Parameters split a call path into siblings of the same region (params.py); a task
+construct split by a parameter has one task root per combination of values.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import os
 from dataclasses import dataclass
 from typing import Iterator
 
+from . import params
 from .cubex import Cnode, CubexError, Region, load
 
 TASK_ROLES = ("task", "untied task")
@@ -111,6 +114,11 @@ class Node:
     @property
     def role(self) -> str:
         return self.region.role
+
+    @property
+    def label(self) -> str:
+        """The name with the call path's parameters, `name (depth=3)` (params.label)."""
+        return params.label(self.name, self.cnode)
 
     @property
     def path(self) -> tuple[str, ...]:

@@ -23,6 +23,16 @@ a call path nested in a call path of the same region is not counted twice):
              taskT = time in stubs of the task region (where tasks ran); frags = stub visits
   granularity advice: a task construct is flagged when its mean exclusive time per
              instance is below 10 x the mean time of one creation.
+  parameters a call path split by parameters (pompprof_parameter_*) is shown as
+             `name (depth=3)`; each task construct lists a row per combination of
+             values (instances, mean, min, max, mean exclusive); "by parameter"
+             (Table IV of the Score-P task paper) gives per construct and parameter:
+             value, instances, mean and total time, % of the construct's time and the
+             cumulative %; the cut-off advice names, for a numeric parameter that
+             follows the recursion (a depth), the value from which on a task together
+             with the tasks below it (the time at that value and beyond, per instance
+             at that value) takes less than 10 x the mean creation time: the depth
+             below which tasks do not pay (params.cutoff).
   counters   every other additive metric (POMPPROF_METRICS events): a column per counter
              in the flat profile (inclusive counts, like execT) and the call trees
              (inclusive counts, summed over threads), and rates of two counters
@@ -42,6 +52,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import params
 from . import textfmt as tf
 from .cli import main_guard
 from .overhead import Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES
@@ -66,7 +77,10 @@ definitions (seconds, per thread; SUM row = over threads):
                this thread's
   task stats   instances = task-root visits, mean/min/max per instance, createT = time in
                'create task' of the same construct, flagged when mean exclusive time per
-               instance < 10 x mean creation time
+               instance < 10 x mean creation time; one row per parameter value below
+  by parameter per construct and parameter: instances, mean, total time, % and cumulative
+               % per value; cut-off advice: the depth from which on a task with all
+               the tasks it spawns takes < 10 x the mean creation time
 overhead categories (of total thread time T = sum over threads of measured time + fork/join):
   synchronization   barrier and taskwait waiting (not executing tasks), critical/lock enter
   imbalance         implicit barrier waiting at the end of loops, sections, parallel regions
@@ -366,6 +380,8 @@ class Report:
         for n in nodes:
             incl, excl = sum(n.incl), sum(n.excl)
             row = {"cnode": n.cnode.id, "name": n.name, "depth": n.depth}
+            if n.cnode.parameters:
+                row["params"] = params.text(n.cnode)
             if self.paths:
                 row["path"] = list(n.path)
             row.update({"kind": n.kind,
@@ -412,6 +428,7 @@ class Report:
                        and mean_excl < GRANULARITY_FACTOR * mean_create)
             out.append({"id": _rid(r), "region_id": r.id, "name": r.name,
                         "label": region_label(r), "instances": inst, "time": e["execT"],
+                        "values": self._task_values(roots),
                         "mean": e["mean"], "min": e["min"], "max": e["max"],
                         "mean_excl": mean_excl, "create_time": e["createT"],
                         "create_count": ccount, "mean_create": mean_create,
@@ -426,6 +443,73 @@ class Report:
                                                     for k, v in counts.items()}
                 out[-1]["rates"] = {r.label: e[r.label] for r in p.rates}
         return out
+
+    def _task_values(self, roots):
+        """A task construct's rows per combination of parameter values (none when no
+        parameter splits it): instances, time, mean, min, max, mean exclusive."""
+        p = self.p
+        groups = {}
+        for n in roots:
+            groups.setdefault(params.items(n.cnode), []).append(n)
+        if len(groups) == 1 and () in groups:
+            return []
+        out = []
+        for key in sorted(groups, key=lambda k: [(k_, params.order(v)) for k_, v in k]):
+            nodes = groups[key]
+            inst = sum(sum(n.visits) for n in nodes)
+            time = sum(sum(n.incl) for n in nodes if not n.nested)
+            if not inst and not time:
+                continue    # a call path a parameter passed through: nothing measured
+            excl = sum(sum(n.excl) for n in nodes)
+            mm = [m for n in nodes for m in p.min_max_rows(n)]
+            out.append({"params": params.text(nodes[0].cnode) or "(none)",
+                        "instances": inst, "time": time,
+                        "mean": time / inst if inst else None,
+                        "min": min((m[1] for m in mm), default=None),
+                        "max": max((m[2] for m in mm), default=None),
+                        "mean_excl": excl / inst if inst else None})
+        return out
+
+    def by_parameter(self, tasks=None):
+        """Table IV per construct and parameter (params.by_parameter): the task
+        constructs' task roots and the other regions' call paths split by parameters; for
+        a task construct with a numeric parameter also the cut-off: the value from which
+        on instances work less than GRANULARITY_FACTOR x the mean creation time."""
+        p = self.p
+        create = {t["region_id"]: t["mean_create"] for t in (tasks or [])}
+        groups, ids = {}, {}
+        for r in _region_ids(p):
+            nodes = [n for n in p.nodes_of_region(r.id)
+                     if n.kind == "taskroot" or (n.kind == "node" and _kind(r) != "task")]
+            if any(n.cnode.parameters for n in nodes):
+                groups[r.id] = nodes
+                ids[r.id] = r
+        out = []
+        for e in params.by_parameter(groups):
+            r = ids[e.pop("region")]
+            e.update({"id": _rid(r), "region_id": r.id, "name": r.name,
+                      "task": _kind(r) == "task"})
+            mc = create.get(r.id)
+            if e["task"] and mc:
+                cut = params.cutoff(e["rows"], GRANULARITY_FACTOR * mc)
+                if cut is not None:
+                    cut["mean_create"] = mc
+                    cut["instances"] = (sum(x["instances"] for x in e["rows"])
+                                        + e.get("without", {}).get("instances", 0))
+                    e["cutoff"] = cut
+            out.append(e)
+        return out
+
+    @staticmethod
+    def _cutoff_advice(e):
+        """Two lines: where the cut-off belongs, and what it leaves."""
+        c, key = e["cutoff"], e["parameter"]
+        return ("%s %s: cut off at %s=%s (tasks down to %s=%s: %s of %s);\n"
+                "    from %s=%s on, a task with all it spawns takes %s s < %gx its creation (%s s)"
+                % (e["id"], tf.shorten(tf.short_name(e["name"]), 30), key, c["value"], key,
+                   c["above"], tf.fmt_count(c["kept"]), tf.fmt_count(c["instances"]), key,
+                   c["value"], tf.fmt_time(c["granularity"]), GRANULARITY_FACTOR,
+                   tf.fmt_time(c["mean_create"])))
 
     def _scope_data(self, b):
         total = b.total()
@@ -480,16 +564,21 @@ class Report:
             calltree = _Lazy(lambda: self._tree_rows(p.main_nodes), bool(p.main_nodes))
             tasktree = _Lazy(lambda: self._tree_rows(p.task_nodes), bool(p.task_nodes))
             tasks = _Once(lambda: self.tasks(items, sums))
-            advice = _Once(lambda: [self._advice(t) for t in tasks if t["too_fine"]])
+            by_param = _Once(lambda: self.by_parameter(tasks))
+            advice = _Once(lambda: [self._advice(t) for t in tasks if t["too_fine"]]
+                           + [self._cutoff_advice(e) for e in by_param if "cutoff" in e])
         else:
             flat, flat_rest = [self._flat_entry(i) for i in shown], []
             calltree, tasktree = self.calltree(), self.tasktree()
             sums = {e["region_id"]: e["sum"] for e in flat if e["kind"] == "task"}
             tasks = self.tasks(items, sums)
-            advice = [self._advice(t) for t in tasks if t["too_fine"]]
+            by_param = self.by_parameter(tasks)
+            advice = ([self._advice(t) for t in tasks if t["too_fine"]]
+                      + [self._cutoff_advice(e) for e in by_param if "cutoff" in e])
         data = {"header": self.header(), "regions": self.regions(), "flat": flat,
                 "flat_rest": flat_rest, "calltree": calltree, "tasktree": tasktree,
-                "tasks": tasks, "advice": advice, "overhead": self.overhead()}
+                "tasks": tasks, "by_parameter": by_param, "advice": advice,
+                "overhead": self.overhead()}
         mat = self.p.max_active_tasks()
         if mat is not None:
             data["header"]["max_active_tasks"] = mat
@@ -659,7 +748,8 @@ def render_lines(d, thread_names):
             yield ("%10s %6s %10s %6s %9s%s  %s%s" % (
                 tf.fmt_time(r["incl"]), tf.fmt_pct(r["incl_pct"]), tf.fmt_time(r["excl"]),
                 tf.fmt_pct(r["excl_pct"]), tf.fmt_count(r["visits"]), ecells, indent,
-                tf.shorten(r["name"], max(24, avail - len(indent)))))
+                tf.shorten(r["name"] + (" (%s)" % r["params"] if "params" in r else ""),
+                           max(24, avail - len(indent)))))
 
     yield from tree(d["calltree"], "Call tree (sums over threads; % of the measured thread time)")
     if d["tasktree"]:
@@ -668,12 +758,20 @@ def render_lines(d, thread_names):
     if d["tasks"]:
         yield (tf.heading("Tasks (seconds)"))
         per_inst = list(cols.counters)
-        rows = ([t["id"] + " " + tf.short_name(t["name"]), tf.fmt_count(t["instances"]),
-                 _cell(t["mean"], "t"), _cell(t["min"], "t"), _cell(t["max"], "t"),
-                 _cell(t["mean_excl"], "t"), _cell(t["mean_create"], "t"),
-                 _cell(t["task_time_at_sync"], "t")]
-                + [cols.cell(t.get("counters_per_instance", {}).get(c), c) for c in per_inst]
-                for t in d["tasks"])
+
+        def task_rows():
+            for t in d["tasks"]:
+                yield ([t["id"] + " " + tf.short_name(t["name"]), tf.fmt_count(t["instances"]),
+                        _cell(t["mean"], "t"), _cell(t["min"], "t"), _cell(t["max"], "t"),
+                        _cell(t["mean_excl"], "t"), _cell(t["mean_create"], "t"),
+                        _cell(t["task_time_at_sync"], "t")]
+                       + [cols.cell(t.get("counters_per_instance", {}).get(c), c)
+                          for c in per_inst])
+                for v in t.get("values", []):     # a row per parameter value
+                    yield (["  " + v["params"], tf.fmt_count(v["instances"]),
+                            _cell(v["mean"], "t"), _cell(v["min"], "t"), _cell(v["max"], "t"),
+                            _cell(v["mean_excl"], "t"), "", ""] + [""] * len(per_inst))
+        rows = task_rows()
         widths = [30, 7, 9, 9, 9, 9, 9, 9] + [cols.width(c, 7) + 2 for c in per_inst]
         yield from tf.table_lines(["task construct", "inst", "mean", "min", "max", "mean.excl",
                                    "create", "taskT"] + [cols.title(c) + "/i" for c in per_inst],
@@ -681,15 +779,32 @@ def render_lines(d, thread_names):
                                   width=max(tf.WIDTH, sum(widths) + len(widths) - 1))
         if per_inst:
             yield ("(<counter>/i: counts per instance)")
-        if d["advice"]:
+    if d.get("by_parameter"):
+        yield (tf.heading("By parameter (seconds; % of the construct's time)"))
+        for e in d["by_parameter"]:
+            yield ("%s %s by %s (%s s in all):" % (e["id"], tf.short_name(e["name"]),
+                                                e["parameter"], tf.fmt_time(e["total"])))
+            prow = ([tf.shorten(x["value"], 14), tf.fmt_count(x["instances"]),
+                     _cell(x["mean"], "t"), _cell(x["time"], "t"), tf.fmt_pct(x["pct"]),
+                     tf.fmt_pct(x["cum_pct"])] for x in e["rows"])
+            yield from tf.table_lines([e["parameter"], "instances", "mean", "total", "%",
+                                       "cum %"], prow, [14, 10, 10, 10, 6, 6])
+            if "without" in e:
+                w = e["without"]
+                yield ("%-14s %10s %10s %10s %6s" % ("(none)", tf.fmt_count(w["instances"]), "",
+                                                     tf.fmt_time(w["time"]), tf.fmt_pct(w["pct"])))
             yield ("")
-            yield ("Task granularity advice (flagged: mean exclusive time < %gx creation):"
-                       % GRANULARITY_FACTOR)
+
+    if d["tasks"]:
+        yield ("")
+        if d["advice"]:
+            yield ("Task granularity advice (a task's work, or a task with all it spawns, "
+                   "< %gx its creation):" % GRANULARITY_FACTOR)
             for a in d["advice"]:
                 yield ("  " + a)
         else:
             yield ("Task granularity: all task constructs are > %gx their creation cost."
-                       % GRANULARITY_FACTOR)
+                   % GRANULARITY_FACTOR)
 
     o = d["overhead"]
     yield (tf.heading("Overhead analysis (seconds summed over threads)"))
@@ -750,6 +865,21 @@ def render_csv(d, thread_names):
         out_rows.append(["tasks", t["id"], t["name"], t["instances"], t["mean"], t["min"],
                          t["max"], t["mean_excl"], t["create_time"], t["create_count"],
                          int(t["too_fine"])])
+    if d.get("by_parameter"):     # parameters split something: per value
+        out_rows.append([])
+        out_rows.append(["task_values", "region", "name", "parameters", "instances", "time",
+                         "mean", "min", "max", "mean_excl"])
+        for t in d["tasks"]:
+            for v in t.get("values", []):
+                out_rows.append(["task_values", t["id"], t["name"], v["params"], v["instances"],
+                                 v["time"], v["mean"], v["min"], v["max"], v["mean_excl"]])
+        out_rows.append([])
+        out_rows.append(["by_parameter", "region", "name", "parameter", "value", "instances",
+                         "mean", "time", "pct", "cum_pct"])
+        for e in d["by_parameter"]:
+            for x in e["rows"]:
+                out_rows.append(["by_parameter", e["id"], e["name"], e["parameter"], x["value"],
+                                 x["instances"], x["mean"], x["time"], x["pct"], x["cum_pct"]])
     out_rows.append([])
     out_rows.append(["overhead", "scope", "name", "total"]
                     + [n for n, _ in REPORT_CATEGORIES] + ["overhead_pct"])

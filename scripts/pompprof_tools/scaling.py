@@ -13,8 +13,10 @@ pompprof-report):
   fork/join            thread startup/shutdown of parallel regions
 
 (report categories: synchronization = this synchronization + taskwait; thread management
-= fork/join + task creation).  The same is shown per parallel region (matched by name)
-and, per task construct, instances, mean time per task and mean creation time.  Counters
+= fork/join + task creation).  The same is shown per parallel region (matched by name and
+parameters) and, per task construct, instances, mean time per task and mean creation
+time, and for a construct split by parameters the same per combination of values
+(`name (depth=3)`).  Counters
 (PAPI events) are shown for the whole program, summed over threads, with the rates of two
 counters (profile_model.RATES, e.g. IPC), for the counters all profiles have.
 --svg draws the split as a stacked-area chart over the thread counts.
@@ -98,6 +100,10 @@ class Scaling:
                     {"threads": p.nthreads, "instances": t["instances"], "mean": t["mean"],
                      "mean_create": t["mean_create"], "time": t["time"],
                      "task_time_at_sync": t["task_time_at_sync"]})
+                for v in t["values"]:   # a construct split by parameters: per value too
+                    self.tasks.setdefault("%s (%s)" % (t["name"], v["params"]), []).append(
+                        {"threads": p.nthreads, "instances": v["instances"], "mean": v["mean"],
+                         "mean_create": None, "time": v["time"], "task_time_at_sync": None})
 
     def data(self):
         return {"profiles": self.rows, "parallel_regions": self.regions, "tasks": self.tasks,

@@ -15,7 +15,8 @@ TESTS += \
 	test/tools/test_sanity_rule.py \
 	test/tools/test_counters_tools.py \
 	test/tools/test_readability.py \
-	test/tools/test_tools_scale.py
+	test/tools/test_tools_scale.py \
+	test/tools/test_parameters_tools.py
 EXTRA_DIST += \
 	test/tools/test_cubex_reader.py \
 	test/tools/test_cubex_writer.py \
@@ -31,6 +32,7 @@ EXTRA_DIST += \
 	test/tools/test_counters_tools.py \
 	test/tools/test_readability.py \
 	test/tools/test_tools_scale.py \
+	test/tools/test_parameters_tools.py \
 	test/tools/sanity_rule.py \
 	test/tools/toolstest.py \
 	test/tools/golden/README.md \

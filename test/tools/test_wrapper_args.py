@@ -487,7 +487,9 @@ class Commands(InTempDir):
 
     def test_fortran_compile_line(self):
         plain, compile_ = self.runs([self.cc, "-fopenmp", "-c", "src/f.f90"])
-        self.assertEqual(plain, ["-fopenmp", "src/f.f90", "-S", "-o", "f.o"])
+        # POMPPROF_INSTRUMENTED: a preprocessed source can guard its pompprof calls
+        self.assertEqual(plain, ["-fopenmp", "-DPOMPPROF_INSTRUMENTED=1", "src/f.f90", "-S",
+                                 "-o", "f.o"])
         copy = compile_[-4]
         self.assertEqual(os.path.basename(copy), "f.f90")
         self.assertEqual(compile_[:4], ["-fopenmp", "-I" + os.path.join(self.dir, "src"),
