@@ -29,6 +29,7 @@
 
 #include "lib/pp_counters.h"
 #include "profile/pp_profile.h"
+#include "trace/pp_trace.h"
 
 #define PP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define PP_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -117,6 +118,9 @@ struct pp_location {
      * during which none was created added no node to its kept tree, so its
      * values can stay there until the next flush (pp_profile_instance.c) */
     uint64_t nodes_made;
+    /* the thread's trace buffer: NULL unless POMPPROF_TRACE=1, so the event
+     * path pays one predictable branch for tracing when it is off */
+    pp_trace_buf *trace;
 
     /* arena */
     char *arena_ptr, *arena_end;

@@ -130,6 +130,8 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
             pp_profile_task_free(loc, t);
         return;
     }
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put2(loc->trace, now, PP_TRACE_TASK_BEGIN, task, task_region);
     pp_task *cur = loc->current;
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
@@ -184,6 +186,8 @@ pp_profile_task_end_loc(pp_location *loc, pp_region_id task_region, uint64_t now
     }
     if (PP_UNLIKELY(t->region != task_region))
         PP_WARN_ONCE("task end does not match the running task's region");
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put2(loc->trace, now, PP_TRACE_TASK_END, t->handle, t->region);
     pp_profile_task_finish_body(loc, t, now);
 }
 
@@ -209,6 +213,8 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
                      (unsigned long long)resumed);
         return;
     }
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put(loc->trace, now, PP_TRACE_TASK_SWITCH, resumed);
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
     if (target->is_explicit)

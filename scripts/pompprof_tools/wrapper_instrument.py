@@ -8,6 +8,7 @@ import os
 import re
 
 from . import build_config
+from .wrapper_depend import mark_depend_clauses
 from .wrapper_run import run
 
 SECTIONS_ENTER_WITHOUT_STRING = re.compile(
@@ -34,6 +35,7 @@ def instrument(source: str, workdir: str, index: int, opari2_args: list[str],
     status = run([build_config.OPARI2, "--omp-tpd"] + language + opari2_args + [source, target])
     if status != 0 or not os.path.isfile(target):
         return None, status or 1
+    mark_depend_clauses(target + ".opari.inc", fortran is not None)
     with open(target, encoding="utf-8", errors="surrogateescape") as f:
         text = f.read()
     text = spell_line_markers(text, source)

@@ -10,7 +10,8 @@ TESTS += \
 	test/tools/test_bad_input.py \
 	test/tools/test_deep_tree.py \
 	test/tools/test_wrapper_args.py \
-	test/tools/test_entry_points.py
+	test/tools/test_entry_points.py \
+	test/tools/test_wrapper_depend.py
 EXTRA_DIST += \
 	test/tools/test_cubex_reader.py \
 	test/tools/test_cubex_writer.py \
@@ -21,6 +22,7 @@ EXTRA_DIST += \
 	test/tools/test_deep_tree.py \
 	test/tools/test_wrapper_args.py \
 	test/tools/test_entry_points.py \
+	test/tools/test_wrapper_depend.py \
 	test/tools/toolstest.py \
 	test/tools/golden/README.md \
 	test/tools/golden/tasks.c \
