@@ -7,6 +7,7 @@ in the library show up here even where the sanitizer build is not run."""
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -47,5 +48,11 @@ if "without OTF2" not in r.stderr:
         ru.fail("traced under valgrind: %s" % r.pompprof_lines())
     if not os.path.isfile(os.path.join(traced, "traces.otf2")):
         ru.fail("traced under valgrind: no trace in %s" % traced)
+    if shutil.which("otf2-print"):
+        p = subprocess.run(["otf2-print", os.path.join(traced, "traces.otf2")],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        if p.returncode != 0 or p.stderr:
+            ru.fail("otf2-print cannot read the trace written under valgrind: " + p.stderr)
 print("PASS: no valgrind reports")
 ru.cleanup(work)

@@ -13,7 +13,7 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
-from trace_common import E2E_PROGS, ENV, TIMELINE, TOP_BUILDDIR, TOP_SRCDIR, build, run
+from trace_common import E2E_PROGS, ENV, TIMELINE, TOP_BUILDDIR, TOP_SRCDIR, Events, build, run
 
 SCENARIOS = os.path.join(TOP_BUILDDIR, "test", "unit", "trace", "trace_scenarios")
 
@@ -36,6 +36,8 @@ class TimelineTool(unittest.TestCase):
         subprocess.run([SCENARIOS, "idle", cls.synthetic], check=True)
         cls.real = os.path.join(cls.tmp, "tasks.trace")
         run(build(cls.tmp, os.path.join(E2E_PROGS, "tasks.c")), cls.real)
+        for d in (cls.synthetic, cls.real):
+            Events(os.path.join(d, "traces.otf2"))  # otf2-print reads them
 
     @classmethod
     def tearDownClass(cls):

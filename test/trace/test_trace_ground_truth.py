@@ -14,7 +14,7 @@ Task graph:
 * gt_chain, 50 tasks each spinning 2 ms, creating the next and waiting for it:
   parallelism about 1 (20%).
 
-A loaded machine can deschedule a spinning thread past its deadline, so every program
+Every trace is also read by otf2-print.  A loaded machine can deschedule a spinning thread past its deadline, so every program
 also reports what its spins really took (GT_REPORT); the trace is compared with those
 figures, and with the nominal ones whenever the spins kept time (within 5%).
 """
@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 import unittest
 
-from trace_common import EXAMPLES, PROGS, TOP_BUILDDIR, build, read_report, run, timeline
+from trace_common import EXAMPLES, PROGS, TOP_BUILDDIR, Events, build, read_report, run, timeline
 from pompprof_tools import cubex
 
 
@@ -51,6 +51,9 @@ class GroundTruth(unittest.TestCase):
         out = os.path.join(self.scratch, name + ".trace")
         report = os.path.join(self.scratch, name + ".report")
         run(exe, out, args=args, env={"GT_REPORT": report})
+        ev = Events(os.path.join(out, "traces.otf2"))  # otf2-print reads it
+        for loc in ev.locations():
+            self.assertEqual(ev.count("ENTER", loc), ev.count("LEAVE", loc))
         values = read_report(report) if os.path.exists(report) else {}
         return timeline(out), values, out
 
