@@ -58,6 +58,18 @@ static pp_pomp2_construct pp_pomp2_construct_of(pp_pomp2_region_type t)
     case PP_POMP2_PARALLEL_WORKSHARE:
         return (pp_pomp2_construct){"parallel", "parallel", "workshare", "workshare", 0, 0,
                                     true};
+    /* The wrapper's own: a masked block is measured like a master block; the
+     * end of a taskgroup and a taskyield are task scheduling points, like a
+     * taskwait; a taskloop region holds the creation of its tasks and,
+     * without nogroup, the wait for them, during which the thread runs them
+     * (their time is its own: work). */
+    case PP_POMP2_MASKED: return (pp_pomp2_construct){"masked", "master", 0, 0, 0, 0, false};
+    case PP_POMP2_TASKGROUP:
+        return (pp_pomp2_construct){"taskgroup", "taskwait", 0, 0, 0, 0, false};
+    case PP_POMP2_TASKYIELD:
+        return (pp_pomp2_construct){"taskyield", "taskwait", 0, 0, 0, 0, false};
+    case PP_POMP2_TASKLOOP:
+        return (pp_pomp2_construct){"taskloop", "taskloop", 0, 0, 0, 0, false};
     case PP_POMP2_USER_REGION:
     case PP_POMP2_UNKNOWN: break;
     }

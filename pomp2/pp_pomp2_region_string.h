@@ -35,7 +35,13 @@ typedef enum pp_pomp2_region_type {
     PP_POMP2_TASKUNTIED,
     PP_POMP2_TASKWAIT,
     PP_POMP2_WORKSHARE,
-    PP_POMP2_USER_REGION
+    PP_POMP2_USER_REGION,
+    /* constructs OPARI2 2.0.7 does not know, which the pompprof wrapper
+     * instruments itself (doc/wrapper.md) */
+    PP_POMP2_MASKED,
+    PP_POMP2_TASKGROUP,
+    PP_POMP2_TASKLOOP,
+    PP_POMP2_TASKYIELD
 } pp_pomp2_region_type;
 
 /* Clauses OPARI2 reports as hasX=1 (bit set) or hasX=0 / absent (bit clear);

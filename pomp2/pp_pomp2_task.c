@@ -4,7 +4,13 @@
  * lock).  Creation and taskwait are scheduling points: *_begin stores the
  * creating task into the caller's pomp2_old_task, *_end hands it back and the
  * engine switches back to it if other tasks ran meanwhile.  Untied tasks are
- * measured like tied ones (the engine warns once). */
+ * measured like tied ones (the engine warns once).
+ *
+ * Undeferred tasks (a false if clause, tasks inside a final task) arrive
+ * like all others: OPARI2 guards every task call with "if (pomp2_if)", and
+ * the pompprof wrapper removes that guard, so such an instance begins and
+ * ends on the creating thread between Task_create_begin and _end, with its
+ * stub below the creation, as a task run at a taskwait has its stub there. */
 #include <opari2/pomp2_lib.h>
 
 #include "pomp2/pp_pomp2_internal.h"
@@ -21,7 +27,7 @@ void POMP2_Task_create_begin(POMP2_Region_handle *pomp2_handle,
                              POMP2_Task_handle *pomp2_old_task, int pomp2_if,
                              const char ctc_string[])
 {
-    (void)pomp2_if; /* OPARI2 skips all task calls when the if clause is false */
+    (void)pomp2_if; /* an undeferred task is measured like the others (see above) */
     pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, ctc_string);
     pp_task_handle task = pp_profile_task_new_handle();
     if (pomp2_new_task) /* hand-written calls may pass NULL */

@@ -14,6 +14,8 @@
  *   events              enter/exit, fork, parallel begin/end, join
  *   close               closing what is still open at the end
  *   unify               one tree for all locations (pp_profile_unify.h)
+ *   metrics             the metrics in the file: types, values, links
+ *                       (pp_profile_metrics.h)
  *   output              the CUBE4 file (pp_profile_output.h)
  *   trace               the trace beside the profile: where, and its regions
  *   lifecycle           init, finalize, atexit, signals (pp_profile.h)

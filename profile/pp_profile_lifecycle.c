@@ -2,7 +2,13 @@
  * POMP2_On/Off, and finalize (close, unify, write), which runs once from
  * POMP2_Finalize, the atexit handler, exit() on any thread, or the signal
  * flusher (lib/pp_signals.c).  It sits above every other engine file and
- * calls only downwards. */
+ * calls only downwards.
+ *
+ * A child process of fork() inherits a copy of everything measured so far,
+ * of every thread's trees, of open regions of threads that do not exist in
+ * it.  It measures nothing and writes no profile (its exit, atexit handler
+ * or signal find the profile written already); a program it exec()s is a
+ * new process that measures itself. */
 #define _GNU_SOURCE
 #include "profile/pp_profile_internal.h"
 
@@ -132,9 +138,25 @@ void pp_profile_start_at(uint64_t now)
     }
 }
 
+/* finalize's progress: a second caller (exit() on another thread, SIGINT or
+ * SIGTERM arriving while the profile is written) must neither write again
+ * nor let the process die before the running write is complete. */
+enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_DONE };
+static int pp_profile_final_state;
+static pthread_t pp_profile_final_writer;
+
 static void pp_profile_atexit(void)
 {
     pp_profile_finalize();
+}
+
+/* In the child of fork(), on its only thread: no lock is taken (another
+ * thread of the parent may have held one at the fork), nothing is printed. */
+static void pp_profile_atfork_child(void)
+{
+    pp_profile_g.finished = 1;
+    pp_profile_update_measuring();
+    __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
 }
 
 void pp_profile_init(void)
@@ -148,6 +170,7 @@ void pp_profile_init(void)
     static int registered;
     if (!__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL) && cfg->enable) {
         atexit(pp_profile_atexit);
+        pthread_atfork(NULL, NULL, pp_profile_atfork_child);
         /* Ctrl-C or kill never reach exit(): write what was measured, then
          * die of the signal as the program would have. */
         pp_signals_install(pp_profile_finalize);
@@ -170,13 +193,6 @@ static void pp_profile_report_losses(void)
                         "parents (call paths missing from the profile)",
                         (unsigned long long)memory);
 }
-
-/* finalize's progress: a second caller (exit() on another thread, SIGINT or
- * SIGTERM arriving while the profile is written) must neither write again
- * nor let the process die before the running write is complete. */
-enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_DONE };
-static int pp_profile_final_state;
-static pthread_t pp_profile_final_writer;
 
 static void pp_profile_wait_for_writer(void)
 {

@@ -64,6 +64,9 @@ struct pp_node {
     uint16_t kind;
     uint16_t open;       /* a visit is in progress (for closing at finalize) */
     uint32_t depth;      /* program root = 0 */
+    /* merged construct root (below TASKS): instances of the construct begun
+     * and not yet ended on this location, and the most at once */
+    uint32_t instances_active;
     pp_node *parent;
     pp_node *first_child, *next_sibling;
     pp_node *last_child; /* the child entered last: O(1) lookup for loops */
@@ -74,6 +77,7 @@ struct pp_node {
     pp_node *link;
     uint64_t start;      /* start of the open visit, in its task's clock */
     uint64_t visits, sum, min, max;
+    uint32_t instances_max; /* see instances_active; fills the 8-byte padding */
     uint64_t ctr[];      /* with counters: [0,n) start values, [n,2n) sums */
 };
 

@@ -132,6 +132,13 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
     }
     if (PP_UNLIKELY(loc->trace != NULL))
         pp_trace_put2(loc->trace, now, PP_TRACE_TASK_BEGIN, task, task_region);
+    /* the construct's merged root counts its active instances; a fresh
+     * instance tree meets it here (created now if this is the first one) */
+    pp_node *merged = root->link;
+    if (PP_UNLIKELY(!merged))
+        merged = root->link = pp_profile_child_slow(loc, loc->tasks, task_region, 1);
+    if (PP_LIKELY(merged != NULL) && ++merged->instances_active > merged->instances_max)
+        merged->instances_max = merged->instances_active;
     pp_task *cur = loc->current;
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
@@ -163,6 +170,8 @@ static inline __attribute__((always_inline)) void pp_profile_task_finish_body(pp
         pp_profile_close_node(loc, t, n, tnow);
     if (!t->suspended)
         pp_profile_stub_close(loc, t, now);
+    if (t->floor->link)
+        t->floor->link->instances_active--;
     pp_profile_instance_retire(loc, t, tnow); /* closes the root */
     pp_profile_task_table_remove(loc, t);
     loc->active_tasks--;

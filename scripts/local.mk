@@ -12,6 +12,7 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/__init__.py \
 	scripts/pompprof_tools/cli.py \
 	scripts/pompprof_tools/cubex.py \
+	scripts/pompprof_tools/cubex_defs.py \
 	scripts/pompprof_tools/cubex_write.py \
 	scripts/pompprof_tools/diff.py \
 	scripts/pompprof_tools/overhead.py \
@@ -24,9 +25,15 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/timeline_plot.py \
 	scripts/pompprof_tools/wrapper.py \
 	scripts/pompprof_tools/wrapper_cmdline.py \
+	scripts/pompprof_tools/wrapper_compile.py \
+	scripts/pompprof_tools/wrapper_ctext.py \
 	scripts/pompprof_tools/wrapper_depend.py \
+	scripts/pompprof_tools/wrapper_directive.py \
+	scripts/pompprof_tools/wrapper_fortran.py \
 	scripts/pompprof_tools/wrapper_instrument.py \
 	scripts/pompprof_tools/wrapper_link.py \
+	scripts/pompprof_tools/wrapper_prelude.py \
+	scripts/pompprof_tools/wrapper_rewrite.py \
 	scripts/pompprof_tools/wrapper_run.py
 nodist_pompprof_tools_DATA = scripts/pompprof_tools/build_config.py
 pompprof_commands = scripts/pompprof scripts/pompprof-report scripts/pompprof-diff \

@@ -103,6 +103,8 @@ static inline void pp_trace_put3(pp_trace_buf *b, uint64_t now, unsigned kind, u
  * PP_TRACE_METRICS_MAX). */
 static inline void pp_trace_metrics(pp_trace_buf *b, uint32_t n, const uint64_t *values)
 {
+    if (n > PP_TRACE_METRICS_MAX)
+        n = PP_TRACE_METRICS_MAX;
     uint64_t *p = b->pos;
     p[0] = PP_TRACE_METRICS;
     p[1] = n;

@@ -2,7 +2,8 @@
  * receives at a flush, before the end of the run turns them into OTF2
  * (pp_trace_otf2_events.c).  doc/trace.md tells why raw first.
  *
- * A record is 2 to 4 64-bit words (METRICS: 2 + the number of values):
+ * A record is 2 to 4 64-bit words (METRICS: 2 + the number of values, at
+ * most PP_TRACE_METRICS_MAX):
  *
  *   word 0   (ticks since the trace began) << 8 | kind
  *   word 1   a: the kind's first operand
@@ -15,6 +16,8 @@
 #define PP_TRACE_RECORD_H
 
 #include <stdint.h>
+
+#include "lib/pp_counters.h"
 
 enum pp_trace_kind {
     PP_TRACE_ENTER = 1,    /* a: region */
@@ -48,9 +51,9 @@ static inline unsigned pp_trace_record_words(unsigned kind)
     }
 }
 
-/* The longest record: METRICS with PP_COUNTERS_MAX (8) values. */
-#define PP_TRACE_RECORD_MAX_WORDS 10
-#define PP_TRACE_METRICS_MAX 8
+/* The longest record: METRICS with as many values as a thread counts. */
+#define PP_TRACE_METRICS_MAX PP_COUNTERS_MAX
+#define PP_TRACE_RECORD_MAX_WORDS (2 + PP_TRACE_METRICS_MAX)
 
 #define PP_TRACE_RAW_MAGIC 0x3177617270706d70ull /* "pmpprawb" read little-endian */
 #define PP_TRACE_RAW_VERSION 1

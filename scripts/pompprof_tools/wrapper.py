@@ -1,18 +1,19 @@
 """pompprof: compiler wrapper that instruments OpenMP programs for the pompprof
 profiler.
 
-  pompprof [wrapper options] <compiler> <compiler arguments...>
+  pompprof [wrapper options] [launcher] <compiler> <compiler arguments...>
 
-Compile lines with -fopenmp: every C/C++ and Fortran source goes through
-`opari2 --omp-tpd` into a private temporary directory and the instrumented
-copy is compiled in its place (objects land where the compiler would put
-them, messages point at the user's file).  Link lines: a small unit that
-calls every object's POMP2_Init_reg_* function (POMP2_Init_regions) is
-compiled and linked together with -lpompprof.  Everything else (no -fopenmp,
--E, --version, configure's probes...) runs unchanged.
+Compile lines with -fopenmp: every C/C++ and Fortran source is compiled
+plainly for the compiler's messages and dependency files, preprocessed with
+the user's flags, rewritten where OPARI2 2.0.7 would fail, instrumented by
+OPARI2 in a private temporary directory, and the result compiled in its
+place (wrapper_compile; doc/wrapper.md describes the pipeline).  Link lines
+get a small unit that calls every object's POMP2_Init_reg_* function and
+libpompprof.  Everything else (no -fopenmp, -E, --version, configure's
+probes...) runs unchanged.
 
-The command line is read in wrapper_cmdline, sources are instrumented in
-wrapper_instrument, the link step is wrapper_link; this module decides.
+The command line is read in wrapper_cmdline, sources are compiled in
+wrapper_compile, the link step is wrapper_link; this module decides.
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ import tempfile
 
 from . import build_config
 from . import wrapper_run
-from .wrapper_cmdline import CommandLine, expand_response_files
-from .wrapper_instrument import instrument
-from .wrapper_link import (init_functions_from_fortran, init_functions_from_nm,
-                           init_functions_from_sources, link_additions, needs_pompprof)
-from .wrapper_run import capture, note, run
+from .wrapper_cmdline import (LAUNCHERS, CommandLine, expand_response_files,
+                              is_dependency_flag)
+from .wrapper_compile import compile_sources
+from .wrapper_link import init_functions_from_nm, link_additions, needs_pompprof
+from .wrapper_run import note, run
 
 USAGE = """\
 usage: pompprof [--verbose] [--keep] [--opari2-arg=ARG]... COMPILER [ARGS...]
@@ -55,77 +56,58 @@ environment:
 """
 
 
-def includedir() -> str:
-    """Where pompprof.h is: $POMPPROF_INCDIR (uninstalled builds) or the installation."""
-    return os.environ.get("POMPPROF_INCDIR") or build_config.INCLUDEDIR
-
-
 def opari2_options_from(wrapper_opts: list[str]) -> list[str]:
     return [o.split("=", 1)[1] for o in wrapper_opts if o.startswith("--opari2-arg=")]
 
 
+def split_launcher(compiler: str, argv: list[str]) -> tuple[list[str], list[str]]:
+    """`ccache gcc ...`: ([ccache, gcc], the arguments); else ([compiler], argv)."""
+    if os.path.basename(compiler) in LAUNCHERS and argv and not argv[0].startswith("-"):
+        return [compiler, argv[0]], argv[1:]
+    return [compiler], argv
+
+
 def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
+    passthrough = [compiler] + argv
+    compiler_cmd, argv = split_launcher(compiler, argv)
     args = expand_response_files(argv)
     cl = CommandLine(args)
-    passthrough = [compiler] + argv
 
     if cl.runs_unchanged:
         return run(passthrough)
-    c_sources, fortran_sources = cl.instrumented_c, cl.instrumented_fortran
-    if not c_sources and not fortran_sources \
-            and not (cl.links and cl.objects and needs_pompprof(cl.objects)):
+    sources = cl.instrumented_c + cl.instrumented_fortran
+    if not sources and not (cl.links and (cl.openmp or needs_pompprof(cl.objects))):
         return run(passthrough)
 
+    if cl.compile_only and cl.output and len(cl.input_indexes) > 1:
+        return run(passthrough)     # gcc refuses -o with several inputs: its message
     workdir = tempfile.mkdtemp(prefix="pompprof-")
     try:
-        new_args = list(args)
-        opari2_args = opari2_options_from(wrapper_opts)
-        instrumented = []
-        if c_sources:
-            for n, i in enumerate(c_sources):
-                target, status = instrument(args[i], workdir, n, opari2_args)
-                if target is None:
-                    return status
-                new_args[i] = target
-                instrumented.append(target)
-            # the instrumented copy lives elsewhere: keep "x.h" next to the
-            # source reachable, searched first as for the original file
-            dirs: list[str] = []
-            for i in c_sources:
-                d = os.path.dirname(os.path.abspath(args[i]))
-                if d not in dirs:
-                    dirs.append(d)
-            opari2_cflags = (capture([build_config.OPARI2_CONFIG, "--cflags"]) or "").split()
-            new_args = (sum([["-iquote", d] for d in dirs], [])
-                        + opari2_cflags + ["-I" + includedir(), "-DPOMPPROF_INSTRUMENTED=1"]
-                        + new_args)
-        instrumented_fortran = []
-        if fortran_sources:
-            include_dirs: list[str] = []
-            for n, i in enumerate(fortran_sources):
-                source = args[i]
-                target, status = instrument(source, workdir, len(c_sources) + n, opari2_args,
-                                            fortran=cl.fortran_kind(source))
-                if target is None:
-                    return status
-                new_args[len(new_args) - len(args) + i] = target  # after the C flags
-                instrumented_fortran.append(target)
-                # INCLUDE lines and #include of the user's files are looked
-                # up next to the original first, as in a plain build; the
-                # OPARI2 include file next to the copy
-                for d in (os.path.dirname(os.path.abspath(source)), os.path.dirname(target)):
-                    if d not in include_dirs:
-                        include_dirs.append(d)
-            new_args = ["-I" + d for d in include_dirs] + new_args
-        if cl.links:
-            functions = init_functions_from_sources(instrumented)
-            functions.update(init_functions_from_fortran(instrumented_fortran))
-            functions.update(init_functions_from_nm(cl.objects))
-            extra, status = link_additions(compiler, cl, workdir, functions)
-            if extra is None:
-                return status
-            new_args += extra
-        return run([compiler] + new_args)
+        status, compiled = compile_sources(compiler_cmd, cl, workdir,
+                                           opari2_options_from(wrapper_opts))
+        if cl.compile_only:
+            # other inputs of the line (assembler, preprocessed files) as written
+            others = set(cl.input_indexes) - set(sources)
+            if others:
+                rest = [a for i, a in enumerate(args) if i not in sources]
+                status = run(compiler_cmd + rest) or status
+            return status
+        if status != 0:
+            return status
+        # link: the objects in place of the sources
+        objects = {src.index: src.object for src in compiled}
+        link_args = []
+        for i, a in enumerate(args):
+            if i in objects:
+                link_args += ["-x", "none", objects[i], "-x", cl.languages[i]] \
+                    if i in cl.languages else [objects[i]]
+            elif not is_dependency_flag(a) or not compiled:
+                link_args.append(a)
+        functions = init_functions_from_nm(cl.objects + list(objects.values()))
+        extra, status = link_additions(compiler_cmd, cl, workdir, functions)
+        if extra is None:
+            return status
+        return run(compiler_cmd + link_args + extra)
     finally:
         if "--keep" in wrapper_opts:
             note("kept intermediate files in %s" % workdir)

@@ -18,6 +18,12 @@ FORTRAN_PREPROCESSED = (".F", ".FOR", ".FTN", ".F90", ".F95", ".F03", ".F08", ".
 OBJECTS = (".o", ".obj", ".lo")
 ARCHIVES = (".a",)
 
+# -x languages the wrapper instruments: C, C++ and Fortran (with or without cpp).
+C_LANGUAGES = ("c", "c++")
+FORTRAN_LANGUAGES = ("f77", "f95", "f77-cpp-input", "f95-cpp-input")
+# Compiler launchers: `pompprof ccache gcc ...` runs every step through the launcher.
+LAUNCHERS = ("ccache", "sccache", "distcc", "icecc")
+
 # Options whose value is the next argument (so that value is not an input).
 OPTIONS_WITH_VALUE = {
     "-o", "-I", "-D", "-U", "-L", "-l", "-x", "-include", "-imacros", "-isystem",
@@ -66,31 +72,39 @@ class CommandLine:
         self.compile_only = False
         self.query = False
         self.openmp = False
-        self.language_forced = False
+        self.languages: dict[int, str] = {}  # input index -> its -x language (if any)
         self.shared = False
         self.fortran_form: str | None = None  # "free"/"fixed" by -ffree-form/-ffixed-form
         self.fortran_cpp: bool | None = None  # True/False by -cpp/-nocpp
         self.inputs = 0
+        self.input_indexes: list[int] = []   # files (not -l) in args
+        language = None
         i = 0
         while i < len(args):
             a = args[i]
             if a in OPTIONS_WITH_VALUE:
                 if a == "-o" and i + 1 < len(args):
                     self.output = args[i + 1]
-                if a == "-x":
-                    self.language_forced = True
+                if a == "-x" and i + 1 < len(args):
+                    language = None if args[i + 1] == "none" else args[i + 1]
                 i += 2
                 continue
-            if a.startswith("-"):
+            if a.startswith("-x") and len(a) > 2:
+                language = None if a[2:] == "none" else a[2:]
+            if a.startswith("-") and a != "-":
                 self._option(a)
                 i += 1
                 continue
             self.inputs += 1
-            if a.endswith(C_SOURCES):
+            self.input_indexes.append(i)
+            if language:
+                self.languages[i] = language
+            if language in C_LANGUAGES or (language is None and a.endswith(C_SOURCES)):
                 self.sources.append(i)
-            elif a.endswith(FORTRAN_SOURCES):
+            elif language in FORTRAN_LANGUAGES or (language is None
+                                                   and a.endswith(FORTRAN_SOURCES)):
                 self.fortran.append(i)
-            elif a.endswith(OBJECTS) or a.endswith(ARCHIVES):
+            elif language is None and (a.endswith(OBJECTS) or a.endswith(ARCHIVES)):
                 self.objects.append(a)
             i += 1
 
@@ -102,8 +116,6 @@ class CommandLine:
             self.query = True
         elif a in OPENMP_OPTIONS or a.startswith("-fopenmp="):
             self.openmp = True
-        elif a.startswith("-x"):
-            self.language_forced = True
         elif a == "-shared":
             self.shared = True
         elif a in ("-ffree-form", "-ffixed-form"):
@@ -123,22 +135,81 @@ class CommandLine:
 
     @property
     def instrumented_c(self) -> list[int]:
-        """Indexes of the C/C++ sources that go through OPARI2: all of them with OpenMP
-        on, none when -x names the language (the suffix may then lie)."""
-        return self.sources if self.openmp and not self.language_forced else []
+        """Indexes of the C/C++ sources that go through OPARI2: all of them with OpenMP on."""
+        return self.sources if self.openmp else []
 
     @property
     def instrumented_fortran(self) -> list[int]:
-        return self.fortran if self.openmp and not self.language_forced else []
+        return self.fortran if self.openmp else []
+
+    def is_cplusplus(self, i: int, compiler: str = "gcc") -> bool:
+        """Is the C-family source at index i C++?  By -x, else as the driver decides:
+        g++ and the like compile a .c file as C++ too."""
+        lang = self.languages.get(i)
+        if lang:
+            return lang == "c++"
+        return not self.args[i].endswith(".c") or is_cplusplus_driver(compiler)
 
     @property
     def links(self) -> bool:
         return not self.compile_only
 
-    def fortran_kind(self, source: str) -> tuple[str, bool]:
-        """(form, preprocessed) of a Fortran source: from -ffree-form/-ffixed-form and
-        -cpp/-nocpp when given, else from its suffix as gfortran decides."""
-        form = self.fortran_form or ("fixed" if source.endswith(FORTRAN_FIXED_FORM) else "free")
-        preprocessed = self.fortran_cpp if self.fortran_cpp is not None \
-            else source.endswith(FORTRAN_PREPROCESSED)
+    def fortran_kind(self, source: str, index: int | None = None) -> tuple[str, bool]:
+        """(form, preprocessed) of a Fortran source: from -ffree-form/-ffixed-form,
+        -cpp/-nocpp and -x when given, else from its suffix as gfortran decides."""
+        lang = self.languages.get(index) if index is not None else None
+        fixed = lang == "f77" or lang == "f77-cpp-input" if lang else \
+            source.endswith(FORTRAN_FIXED_FORM)
+        form = self.fortran_form or ("fixed" if fixed else "free")
+        if self.fortran_cpp is not None:
+            preprocessed = self.fortran_cpp
+        elif lang:
+            preprocessed = lang.endswith("-cpp-input")
+        else:
+            preprocessed = source.endswith(FORTRAN_PREPROCESSED)
         return form, preprocessed
+
+
+CPLUSPLUS_DRIVERS = ("CC", "mpicxx", "mpiCC", "icpc", "icpx")
+
+
+def is_cplusplus_driver(compiler: str) -> bool:
+    """g++, c++, clang++, x86_64-linux-gnu-g++-12, mpic++, mpicxx...?"""
+    name = os.path.basename(compiler)
+    return "++" in name or name in CPLUSPLUS_DRIVERS
+
+
+# ---- the command lines of the wrapper's steps ------------------------------------------
+# Dependency output: made by the plain pass only (it names the user's files).
+DEPENDENCY_FLAGS = {"-MD", "-MMD", "-MP", "-MG"}
+DEPENDENCY_FLAGS_WITH_VALUE = {"-MF", "-MT", "-MQ"}
+# Options that change what `-E` writes (markers, comments, macros): not for the
+# wrapper's own preprocessing.
+PREPROCESS_OUTPUT_FLAGS = {"-P", "-C", "-CC", "-dD", "-dM", "-dN", "-dI", "-dU",
+                           "-fdirectives-only", "-H", "-save-temps"}
+# Warnings the plain pass has shown; the instrumented steps stay quiet.
+ERROR_FLAGS = ("-Werror", "-pedantic-errors", "-Wfatal-errors")
+
+
+def is_dependency_flag(a: str) -> bool:
+    """-MD & co. (with a joined value or not), also when passed as -Wp,-MD,file."""
+    return a in DEPENDENCY_FLAGS or a.startswith(("-MF", "-MT", "-MQ")) \
+        or (a.startswith("-Wp,") and a[4:].startswith("-M"))
+
+
+def options_only(args: list[str], drop=lambda a: False) -> list[str]:
+    """The options of args for compiling one source: no inputs, no -o, -c or -x
+    (the callers add their own), no linker options, and none that drop()
+    rejects (each with its value)."""
+    out = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        width = 2 if a in OPTIONS_WITH_VALUE or a in DEPENDENCY_FLAGS_WITH_VALUE else 1
+        own = a in ("-o", "-x", "-c") or (a.startswith(("-o", "-x")) and len(a) > 2)
+        linker = a.startswith(("-l", "-Wl,")) or a in ("-L", "-Xlinker") \
+            or (a.startswith("-L") and len(a) > 2)
+        if a.startswith("-") and a != "-" and not own and not linker and not drop(a):
+            out += args[i:i + width]
+        i += width
+    return out

@@ -1,20 +1,19 @@
-"""Marks the task constructs that have depend clauses, for the trace analysis.
+"""Marks Fortran task constructs that have depend clauses, for the trace analysis.
 
 OPARI2 2.0.7 does not report depend clauses in its region strings, and POMP2 events say
 nothing about dependences, so without a mark a trace could not tell a task that waited
-for its dependences from one that was ready and not scheduled (doc/trace.md).  The
-wrapper sees the source: after OPARI2 ran, each task's region string whose directive
-lines (sscl, first to last line) contain a depend clause gets the key `hasDepend=1`,
-which libpompprof passes to the trace as the task's region description.  The string's
-length prefix (and in Fortran the constant's LEN) are kept right."""
+for its dependences from one that was ready and not scheduled (doc/trace.md).  For C and
+C++ the wrapper's directive facts add `hasDepend=1` (wrapper_directive.TASK_FACTS); for
+Fortran this module does it on OPARI2's include file: each task's region string whose
+directive lines (sscl, first to last line) contain a depend clause gets the key, which
+libpompprof passes to the trace as the task's region description.  The string's length
+prefix and the constant's LEN are kept right."""
 
 from __future__ import annotations
 
 import re
 
 DEPEND = re.compile(r"\bdepend\s*\(", re.I)
-# a region string: "<length>*regionType=...*...**"
-C_STRING = re.compile(r'(#define\s+opari2_ctc_\d+\s+)"(\d+)\*([^"]*)"')
 F_DECL = re.compile(
     r'( *CHARACTER \(LEN=)(\d+)(\), parameter :: opari2_ctc_\d+ =&\n)((?: *"[^"\n]*"//&\n)* *"[^"\n]*"\n)',
     re.I)
@@ -58,15 +57,6 @@ def _with_length(body: str) -> str:
     return "%d*%s" % (n, body)
 
 
-def mark_c(text: str, sources: dict) -> str:
-    def repl(m):
-        body = m.group(3)
-        if not _has_depend(body, sources):
-            return m.group(0)
-        return '%s"%s"' % (m.group(1), _with_length(_marked(body)))
-    return C_STRING.sub(repl, text)
-
-
 def mark_fortran(text: str, sources: dict) -> str:
     def repl(m):
         whole = "".join(F_PIECE.findall(m.group(4)))
@@ -83,15 +73,6 @@ def mark_fortran(text: str, sources: dict) -> str:
     return F_DECL.sub(repl, text)
 
 
-def mark_depend_clauses(inc_path: str, fortran: bool) -> None:
-    """Rewrite OPARI2's include file inc_path in place (nothing to do: untouched)."""
-    try:
-        with open(inc_path, encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
-    except OSError:
-        return
-    sources = {}
-    new = mark_fortran(text, sources) if fortran else mark_c(text, sources)
-    if new != text:
-        with open(inc_path, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(new)
+def mark_depend_clauses(inc: str) -> str:
+    """OPARI2's Fortran include file inc with the depend clauses marked."""
+    return mark_fortran(inc, {})

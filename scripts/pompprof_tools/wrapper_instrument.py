@@ -1,101 +1,196 @@
-"""The wrapper's compile step: run OPARI2 over a source and make its output
-compile exactly as the original would (messages point at the user's file,
-Fortran quirks of OPARI2 2.0.7 repaired)."""
+"""OPARI2 over preprocessed C/C++, and its output made to compile as the
+user's code would: the wrapper's prelude instead of OPARI2's include file,
+OPARI2's macros expanded (the result is compiled as preprocessed text), line
+markers that name the user's files as the compiler spelled them, undeferred
+tasks measured, extra facts in the region strings, hidden directives back.
+Fortran's share is in wrapper_fortran."""
 
 from __future__ import annotations
 
 import os
 import re
+import subprocess
 
 from . import build_config
-from .wrapper_depend import mark_depend_clauses
-from .wrapper_run import run
+from . import wrapper_run
+from .wrapper_ctext import MARKER, escape, unescape
+from .wrapper_prelude import prelude
+from .wrapper_rewrite import Prepared, region_string, restore_hidden, restore_raw_strings
 
-SECTIONS_ENTER_WITHOUT_STRING = re.compile(
-    r"^(\s*call\s+POMP2_Sections_enter\s*\(\s*opari2_region_(\d+))\s*\)\s*$",
-    re.M | re.I)
-OPARI2_INCLUDE = re.compile(r"^\s*include\s+'[^']*\.opari\.inc'\s*$", re.I)
-LINE_MARKER = re.compile(r'^#line (\d+) (".*")$')
-IMPORT_STATEMENT = re.compile(r"^\s*import\b", re.I)
-
-
-def instrument(source: str, workdir: str, index: int, opari2_args: list[str],
-               fortran: tuple[str, bool] | None = None) -> tuple[str | None, int]:
-    """Run opari2 on source; return (path of the instrumented copy, 0) - same base
-    name, in its own directory so the compiler names outputs as for the original -
-    or (None, status) after a failure (opari2 has said why).  fortran: None for
-    C/C++, else (form, preprocessed) of the Fortran source."""
-    subdir = os.path.join(workdir, "src%d" % index)
-    os.makedirs(subdir, exist_ok=True)
-    target = os.path.join(subdir, os.path.basename(source))
-    language = []
-    if fortran:
-        # say so explicitly: OPARI2 guesses from the suffix only
-        language = ["--f77", "--fix-form"] if fortran[0] == "fixed" else ["--f90", "--free-form"]
-    status = run([build_config.OPARI2, "--omp-tpd"] + language + opari2_args + [source, target])
-    if status != 0 or not os.path.isfile(target):
-        return None, status or 1
-    mark_depend_clauses(target + ".opari.inc", fortran is not None)
-    with open(target, encoding="utf-8", errors="surrogateescape") as f:
-        text = f.read()
-    text = spell_line_markers(text, source)
-    if fortran:
-        text = fix_fortran(text, preprocessed=fortran[1])
-    with open(target, "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(text)
-    return target, 0
+OPARI2_LINE = re.compile(r'^#line (\d+) "((?:[^"\\]|\\.)*)"\s*$', re.M)
+OPARI2_INCLUDE = re.compile(r'^#include "[^"]*\.opari\.inc"\n', re.M)
+HANDLE = re.compile(r"^static\s+OPARI2_Region_handle\s+(opari2_region_\d+)\s*=", re.M)
+DEFINE = re.compile(r"^#define\s+(opari2_ctc_\d+|POMP2_DLIST_\d+)\s+(.*?)\s*$", re.M)
+INIT_FUNCTION = re.compile(r"void\s+(POMP2_(?:USER_)?Init_reg_([0-9A-Za-z]+)_\d+)\s*\(\s*\)\s*\{(.*?)\}",
+                           re.S)
+ASSIGN = re.compile(r"(POMP2_(?:USER_)?Assign_handle)\s*\(\s*&\s*(opari2_region_\d+)\s*,"
+                    r"\s*(opari2_ctc_\d+)\s*\)")
+OPARI2_MACRO = re.compile(r"\b(opari2_ctc_\d+|POMP2_DLIST_\d+)\b")
+# OPARI2 runs no task event when the if clause is false; undeferred tasks run at
+# once on the creating thread, inside the creation, and are measured like that.
+TASK_GUARD = re.compile(r"\bif \(pomp2_if\)\s+(POMP2_(?:Untied_)?Task_\w+\s*\()")
+# OPARI2 asks for num_threads(omp_get_max_threads()) where the user wrote none;
+# the profile does not need it, and the program keeps its own choice.
+MAX_THREADS = "int pomp2_num_threads = omp_get_max_threads();"
+NUM_THREADS_CLAUSE = " num_threads(pomp2_num_threads)"
+OPARI2_ERROR_AT = re.compile(r"\bat (\S+?):(\d+)\s*$", re.M)
 
 
-def spell_line_markers(text: str, source: str) -> str:
-    """OPARI2 writes the absolute path into #line; use the user's spelling so
-    diagnostics and __FILE__ read exactly as in a plain build."""
-    spelled = '"%s"' % source.replace("\\", "\\\\").replace('"', '\\"')
-    paths = {os.path.abspath(source), os.path.realpath(source),
-             os.path.join(os.getcwd(), source)}  # OPARI2 keeps "dir/../x" as is
-    for path in paths:
-        pattern = r'^(#line \d+ )"%s"$' % re.escape(path)
-        text = re.sub(pattern, lambda m: m.group(1) + spelled, text, flags=re.M)
-    return text
+class InstrumentError(Exception):
+    """OPARI2 failed; the message names the user's file:line and what to do."""
 
 
-def include_after_imports(text: str) -> str:
-    """OPARI2 2.0.7 also puts its INCLUDE at the top of interface bodies,
-    before IMPORT statements, which must come first: move it behind them
-    (and renumber, so messages keep pointing at the right lines)."""
-    lines = text.split("\n")
-    out = []
-    i = 0
-    while i < len(lines):
-        marker = LINE_MARKER.match(lines[i + 1]) if i + 2 < len(lines) else None
-        if not (OPARI2_INCLUDE.match(lines[i]) and marker and IMPORT_STATEMENT.match(lines[i + 2])):
-            out.append(lines[i])
-            i += 1
+def run_opari2(infile: str, outfile: str, language: list[str], extra: list[str]) -> str | None:
+    """Run OPARI2; None on success, else its message (stderr and stdout)."""
+    cmd = [build_config.OPARI2, "--omp-tpd", "--omp-task-untied=no-warn"] + language \
+        + extra + [infile, outfile]
+    wrapper_run.echo(cmd)
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, errors="replace")
+    except OSError as e:
+        return "cannot run %s: %s" % (build_config.OPARI2, e.strerror)
+    if proc.returncode != 0 or not os.path.isfile(outfile):
+        return proc.stdout.strip() or "opari2 exited with status %d" % proc.returncode
+    return None
+
+
+def spellings(text: str) -> dict[str, str]:
+    """Absolute path (as OPARI2 writes it) -> the marker's spelling (as the
+    compiler spelled it), for every file named in the line markers."""
+    out = {}
+    for m in re.finditer(r'^# \d+ "((?:[^"\\]|\\.)*)"', text, re.M):
+        spelled = m.group(1)
+        path = unescape(spelled)
+        if path.startswith("<"):
             continue
-        j = i + 2
-        while j < len(lines) and (IMPORT_STATEMENT.match(lines[j])
-                                  or lines[j - 1].rstrip().endswith("&")):
-            j += 1
-        out += [lines[i + 1]] + lines[i + 2:j] + [lines[i]]
-        out.append("#line %d %s" % (int(marker.group(1)) + j - (i + 2), marker.group(2)))
-        i = j
-    return "\n".join(out)
+        full = path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
+        out.setdefault(full, spelled)
+        out.setdefault(os.path.normpath(full), spelled)
+    return out
 
 
-def fix_fortran(text: str, preprocessed: bool) -> str:
-    """Make OPARI2's Fortran output compile as the original would."""
-    text = include_after_imports(text)
-    # OPARI2 2.0.7 calls POMP2_Sections_enter without the region string for
-    # "parallel sections" but with it for "sections"; gfortran rejects such
-    # mixed argument lists in one file.  The string's constant exists (the
-    # fork of the same region uses it): pass it (the line stays short enough
-    # for fixed form).
-    text = SECTIONS_ENTER_WITHOUT_STRING.sub(
-        lambda m: "%s, opari2_ctc_%s)" % (m.group(1), m.group(2))
-        if re.search(r"\bopari2_ctc_%s\b" % m.group(2), text, re.I) else m.group(0), text)
-    if not preprocessed:
-        # Without the C preprocessor, gfortran understands cpp's own line
-        # markers ("# 12 \"file\"") but not "#line"; running cpp instead
-        # could change the meaning of the user's code (e.g. a variable named
-        # "linux" or "unix").
-        text = re.sub(r"^#line (\d+ )", r"# \1", text, flags=re.M)
-    return text
+def absolute_markers(text: str) -> str:
+    """The text with every marker naming its file by absolute path: OPARI2 takes
+    a relative name relative to its input file's directory (the wrapper's work
+    directory), not to the directory the compiler ran in."""
+    def absolute(m):
+        path = unescape(m.group(2))
+        if path.startswith("<") or os.path.isabs(path):
+            return m.group(0)
+        return '# %s "%s"%s' % (m.group(1), escape(os.path.join(os.getcwd(), path)), m.group(3))
+    return re.sub(r'^# (\d+) "((?:[^"\\]|\\.)*)"(.*)$', absolute, text, flags=re.M)
+
+
+def opari2_failure(message: str, names: dict[str, str], source: str) -> str:
+    """OPARI2's message as one pompprof line naming the user's file:line (the
+    source file alone when OPARI2 says no line)."""
+    where = source + ": "
+    m = OPARI2_ERROR_AT.search(message)
+    if m:
+        path = m.group(1)
+        where = "%s:%s: " % (unescape(names.get(path, escape(path))), m.group(2))
+    first = " ".join(line.strip() for line in message.splitlines()
+                     if line.strip() and not OPARI2_ERROR_AT.search(line)) or message.strip()
+    first = re.sub(r"^ERROR:\s*", "", first)
+    return ("%sOPARI2 cannot instrument this (%s); the file is compiled without measurement. "
+            "Write the construct's block as a braced block on lines of its own, or compile "
+            "this file without pompprof" % (where, first))
+
+
+def add_facts(ctc: str, facts: dict[tuple[str, int, str], dict[str, str]]) -> str:
+    """The region string with the wrapper's extra facts for its construct."""
+    body = ctc.strip('"').split("*", 1)[1]
+    fields = [f.split("=", 1) for f in body.split("*") if "=" in f]
+    kv = dict((k, v) for k, v in fields)
+    kind = kv.get("regionType", "")
+    file_line = kv.get("sscl", "").rsplit(":", 2)
+    if len(file_line) != 3:
+        return ctc
+    extra = facts.get((file_line[0], int(file_line[1]), "task" if kind.startswith("task") else kind))
+    if not extra:
+        return ctc
+    fields += [[k, v] for k, v in extra.items() if k not in kv]
+    return '"%s"' % region_string([(k, v) for k, v in fields])
+
+
+def finish_c(out: str, inc: str, prepared: Prepared, cplusplus: bool, unit_id: str,
+             names: dict[str, str]) -> str:
+    """OPARI2's C/C++ output (out, and its include file inc) as the text the
+    compiler gets.  unit_id names the init functions (OPARI2's own id changes
+    with every run, which would make every build differ)."""
+    macros = dict(DEFINE.findall(inc))
+    for name, value in list(macros.items()):
+        if name.startswith("opari2_ctc_"):
+            macros[name] = add_facts(value, prepared.facts)
+    inits = []
+    for name, _, body in INIT_FUNCTION.findall(inc):
+        inits.append([name, [(fn, "&" + h, macros.get(c, c)) for fn, h, c in ASSIGN.findall(body)]])
+    handles = HANDLE.findall(inc)
+    if prepared.regions:
+        own = [("POMP2_Assign_handle", r.handle, '"%s"' % r.ctc.replace('"', '\\"'))
+               for r in prepared.regions]
+        plain = [f for f in inits if not f[0].startswith("POMP2_USER_")]
+        if plain:
+            plain[0][1] += own
+        else:
+            inits.append(["POMP2_Init_reg_x_0", own])
+    # POMP2[_USER]_Init_reg_<id>_<number of regions>
+    inits = [(re.sub(r"_Init_reg_[0-9A-Za-z]+_\d+$", "_Init_reg_%s_%d" % (unit_id, len(assigns)),
+                     name), assigns) for name, assigns in inits]
+
+    out = OPARI2_INCLUDE.sub("", out, count=1)
+    out = user_markers(out, names)
+    out = restore_raw_strings(out, prepared.raw_strings)
+    out = OPARI2_MACRO.sub(lambda m: macros.get(m.group(1), m.group(1)), out)
+    out = TASK_GUARD.sub(r"\1", out)
+    lines = out.split("\n")
+    drop_num_threads = False
+    for k, line in enumerate(lines):
+        if line.strip() == MAX_THREADS:
+            lines[k] = line.replace("omp_get_max_threads()", "0")
+            drop_num_threads = True
+        elif drop_num_threads and line.startswith("#pragma omp parallel"):
+            lines[k] = line.replace(NUM_THREADS_CLAUSE, "", 1)
+            drop_num_threads = False
+    out = restore_hidden("\n".join(lines))
+
+    # the prelude goes after the markers that name the main file and the
+    # working directory (the compiler takes both from the first lines)
+    lines = out.split("\n")
+    at = 1 if lines and MARKER.match(lines[0]) else 0
+    if at < len(lines) and lines[at].rstrip().endswith('//"') and MARKER.match(lines[at]):
+        at += 1
+    head = prelude("\n".join(lines[at:]), handles, len(prepared.regions), inits, cplusplus,
+                   prepared.user_names)
+    if at < len(lines) and not MARKER.match(lines[at]):
+        head.append(lines[0] if at else '# 1 "<pompprof>"')
+    return "\n".join(lines[:at] + head + lines[at:])
+
+
+def user_markers(out: str, names: dict[str, str]) -> str:
+    """The markers of OPARI2's output with the compiler's spelling of each file
+    (names: absolute path -> spelling), and OPARI2's '#line N "file"' as cpp
+    markers ('-fpreprocessed' and gfortran without cpp read no #line).  A #line
+    naming OPARI2's own input (it does so at times) goes back to the file of the
+    marker before it."""
+    current = None
+    lines = out.split("\n")
+    for k, line in enumerate(lines):
+        if not line.startswith("#"):
+            continue
+        m = OPARI2_LINE.match(line)
+        if m:
+            spelled = names.get(unescape(m.group(2)), current)
+            # none yet: the top of OPARI2's output, where markers follow anyway
+            lines[k] = '# %s "%s"' % (m.group(1), spelled) if spelled else None
+            if spelled:
+                current = spelled
+            continue
+        m = MARKER.match(line)
+        if m and not m.group(2).startswith("<"):
+            current = names.get(unescape(m.group(2)), m.group(2))
+            if current != m.group(2):
+                lines[k] = '# %s "%s"%s' % (m.group(1), current, m.group(3))
+    return "\n".join(line for line in lines if line is not None)
+

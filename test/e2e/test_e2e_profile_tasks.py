@@ -22,20 +22,8 @@ import sys
 import tempfile
 import unittest
 
-TOP_SRCDIR = os.environ.get("top_srcdir")
-TOP_BUILDDIR = os.environ.get("top_builddir")
-if not TOP_SRCDIR or not TOP_BUILDDIR:
-    sys.exit("run through make check (top_srcdir/top_builddir unset)")
-sys.path.insert(0, os.path.join(TOP_SRCDIR, "scripts"))
-from pompprof_tools import cubex  # noqa: E402
-
-PROGS = os.path.join(TOP_SRCDIR, "test", "e2e", "progs")
-WRAPPER = os.path.join(TOP_BUILDDIR, "scripts", "pompprof")
-ENV = dict(os.environ,
-           POMPPROF_LIBDIR=os.path.join(TOP_BUILDDIR, ".libs"),
-           POMPPROF_INCDIR=os.path.join(TOP_SRCDIR, "pomp2"))
-CC = os.environ.get("CC", "gcc").split()
-OPENMP = os.environ.get("OPENMP_CFLAGS", "-fopenmp").split()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_env import CC, ENV, OPENMP, PROGS, WRAPPER, cubex  # noqa: E402
 THREADS = (1, 2, 4)
 
 

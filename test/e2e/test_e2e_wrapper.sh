@@ -118,7 +118,7 @@ printf '#include <stdio.h>\nint main(void){\n#pragma omp parallel\n#pragma omp m
 # --keep keeps the instrumented copy and says where
 "$W" --keep $CC $OPENMP_CFLAGS -Iinc -c src/main.c -o keep.o 2>keep.txt
 kept=$(sed -n 's/^pompprof: kept intermediate files in //p' keep.txt)
-[ -n "$kept" ] && [ -f "$kept/src0/main.c" ] && grep -q POMP2_Parallel_fork "$kept/src0/main.c" &&
+[ -n "$kept" ] && grep -q POMP2_Parallel_fork "$kept"/src*/main.i &&
     pass "--keep" || fail "--keep: $(cat keep.txt)"
 [ -n "$kept" ] && rm -rf "$kept"
 # --verbose shows the commands

@@ -46,6 +46,26 @@ def commentary(rel, text):
     return "\n".join(parts)
 
 
+def build_products(src):
+    """Patterns of what a build makes (the .gitignore files): a comment may
+    name those without the build having run."""
+    patterns = []
+    for rel in walk(src):
+        if os.path.basename(rel) != ".gitignore":
+            continue
+        base = os.path.dirname(rel)
+        with open(os.path.join(src, rel), encoding="utf-8") as f:
+            for line in f:
+                line = line.strip().rstrip("/")
+                if not line or line.startswith(("#", "!")):
+                    continue
+                if line.startswith("/"):
+                    patterns.append(os.path.join(base, line[1:]))
+                elif "/" not in line:  # a name anywhere below
+                    patterns.append(os.path.join(base, "**", line) if base else "*" + line)
+    return patterns
+
+
 def walk(root):
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames
@@ -64,6 +84,7 @@ def main():
             p = os.path.dirname(p)
             known_dirs.add(p)
     basenames = {os.path.basename(p) for p in known}
+    products = build_products(src)
     scanned, problems = 0, []
     for rel in sorted(set(walk(src))):
         base = os.path.basename(rel)
@@ -84,7 +105,9 @@ def main():
                 else:
                     # a module may be named without its suffix (lib/pp_signals)
                     ok = ref in known or ref.rstrip("/") in known_dirs \
-                        or any(p.startswith(ref + ".") for p in known)
+                        or any(p.startswith(ref + ".") for p in known) \
+                        or any(fnmatch.fnmatch(ref, p) or ref.startswith(p + "/")
+                               for p in products)
                 if not ok:
                     problems.append("%s: names %s, which does not exist" % (rel, ref))
             for ref in NAME_REF.findall(line):

@@ -1,11 +1,13 @@
 """The pompprof wrapper's argument handling, module by module: how a compiler command
-line is classified (compile, link, query; options with values; -o forms; response
-files; Fortran source form and preprocessing), how OPARI2's output is repaired, what
-the link step adds, and - with a recording stand-in for the compiler and the real
-OPARI2 - exactly which command the wrapper runs for a given line.  The e2e tests build
-real programs; these pin down the decisions behind them."""
+line is classified (compile, link, query; options with values; -o and -x forms;
+response files; launchers; Fortran source form and preprocessing), which options each
+of the wrapper's passes gets, what the link step adds, and - with a recording stand-in
+for the compiler and the real OPARI2 - exactly which commands the wrapper runs for a
+given line.  The e2e tests build real programs; these pin down the decisions behind
+them.  The rewrites of the source text are tested in test_wrapper_rewrite.py."""
 
 import contextlib
+import glob
 import io
 import os
 import shutil
@@ -18,18 +20,36 @@ import toolstest as T
 from pompprof_tools import build_config
 from pompprof_tools import wrapper
 from pompprof_tools import wrapper_cmdline as wc
-from pompprof_tools import wrapper_instrument as wi
+from pompprof_tools import wrapper_compile
+from pompprof_tools import wrapper_fortran as wf
 from pompprof_tools import wrapper_link as wl
 from pompprof_tools import wrapper_run
 from pompprof_tools.wrapper_cmdline import CommandLine
 
 CC = os.environ.get("CC") or "gcc"
+STRICT = ["-Wall", "-Wextra", "-Wmissing-prototypes", "-Wstrict-prototypes",
+          "-Wold-style-definition", "-Wmissing-declarations", "-Werror"]
+STRICT_CXX = ["-Wall", "-Wextra", "-Wmissing-declarations", "-Werror"]
 
 # A compiler stand-in: appends its arguments (one per line, then "--") to $RECORD and
-# exits with $RECORD_STATUS.
+# exits with $RECORD_STATUS.  It writes the -o file as a compiler would: for -E a
+# copy of the source (the test sources include nothing), else an empty file.
 RECORDER = """#!/bin/sh
 for a in "$@"; do printf '%s\\n' "$a"; done >>"$RECORD"
 echo -- >>"$RECORD"
+out= src= pre=
+while [ $# -gt 0 ]; do
+  case $1 in
+    -o) out=$2; shift ;;
+    -E) pre=1 ;;
+    -*) ;;
+    *) src=$1 ;;
+  esac
+  shift
+done
+if [ -n "$out" ]; then
+  if [ -n "$pre" ]; then cp "$src" "$out"; else : >"$out"; fi
+fi
 exit ${RECORD_STATUS:-0}
 """
 
@@ -116,7 +136,7 @@ class Classification(unittest.TestCase):
                 self.assertEqual((cl.sources, cl.instrumented_c), ([2], []))
 
     def test_options_with_values_do_not_take_inputs(self):
-        for opt in sorted(wc.OPTIONS_WITH_VALUE):
+        for opt in sorted(wc.OPTIONS_WITH_VALUE - {"-x"}):
             with self.subTest(opt):
                 cl = CommandLine(["-fopenmp", "-c", opt, "value.c", "real.c"])
                 self.assertEqual(cl.sources, [4])
@@ -135,13 +155,57 @@ class Classification(unittest.TestCase):
         self.assertEqual(cl.sources, [0])
         self.assertIsNone(CommandLine(["-c", "x.c"]).output)
 
-    def test_forced_language_is_not_instrumented(self):
-        for args in (["-fopenmp", "-x", "c", "-c", "a.c"], ["-fopenmp", "-xc", "-c", "a.c"],
-                     ["-fopenmp", "-x", "f95", "-c", "a.f90"]):
-            with self.subTest(args):
-                cl = CommandLine(args)
-                self.assertTrue(cl.language_forced)
-                self.assertEqual((cl.instrumented_c, cl.instrumented_fortran), ([], []))
+    def test_forced_language(self):
+        # -x names the language of the inputs after it, whatever their suffix
+        cl = CommandLine(["-fopenmp", "-x", "c", "-c", "a.txt", "b.cpp", "-x", "none", "c.cpp"])
+        self.assertEqual(cl.instrumented_c, [4, 5, 8])
+        self.assertEqual(cl.languages, {4: "c", 5: "c"})
+        self.assertEqual([cl.is_cplusplus(i) for i in (4, 5, 8)], [False, False, True])
+        cl = CommandLine(["-fopenmp", "-xc++", "-c", "a.c"])
+        self.assertEqual((cl.instrumented_c, cl.is_cplusplus(3)), ([3], True))
+        # g++ and its kin compile a .c file as C++
+        cl = CommandLine(["-fopenmp", "-c", "a.c", "b.cc"])
+        self.assertEqual([cl.is_cplusplus(i, "gcc") for i in (2, 3)], [False, True])
+        for driver in ("g++", "/usr/bin/x86_64-linux-gnu-g++-12", "clang++", "mpicxx", "CC"):
+            with self.subTest(driver):
+                self.assertTrue(cl.is_cplusplus(2, driver))
+        self.assertFalse(CommandLine(["-x", "c", "a.c"]).is_cplusplus(2, "g++"))
+        cl = CommandLine(["-fopenmp", "-x", "f95-cpp-input", "-c", "a.txt"])
+        self.assertEqual(cl.instrumented_fortran, [4])
+        self.assertEqual(cl.fortran_kind("a.txt", 4), ("free", True))
+        # other languages are not sources: assembler, headers, preprocessed text
+        for lang in ("assembler", "c-header", "cpp-output"):
+            with self.subTest(lang):
+                cl = CommandLine(["-fopenmp", "-x", lang, "-c", "a.c"])
+                self.assertEqual((cl.sources, cl.objects), ([], []))
+
+    def test_launchers(self):
+        self.assertEqual(wrapper.split_launcher("ccache", ["gcc", "-c", "a.c"]),
+                         (["ccache", "gcc"], ["-c", "a.c"]))
+        self.assertEqual(wrapper.split_launcher("/usr/bin/sccache", ["g++", "-v"]),
+                         (["/usr/bin/sccache", "g++"], ["-v"]))
+        self.assertEqual(wrapper.split_launcher("gcc", ["-c", "a.c"]), (["gcc"], ["-c", "a.c"]))
+        # ccache's own options are not a compiler
+        self.assertEqual(wrapper.split_launcher("ccache", ["-s"]), (["ccache"], ["-s"]))
+
+    def test_dependency_flags(self):
+        for a in ("-MD", "-MMD", "-MP", "-MG", "-MF", "-MT", "-MQ", "-MFx.d", "-MTx.o",
+                  "-Wp,-MD,x.d", "-Wp,-MMD,x.d"):
+            with self.subTest(a):
+                self.assertTrue(wc.is_dependency_flag(a))
+        for a in ("-M", "-MM", "-Wp,-DX", "-march=native", "-O2"):
+            with self.subTest(a):
+                self.assertFalse(wc.is_dependency_flag(a))
+
+    def test_options_for_one_source(self):
+        args = ["-fopenmp", "-O2", "-Iinc", "-include", "cfg.h", "-x", "c", "a.c", "b.o",
+                "-MD", "-MF", "a.d", "-o", "a.o", "-c", "-lm", "-L", "lib", "-Wl,-z,now",
+                "-Xlinker", "-q", "-Werror"]
+        self.assertEqual(wc.options_only(args),
+                         ["-fopenmp", "-O2", "-Iinc", "-include", "cfg.h", "-MD", "-MF",
+                          "a.d", "-Werror"])
+        self.assertEqual(wrapper_compile.quiet_options(args),
+                         ["-fopenmp", "-O2", "-Iinc", "-include", "cfg.h"])
 
     def test_shared(self):
         self.assertTrue(CommandLine(["-shared", "-fopenmp", "a.o"]).shared)
@@ -211,25 +275,9 @@ class ResponseFiles(InTempDir):
         self.assertEqual((cl.instrumented_c, cl.output, cl.compile_only), ([2], "a.o", True))
 
 
-# ---- OPARI2's output ------------------------------------------------------------------
+# ---- OPARI2's Fortran output ---------------------------------------------------------
 
-class Repairs(InTempDir):
-    def test_line_markers_use_the_users_spelling(self):
-        self.write("src/x.c", "")
-        absolute = os.path.join(self.dir, "src", "x.c")
-        text = '#line 1 "%s"\nint a;\n#line 7 "%s"\n#line 2 "other.c"\n' % (absolute, absolute)
-        self.assertEqual(wi.spell_line_markers(text, "src/x.c"),
-                         '#line 1 "src/x.c"\nint a;\n#line 7 "src/x.c"\n#line 2 "other.c"\n')
-        # OPARI2 keeps "dir/../x" as given, joined to the working directory
-        dotted = os.path.join(self.dir, "src/../src/x.c")
-        self.assertEqual(wi.spell_line_markers('#line 3 "%s"' % dotted, "src/../src/x.c"),
-                         '#line 3 "src/../src/x.c"')
-
-    def test_line_markers_without_cpp(self):
-        text = '#line 12 "a.f"\n      x = 1\n'
-        self.assertEqual(wi.fix_fortran(text, preprocessed=False), '# 12 "a.f"\n      x = 1\n')
-        self.assertEqual(wi.fix_fortran(text, preprocessed=True), text)
-
+class FortranRepairs(unittest.TestCase):
     def test_include_moves_behind_import(self):
         text = "\n".join([
             "    subroutine s(x)",
@@ -239,7 +287,7 @@ class Repairs(InTempDir):
             "        u",
             "      type(t) :: x",
             "    end subroutine"])
-        self.assertEqual(wi.include_after_imports(text).split("\n"), [
+        self.assertEqual(wf.include_after_imports(text).split("\n"), [
             "    subroutine s(x)",
             '#line 5 "a.f90"',
             "      import :: t, &",
@@ -249,15 +297,15 @@ class Repairs(InTempDir):
             "      type(t) :: x",
             "    end subroutine"])
         plain = "      include 'a.f90.opari.inc'\n#line 3 \"a.f90\"\n  interface"
-        self.assertEqual(wi.include_after_imports(plain), plain)
+        self.assertEqual(wf.include_after_imports(plain), plain)
 
     def test_sections_enter_gets_its_string(self):
         call = "      call POMP2_Sections_enter(opari2_region_3)"
         with_ctc = call + "\n      call POMP2_Parallel_fork(opari2_region_3, opari2_ctc_3 )"
-        fixed = wi.fix_fortran(with_ctc, preprocessed=True)
+        fixed = wf.fix_fortran(with_ctc)
         self.assertIn("call POMP2_Sections_enter(opari2_region_3, opari2_ctc_3)", fixed)
         # no string constant for that region in the file: left alone
-        self.assertEqual(wi.fix_fortran(call, preprocessed=True), call)
+        self.assertEqual(wf.fix_fortran(call), call)
 
 
 # ---- the link step --------------------------------------------------------------------
@@ -274,15 +322,6 @@ class LinkStep(InTempDir):
         for symbol in ("POMP2_Init_reg_x_0", "POMP2_Init_regions", "POMP2_Init_reg_x"):
             with self.subTest(symbol):
                 self.assertIsNone(wl.INIT_REG.fullmatch(symbol))
-
-    def test_init_functions_from_opari2_files(self):
-        self.write("a.c.opari.inc", "void POMP2_Init_reg_ab1_3(void);\n"
-                                    "void POMP2_USER_Init_reg_cd_1( void );\n")
-        self.assertEqual(wl.init_functions_from_sources(["a.c", "missing.c"]),
-                         {"POMP2_Init_reg_ab1_3": 3, "POMP2_USER_Init_reg_cd_1": 1})
-        self.write("f.f90", "      end\n      subroutine POMP2_Init_reg_Xy_2()\n")
-        self.assertEqual(wl.init_functions_from_fortran(["f.f90", "gone.f90"]),
-                         {"pomp2_init_reg_xy_2_": 2})
 
     def test_init_functions_from_objects(self):
         self.write("u.c", "void POMP2_Init_reg_q7_5(void) {}\nvoid other(void) {}\n")
@@ -306,12 +345,16 @@ class LinkStep(InTempDir):
         self.assertEqual(user.split(), ["POMP2_USER_Init_reg_c_1();"])
         self.assertIn("size_t POMP2_Get_num_regions(void)\n{\n    return 5;", text)
         self.assertIn("size_t POMP2_USER_Get_num_regions(void)\n{\n    return 1;", text)
-        # it is C (and C++) the compiler accepts, warning-free
+        # it is C (and C++) the compiler accepts without a single warning
         self.write("init.c", text)
         for lang in ("c", "c++"):
-            p = subprocess.run([CC, "-x", lang, "-Wall", "-Wextra", "-Werror", "-c", "init.c",
-                                "-o", "init.o"], capture_output=True, text=True)
-            self.assertEqual(p.returncode, 0, p.stderr)
+            flags = STRICT if lang == "c" else STRICT_CXX
+            p = subprocess.run([CC, "-x", lang] + flags + ["-c", "init.c", "-o", "init.o"],
+                               capture_output=True, text=True)
+            self.assertEqual((p.returncode, p.stderr), (0, ""))
+            # and it refers to libpompprof, which --as-needed then keeps
+            self.assertIn(" U POMP2_Get_opari2_version", subprocess.run(
+                ["nm", "init.o"], capture_output=True, text=True).stdout)
 
     def test_target_flags(self):
         self.assertEqual(wl.target_flags(["-m64", "-O2", "-fPIC", "-pthread", "--sysroot=/x",
@@ -325,7 +368,7 @@ class LinkStep(InTempDir):
         os.environ["RECORD"] = os.path.join(self.dir, "record")
         os.environ["POMPPROF_LIBDIR"] = "/opt/pp/lib"
         cl = CommandLine(["-m64", "-fopenmp", "a.o"])
-        extra, status = wl.link_additions("./cc", cl, self.dir, {"POMP2_Init_reg_a_1": 1})
+        extra, status = wl.link_additions(["./cc"], cl, self.dir, {"POMP2_Init_reg_a_1": 1})
         init_o = os.path.join(self.dir, "pompprof_init_regions.o")
         self.assertEqual((extra, status),
                          ([init_o, "-L/opt/pp/lib", "-Wl,-rpath,/opt/pp/lib", "-lpompprof"], 0))
@@ -334,25 +377,25 @@ class LinkStep(InTempDir):
                              ["-m64", "-c", os.path.join(self.dir, "pompprof_init_regions.c"),
                               "-o", init_o])
         # no -fopenmp on the line: the library needs the OpenMP runtime
-        extra, _ = wl.link_additions("./cc", CommandLine(["a.o"]), self.dir, {})
+        extra, _ = wl.link_additions(["./cc"], CommandLine(["a.o"]), self.dir, {})
         self.assertEqual(extra[4:], build_config.OPENMP_FLAG.split())
         # a shared library gets no init unit, and the compiler is not asked
         os.unlink("record")
-        extra, _ = wl.link_additions("./cc", CommandLine(["-shared", "-fopenmp", "a.o"]),
+        extra, _ = wl.link_additions(["./cc"], CommandLine(["-shared", "-fopenmp", "a.o"]),
                                      self.dir, {})
         self.assertEqual(extra, ["-L/opt/pp/lib", "-Wl,-rpath,/opt/pp/lib", "-lpompprof"])
         self.assertFalse(os.path.exists("record"))
         # the init unit does not compile: its status, nothing to add
         os.environ["RECORD_STATUS"] = "4"
-        self.assertEqual(wl.link_additions("./cc", cl, self.dir, {}), (None, 4))
+        self.assertEqual(wl.link_additions(["./cc"], cl, self.dir, {}), (None, 4))
 
-    def test_configured_libdir_without_override(self):
+    def test_configured_directories_without_override(self):
         os.environ.pop("POMPPROF_LIBDIR", None)
         self.assertEqual(wl.libdir(), build_config.LIBDIR)
         os.environ.pop("POMPPROF_INCDIR", None)
-        self.assertEqual(wrapper.includedir(), build_config.INCLUDEDIR)
+        self.assertEqual(wrapper_compile.includedir(), build_config.INCLUDEDIR)
         os.environ["POMPPROF_INCDIR"] = "/opt/pp/include"
-        self.assertEqual(wrapper.includedir(), "/opt/pp/include")
+        self.assertEqual(wrapper_compile.includedir(), "/opt/pp/include")
 
 
 # ---- whole command lines, with a recording compiler -------------------------------------
@@ -380,7 +423,10 @@ class Commands(InTempDir):
 
     def runs(self, argv, status=0):
         """The compiler invocations of `pompprof <argv>` (lists of arguments)."""
-        self.assertEqual(wrapper.main(argv), status)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.assertEqual(wrapper.main(argv), status, err.getvalue())
+        self.stderr = err.getvalue()
         if not os.path.exists("record"):
             return []
         with open("record") as f:
@@ -392,9 +438,11 @@ class Commands(InTempDir):
     def assertNoWorkdirLeft(self):
         self.assertEqual(os.listdir(self.tmp), [])
 
+    PP_H = ["-DPOMPPROF_INSTRUMENTED=1", "-I/opt/pp/include"]
+
     def test_plain_lines_run_unchanged(self):
         for args in (["-c", "src/a.c"], ["-fopenmp", "-E", "src/a.c"], ["--version"],
-                     ["-fopenmp", "-x", "c", "-c", "src/a.c"], ["-fopenmp", "-v"]):
+                     ["-fopenmp", "-S", "src/a.c"], ["-fopenmp", "-v"]):
             with self.subTest(args):
                 self.assertEqual(self.runs([self.cc] + args), [args])
 
@@ -403,66 +451,81 @@ class Commands(InTempDir):
         self.assertEqual(self.runs([self.cc, "@args.rsp"]), [["@args.rsp"]])
 
     def test_c_compile_line(self):
-        (args,) = self.runs([self.cc, "-fopenmp", "-O2", "-c", "src/a.c", "-o", "a.o"])
-        cflags = subprocess.run([build_config.OPARI2_CONFIG, "--cflags"], capture_output=True,
-                                text=True).stdout.split()
-        head = ["-iquote", os.path.join(self.dir, "src")] + cflags + [
-            "-I/opt/pp/include", "-DPOMPPROF_INSTRUMENTED=1", "-fopenmp", "-O2", "-c"]
-        self.assertEqual(args[:len(head)], head)
-        copy = args[len(head)]
-        self.assertEqual(os.path.basename(copy), "a.c")
-        self.assertNotEqual(os.path.dirname(os.path.abspath(copy)), os.path.join(self.dir, "src"))
-        self.assertEqual(args[len(head) + 1:], ["-o", "a.o"])
-        self.assertFalse(os.path.exists(copy))          # the work directory is gone
+        plain, pre, compile_ = self.runs([self.cc, "-fopenmp", "-O2", "-MMD", "-Werror", "-c",
+                                          "src/a.c", "-o", "a.o"])
+        # 1. the user's compile, stopped after the compiler proper, at the object's place
+        self.assertEqual(plain, ["-fopenmp", "-O2", "-MMD", "-Werror"] + self.PP_H
+                         + ["src/a.c", "-S", "-o", "a.o"])
+        # 2. the compiler's preprocessor, quiet, without dependency output
+        self.assertEqual(pre[:4] + pre[-5:], ["-fopenmp", "-O2"] + self.PP_H
+                         + ["-w", "-E", "src/a.c", "-o", pre[-1]])
+        self.assertTrue(pre[-1].startswith(self.tmp))
+        # 4. the instrumented text, quiet, to the object
+        self.assertEqual(compile_[:4], ["-fopenmp", "-O2", "-w", "-x"])
+        self.assertEqual(compile_[4], "cpp-output")
+        self.assertEqual(os.path.basename(compile_[5]), "a.i")
+        self.assertEqual(compile_[6:], ["-c", "-o", "a.o"])
         self.assertNoWorkdirLeft()
         self.assertEqual(sorted(os.listdir("src")), ["a.c", "f.f90"])
+        self.assertEqual(self.stderr, "")
+
+    def test_forced_language_and_cplusplus(self):
+        self.write("src/b.txt", "int main()\n{\n#pragma omp parallel\n    ;\n    return 0;\n}\n")
+        plain, pre, compile_ = self.runs([self.cc, "-fopenmp", "-x", "c++", "-c", "src/b.txt"])
+        self.assertEqual(plain[-6:], ["-x", "c++", "src/b.txt", "-S", "-o", "b.o"])
+        self.assertEqual(pre[-6:-2], ["-x", "c++", "-E", "src/b.txt"])
+        self.assertEqual(compile_[-6:-4], ["-x", "c++-cpp-output"])
+        self.assertEqual(os.path.basename(compile_[-4]), "b.ii")
 
     def test_response_file_is_expanded_when_instrumenting(self):
         self.write("args.rsp", "-fopenmp -c src/a.c")
-        (args,) = self.runs([self.cc, "@args.rsp", "-o", "a.o"])
-        self.assertNotIn("@args.rsp", args)
-        self.assertEqual(args[-5:-2], ["-fopenmp", "-c", args[-3]])
-        self.assertTrue(args[-3].endswith("/a.c") and args[-3] != "src/a.c")
-        self.assertEqual(args[-2:], ["-o", "a.o"])
+        invocations = self.runs([self.cc, "@args.rsp", "-o", "a.o"])
+        self.assertEqual(len(invocations), 3)
+        for args in invocations:
+            self.assertNotIn("@args.rsp", args)
+        self.assertEqual(invocations[0][-4:], ["src/a.c", "-S", "-o", "a.o"])
 
     def test_fortran_compile_line(self):
-        (args,) = self.runs([self.cc, "-fopenmp", "-c", "src/f.f90"])
-        self.assertEqual(args[0], "-I" + os.path.join(self.dir, "src"))
-        copy = args[-1]
-        self.assertEqual(args[1], "-I" + os.path.dirname(copy))
-        self.assertEqual(args[2:-1], ["-fopenmp", "-c"])
+        plain, compile_ = self.runs([self.cc, "-fopenmp", "-c", "src/f.f90"])
+        self.assertEqual(plain, ["-fopenmp", "src/f.f90", "-S", "-o", "f.o"])
+        copy = compile_[-4]
         self.assertEqual(os.path.basename(copy), "f.f90")
+        self.assertEqual(compile_[:4], ["-fopenmp", "-I" + os.path.join(self.dir, "src"),
+                                        "-I" + os.path.dirname(copy), "-nocpp"])
+        self.assertEqual(compile_[4:7], ["-w", "-x", "f95"])
 
     def test_mixed_c_and_fortran_line(self):
-        (args,) = self.runs([self.cc, "-fopenmp", "-c", "src/a.c", "src/f.f90"])
-        c_copy, f_copy = args[-2:]
-        self.assertEqual(args[-4:-2], ["-fopenmp", "-c"])
-        self.assertEqual((os.path.basename(c_copy), os.path.basename(f_copy)), ("a.c", "f.f90"))
-        self.assertNotIn("src/a.c", args)
-        self.assertNotIn("src/f.f90", args)
-        # Fortran include directories first, then the C ones
-        self.assertEqual(args[:3], ["-I" + os.path.join(self.dir, "src"),
-                                    "-I" + os.path.dirname(f_copy), "-iquote"])
+        invocations = self.runs([self.cc, "-fopenmp", "-c", "src/a.c", "src/f.f90"])
+        self.assertEqual([a[-4:] for a in invocations if "-S" in a],
+                         [["src/a.c", "-S", "-o", "a.o"], ["src/f.f90", "-S", "-o", "f.o"]])
+        self.assertEqual([a[-2:] for a in invocations if "-c" in a], [["-o", "a.o"], ["-o", "f.o"]])
 
     def test_compile_and_link_line(self):
         invocations = self.runs([self.cc, "-fopenmp", "src/a.c", "-o", "prog"])
-        self.assertEqual(len(invocations), 2)
-        init, link = invocations
+        plain, pre, compile_, init, link = invocations
+        self.assertEqual(plain[-3:-1], ["-S", "-o"])
+        obj = compile_[-1]
+        self.assertTrue(obj.startswith(self.tmp) and obj.endswith("/a.o"))
         self.assertEqual(init[0], "-c")
         self.assertTrue(init[1].endswith("/pompprof_init_regions.c"))
-        self.assertEqual(link[-6:], ["-o", "prog", init[3], "-L/opt/pp/lib",
-                                     "-Wl,-rpath,/opt/pp/lib", "-lpompprof"])
+        self.assertEqual(link, ["-fopenmp", obj, "-o", "prog", init[3], "-L/opt/pp/lib",
+                                "-Wl,-rpath,/opt/pp/lib", "-lpompprof"])
 
-    def test_link_of_uninstrumented_objects_runs_unchanged(self):
+    def test_link_with_openmp_always_gets_the_library(self):
+        # an OpenMP program without instrumented code still writes a profile
         self.write("u.c", "int main(void) { return 0; }\n")
         subprocess.run([CC, "-c", "u.c", "-o", "u.o"], check=True)
-        self.assertEqual(self.runs([self.cc, "-fopenmp", "u.o", "-o", "u"]),
-                         [["-fopenmp", "u.o", "-o", "u"]])
+        init, link = self.runs([self.cc, "-fopenmp", "u.o", "-o", "u"])
+        self.assertEqual(link[:3], ["-fopenmp", "u.o", "-o"])
+        self.assertEqual(link[-1], "-lpompprof")
+        # without OpenMP and without instrumented objects: the plain link
+        self.assertEqual(self.runs([self.cc, "u.o", "-o", "u"]), [["u.o", "-o", "u"]])
 
     def test_compiler_status_passes_through(self):
         os.environ["RECORD_STATUS"] = "3"
         self.runs([self.cc, "-c", "src/a.c"], status=3)
-        self.runs([self.cc, "-fopenmp", "-c", "src/a.c"], status=3)
+        # the plain pass fails: nothing else runs
+        self.assertEqual(len(self.runs([self.cc, "-fopenmp", "-c", "src/a.c"], status=3)), 1)
         self.assertNoWorkdirLeft()
         self.write("killed", "#!/bin/sh\nkill -TERM $$\n")
         os.chmod("killed", 0o755)
@@ -472,24 +535,59 @@ class Commands(InTempDir):
             self.assertEqual(wrapper.main(["./no-such-compiler", "-c", "src/a.c"]), 127)
         self.assertTrue(err.getvalue().startswith("pompprof: cannot run ./no-such-compiler"))
 
-    def test_opari2_failure_stops_before_the_compiler(self):
-        status = wrapper.main([self.cc, "-fopenmp", "-c", "src/missing.c"])
-        self.assertNotEqual(status, 0)
-        self.assertFalse(os.path.exists("record"))
+    def test_opari2_failure_compiles_the_source_plainly(self):
+        # a construct OPARI2 cannot read: one pompprof line with file:line, then the
+        # plain compile (the build never fails where a plain one works)
+        self.write("src/bad.c", "int main(void)\n{\n#pragma omp parallel\n    {\n"
+                                "#pragma pomp inst end(nothing_began)\n    }\n    return 0;\n}\n")
+        invocations = self.runs([self.cc, "-fopenmp", "-c", "src/bad.c", "-o", "bad.o"])
+        self.assertEqual(invocations[-1][-3:], ["-c", "-o", "bad.o"])
+        self.assertEqual(invocations[-1][-4], "src/bad.c")
+        lines = self.stderr.splitlines()
+        self.assertEqual(len(lines), 1, self.stderr)
+        self.assertRegex(lines[0], r"^pompprof: src/bad\.c(:\d+)?: OPARI2 cannot instrument "
+                                   r"this .*compiled without measurement")
         self.assertNoWorkdirLeft()
 
+    def test_other_inputs_of_a_compile_line(self):
+        self.write("src/s.s", "")
+        invocations = self.runs([self.cc, "-fopenmp", "-c", "src/a.c", "src/s.s"])
+        self.assertEqual(invocations[-1], ["-fopenmp", "-c", "src/s.s"])
+        self.assertEqual(len(invocations), 4)
+        # -o with several inputs: gcc's own refusal
+        self.assertEqual(self.runs([self.cc, "-fopenmp", "-c", "src/a.c", "src/s.s", "-o", "x.o"]),
+                         [["-fopenmp", "-c", "src/a.c", "src/s.s", "-o", "x.o"]])
+
+    def test_opari2_only_where_there_is_something_to_instrument(self):
+        self.write("src/plain.c", "int f(int x)\n{\n    return x + 1;\n}\n")
+        self.write("src/loop.c", "void g(int *a)\n{\n#pragma omp taskloop\n"
+                                 "    for (int i = 0; i < 8; i++) a[i] = i;\n}\n")
+        *_, compile_ = self.runs(["--verbose", "--keep", self.cc, "-fopenmp", "-c",
+                                  "src/plain.c"])
+        self.assertNotIn(build_config.OPARI2, self.stderr)
+        self.assertTrue(compile_[-4].endswith("/plain.pre.i"))
+        shutil.rmtree(self.stderr.splitlines()[-1].split("kept intermediate files in ")[1])
+        # a taskloop alone is the wrapper's own instrumentation, still through OPARI2
+        *_, compile_ = self.runs(["--keep", self.cc, "-fopenmp", "-c", "src/loop.c"])
+        with open(compile_[-4]) as f:
+            text = f.read()
+        self.assertIn("POMP2_Taskwait_begin(pompprof_handle_1()", text)
+        self.assertIn("#pragma omp taskloop", text)
+        shutil.rmtree(self.stderr.splitlines()[-1].split("kept intermediate files in ")[1])
+
     def test_keep_and_opari2_args(self):
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err):
-            self.runs(["--verbose", "--keep", "--opari2-arg=--nodecl", self.cc, "-fopenmp",
-                       "-c", "src/a.c"])
-        lines = err.getvalue().splitlines()
+        self.runs(["--verbose", "--keep", "--opari2-arg=--nodecl", self.cc, "-fopenmp",
+                   "-c", "src/a.c"])
+        lines = self.stderr.splitlines()
         opari2 = [ln for ln in lines if ln.startswith("pompprof: %s " % build_config.OPARI2)]
         self.assertEqual(len(opari2), 1)
-        self.assertIn(" --omp-tpd --nodecl src/a.c ", opari2[0])
+        self.assertIn(" --omp-tpd --omp-task-untied=no-warn --c --nodecl ", opari2[0])
         kept = lines[-1].split("kept intermediate files in ")[1]
         self.assertEqual(os.path.dirname(kept), self.tmp)
-        self.assertTrue(os.path.isfile(os.path.join(kept, "src0", "a.c")))
+        copies = glob.glob(os.path.join(kept, "src*", "a.i"))
+        self.assertEqual(len(copies), 1)
+        with open(copies[0]) as f:
+            self.assertIn("POMP2_Parallel_fork", f.read())
         shutil.rmtree(kept)
 
 

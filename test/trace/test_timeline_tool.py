@@ -85,7 +85,7 @@ class TimelineTool(unittest.TestCase):
         with open(chrome) as f:
             events = json.load(f)["traceEvents"]
         tasks = [e for e in events if e.get("cat") == "task" and e["ph"] == "X"]
-        self.assertGreaterEqual(len(tasks), 485)
+        self.assertGreaterEqual(len(tasks), 486)
 
     def test_bad_input(self):
         missing = os.path.join(self.tmp, "nothing-here")

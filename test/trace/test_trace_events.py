@@ -7,8 +7,8 @@ must read it without an error:
   switch to an explicit task is a fragment the profile shows as a stub visit, fork/join
   and team begin/end per thread, enter/leave balanced per location;
 * locks.c: an acquire and a release per lock taken (set, successful test, nest locks);
-* depend.c: tasks with depend clauses keep the mark in their region description and
-  pompprof-timeline names them;
+* depend.c, fdepend.f90: tasks with depend clauses keep the mark in their region
+  description and pompprof-timeline names them;
 * the definitions: one location per thread, the profile's regions, the flush region;
 * PAPI counter values when POMPPROF_METRICS is set (skipped where PAPI cannot count);
 * the program prints exactly what it prints untraced.
@@ -51,9 +51,9 @@ class TraceEvents(unittest.TestCase):
 
     def test_tasks(self):
         out, ev = self.traced(os.path.join(E2E_PROGS, "tasks.c"), "tasks")
-        # fib(12): two tasks per call with n >= 2; then an untied task and 20 more (the
-        # if(0) task is not a task for OPARI2)
-        instances = 2 * fib_task_calls(12) + 1 + 20
+        # fib(12): two tasks per call with n >= 2; then the if(0) task (the wrapper
+        # measures undeferred tasks), an untied task and 20 more
+        instances = 2 * fib_task_calls(12) + 1 + 1 + 20
         self.assertEqual(ev.count("THREAD_TASK_CREATE"), instances)
         self.assertEqual(ev.count("THREAD_TASK_COMPLETE"), instances)
         created = {TASK_ID.search(a).groups() for e, _, a in ev.rows if e == "THREAD_TASK_CREATE"}
@@ -109,6 +109,15 @@ class TraceEvents(unittest.TestCase):
         self.assertEqual(d["depend"]["tasks"], 2)
         self.assertEqual(sorted(d["depend"]["constructs"]),
                          ["!$omp task @depend.c:15", "!$omp task @depend.c:20"])
+
+    def test_depend_fortran(self):
+        if os.environ.get("FORTRAN_BINDINGS") != "yes":
+            self.skipTest("no Fortran bindings in this build")
+        out, ev = self.traced(os.path.join(PROGS, "fdepend.f90"), "fdepend")
+        self.assertEqual(ev.count("THREAD_TASK_CREATE"), 3)
+        d = timeline(out)
+        self.assertEqual(d["depend"]["tasks"], 2)
+        self.assertEqual(len(d["depend"]["constructs"]), 2, d["depend"])
 
     def test_definitions(self):
         out, ev = self.traced(os.path.join(E2E_PROGS, "tasks.c"), "defs", threads=3)

@@ -31,8 +31,10 @@ def build(scratch, source, profiled=True):
     False; returns the executable."""
     exe = os.path.join(scratch, os.path.splitext(os.path.basename(source))[0]
                        + ("" if profiled else "_plain"))
-    cmd = ([WRAPPER] if profiled else []) + CC + OPENMP + ["-O2", "-I" + PROGS, source,
-                                                         "-o", exe, "-lm"]
+    fortran = source.endswith(".f90")
+    compiler = (os.environ.get("FC") or "gfortran").split() if fortran else CC
+    cmd = ([WRAPPER] if profiled else []) + compiler + OPENMP + ["-O2", "-I" + PROGS, source,
+                                                               "-o", exe, "-lm"]
     subprocess.run(cmd, env=ENV, check=True, cwd=scratch)
     return exe
 

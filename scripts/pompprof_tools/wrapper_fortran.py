@@ -1,0 +1,514 @@
+"""Fortran through OPARI2: directives made readable for it, its output made to
+compile as the original would.
+
+OPARI2 reads the source itself when the compiler would not preprocess it,
+else the compiler's `-E -cpp` output (so #include'd files and macros are
+instrumented like the rest).  The instrumented text is compiled without cpp:
+gfortran reads cpp's line markers ("# 12 \\"file\\"") then too, but not
+"#line", and running cpp again could change the meaning of the user's code
+(e.g. a variable named "linux" or "unix").
+
+The directives get the treatments of wrapper_directive, as in C: combined
+constructs split, constructs OPARI2 does not know hidden from it (each hidden
+line is a numbered comment while OPARI2 runs, then the original line again),
+and the constructs the wrapper measures itself marked with OPARI2 user
+regions (`!$pomp inst begin(pompprof_<n>)`), whose calls and region strings
+are then turned into those of the construct: OPARI2 so declares the handles
+and strings in every program unit that needs them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import wrapper_directive as wd
+from .wrapper_ctext import MARKER, escape, unescape
+from .wrapper_rewrite import region_string
+
+SECTIONS_ENTER_WITHOUT_STRING = re.compile(
+    r"^(\s*call\s+POMP2_Sections_enter\s*\(\s*opari2_region_(\d+))\s*\)\s*$",
+    re.M | re.I)
+OPARI2_INCLUDE = re.compile(r"^\s*include\s+'[^']*\.opari\.inc'\s*$", re.I)
+LINE_MARKER = re.compile(r'^#line (\d+) (".*")$')
+IMPORT_STATEMENT = re.compile(r"^\s*import\b", re.I)
+
+FREE_DIRECTIVE = re.compile(r"^(\s*)!\$omp(&?)(\s.*|)$", re.I)
+FIXED_DIRECTIVE = re.compile(r"^[!cC*]\$omp(.)(.*)$", re.I)
+HIDDEN_LINE = re.compile(r"^!pompprof_hidden_(\d+)$", re.M)
+OWN_NAME = "pompprof_%d"
+
+# The calls that stand for the wrapper's own user regions, per layout:
+# (calls at the begin, calls at the end); {h} the handle, {s} the string.
+OWN_CALLS = {
+    "masked": (["call POMP2_Master_begin({h}, {s})"], ["call POMP2_Master_end({h})"]),
+    "atomic": (["call POMP2_Atomic_enter({h}, {s})"], ["call POMP2_Atomic_exit({h})"]),
+    "ordered": (["call POMP2_Ordered_enter({h}, {s})"], ["call POMP2_Ordered_exit({h})"]),
+    "for+barrier": (["call POMP2_Do_enter({h}, {s})"], ["call POMP2_Do_exit({h})"]),
+    "sections+barrier": (["call POMP2_Sections_enter({h}, {s})"],
+                         ["call POMP2_Sections_exit({h})"]),
+    "taskloop": (["call POMP2_Taskwait_begin({h}, pomp2_old_task, {s})"],
+                 ["call POMP2_Taskwait_end({h}, pomp2_old_task)"]),
+    "taskyield": (["call POMP2_Taskwait_begin({h}, pomp2_old_task, {s})"],
+                  ["call POMP2_Taskwait_end({h}, pomp2_old_task)"]),
+    "taskgroup": (["call POMP2_Taskwait_begin({h}, pomp2_old_task, {s})"],
+                  ["call POMP2_Taskwait_end({h}, pomp2_old_task)"]),
+}
+REGION_TYPE = {"for+barrier": "do", "sections+barrier": "sections"}
+
+
+@dataclass
+class FDirective:
+    first: int                   # line indexes
+    last: int
+    indent: str
+    text: str                    # without the sentinels
+    d: wd.Directive | None = None
+
+
+@dataclass
+class FPrepared:
+    text: str
+    notes: list[str] = field(default_factory=list)
+    hidden: list[str] = field(default_factory=list)       # original lines
+    own: dict[str, str] = field(default_factory=dict)     # user region name -> layout
+
+
+def directives(lines: list[str], fixed: bool) -> list[FDirective]:
+    out = []
+    i = 0
+    while i < len(lines):
+        if fixed:
+            m = FIXED_DIRECTIVE.match(lines[i])
+            if not m or m.group(1) not in (" ", "0"):
+                i += 1
+                continue
+            text, last = m.group(2), i
+            while last + 1 < len(lines):
+                c = FIXED_DIRECTIVE.match(lines[last + 1])
+                if not c or c.group(1) in (" ", "0"):
+                    break
+                last += 1
+                text += " " + c.group(2)
+            out.append(FDirective(i, last, "      ", text))
+        else:
+            m = FREE_DIRECTIVE.match(lines[i])
+            if not m or m.group(2):
+                i += 1
+                continue
+            text, last = m.group(3), i
+            while text.rstrip().endswith("&") and last + 1 < len(lines):
+                text = text.rstrip()[:-1]
+                last += 1
+                c = FREE_DIRECTIVE.match(lines[last])
+                text += " " + (c.group(3) if c else lines[last].strip().lstrip("&"))
+            out.append(FDirective(i, last, m.group(1), text))
+        i = out[-1].last + 1
+    return out
+
+
+def statement_lines(lines: list[str], fixed: bool, start: int):
+    """(index, label, text) of each statement from line start on (first lines only)."""
+    previous_continues = False
+    for k in range(start, len(lines)):
+        line = lines[k]
+        if line.startswith("#") or not line.strip():
+            continue
+        if fixed:
+            if line[:1] in "cC*!" or line.lstrip().startswith("!"):
+                continue
+            if len(line) > 5 and line[5] not in " 0":
+                continue
+            label, text = line[:5].strip(), line[6:]
+        else:
+            stripped = line.strip()
+            if stripped.startswith("!"):
+                continue
+            if previous_continues:
+                previous_continues = stripped.split("!")[0].rstrip().endswith("&")
+                continue
+            previous_continues = stripped.split("!")[0].rstrip().endswith("&")
+            m = re.match(r"(\d+)\s+(.*)", stripped)
+            label, text = (m.group(1), m.group(2)) if m else ("", stripped)
+        yield k, label, text.strip()
+
+
+DO_START = re.compile(r"^(?:[A-Za-z_]\w*\s*:\s*)?do\b\s*(\d+)?(?!\s*=)", re.I)
+END_DO = re.compile(r"^end\s*do\b", re.I)
+
+
+def loop_end(lines: list[str], fixed: bool, after: int) -> int | None:
+    """The last line of the DO loop that starts after line `after`."""
+    stack: list[str] = []
+    for k, label, text in statement_lines(lines, fixed, after + 1):
+        m = DO_START.match(text)
+        if m:
+            stack.append(m.group(1) or "")
+        elif END_DO.match(text) and stack and stack[-1] == "":
+            stack.pop()
+        elif not stack:
+            return None
+        if label:
+            while stack and stack[-1] == label:
+                stack.pop()
+        if not stack:
+            return k
+    return None
+
+
+def wrap(indent: str, sentinel: str, text: str, fixed: bool) -> list[str]:
+    """A directive (or pomp line) of any length as source lines of the form."""
+    limit = 72 if fixed else 132
+    words = text.split(" ")
+    lines, current = [], ""
+    for w in words:
+        if current and len(current) + len(w) + 12 > limit:
+            lines.append(current)
+            current = w
+        else:
+            current = (current + " " + w).strip()
+    lines.append(current)
+    if fixed:
+        return [sentinel + (" " if k == 0 else "&") + " " + part for k, part in enumerate(lines)]
+    return [indent + sentinel + " " + part + (" &" if k < len(lines) - 1 else "")
+            for k, part in enumerate(lines)]
+
+
+class FRewriter:
+    def __init__(self, text: str, source: str, fixed: bool):
+        self.lines = text.split("\n")
+        self.source = source
+        self.fixed = fixed
+        self.result = FPrepared(text)
+        self.replace: dict[int, list[str]] = {}     # line -> lines in its place
+        self.insert_after: dict[int, list[str]] = {}
+        self.drop: set[int] = set()
+
+    def origin(self, k: int) -> tuple[str, int]:
+        """(file as the markers spell it, line) of line k."""
+        for j in range(k - 1, -1, -1):
+            m = MARKER.match(self.lines[j])
+            if m:
+                return m.group(2), int(m.group(1)) + (k - j - 1)
+        return escape(self.source), k + 1
+
+    def marker(self, k: int) -> str:
+        """A marker that gives line k (and the lines after it) its own number."""
+        return '# %d "%s"' % (self.origin(k)[1], self.origin(k)[0])
+
+    def hide(self, fd: FDirective) -> None:
+        out = []
+        for k in range(fd.first, fd.last + 1):
+            out.append("!pompprof_hidden_%d" % len(self.result.hidden))
+            self.result.hidden.append(self.lines[k])
+        self.replace[fd.first] = out + self.replace.get(fd.first, [])[len(out):]
+        self.drop.update(range(fd.first + 1, fd.last + 1))
+
+    def note(self, k: int, message: str) -> None:
+        file, line = self.origin(k)
+        text = "%s:%d: %s" % (unescape(file), line, message)
+        if text not in self.result.notes:
+            self.result.notes.append(text)
+
+    def directive_lines(self, fd: FDirective, text: str) -> list[str]:
+        return wrap(fd.indent, "!$omp", text, self.fixed)
+
+    def pomp(self, fd: FDirective, what: str) -> list[str]:
+        return wrap(fd.indent, "!$pomp", what, self.fixed)
+
+    def run(self) -> FPrepared:
+        found = directives(self.lines, self.fixed)
+        for fd in found:
+            try:
+                fd.d = wd.parse(fd.text, fortran=True)
+            except wd.DirectiveError:
+                fd.d = None
+        hidden_until = -1
+        consumed: set[int] = set()          # end directives already handled
+        for n, fd in enumerate(found):
+            if n in consumed:
+                continue
+            if fd.first <= hidden_until or fd.d is None:
+                if fd.d is None and fd.first > hidden_until:
+                    self.note(fd.first, "this OpenMP directive is not measured (pompprof "
+                                        "cannot read it)")
+                self.hide(fd)
+                continue
+            if fd.d.words[0] == "end":
+                continue       # an end of a construct OPARI2 handles as written
+            hidden_until = max(hidden_until, self.construct(n, found, consumed))
+        # every changed block is followed by a marker: the lines after it keep
+        # their numbers (OPARI2 and the compiler count from the markers)
+        out = []
+        for k, line in enumerate(self.lines):
+            if k in self.drop:
+                continue
+            if k in self.replace:
+                out += self.replace[k]
+                nxt = k + 1
+                while nxt in self.drop:
+                    nxt += 1
+                if nxt < len(self.lines) and k not in self.insert_after:
+                    out.append(self.marker(nxt))
+            else:
+                out.append(line)
+            if k in self.insert_after:
+                out += self.insert_after[k]
+                if k + 1 < len(self.lines):
+                    out.append(self.marker(k + 1))
+        self.result.text = "\n".join(out)
+        return self.result
+
+    def find_end(self, n: int, found: list[FDirective]) -> int | None:
+        """Index in found of the end directive of construct n (same name, nesting)."""
+        name = found[n].d.name
+        depth = 0
+        for m in range(n + 1, len(found)):
+            d = found[m].d
+            if d is None:
+                continue
+            if d.name == name:
+                depth += 1
+            elif d.words[0] == "end" and " ".join(d.words[1:]) == name:
+                if depth == 0:
+                    return m
+                depth -= 1
+        return None
+
+    def construct(self, n: int, found: list[FDirective], consumed: set[int]) -> int:
+        fd = found[n]
+        d = fd.d
+        if d.name == "atomic":
+            return self.atomic(n, found, consumed)
+        has_body = wd.takes_body(d)
+        end_n = self.find_end(n, found) if has_body else None
+        loop = wd.is_loop(d)
+        last = fd.last
+        if end_n is not None:
+            last = found[end_n].last
+            consumed.add(end_n)
+        elif has_body and loop:
+            last = loop_end(self.lines, self.fixed, fd.last)
+            if last is None:
+                self.note(fd.first, "cannot find the loop of this directive: not measured")
+                self.hide(fd)
+                return -1
+        elif has_body:
+            self.hide(fd)      # a block without its end directive: not valid Fortran
+            return -1
+        inside = {f.d.name if f.d.words[0] not in ("cancel", "cancellation") or not f.d.clauses
+                  else "cancel " + f.d.clauses[0].name
+                  for f in found[n + 1:] if f.d and f.first <= last}
+        try:
+            layers = wd.expand(d, inside)
+        except wd.DirectiveError:
+            self.note(fd.first, "this OpenMP directive is not measured (pompprof cannot "
+                                "read it)")
+            layers = None
+        if layers is None or all(wd.treatment(leaf, inside).action == wd.OPARI2
+                                 for leaf in layers) and len(layers) == 1:
+            if layers is None:
+                self.hide(fd)
+                if end_n is not None:
+                    self.hide(found[end_n])
+                return -1
+            leaf = wd.for_opari2(d)
+            if leaf.text().lower() != " ".join(fd.text.split()).lower():
+                self.replace[fd.first] = self.directive_lines(fd, leaf.text())
+                self.drop.update(range(fd.first + 1, fd.last + 1))
+            if loop and end_n is None:
+                # OPARI2 closes a loop without its end directive as "end do"
+                # (wrong for "do simd"): write the end directive out
+                self.insert_after[last] = self.directive_lines(fd, "end " + leaf.name) \
+                    + self.insert_after.get(last, [])
+            inside_hidden = wd.treatment(d, inside).hide_inside
+            return last if inside_hidden else -1
+        before, after = [], []
+        hide_inside = False
+        for leaf in layers:
+            tr = wd.treatment(leaf, inside)
+            if tr.note:
+                self.note(fd.first, tr.note)
+            needs_end = has_body and not wd.is_loop(leaf)
+            if tr.action == wd.OPARI2:
+                leaf = wd.for_opari2(leaf)
+                before += self.directive_lines(fd, leaf.text())
+                if has_body:
+                    after[:0] = self.directive_lines(fd, "end " + leaf.name)
+                hide_inside = hide_inside or tr.hide_inside
+            elif tr.action == wd.OWN:
+                name = OWN_NAME % (len(self.result.own) + 1)
+                self.result.own[name] = tr.region_type
+                hidden = self.hidden_lines(fd, leaf.text())
+                hidden_end = self.hidden_lines(fd, "end " + leaf.name) \
+                    if needs_end or (has_body and end_n is not None) else []
+                begin = self.pomp(fd, "inst begin(%s)" % name)
+                end = self.pomp(fd, "inst end(%s)" % name)
+                if tr.region_type == "masked":
+                    before += hidden + begin
+                    after[:0] = end + hidden_end
+                elif tr.region_type == "taskgroup":
+                    before += hidden
+                    after[:0] = begin + hidden_end + end
+                elif has_body:
+                    before += begin + hidden
+                    after[:0] = hidden_end + end
+                else:
+                    before += begin + hidden + end
+                hide_inside = hide_inside or tr.hide_inside
+            else:
+                before += self.hidden_lines(fd, leaf.text())
+                if needs_end or (has_body and end_n is not None):
+                    after[:0] = self.hidden_lines(fd, "end " + leaf.name)
+                hide_inside = hide_inside or tr.action in (wd.NOTE_ALL, wd.QUIET_ALL)
+        self.replace[fd.first] = before
+        self.drop.update(range(fd.first + 1, fd.last + 1))
+        if end_n is not None:
+            e = found[end_n]
+            self.replace[e.first] = after
+            self.drop.update(range(e.first + 1, e.last + 1))
+        elif has_body:
+            self.insert_after[last] = after + self.insert_after.get(last, [])
+        return last if hide_inside else -1
+
+    def atomic(self, n: int, found: list[FDirective], consumed: set[int]) -> int:
+        """An atomic construct with an end directive (capture, the block forms):
+        OPARI2 closes it after its first statement, so the wrapper measures it;
+        the others are OPARI2's."""
+        fd = found[n]
+        nxt = found[n + 1] if n + 1 < len(found) else None
+        if not (nxt and nxt.d and nxt.d.name == "end atomic"):
+            return -1
+        consumed.add(n + 1)
+        name = OWN_NAME % (len(self.result.own) + 1)
+        self.result.own[name] = "atomic"
+        self.replace[fd.first] = self.pomp(fd, "inst begin(%s)" % name) \
+            + self.hidden_lines(fd, fd.d.text())
+        self.drop.update(range(fd.first + 1, fd.last + 1))
+        self.replace[nxt.first] = self.hidden_lines(nxt, "end atomic") \
+            + self.pomp(nxt, "inst end(%s)" % name)
+        self.drop.update(range(nxt.first + 1, nxt.last + 1))
+        return -1
+
+    def hidden_lines(self, fd: FDirective, text: str) -> list[str]:
+        out = []
+        for line in self.directive_lines(fd, text):
+            out.append("!pompprof_hidden_%d" % len(self.result.hidden))
+            self.result.hidden.append(line)
+        return out
+
+
+def prepare(text: str, source: str, fixed: bool) -> FPrepared:
+    """The Fortran text (the compiler's -E output, or the source itself) ready for
+    OPARI2; source names the file in markers where the text has none."""
+    if not MARKER.match(text.split("\n", 1)[0]):
+        text = '# 1 "%s"\n' % escape(source) + text
+    return FRewriter(text, source, fixed).run()
+
+
+# ---- after OPARI2 -----------------------------------------------------------------
+
+def include_after_imports(text: str) -> str:
+    """OPARI2 2.0.7 also puts its INCLUDE at the top of interface bodies,
+    before IMPORT statements, which must come first: move it behind them
+    (and renumber, so messages keep pointing at the right lines)."""
+    lines = text.split("\n")
+    out = []
+    i = 0
+    while i < len(lines):
+        marker = LINE_MARKER.match(lines[i + 1]) if i + 2 < len(lines) else None
+        if not (OPARI2_INCLUDE.match(lines[i]) and marker and IMPORT_STATEMENT.match(lines[i + 2])):
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i + 2
+        while j < len(lines) and (IMPORT_STATEMENT.match(lines[j])
+                                  or lines[j - 1].rstrip().endswith("&")):
+            j += 1
+        out += [lines[i + 1]] + lines[i + 2:j] + [lines[i]]
+        out.append("#line %d %s" % (int(marker.group(1)) + j - (i + 2), marker.group(2)))
+        i = j
+    return "\n".join(out)
+
+
+def fix_fortran(text: str) -> str:
+    """Make OPARI2's Fortran output compile as the original would (before its
+    #line markers become cpp markers)."""
+    text = include_after_imports(text)
+    # OPARI2 2.0.7 calls POMP2_Sections_enter without the region string for
+    # "parallel sections" but with it for "sections"; gfortran rejects such
+    # mixed argument lists in one file.  The string's constant exists (the
+    # fork of the same region uses it): pass it (the line stays short enough
+    # for fixed form).
+    text = SECTIONS_ENTER_WITHOUT_STRING.sub(
+        lambda m: "%s, opari2_ctc_%s)" % (m.group(1), m.group(2))
+        if re.search(r"\bopari2_ctc_%s\b" % m.group(2), text, re.I) else m.group(0), text)
+    return text
+
+
+CTC_DECLARATION = re.compile(
+    r"(?P<head>[^\n]*\bopari2_ctc_(?P<n>\d+)\s*=\s*&?\s*\n)(?P<body>(?:[ \t]*&?\"[^\"\n]*\"(?://)?&?\)?\s*\n)+)",
+    re.I)
+BEGIN_CALL = re.compile(r"call\s+POMP2_Begin\s*\(\s*(opari2_region_(\d+))\s*,\s*(?:\n\s*&)?\s*"
+                        r"(opari2_ctc_\d+)\s*\)", re.I)
+END_CALL = re.compile(r"call\s+POMP2_End\s*\(\s*(opari2_region_(\d+))\s*\)", re.I)
+
+
+def own_regions(out: str, inc: str, prepared: FPrepared, fixed: bool) -> tuple[str, str]:
+    """The wrapper's user regions as the constructs they stand for: region
+    strings with their construct's type, POMP2_Begin/End as its calls."""
+    if not prepared.own:
+        return out, inc
+    layouts: dict[str, str] = {}
+
+    def fix_string(m):
+        pieces = re.findall(r'"([^"]*)"', m.group("body"))
+        ctc = "".join(pieces)
+        fields = [f.split("=", 1) for f in ctc.split("*")[1:] if "=" in f]
+        kv = dict(fields)
+        layout = prepared.own.get(kv.get("userRegionName", ""))
+        if kv.get("regionType") != "userRegion" or layout is None:
+            return m.group(0)
+        layouts[m.group("n")] = layout
+        new = region_string([(k, REGION_TYPE.get(layout, layout) if k == "regionType" else v)
+                             for k, v in fields if k != "userRegionName"])
+        chunks = [new[k:k + 50] for k in range(0, len(new), 50)]
+        body = []
+        for k, c in enumerate(chunks):
+            lastpiece = k == len(chunks) - 1
+            if fixed:
+                body.append('     &"%s"%s' % (c, ")" if lastpiece else "//"))
+            else:
+                body.append('      "%s"%s' % (c, "" if lastpiece else "//&"))
+        return m.group("head") + "\n".join(body) + "\n"
+
+    inc = CTC_DECLARATION.sub(fix_string, inc)
+
+    def call(template: str, handle: str, ctc: str) -> str:
+        text = template.format(h=handle, s=ctc)
+        if fixed:
+            head, _, rest = text.partition(", ")
+            return "      %s,\n     &%s" % (head, rest) if rest else "      " + text
+        return "      " + text
+
+    def begin(m):
+        layout = layouts.get(m.group(2))
+        if layout is None:
+            return m.group(0)
+        return "\n".join(call(t, m.group(1), m.group(3)).lstrip() if k == 0 else
+                         call(t, m.group(1), m.group(3))
+                         for k, t in enumerate(OWN_CALLS[layout][0]))
+
+    def end(m):
+        layout = layouts.get(m.group(2))
+        if layout is None:
+            return m.group(0)
+        return call(OWN_CALLS[layout][1][0], m.group(1), "").lstrip()
+
+    out = BEGIN_CALL.sub(begin, out)
+    out = END_CALL.sub(end, out)
+    return out, inc
+
+
+def restore_hidden(text: str, hidden: list[str]) -> str:
+    return HIDDEN_LINE.sub(lambda m: hidden[int(m.group(1))], text)

@@ -1,0 +1,2 @@
+#define N 50
+#define USE_DO 1
