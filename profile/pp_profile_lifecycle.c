@@ -166,7 +166,12 @@ void pp_profile_init(void)
     const pp_config *cfg = pp_config_get();
     if (cfg->enable)
         pp_timer_init(cfg->timer);
-    pp_profile_start_at(pp_timer_now());
+    uint64_t t0 = pp_timer_now();
+    pp_profile_start_at(t0);
+    /* setting up a trace took time the program did not spend: the trace says so */
+    pp_location *loc = pp_profile_tls_;
+    if (loc && loc->trace)
+        pp_trace_started(loc->trace, t0);
     static int registered;
     if (!__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL) && cfg->enable) {
         atexit(pp_profile_atexit);

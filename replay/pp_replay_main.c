@@ -94,7 +94,7 @@ static int pp_def_kind(OTF2_RegionRole role, OTF2_Paradigm paradigm, const char 
     case OTF2_REGION_ROLE_WRAPPER:
         return paradigm == OTF2_PARADIGM_OPENMP ? PP_RK_SYNC : PP_RK_OTHER;
     case OTF2_REGION_ROLE_ARTIFICIAL:
-        if (!strcmp(name, "pompprof trace flush"))
+        if (!strcmp(name, "pompprof trace flush") || !strcmp(name, "pompprof trace start"))
             return PP_RK_FLUSH;
         return paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM ? PP_RK_PROGRAM : PP_RK_OTHER;
     default: return PP_RK_OTHER;

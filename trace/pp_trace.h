@@ -57,6 +57,11 @@ pp_trace_buf *pp_trace_thread_start(uint32_t location, uint64_t initial_task);
  * path's slow part; runs on the buffer's own thread). */
 void pp_trace_flush(pp_trace_buf *b);
 
+/* The trace's own start (directories, files, the first buffer) took from
+ * since until now: recorded on b as the region "pompprof trace start", so
+ * that time shows as measurement, not as the program's. */
+void pp_trace_started(pp_trace_buf *b, uint64_t since);
+
 /* ---- the event path: one record, no clock read ------------------------------- */
 
 static inline uint64_t *pp_trace_claim(pp_trace_buf *b, uint64_t now, unsigned kind)

@@ -136,6 +136,12 @@ void pp_trace_flush(pp_trace_buf *b)
     pp_trace_put(b, pp_timer_now(), PP_TRACE_FLUSH_END, 0);
 }
 
+void pp_trace_started(pp_trace_buf *b, uint64_t since)
+{
+    pp_trace_put(b, since, PP_TRACE_FLUSH_BEGIN, 1);
+    pp_trace_put(b, pp_timer_now(), PP_TRACE_FLUSH_END, 1);
+}
+
 /* ---- threads ------------------------------------------------------------------- */
 
 pp_trace_buf *pp_trace_thread_start(uint32_t location, uint64_t initial_task)

@@ -33,7 +33,8 @@ typedef struct pp_trace_conv {
     uint32_t n_locations;      /* the highest location index + 1 */
     uint64_t *events;          /* events written, by location index */
     uint8_t *defined;          /* locations that have events, by index */
-    uint32_t flush_region;     /* the flush's region id (after the engine's) */
+    uint32_t flush_region;     /* the flush's region id (after the engine's), then the
+                                  trace start's */
     uint64_t t_end;            /* where every location's trace ends (ticks) */
     pp_trace_team *teams;      /* comm id = index + 1 (comm 0: all threads) */
     uint32_t n_teams, cap_teams;

@@ -272,6 +272,11 @@ int pp_trace_otf2_definitions(pp_trace_conv *c)
                              .paradigm = "measurement", .role = "artificial",
                              .begin_line = 0, .end_line = 0};
     pp_defs_region(&s, c->flush_region, &flush);
+    pp_trace_region start = {.name = "pompprof trace start",
+                             .description = "the trace's directories, files and buffers set up",
+                             .paradigm = "measurement", .role = "artificial",
+                             .begin_line = 0, .end_line = 0};
+    pp_defs_region(&s, c->flush_region + 1, &start);
     pp_defs_comms(c, &s);
     pp_defs_metrics(c, &s);
     return failed || s.failed ? -1 : 0;

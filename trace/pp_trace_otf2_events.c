@@ -136,7 +136,7 @@ void pp_trace_otf2_event_sizes(pp_trace_conv *c)
             c->size[i] = 64; /* more than any of these events takes */
         return;
     }
-    OTF2_EventSizeEstimator_SetNumberOfRegionDefinitions(e, c->defs->n_regions + 1);
+    OTF2_EventSizeEstimator_SetNumberOfRegionDefinitions(e, c->defs->n_regions + 2);
     OTF2_EventSizeEstimator_SetNumberOfLocationDefinitions(e, c->n_locations + 1);
     OTF2_EventSizeEstimator_SetNumberOfMetricDefinitions(e, 1);
     /* the team communicators are counted only later: their ids stay below this */
@@ -474,8 +474,8 @@ static void pp_conv_record(pp_conv_loc *l, const uint64_t *rec)
     case PP_TRACE_LOCK_ACQUIRE: pp_conv_lock(l, rec[1], rec[2], 1); break;
     case PP_TRACE_LOCK_RELEASE: pp_conv_lock(l, rec[1], 0, 0); break;
     case PP_TRACE_METRICS: pp_conv_metrics(l, rec); break;
-    case PP_TRACE_FLUSH_BEGIN: pp_conv_enter(l, l->c->flush_region); break;
-    case PP_TRACE_FLUSH_END: pp_conv_leave(l, l->c->flush_region); break;
+    case PP_TRACE_FLUSH_BEGIN: pp_conv_enter(l, l->c->flush_region + (rec[1] == 1)); break;
+    case PP_TRACE_FLUSH_END: pp_conv_leave(l, l->c->flush_region + (rec[1] == 1)); break;
     default: break;
     }
 }

@@ -33,8 +33,8 @@ enum pp_trace_kind {
     PP_TRACE_LOCK_ACQUIRE, /* a: lock address, b: acquisition order (process-wide) */
     PP_TRACE_LOCK_RELEASE, /* a: lock address */
     PP_TRACE_METRICS,      /* a: n, then n counter values; time: the record before it */
-    PP_TRACE_FLUSH_BEGIN,  /* a: 0 */
-    PP_TRACE_FLUSH_END,    /* a: 0 */
+    PP_TRACE_FLUSH_BEGIN,  /* a: 0 a flush, 1 the trace's start (pp_trace_started) */
+    PP_TRACE_FLUSH_END,    /* a: as its begin */
     PP_TRACE_KIND_END
 };
 

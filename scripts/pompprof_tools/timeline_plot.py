@@ -2,7 +2,7 @@
 
 - thread view: one row per thread, coloured by what it did (the task construct it ran,
   the region of its implicit task, or a kind of waiting: grey = idle, red/orange =
-  overhead while tasks were ready, purple = task creation, black = trace flush);
+  overhead while tasks were ready, purple = task creation, black = the trace's own flushes and start);
 - task view: one row per task construct (running instances as a filled curve scaled to
   the row's maximum, waiting instances as a line), or one row per task instance when the
   run had few (dark = running, light = created and waiting);
@@ -22,7 +22,7 @@ CATEGORY_COLORS = {
     "overhead: scheduling (tasks ready)": "#e15759",
     "overhead: blocked (tasks ready)": "#f28e2b",
     "task creation": "#9c6fb0",
-    "trace flush": "#000000",
+    "trace flush or start": "#000000",
     "undetermined (depend tasks waiting)": "#8c8c8c",
 }
 PALETTE = ("#4e79a7", "#59a14f", "#76b7b2", "#edc948", "#86bcb6", "#499894", "#b6992d",

@@ -1,29 +1,21 @@
-"""Helpers of the trace tests: build a program with the build-tree wrapper, run it with
-POMPPROF_TRACE=1, read its trace back with otf2-print (Debian otf2-tools) and with
-pompprof-timeline."""
+"""Helpers of the trace tests: build a program with the build-tree wrapper (the trees and
+the compiler from test/e2e/e2e_env.py), run it with POMPPROF_TRACE=1, read its trace back
+with otf2-print (Debian otf2-tools) and with pompprof-timeline."""
 import json
 import os
 import subprocess
 import sys
 
-TOP_SRCDIR = os.environ.get("top_srcdir")
-TOP_BUILDDIR = os.environ.get("top_builddir")
-if not TOP_SRCDIR or not TOP_BUILDDIR:
-    sys.exit("run through make check (top_srcdir/top_builddir unset)")
-sys.path.insert(0, os.path.join(TOP_SRCDIR, "scripts"))
+sys.path.insert(0, os.path.join(os.environ.get("top_srcdir", "."), "test", "e2e"))
+from e2e_env import CC, ENV, OPENMP, TOP_BUILDDIR, TOP_SRCDIR, WRAPPER  # noqa: E402
+from e2e_env import PROGS as E2E_PROGS  # noqa: E402
 
 PROGS = os.path.join(TOP_SRCDIR, "test", "trace", "progs")
-E2E_PROGS = os.path.join(TOP_SRCDIR, "test", "e2e", "progs")
 EXAMPLES = os.path.join(TOP_SRCDIR, "examples")
-WRAPPER = os.path.join(TOP_BUILDDIR, "scripts", "pompprof")
 TIMELINE = os.path.join(TOP_BUILDDIR, "scripts", "pompprof-timeline")
-ENV = dict(os.environ,
-           POMPPROF_LIBDIR=os.path.join(TOP_BUILDDIR, ".libs"),
-           POMPPROF_INCDIR=os.path.join(TOP_SRCDIR, "pomp2"))
+ENV = dict(ENV)
 for var in ("POMPPROF_TRACE", "POMPPROF_TRACE_BUFFER", "POMPPROF_METRICS", "POMPPROF_OUTPUT"):
     ENV.pop(var, None)
-CC = os.environ.get("CC", "gcc").split()
-OPENMP = os.environ.get("OPENMP_CFLAGS", "-fopenmp").split()
 
 
 def build(scratch, source, profiled=True):
