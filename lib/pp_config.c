@@ -122,6 +122,7 @@ int pp_config_from_env(pp_config *cfg)
     cfg->enable = true;
     cfg->timer = PP_TIMER_AUTO;
     cfg->max_parameter_values = PP_CONFIG_PARAMETER_VALUES_DEFAULT;
+    cfg->trace_buffer = PP_CONFIG_TRACE_BUFFER_DEFAULT;
     int bad = 0;
     const char *v;
 
@@ -172,6 +173,18 @@ int pp_config_from_env(pp_config *cfg)
             bad++;
         else
             cfg->max_parameter_values = (unsigned)x;
+    }
+    if ((v = getenv("POMPPROF_TRACE")) && *v)
+        bad += pp_config_parse_bool("POMPPROF_TRACE", v, &cfg->trace);
+    if ((v = getenv("POMPPROF_TRACE_BUFFER")) && *v) {
+        size_t x = 0;
+        if (pp_config_parse_size("POMPPROF_TRACE_BUFFER", v, &x))
+            bad++;
+        else if (x < PP_CONFIG_TRACE_BUFFER_MIN || x > ((size_t)1 << 40))
+            bad += pp_config_bad("POMPPROF_TRACE_BUFFER", v,
+                                 "a size per thread from 16k to 1024G, e.g. 8M");
+        else
+            cfg->trace_buffer = x;
     }
     return bad;
 }

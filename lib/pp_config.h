@@ -28,7 +28,14 @@ typedef struct pp_config {
     unsigned max_parameter_values; /* POMPPROF_MAX_PARAMETER_VALUES: distinct values per
                                     * parameter and call path (default 256) */
     int verbose;                 /* POMPPROF_VERBOSE 0..2 */
+    bool trace;                  /* POMPPROF_TRACE (default 0): an OTF2 trace beside the profile */
+    size_t trace_buffer;         /* POMPPROF_TRACE_BUFFER: bytes per thread (k/M/G suffix) */
 } pp_config;
+
+/* POMPPROF_TRACE_BUFFER: the default, and the least a thread's buffer may
+ * hold (smaller values are rejected with the accepted range). */
+#define PP_CONFIG_TRACE_BUFFER_DEFAULT ((size_t)8 << 20)
+#define PP_CONFIG_TRACE_BUFFER_MIN ((size_t)16 << 10)
 
 /* Fill cfg from the environment; returns the number of invalid variables. */
 int pp_config_from_env(pp_config *cfg);

@@ -220,14 +220,15 @@ static inline size_t pp_pomp2_fortran_trim(const char *s, pp_f_len len)
     void PP_POMP2_F_OMP_NAME(name, NAME)(void *lock);                               \
     void PP_POMP2_F_NAME(name, NAME)(void *lock)                                    \
     {                                                                               \
-        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, PP_POMP2_F_OMP_NAME(name, NAME)(lock));  \
+        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, lock, PP_POMP2_F_OMP_NAME(name, NAME)(lock), 0); \
     }
 #define PP_POMP2_LOCK_TEST(name, NAME, Name, lock_type)                            \
     pp_f_int PP_POMP2_F_OMP_NAME(name, NAME)(void *lock);                           \
     pp_f_int PP_POMP2_F_NAME(name, NAME)(void *lock)                                \
     {                                                                               \
         pp_f_int result;                                                            \
-        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, result = PP_POMP2_F_OMP_NAME(name, NAME)(lock)); \
+        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, lock, result = PP_POMP2_F_OMP_NAME(name, NAME)(lock), \
+                           result);                                                       \
         return result;                                                              \
     }
 

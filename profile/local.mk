@@ -13,11 +13,14 @@ profile_libpp_profile_la_SOURCES = \
 	profile/pp_profile_counters.c profile/pp_profile_instance.c \
 	profile/pp_profile_task.c profile/pp_profile_split.c profile/pp_profile_events.c \
 	profile/pp_profile_close.c profile/pp_profile_unify.c \
-	profile/pp_profile_metrics.c profile/pp_profile_output.c profile/pp_profile_lifecycle.c \
+	profile/pp_profile_metrics.c profile/pp_profile_output.c profile/pp_profile_trace.c \
+	profile/pp_profile_lifecycle.c \
 	profile/pp_profile_test.c profile/pp_profile_ctor.c
 # -O2 for the event path when CFLAGS names no optimisation level (e.g.
 # CFLAGS=-g).  Automake puts the user's CFLAGS after this, so an explicit
 # -O0 (a debugging build) still wins, as it should.
 profile_libpp_profile_la_CFLAGS = $(AM_CFLAGS) -O2
+# The engine records trace events through trace/ (the layer below it).
+profile_libpp_profile_la_LIBADD = trace/libpp_trace.la
 # the metrics' documentation links point into the installed README
 profile_libpp_profile_la_CPPFLAGS = $(AM_CPPFLAGS) -DPP_DOCDIR='"$(docdir)"'

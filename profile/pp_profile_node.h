@@ -29,6 +29,7 @@
 
 #include "lib/pp_counters.h"
 #include "profile/pp_profile.h"
+#include "trace/pp_trace.h"
 
 #define PP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define PP_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -155,7 +156,7 @@ typedef struct pp_param_site pp_param_site;
  * key.  Direct-mapped; a miss asks the global tables (pp_profile_params.c). */
 #define PP_PARAM_CACHE 256    /* power of two */
 #define PP_PARAM_SITES 64     /* power of two */
-typedef struct __attribute__((aligned(64))) pp_param_memo { /* one cache line */
+typedef struct pp_param_memo {
     const pp_path *path;
     uint64_t nkey;
     pp_param_value val; /* str: the interned copy */
@@ -193,6 +194,9 @@ struct pp_location {
      * during which none was created added no node to its kept tree, so its
      * values can stay there until the next flush (pp_profile_instance.c) */
     uint64_t nodes_made;
+    /* the thread's trace buffer: NULL unless POMPPROF_TRACE=1, so the event
+     * path pays one predictable branch for tracing when it is off */
+    pp_trace_buf *trace;
 
     /* arena */
     char *arena_ptr, *arena_end;

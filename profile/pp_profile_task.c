@@ -133,6 +133,8 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
             pp_profile_task_free(loc, t);
         return;
     }
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put2(loc->trace, now, PP_TRACE_TASK_BEGIN, task, task_region);
     /* the construct's merged root counts its active instances */
     if (++merged->instances_active > merged->instances_max)
         merged->instances_max = merged->instances_active;
@@ -194,6 +196,8 @@ pp_profile_task_end_loc(pp_location *loc, pp_region_id task_region, uint64_t now
     if (PP_UNLIKELY(t->region != task_region))
         PP_WARN_ONCE("task end does not match the running task's region");
     loc->last = now;
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put2(loc->trace, now, PP_TRACE_TASK_END, t->handle, t->region);
     pp_profile_task_finish_body(loc, t, now);
 }
 
@@ -219,6 +223,8 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
                      (unsigned long long)resumed);
         return;
     }
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put(loc->trace, now, PP_TRACE_TASK_SWITCH, resumed);
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
     if (target->is_explicit)

@@ -26,6 +26,8 @@ BAD = {
     "POMPPROF_MAX_DEPTH": ["-3", "abc", "0", "99999999999999999999", "1.5"],
     "POMPPROF_MEMORY": ["lots", "12Q", "-5M", "1e9", "99999999999999999999G"],
     "POMPPROF_VERBOSE": ["7", "loud", "-1", "1x"],
+    "POMPPROF_TRACE": ["sometimes", "2"],
+    "POMPPROF_TRACE_BUFFER": ["big", "1k", "0", "-8M", "2048G"],
 }
 
 ref_dir = os.path.join(work, "ref")

@@ -11,7 +11,8 @@
 
 static const char *pp_test_vars[] = {"POMPPROF_ENABLE", "POMPPROF_OUTPUT", "POMPPROF_TIMER",
                                      "POMPPROF_METRICS", "POMPPROF_MAX_DEPTH", "POMPPROF_MEMORY",
-                                     "POMPPROF_VERBOSE"};
+                                     "POMPPROF_VERBOSE", "POMPPROF_TRACE",
+                                     "POMPPROF_TRACE_BUFFER"};
 
 static void pp_test_clear_env(void)
 {
@@ -62,6 +63,8 @@ START_TEST(defaults_without_environment)
     ck_assert_uint_eq(cfg.max_depth, 0);
     ck_assert_uint_eq(cfg.memory_limit, 0);
     ck_assert_int_eq(cfg.verbose, 0);
+    ck_assert(!cfg.trace);
+    ck_assert_uint_eq(cfg.trace_buffer, PP_CONFIG_TRACE_BUFFER_DEFAULT);
 }
 END_TEST
 
@@ -75,8 +78,12 @@ START_TEST(valid_values_are_taken)
     setenv("POMPPROF_MAX_DEPTH", "12", 1);
     setenv("POMPPROF_MEMORY", "512M", 1);
     setenv("POMPPROF_VERBOSE", "2", 1);
+    setenv("POMPPROF_TRACE", "yes", 1);
+    setenv("POMPPROF_TRACE_BUFFER", "64k", 1);
     pp_config cfg;
     ck_assert_int_eq(pp_config_from_env(&cfg), 0);
+    ck_assert(cfg.trace);
+    ck_assert_uint_eq(cfg.trace_buffer, 64u << 10);
     ck_assert(!cfg.enable);
     ck_assert_str_eq(cfg.output, "/tmp/somewhere/p.cubex");
     ck_assert_int_eq(cfg.timer, PP_TIMER_CLOCK);
@@ -154,6 +161,9 @@ static const struct {
     {"POMPPROF_MEMORY", "lots"},    {"POMPPROF_MEMORY", "10T"},
     {"POMPPROF_MEMORY", "99999999999999999999G"},
     {"POMPPROF_VERBOSE", "9"},      {"POMPPROF_VERBOSE", "loud"},
+    {"POMPPROF_TRACE", "sometimes"}, {"POMPPROF_TRACE_BUFFER", "big"},
+    {"POMPPROF_TRACE_BUFFER", "1k"}, {"POMPPROF_TRACE_BUFFER", "0"},
+    {"POMPPROF_TRACE_BUFFER", "2048G"},
 };
 
 START_TEST(invalid_value_warns_once_and_keeps_default)
@@ -175,6 +185,8 @@ START_TEST(invalid_value_warns_once_and_keeps_default)
     ck_assert_uint_eq(cfg.max_depth, 0);
     ck_assert_uint_eq(cfg.memory_limit, 0);
     ck_assert_int_eq(cfg.verbose, 0);
+    ck_assert(!cfg.trace);
+    ck_assert_uint_eq(cfg.trace_buffer, PP_CONFIG_TRACE_BUFFER_DEFAULT);
 }
 END_TEST
 
