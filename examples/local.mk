@@ -26,7 +26,7 @@ EXAMPLES_POMPPROF = POMPPROF_LIBDIR='$(abs_top_builddir)/.libs' \
 	$(abs_top_builddir)/scripts/pompprof
 
 TESTS += examples/test_examples.sh
-EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/Makefile \
+EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.h examples/Makefile \
 	examples/demo.sh examples/test_examples.sh \
 	examples/bench/run_bench.py examples/bench/pomp2_overhead.c \
 	examples/bench/manytasks.c examples/bench/rss_run.c examples/bench/trace_bench.py \
@@ -39,13 +39,14 @@ CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 
 examples: $(EXAMPLES_PLAIN) $(EXAMPLES_PROF)
 
-examples/plain/%: $(srcdir)/examples/%.c $(srcdir)/examples/work.h
+examples/plain/%: $(srcdir)/examples/%.c $(srcdir)/examples/work.h $(srcdir)/examples/nqueens.h
 	@$(MKDIR_P) examples/plain
 	$(AM_V_CC)$(CC) -std=gnu11 $(OPENMP_CFLAGS) $(EXAMPLES_CFLAGS) $< -o $@ $(EXAMPLES_LIBS)
 
 # The wrapper and the library are prerequisites, so 'make examples' builds
 # them first in a tree where 'make' has not run yet.
-examples/prof/%: $(srcdir)/examples/%.c $(srcdir)/examples/work.h scripts/pompprof libpompprof.la
+examples/prof/%: $(srcdir)/examples/%.c $(srcdir)/examples/work.h $(srcdir)/examples/nqueens.h \
+		scripts/pompprof libpompprof.la
 	@$(MKDIR_P) examples/prof
 	$(AM_V_CC)$(EXAMPLES_POMPPROF) $(CC) -std=gnu11 $(OPENMP_CFLAGS) $(EXAMPLES_CFLAGS) \
 		$< -o $@ $(EXAMPLES_LIBS)

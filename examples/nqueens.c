@@ -9,23 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_N 16
-
-/* Known solution counts, index = n, for the self-check. */
-static const long known_solutions[MAX_N + 1] = {
-    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596,
-    2279184, 14772512};
-
-/* Can a queen go to row `row`, column `col` given the queens in rows 0..row-1? */
-static int placement_ok(const char *board, int row, int col)
-{
-    for (int r = 0; r < row; r++) {
-        int c = board[r];
-        if (c == col || c - col == row - r || col - c == row - r)
-            return 0;
-    }
-    return 1;
-}
+#include "nqueens.h"
 
 /* Count the solutions that extend `board` (queens in rows 0..row-1).
  * Each candidate column is tried in a task of its own with a private copy

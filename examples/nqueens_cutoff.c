@@ -8,41 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_N 16
-
-/* Known solution counts, index = n, for the self-check.  This and
- * placement_ok are as in nqueens.c: each variant stays one file, to be read
- * side by side with the other. */
-static const long known_solutions[MAX_N + 1] = {
-    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596,
-    2279184, 14772512};
-
-/* Can a queen go to row `row`, column `col` given the queens in rows 0..row-1? */
-static int placement_ok(const char *board, int row, int col)
-{
-    for (int r = 0; r < row; r++) {
-        int c = board[r];
-        if (c == col || c - col == row - r || col - c == row - r)
-            return 0;
-    }
-    return 1;
-}
-
-/* Plain depth-first search, modifying the board in place. */
-static long solve_serial(int n, int row, char *board)
-{
-    long total = 0;
-
-    if (row == n)
-        return 1;
-    for (int col = 0; col < n; col++) {
-        if (placement_ok(board, row, col)) {
-            board[row] = (char)col;
-            total += solve_serial(n, row + 1, board);
-        }
-    }
-    return total;
-}
+#include "nqueens.h"
 
 /* Rows above the cut-off: one task per valid column (invalid ones are
  * skipped before creating a task, unlike nqueens.c). */

@@ -5,54 +5,21 @@
  * parameter" table of pompprof-report and its cut-off advice (README.md,
  * "Where should the cut-off be?").  A second argument sets that cut-off:
  * rows from it on are searched serially inside the task (as in
- * nqueens_cutoff.c).
+ * nqueens_cutoff.c, which this is with the parameter call and no cut-off by
+ * default).
  *
- * usage: nqueens_depth [n [cutoff]]   (default 8, no cut-off; the README uses 12) */
+ * usage: nqueens_depth [n [cutoff]]   (default 8, no cut-off; the README uses 13) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "nqueens.h"
 
 #ifdef POMPPROF_INSTRUMENTED /* built with the pompprof wrapper */
 #include <pompprof.h>
 #else
 #define pompprof_parameter_int64(name, value) ((void)0)
 #endif
-
-#define MAX_N 16
-
-/* Known solution counts, index = n, for the self-check.  This,
- * placement_ok and solve_serial are as in nqueens_cutoff.c: each variant
- * stays one file, to be read side by side with the others. */
-static const long known_solutions[MAX_N + 1] = {
-    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596,
-    2279184, 14772512};
-
-/* Can a queen go to row `row`, column `col` given the queens in rows 0..row-1? */
-static int placement_ok(const char *board, int row, int col)
-{
-    for (int r = 0; r < row; r++) {
-        int c = board[r];
-        if (c == col || c - col == row - r || col - c == row - r)
-            return 0;
-    }
-    return 1;
-}
-
-/* Plain depth-first search, modifying the board in place. */
-static long solve_serial(int n, int row, char *board)
-{
-    long total = 0;
-
-    if (row == n)
-        return 1;
-    for (int col = 0; col < n; col++) {
-        if (placement_ok(board, row, col)) {
-            board[row] = (char)col;
-            total += solve_serial(n, row + 1, board);
-        }
-    }
-    return total;
-}
 
 /* Rows above the cut-off: one task per valid column, named by its depth. */
 static long solve(int n, int row, const char *board, int cutoff)

@@ -5,7 +5,8 @@ check_PROGRAMS += test/unit/profile/test_profile_engine test/unit/profile/test_p
 	test/unit/profile/test_profile_deep test/unit/profile/test_profile_params
 TESTS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output \
 	test/unit/profile/test_profile_deep test/unit/profile/test_profile_params
-test_unit_profile_test_profile_engine_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_engine.c
+test_unit_profile_test_profile_engine_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_engine.c \
+	test/unit/profile/engine_check.h
 test_unit_profile_test_profile_engine_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_engine_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
@@ -20,7 +21,7 @@ test_unit_profile_test_profile_deep_LDADD = profile/libpp_profile.la cube-writer
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 # parameters: scenarios, and the written file through the CUBE tests' reader
 test_unit_profile_test_profile_params_SOURCES = $(CHECK_MAIN) \
-	test/unit/profile/test_profile_params.c $(CUBE_TEST_HELPERS)
+	test/unit/profile/test_profile_params.c test/unit/profile/engine_check.h $(CUBE_TEST_HELPERS)
 test_unit_profile_test_profile_params_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_params_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm

@@ -10,64 +10,7 @@
 
 #include "profile/pp_profile.h"
 #include "profile/pp_profile_test.h"
-
-static pp_region_id R(const char *name, const char *role)
-{
-    pp_region_def d = {.name = name, .file = "f.c", .begin_line = 1, .end_line = 2,
-                       .paradigm = "openmp", .role = role};
-    pp_region_id id = pp_profile_region_define(&d);
-    ck_assert_uint_ne(id, PP_REGION_INVALID);
-    return id;
-}
-
-static void setup(void)
-{
-    unsetenv("POMPPROF_ENABLE");
-    unsetenv("POMPPROF_MAX_DEPTH");
-    unsetenv("POMPPROF_MEMORY");
-    unsetenv("POMPPROF_METRICS");
-    pp_profile_test_reset();
-    pp_profile_test_start_at(0);
-}
-
-static void teardown(void)
-{
-    pp_profile_test_reset();
-}
-
-/* Assert one node's values on one location. */
-#define CHECK_NODE(n, loc, v, t, mn, mx)                                             \
-    do {                                                                             \
-        const pp_unode *n_ = (n);                                                    \
-        ck_assert_ptr_nonnull(n_);                                                   \
-        ck_assert_uint_eq(n_->visits[loc], (v));                                     \
-        ck_assert_uint_eq(n_->time[loc], (t));                                       \
-        if ((v) > 0) {                                                               \
-            ck_assert_uint_eq(n_->min_time[loc], (mn));                              \
-            ck_assert_uint_eq(n_->max_time[loc], (mx));                              \
-        }                                                                            \
-    } while (0)
-
-static int count_children(const pp_unode *n)
-{
-    int k = 0;
-    for (const pp_unode *c = n->first_child; c; c = c->next_sibling)
-        k++;
-    return k;
-}
-
-/* Every node, every location: exclusive >= 0, min <= max. */
-static void check_no_negative(const pp_unified *u, const pp_unode *n)
-{
-    for (uint32_t i = 0; i < u->n_locations; i++) {
-        ck_assert_msg(pp_unified_exclusive(u, n, i) >= 0, "negative exclusive time at node %d loc %u",
-                      n->id, i);
-        if (n->visits[i])
-            ck_assert_uint_le(n->min_time[i], n->max_time[i]);
-    }
-    for (const pp_unode *c = n->first_child; c; c = c->next_sibling)
-        check_no_negative(u, c);
-}
+#include "test/unit/profile/engine_check.h"
 
 /* Fig. 1 style nesting: main -> foo -> bar (twice). */
 START_TEST(test_nested_enter_exit)
@@ -160,7 +103,7 @@ START_TEST(test_two_tasks_suspended_in_foo)
     /* the root's exclusive time excludes TASKS */
     ck_assert_int_eq(pp_unified_exclusive(u, u->root, 0), 110);
     ck_assert_uint_eq(u->max_active_tasks[0], 3);
-    check_no_negative(u, u->root);
+    check_no_negative(u);
     pp_unified_free(u);
 }
 END_TEST
@@ -230,7 +173,7 @@ START_TEST(test_task_in_barrier_vs_creation)
     ck_assert_int_eq(pp_unified_exclusive(u, u->root, 1), 0);
     ck_assert_uint_eq(u->max_active_tasks[0], 1);
     ck_assert_uint_eq(u->max_active_tasks[1], 1);
-    check_no_negative(u, u->root);
+    check_no_negative(u);
     pp_unified_free(u);
 }
 END_TEST
@@ -265,7 +208,7 @@ START_TEST(test_second_instance_during_taskwait)
     CHECK_NODE(m, 0, 2, 45, 15, 30);
     CHECK_NODE(pp_unified_child(m, tw), 0, 1, 10, 10, 10);
     ck_assert_uint_eq(u->max_active_tasks[0], 2);
-    check_no_negative(u, u->root);
+    check_no_negative(u);
     pp_unified_free(u);
 }
 END_TEST
@@ -306,7 +249,7 @@ START_TEST(test_reused_instance_trees)
     pp_unode *mb = pp_unified_child(m, b);
     CHECK_NODE(mb, 0, 1, 10, 10, 10);
     CHECK_NODE(pp_unified_child(mb, a), 0, 1, 7, 7, 7);
-    check_no_negative(u, u->root);
+    check_no_negative(u);
     pp_unified_free(u);
 }
 END_TEST
@@ -361,7 +304,7 @@ START_TEST(test_deferred_instance_values)
     ck_assert_uint_eq(m->first_child->next_sibling->region, b);
     CHECK_NODE(pp_unified_child(m, a), 0, 5, 2 + 1 + 3 + 8 + 3, 1, 8);
     CHECK_NODE(pp_unified_child(m, b), 0, 1, 6, 6, 6);
-    check_no_negative(u, u->root);
+    check_no_negative(u);
     pp_unified_free(u);
 }
 END_TEST
@@ -420,7 +363,7 @@ START_TEST(test_resume_under_other_scheduling_point)
     pp_unode *m = pp_unified_child(u->tasks, ta);
     CHECK_NODE(m, 0, 1, 24, 24, 24);
     CHECK_NODE(pp_unified_child(m, tw), 0, 1, 10, 10, 10);
-    check_no_negative(u, u->root);
+    check_no_negative(u);
     pp_unified_free(u);
 }
 END_TEST
@@ -480,7 +423,7 @@ START_TEST(test_nested_parallel)
     CHECK_NODE(n1, 1, 1, 59, 59, 59);
     CHECK_NODE(u->root, 1, 0, 59, 0, 0);
     CHECK_NODE(nb, 0, 0, 0, 0, 0);
-    check_no_negative(u, u->root);
+    check_no_negative(u);
     pp_unified_free(u);
 }
 END_TEST
@@ -538,7 +481,7 @@ START_TEST(test_fork_inside_task)
     pp_unode *mb = pp_unified_child(u->tasks, tb);
     CHECK_NODE(mb, 0, 3, 9, 3, 3);
     CHECK_NODE(pp_unified_child(pp_unified_child(mb, baz), foo), 0, 3, 3, 1, 1);
-    check_no_negative(u, u->root);
+    check_no_negative(u);
     pp_unified_free(u);
 }
 END_TEST
@@ -565,7 +508,7 @@ START_TEST(test_close_open_regions_at_end)
     pp_unode *m = pp_unified_child(u->tasks, ta);
     CHECK_NODE(m, 0, 2, 70, 10, 60);
     CHECK_NODE(pp_unified_child(m, tw), 0, 1, 5, 5, 5);
-    check_no_negative(u, u->root);
+    check_no_negative(u);
     pp_unified_free(u);
 }
 END_TEST
@@ -631,7 +574,7 @@ START_TEST(test_random_streams_no_negative)
     }
     pp_unified *u = pp_profile_unify_at(now + 1);
     ck_assert_ptr_nonnull(u);
-    check_no_negative(u, u->root);
+    check_no_negative(u);
     ck_assert_ptr_nonnull(u->tasks);
     pp_unified_free(u);
 }
@@ -755,7 +698,7 @@ START_TEST(test_memory_limit_folds)
     CHECK_NODE(t, 0, 1, 10000, 10000, 10000);
     ck_assert_int_lt(count_children(t), 3000);
     ck_assert_int_gt(count_children(t), 10);
-    check_no_negative(u, u->root);
+    check_no_negative(u);
     pp_unified_free(u);
 }
 END_TEST

@@ -15,15 +15,7 @@
 #include "profile/pp_profile.h"
 #include "profile/pp_profile_test.h"
 #include "test/unit/cube/cube_test_util.h"
-
-static pp_region_id R(const char *name, const char *role)
-{
-    pp_region_def d = {.name = name, .file = "f.c", .begin_line = 1, .end_line = 2,
-                       .paradigm = "openmp", .role = role};
-    pp_region_id id = pp_profile_region_define(&d);
-    ck_assert_uint_ne(id, PP_REGION_INVALID);
-    return id;
-}
+#include "test/unit/profile/engine_check.h"
 
 static pp_param_key K(const char *name)
 {
@@ -31,34 +23,6 @@ static pp_param_key K(const char *name)
     ck_assert_uint_ne(k, PP_PARAM_INVALID);
     return k;
 }
-
-static void setup(void)
-{
-    unsetenv("POMPPROF_ENABLE");
-    unsetenv("POMPPROF_MAX_DEPTH");
-    unsetenv("POMPPROF_MEMORY");
-    unsetenv("POMPPROF_METRICS");
-    unsetenv("POMPPROF_MAX_PARAMETER_VALUES");
-    pp_profile_test_reset();
-    pp_profile_test_start_at(0);
-}
-
-static void teardown(void)
-{
-    pp_profile_test_reset();
-}
-
-#define CHECK_NODE(n, loc, v, t, mn, mx)                                             \
-    do {                                                                             \
-        const pp_unode *n_ = (n);                                                    \
-        ck_assert_ptr_nonnull(n_);                                                   \
-        ck_assert_uint_eq(n_->visits[loc], (v));                                     \
-        ck_assert_uint_eq(n_->time[loc], (t));                                       \
-        if ((v) > 0) {                                                               \
-            ck_assert_uint_eq(n_->min_time[loc], (mn));                              \
-            ck_assert_uint_eq(n_->max_time[loc], (mx));                              \
-        }                                                                            \
-    } while (0)
 
 /* The child of parent for region whose parameters read `params` ("" = none). */
 static pp_unode *child(const pp_unode *parent, pp_region_id region, const char *params)
@@ -80,22 +44,6 @@ static void no_child(const pp_unode *parent, pp_region_id region, const char *pa
         ck_assert_msg(c->region != region ||
                           strcmp(pp_profile_test_pset_text(c->pset, buf, sizeof buf), params) != 0,
                       "unexpected child of region %u with parameters '%s'", region, params);
-}
-
-static int count_children(const pp_unode *n)
-{
-    int k = 0;
-    for (const pp_unode *c = n->first_child; c; c = c->next_sibling)
-        k++;
-    return k;
-}
-
-static void check_no_negative(const pp_unified *u)
-{
-    for (const pp_unode *n = u->root; n; n = pp_unified_next(n))
-        for (uint32_t i = 0; i < u->n_locations; i++)
-            ck_assert_msg(pp_unified_exclusive(u, n, i) >= 0,
-                          "negative exclusive time at node %d loc %u", n->id, i);
 }
 
 /* A region split by a value: the visit moves to the sibling from the
