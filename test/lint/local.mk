@@ -1,3 +1,3 @@
 # test/lint: checks on the repository's own text.
-TESTS += test/lint/test_file_references.py
-EXTRA_DIST += test/lint/test_file_references.py
+TESTS += test/lint/test_file_references.py test/lint/test_merge_markers.py
+EXTRA_DIST += test/lint/test_file_references.py test/lint/test_merge_markers.py
