@@ -74,6 +74,20 @@ def walk(root):
             yield os.path.relpath(os.path.join(dirpath, f), root)
 
 
+def project_texts(src):
+    """(path, text) of every text file the project wrote itself, in order."""
+    for rel in sorted(set(walk(src))):
+        base = os.path.basename(rel)
+        if base in GENERATED or rel.startswith(NOT_SCANNED) \
+                or not (base.endswith(TEXT_SUFFIXES) or base == "README"):
+            continue
+        try:
+            with open(os.path.join(src, rel), encoding="utf-8") as f:
+                yield rel, f.read()
+        except (OSError, UnicodeDecodeError):
+            continue
+
+
 def main():
     src = os.path.abspath(os.environ.get("top_srcdir", "."))
     build = os.path.abspath(os.environ.get("top_builddir", src))
@@ -86,16 +100,7 @@ def main():
     basenames = {os.path.basename(p) for p in known}
     products = build_products(src)
     scanned, problems = 0, []
-    for rel in sorted(set(walk(src))):
-        base = os.path.basename(rel)
-        if base in GENERATED or rel.startswith(NOT_SCANNED) \
-                or not (base.endswith(TEXT_SUFFIXES) or base == "README"):
-            continue
-        try:
-            with open(os.path.join(src, rel), encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError):
-            continue
+    for rel, text in project_texts(src):
         scanned += 1
         for line in commentary(rel, text).splitlines():
             for ref in PATH_REF.findall(line):

@@ -15,14 +15,7 @@ MARKER = re.compile(r"^(?:={7}|<{7} .*|>{7} .*)$", re.M)
 def main():
     src = os.path.abspath(os.environ.get("top_srcdir", "."))
     found, scanned = [], 0
-    for rel in refs.walk(src):
-        if not rel.endswith(refs.TEXT_SUFFIXES) and os.path.basename(rel) != "README":
-            continue
-        try:
-            with open(os.path.join(src, rel), encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError):
-            continue
+    for rel, text in refs.project_texts(src):
         scanned += 1
         for m in MARKER.finditer(text):
             found.append("%s:%d: %s" % (rel, text.count("\n", 0, m.start()) + 1, m.group(0)[:40]))
