@@ -82,6 +82,18 @@ void pp_profile_task_end(pp_region_id task_region);
  * switch and the exit need the time). */
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region);
 
+/* Extra metrics: unsigned sums per call path and thread that a layer above
+ * the engine feeds (the MPI layer's bytes sent and received).  define
+ * returns the metric's index (the existing one for a name defined before),
+ * or -1 when PP_PROFILE_EXTRA_MAX are defined or memory is short; the
+ * profile shows every defined metric, stored exclusive (the value of the
+ * call path itself).  add adds value at the calling thread's current call
+ * path: no lock, no clock read (pp_profile_extra.c). */
+#define PP_PROFILE_EXTRA_MAX 4
+int pp_profile_extra_define(const char *uniq_name, const char *display_name, const char *unit,
+                            const char *description);
+void pp_profile_extra_add(int metric, uint64_t value);
+
 /* The same events with the timestamp given by the caller (ticks). */
 void pp_profile_enter_at(pp_region_id region, uint64_t now);
 void pp_profile_exit_at(pp_region_id region, uint64_t now);

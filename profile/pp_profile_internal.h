@@ -8,14 +8,17 @@
  *   regions, path       region table, interned fork paths
  *   tree                arena, node creation, child lookup
  *   location            per-thread state, task handles
+ *   extra               extra metrics: definitions, values added to nodes
  *   counters            PAPI values on the event path
  *   instance            instance trees kept and merged per construct
  *   task                explicit tasks: begin, end, switches, stubs
  *   events              enter/exit, fork, parallel begin/end, join
  *   close               closing what is still open at the end
  *   unify               one tree for all locations (pp_profile_unify.h)
+ *   system              the system tree of the CUBE file
  *   output              the CUBE4 file (pp_profile_output.h)
- *   lifecycle           init, finalize, atexit, signals (pp_profile.h)
+ *   lifecycle           init, finalize, atexit, signals (pp_profile.h), a
+ *                       process of a job (pp_profile_job.h)
  *   ctor, test          the library constructor; the tests' hooks
  *                       (pp_profile_test.h)
  */
@@ -79,7 +82,11 @@ static inline pp_node *pp_profile_child(pp_location *loc, pp_node *parent, pp_re
     }
     return pp_profile_child_slow(loc, parent, region, force);
 }
-/* Recycle a whole subtree (its nodes go to the free list). */
+/* A zeroed array of PP_PROFILE_EXTRA_MAX extra-metric values for a node
+ * (NULL when memory is short). */
+uint64_t *pp_profile_extra_values(pp_location *loc);
+/* Recycle a whole subtree (its nodes go to the free list, their extra-value
+ * arrays to theirs). */
 void pp_profile_subtree_free(pp_location *loc, pp_node *n);
 pp_task *pp_profile_task_alloc(pp_location *loc);
 static inline void pp_profile_task_free(pp_location *loc, pp_task *t)
@@ -113,6 +120,21 @@ static inline pp_location *pp_profile_event_loc(void)
         return NULL;
     return pp_profile_loc();
 }
+
+/* ---- extra metrics (pp_profile_extra.c) -------------------------------------- */
+
+typedef struct pp_extra_def {
+    char *uniq, *disp, *unit, *descr;
+} pp_extra_def;
+
+/* The metrics defined so far (lock-free: definitions are immutable once
+ * counted). */
+uint32_t pp_profile_extra_count(void);
+const pp_extra_def *pp_profile_extra_get(uint32_t metric);
+/* Add src's extra values into dst (allocating dst's array; NULL dst: they
+ * are dropped) and zero src's. */
+void pp_profile_extra_move(pp_location *loc, pp_node *src, pp_node *dst);
+void pp_profile_extra_reset(void);
 
 /* ---- counters on the event path (pp_profile_counters.c) --------------------- */
 

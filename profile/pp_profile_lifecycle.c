@@ -25,6 +25,7 @@
 #include "lib/pp_message.h"
 #include "lib/pp_signals.h"
 #include "lib/pp_timer.h"
+#include "profile/pp_profile_job.h"
 #include "profile/pp_profile_output.h"
 #include "profile/pp_profile_unify.h"
 
@@ -137,10 +138,13 @@ void pp_profile_start_at(uint64_t now)
 
 /* finalize's progress: a second caller (exit() on another thread, SIGINT or
  * SIGTERM arriving while the profile is written) must neither write again
- * nor let the process die before the running write is complete. */
-enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_DONE };
+ * nor let the process die before the running write is complete.  HELD: a
+ * layer above took the unified tree (pp_profile_hold); a finalize then
+ * writes that tree as the process's own profile. */
+enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_HELD, PP_FINAL_DONE };
 static int pp_profile_final_state;
 static pthread_t pp_profile_final_writer;
+static pp_unified *pp_profile_held;
 
 static void pp_profile_atexit(void)
 {
@@ -205,18 +209,21 @@ static void pp_profile_wait_for_writer(void)
     }
 }
 
-void pp_profile_finalize(void)
+/* The process's own profile: where the configuration (or the job's layer,
+ * pp_profile_set_process) says, with the job's note. */
+static void pp_profile_write_own(const pp_unified *u)
 {
-    int expected = PP_FINAL_NONE;
-    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
-                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        if (expected == PP_FINAL_WRITING)
-            pp_profile_wait_for_writer();
-        return;
-    }
-    pp_profile_final_writer = pthread_self();
-    /* SIGINT/SIGTERM wait until the profile is on disk (another thread that
-     * takes them waits in pp_profile_wait_for_writer) */
+    const char *output = pp_profile_g.own_output ? pp_profile_g.own_output : pp_config_get()->output;
+    char path[4096];
+    if (pp_profile_output_write(u, output, path, sizeof path) == 0 && pp_profile_g.own_note)
+        pp_message_warn("%s %s", pp_profile_g.own_note, path);
+}
+
+/* Close everything and unify, with SIGINT/SIGTERM held (another thread that
+ * takes them waits in pp_profile_wait_for_writer).  NULL when there is
+ * nothing to write. */
+static pp_unified *pp_profile_end(void)
+{
     sigset_t saved;
     pp_signals_hold(&saved);
     pthread_mutex_lock(&pp_profile_init_lock);
@@ -225,6 +232,7 @@ void pp_profile_finalize(void)
     pp_profile_update_measuring();
     uint64_t now = pp_timer_now();
     pthread_mutex_unlock(&pp_profile_init_lock);
+    pp_unified *u = NULL;
     if (write && pp_profile_g.config_enable) {
         /* Threads may still be inside an event that started before the flag
          * changed (exit() called while a team runs): an event lasts
@@ -232,15 +240,94 @@ void pp_profile_finalize(void)
          * are read. */
         if (pp_profile_g.n_locations > 1)
             usleep(2000);
-        pp_unified *u = pp_profile_unify_at(now);
-        if (u) {
-            pp_profile_output_write(u, pp_config_get()->output, NULL, 0);
-            pp_unified_free(u);
-        }
+        u = pp_profile_unify_at(now);
         pp_profile_report_losses();
+    }
+    pp_signals_release(&saved);
+    return u;
+}
+
+void pp_profile_finalize(void)
+{
+    int expected = PP_FINAL_NONE;
+    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        if (expected == PP_FINAL_HELD &&
+            __atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            /* the job never wrote its common profile: this process's own */
+            pp_profile_final_writer = pthread_self();
+            sigset_t saved;
+            pp_signals_hold(&saved);
+            pp_profile_write_own(pp_profile_held);
+            __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
+            pp_signals_release(&saved);
+        } else if (expected == PP_FINAL_WRITING) {
+            pp_profile_wait_for_writer();
+        }
+        return;
+    }
+    pp_profile_final_writer = pthread_self();
+    sigset_t saved;
+    pp_signals_hold(&saved);
+    pp_unified *u = pp_profile_end();
+    if (u) {
+        pp_profile_write_own(u);
+        pp_unified_free(u);
     }
     __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
     pp_signals_release(&saved);
+}
+
+/* ---- a process of a job (pp_profile_job.h) ------------------------------------ */
+
+void pp_profile_set_process(int rank, const char *name, const char *output, const char *note)
+{
+    pthread_mutex_lock(&pp_profile_init_lock);
+    pp_profile_g.process_rank = rank;
+    snprintf(pp_profile_g.process_name, sizeof pp_profile_g.process_name, "%s", name ? name : "");
+    free(pp_profile_g.own_output);
+    free(pp_profile_g.own_note);
+    pp_profile_g.own_output = output ? strdup(output) : NULL;
+    pp_profile_g.own_note = note ? strdup(note) : NULL;
+    pthread_mutex_unlock(&pp_profile_init_lock);
+}
+
+pp_unified *pp_profile_hold(void)
+{
+    int expected = PP_FINAL_NONE;
+    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return NULL;
+    pp_profile_final_writer = pthread_self();
+    pp_unified *u = pp_profile_end();
+    pp_profile_held = u;
+    __atomic_store_n(&pp_profile_final_state, u ? PP_FINAL_HELD : PP_FINAL_DONE, __ATOMIC_RELEASE);
+    return u;
+}
+
+void pp_profile_release(pp_unified *u, int written)
+{
+    if (!u)
+        return;
+    int expected = PP_FINAL_HELD;
+    if (__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        pp_profile_final_writer = pthread_self();
+        if (!written) {
+            sigset_t saved;
+            pp_signals_hold(&saved);
+            pp_profile_write_own(u);
+            pp_signals_release(&saved);
+        }
+        pp_profile_held = NULL;
+        __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
+    } else {
+        /* a finalize wrote it as the process's own (or is writing it) */
+        pp_profile_wait_for_writer();
+        pp_profile_held = NULL;
+    }
+    pp_unified_free(u);
 }
 
 void pp_profile_lifecycle_reset(void)
@@ -255,7 +342,12 @@ void pp_profile_lifecycle_reset(void)
         l = n;
     }
     free(pp_profile_g.command_line);
+    free(pp_profile_g.own_output);
+    free(pp_profile_g.own_note);
+    pp_unified_free(pp_profile_held);
+    pp_profile_held = NULL;
     pp_profile_paths_reset();
+    pp_profile_extra_reset();
     pp_profile_regions_reset();
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     memset(&pp_profile_g, 0, sizeof pp_profile_g);

@@ -54,7 +54,7 @@ static int pp_output_ends_with(const char *s, const char *suffix)
 }
 
 /* pompprof-<program>-<YYYYmmdd-HHMMSS>-<pid> (the time of init) */
-static void pp_output_default_name(const char *program, char *buf, size_t size)
+void pp_profile_output_default_name(const char *program, char *buf, size_t size)
 {
     time_t t = (time_t)pp_profile_g.wall_init;
     if (!t)
@@ -71,7 +71,7 @@ int pp_profile_output_target(const char *setting, const char *program, char *dir
 {
     char name[PATH_MAX];
     if (!setting || !*setting) {
-        pp_output_default_name(program, name, sizeof name);
+        pp_profile_output_default_name(program, name, sizeof name);
         setting = name;
     }
     int is_file = pp_output_ends_with(setting, ".cubex");
@@ -117,6 +117,7 @@ too_long:
 
 typedef struct pp_output_ids {
     int visits, time, min_time, max_time, max_active, ctr[PP_COUNTERS_MAX];
+    int extra[PP_PROFILE_EXTRA_MAX];
     int *region_map; /* region id -> cube region id */
     uint32_t n_regions;
     int unknown_region;
@@ -175,6 +176,10 @@ static void pp_output_values(pp_cube *cube, const pp_unified *u, const pp_output
                 if (n->counters[k * u->n_locations + i])
                     pp_cube_set_uint64(cube, ids->ctr[k], cn, (int)i,
                                        n->counters[k * u->n_locations + i]);
+            for (uint32_t k = 0; k < u->n_extra; k++)
+                if (n->extra[k * u->n_locations + i])
+                    pp_cube_set_uint64(cube, ids->extra[k], cn, (int)i,
+                                       n->extra[k * u->n_locations + i]);
             if (n == u->tasks && u->max_active_tasks[i])
                 pp_cube_set_uint64(cube, ids->max_active, cn, (int)i, u->max_active_tasks[i]);
         }
@@ -236,6 +241,13 @@ static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
                                         "PAPI hardware counter", PP_CUBE_UINT64, PP_CUBE_INCLUSIVE);
         bad |= ids.ctr[k] < 0;
     }
+    for (uint32_t k = 0; k < u->n_extra; k++) {
+        const pp_extra_def *d = pp_profile_extra_get(k);
+        ids.extra[k] = d ? pp_cube_def_metric(cube, -1, d->uniq, d->disp, d->unit, d->descr,
+                                              PP_CUBE_UINT64, PP_CUBE_EXCLUSIVE)
+                         : -1;
+        bad |= ids.extra[k] < 0;
+    }
 
     ids.n_regions = pp_profile_region_count();
     ids.region_map = malloc((ids.n_regions ? ids.n_regions : 1) * sizeof(int));
@@ -255,28 +267,9 @@ static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
         goto fail;
     }
 
-    char host[256] = "localhost";
-    gethostname(host, sizeof host - 1);
-    host[sizeof host - 1] = '\0';
-    char node_name[300];
-    snprintf(node_name, sizeof node_name, "node %s", host);
-    int machine = pp_cube_def_system_node(cube, -1, "machine Linux", "machine");
-    int node = machine < 0 ? -1 : pp_cube_def_system_node(cube, machine, node_name, "node");
-    int process = node < 0 ? -1 : pp_cube_def_process(cube, node, "Process", 0);
-    if (process < 0) {
-        snprintf(err, err_size, "%s", pp_cube_error(cube));
+    if (pp_profile_system_define(cube, u) < 0) {
+        snprintf(err, err_size, "%s", *pp_cube_error(cube) ? pp_cube_error(cube) : "out of memory");
         goto fail;
-    }
-    for (uint32_t i = 0; i < u->n_locations; i++) {
-        char name[32];
-        if (i == 0)
-            snprintf(name, sizeof name, "Master thread");
-        else
-            snprintf(name, sizeof name, "OMP thread %u", i);
-        if (pp_cube_def_thread(cube, process, name, (int)i) < 0) {
-            snprintf(err, err_size, "%s", pp_cube_error(cube));
-            goto fail;
-        }
     }
     pp_output_values(cube, u, &ids, cnode_of, tps);
     free(ids.region_map);
@@ -341,7 +334,7 @@ int pp_profile_output_write(const pp_unified *u, const char *setting, char *path
         if (!tmp || !*tmp)
             tmp = "/tmp";
         char name[512], fallback[PATH_MAX + 600];
-        pp_output_default_name(pp_profile_g.program, name, sizeof name);
+        pp_profile_output_default_name(pp_profile_g.program, name, sizeof name);
         snprintf(fallback, sizeof fallback, "%s/%s", tmp, name);
         rc = pp_output_try(cube, fallback, file, sizeof file, &renamed, err, sizeof err);
         if (rc == 0)

@@ -2,9 +2,9 @@
 # handles, limits) and its output (file naming, .cubex read back).
 if HAVE_CHECK
 check_PROGRAMS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output \
-	test/unit/profile/test_profile_deep
+	test/unit/profile/test_profile_deep test/unit/profile/test_profile_job
 TESTS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output \
-	test/unit/profile/test_profile_deep
+	test/unit/profile/test_profile_deep test/unit/profile/test_profile_job
 test_unit_profile_test_profile_engine_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_engine.c
 test_unit_profile_test_profile_engine_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_engine_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
@@ -16,6 +16,10 @@ test_unit_profile_test_profile_output_LDADD = profile/libpp_profile.la cube-writ
 test_unit_profile_test_profile_deep_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_deep.c
 test_unit_profile_test_profile_deep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_deep_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
+test_unit_profile_test_profile_job_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_job.c
+test_unit_profile_test_profile_job_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_profile_test_profile_job_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 endif
 
