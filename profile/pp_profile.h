@@ -33,6 +33,10 @@ typedef struct pp_region_def {
  * once per region, never on the hot path).  Returns PP_REGION_INVALID only
  * when out of memory. */
 pp_region_id pp_profile_region_define(const pp_region_def *def);
+/* How many regions are defined (ids are 0 .. count-1), and the definition
+ * of one (its strings stay valid; returns -1 for an unknown id). */
+uint32_t pp_profile_region_count(void);
+int pp_profile_region_describe(pp_region_id id, pp_region_def *def);
 
 /* Lifecycle.  init is idempotent and cheap after the first call; finalize is
  * idempotent, unifies all threads' trees and writes the profile (also called
@@ -93,6 +97,10 @@ void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region);
 int pp_profile_extra_define(const char *uniq_name, const char *display_name, const char *unit,
                             const char *description);
 void pp_profile_extra_add(int metric, uint64_t value);
+/* The unique name of a defined extra metric (NULL: none), and the index of
+ * a unique name (-1: not defined). */
+const char *pp_profile_extra_name(int metric);
+int pp_profile_extra_index(const char *uniq_name);
 
 /* The same events with the timestamp given by the caller (ticks). */
 void pp_profile_enter_at(pp_region_id region, uint64_t now);

@@ -70,6 +70,21 @@ const pp_extra_def *pp_profile_extra_get(uint32_t metric)
     return metric < pp_profile_extra_count() ? &pp_extra_defs[metric] : NULL;
 }
 
+const char *pp_profile_extra_name(int metric)
+{
+    const pp_extra_def *d = metric >= 0 ? pp_profile_extra_get((uint32_t)metric) : NULL;
+    return d ? d->uniq : NULL;
+}
+
+int pp_profile_extra_index(const char *uniq_name)
+{
+    uint32_t n = pp_profile_extra_count();
+    for (uint32_t k = 0; uniq_name && k < n; k++)
+        if (strcmp(pp_extra_defs[k].uniq, uniq_name) == 0)
+            return (int)k;
+    return -1;
+}
+
 void pp_profile_extra_add(int metric, uint64_t value)
 {
     pp_location *loc = pp_profile_event_loc();

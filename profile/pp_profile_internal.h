@@ -41,7 +41,6 @@ typedef struct pp_region_rec {
 
 /* Lock-free lookup by id (records are immutable once published). */
 const pp_region_rec *pp_profile_region_get(pp_region_id id);
-uint32_t pp_profile_region_count(void);
 void pp_profile_regions_reset(void);
 
 /* ---- fork paths (pp_profile_path.c) ----------------------------------------- */

@@ -17,6 +17,9 @@
  * followed by the line "pompprof: <note> <file>" (NULL: no line). */
 void pp_profile_set_process(int rank, const char *name, const char *output, const char *note);
 
+/* The program's name as the profile shows it (the executable's). */
+const char *pp_profile_program_name(void);
+
 /* End measurement now (as finalize does: close, unify) and hand over the
  * unified tree without writing it.  NULL when nothing was measured or the
  * end has come already (finalize ran). */

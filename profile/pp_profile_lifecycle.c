@@ -293,6 +293,11 @@ void pp_profile_set_process(int rank, const char *name, const char *output, cons
     pthread_mutex_unlock(&pp_profile_init_lock);
 }
 
+const char *pp_profile_program_name(void)
+{
+    return pp_profile_g.program;
+}
+
 pp_unified *pp_profile_hold(void)
 {
     int expected = PP_FINAL_NONE;

@@ -27,6 +27,7 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/wrapper_fortran.py \
 	scripts/pompprof_tools/wrapper_instrument.py \
 	scripts/pompprof_tools/wrapper_link.py \
+	scripts/pompprof_tools/wrapper_mpi.py \
 	scripts/pompprof_tools/wrapper_prelude.py \
 	scripts/pompprof_tools/wrapper_rewrite.py \
 	scripts/pompprof_tools/wrapper_run.py
@@ -48,7 +49,9 @@ pompprof_scripts_edit = sed \
 	-e 's|[@]libdir[@]|$(libdir)|g' \
 	-e 's|[@]includedir[@]|$(includedir)|g' \
 	-e 's|[@]OPENMP_CFLAGS[@]|$(OPENMP_CFLAGS)|g' \
-	-e 's|[@]PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
+	-e 's|[@]PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
+	-e 's|[@]MPI_SUPPORT[@]|$(MPI_SUPPORT)|g' \
+	-e 's|[@]MPI_FORTRAN_SUPPORT[@]|$(MPI_FORTRAN_SUPPORT)|g'
 
 $(pompprof_commands): scripts/%: $(srcdir)/scripts/command-stub.in Makefile
 	@$(MKDIR_P) scripts
