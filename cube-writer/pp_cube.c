@@ -1,6 +1,7 @@
 /* pp_cube definitions: attributes, metrics, regions, cnodes, system tree.
  * Each define call validates its arguments, so a mistake is reported where
  * it is made (with an id in the message) rather than as a broken file. */
+#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,8 +69,12 @@ void pp_cube_destroy(pp_cube *cube)
         free(m->disp_name);
         free(m->unit);
         free(m->descr);
+        free(m->url);
         free(m->values);
     }
+    for (int i = 0; i < cube->num_mirrors; i++)
+        free(cube->mirrors[i]);
+    free(cube->mirrors);
     for (int i = 0; i < cube->num_regions; i++) {
         pp_cube_region *r = &cube->regions[i];
         free(r->name);
@@ -233,19 +238,61 @@ int pp_cube_def_metric(pp_cube *cube, int parent, const char *uniq_name, const c
     m->disp_name = pp_cube_strdup(disp_name && *disp_name ? disp_name : uniq_name, &ok);
     m->unit = pp_cube_strdup(unit, &ok);
     m->descr = pp_cube_strdup(descr, &ok);
+    m->url = pp_cube_strdup("", &ok);
     m->dtype = dtype;
     m->kind = kind;
+    m->empty = pp_cube_metric_empty(dtype);
     if (!ok || pp_cube_forest_add(&cube->metric_tree, parent) < 0) {
         free(m->uniq_name);
         free(m->disp_name);
         free(m->unit);
         free(m->descr);
+        free(m->url);
         goto oom;
     }
     return cube->num_metrics++;
 oom:
     pp_cube_set_error(cube, "out of memory defining metric '%s'", uniq_name);
     return -1;
+}
+
+int pp_cube_set_metric_url(pp_cube *cube, int metric, const char *url)
+{
+    if (!cube)
+        return -1;
+    if (metric < 0 || metric >= cube->num_metrics || !url) {
+        pp_cube_set_error(cube, "metric url: undefined metric %d or no url", metric);
+        return -1;
+    }
+    int ok = 1;
+    char *copy = pp_cube_strdup(url, &ok);
+    if (!ok) {
+        pp_cube_set_error(cube, "out of memory setting the url of metric %d", metric);
+        return -1;
+    }
+    free(cube->metrics[metric].url);
+    cube->metrics[metric].url = copy;
+    return 0;
+}
+
+int pp_cube_add_mirror(pp_cube *cube, const char *url)
+{
+    if (!cube)
+        return -1;
+    if (!url || !*url) {
+        pp_cube_set_error(cube, "a mirror needs a non-empty url");
+        return -1;
+    }
+    int ok = 1;
+    char *copy = pp_cube_strdup(url, &ok);
+    if (!ok || pp_cube_grow((void **)&cube->mirrors, &cube->cap_mirrors, cube->num_mirrors + 1,
+                            sizeof *cube->mirrors) != 0) {
+        free(copy);
+        pp_cube_set_error(cube, "out of memory adding mirror '%s'", url);
+        return -1;
+    }
+    cube->mirrors[cube->num_mirrors++] = copy;
+    return 0;
 }
 
 /* ---- regions and cnodes ------------------------------------------------------ */
@@ -441,4 +488,14 @@ const char *pp_cube_dtype_name(pp_cube_dtype dtype)
     case PP_CUBE_MAXDOUBLE: return "MAXDOUBLE";
     }
     return "DOUBLE";
+}
+
+uint64_t pp_cube_metric_empty(pp_cube_dtype dtype)
+{
+    if (dtype != PP_CUBE_MINDOUBLE)
+        return 0;
+    double d = DBL_MAX;
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return bits;
 }

@@ -44,6 +44,11 @@ int pp_cube_set_attr(pp_cube *cube, const char *key, const char *value);
 /* Metrics: parent -1 for a root metric.  Returns the metric id. */
 int pp_cube_def_metric(pp_cube *cube, int parent, const char *uniq_name, const char *disp_name,
                        const char *unit, const char *descr, pp_cube_dtype dtype, pp_cube_kind kind);
+/* The metric's documentation link (the GUI's "Documentation" entry); a URL
+ * starting with "@mirror@" is resolved against each mirror in turn. */
+int pp_cube_set_metric_url(pp_cube *cube, int metric, const char *url);
+/* A base URL for "@mirror@" links (<doc><mirrors>), in order of preference. */
+int pp_cube_add_mirror(pp_cube *cube, const char *url);
 
 /* Regions: file may be NULL or ""; lines <= 0 are written as -1. */
 int pp_cube_def_region(pp_cube *cube, const char *name, const char *file, int begin_line,
@@ -61,7 +66,11 @@ int pp_cube_def_system_node(pp_cube *cube, int parent, const char *name, const c
 int pp_cube_def_process(pp_cube *cube, int system_node, const char *name, int rank);
 int pp_cube_def_thread(pp_cube *cube, int process, const char *name, int rank);
 
-/* Values.  Unset values are 0 (min/max metrics too, as the reference does).
+/* Values.  An unset value is CubeLib's empty value for a minimum, DBL_MAX,
+ * in a MINDOUBLE metric (a pair that was never visited then cannot win the
+ * minimum), and 0 in every other one.  For MAXDOUBLE, CubeLib's own empty
+ * value would be -DBL_MAX, but cube_sanity reads that as a negative value;
+ * for the non-negative quantities of a profile 0 is neutral for the maximum.
  * May be called in any order once the metric, cnode and location exist.
  * The setter must match the metric's dtype (set_uint64: UINT64, set_int64:
  * INT64, set_double: DOUBLE/MINDOUBLE/MAXDOUBLE); a mismatch fails, since it
@@ -71,7 +80,7 @@ int pp_cube_set_int64(pp_cube *cube, int metric, int cnode, int location, int64_
 int pp_cube_set_double(pp_cube *cube, int metric, int cnode, int location, double value);
 
 /* Accumulate into a value (sum).  Only for UINT64, INT64 and DOUBLE
- * metrics: a sum makes no sense for MIN/MAXDOUBLE, whose unset value is 0. */
+ * metrics: a sum makes no sense for MIN/MAXDOUBLE. */
 int pp_cube_add_uint64(pp_cube *cube, int metric, int cnode, int location, uint64_t value);
 int pp_cube_add_int64(pp_cube *cube, int metric, int cnode, int location, int64_t value);
 int pp_cube_add_double(pp_cube *cube, int metric, int cnode, int location, double value);

@@ -30,7 +30,9 @@ static void pp_cube_data_write_rows(const pp_cube_metric *m, const int *order, i
             copied = stored_cols;
             pp_cube_sink_write(sink, m->values + cnode * m->cols, copied * PP_CUBE_VALUE_SIZE);
         }
-        /* locations (or cnodes) defined after the last set: zeros */
+        /* locations (or cnodes) defined after the last set: unset */
+        for (; copied < (size_t)num_cols && m->empty; copied++)
+            pp_cube_sink_write(sink, &m->empty, sizeof m->empty);
         if (copied < (size_t)num_cols)
             pp_cube_sink_zeros(sink, ((size_t)num_cols - copied) * PP_CUBE_VALUE_SIZE);
     }

@@ -49,12 +49,14 @@ typedef struct {
     char *disp_name;
     char *unit;
     char *descr;
+    char *url;      /* documentation link, "" for none */
     pp_cube_dtype dtype;
     pp_cube_kind kind;
+    uint64_t empty; /* bit pattern of an unset cell (pp_cube_metric_empty) */
     /* Dense values[cnode * cols + location], 8 bytes each (bit pattern of the
      * uint64/int64/double); NULL until the first value is set.  rows/cols are
      * the allocated extents, which may lag behind the defined counts: cells
-     * outside them read as 0. */
+     * outside them read as `empty`. */
     uint64_t *values;
     size_t rows;
     size_t cols;
@@ -108,6 +110,9 @@ struct pp_cube {
     pp_cube_attr *attrs;
     int num_attrs, cap_attrs;
 
+    char **mirrors; /* <doc><mirrors>: bases of "@mirror@" URLs */
+    int num_mirrors, cap_mirrors;
+
     pp_cube_metric *metrics;
     int num_metrics, cap_metrics;
     pp_cube_forest metric_tree;
@@ -135,6 +140,8 @@ void pp_cube_set_error(pp_cube *cube, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The dtype as anchor.xml spells it. */
 const char *pp_cube_dtype_name(pp_cube_dtype dtype);
+/* The bit pattern of an unset value of a dtype (see pp_cube.h). */
+uint64_t pp_cube_metric_empty(pp_cube_dtype dtype);
 /* Grows *array (of elem_size elements, capacity *cap) to hold need elements. */
 int pp_cube_grow(void **array, int *cap, int need, size_t elem_size);
 

@@ -1,7 +1,8 @@
 /* Metric values: one dense cnodes x locations matrix of 8-byte cells per
  * metric, allocated on the first set and grown when cnodes or locations are
  * defined later.  Dense because the file is dense anyway (dense index) and a
- * row can then be copied to the file with one memcpy. */
+ * row can then be copied to the file with one memcpy.  Cells nobody set hold
+ * the metric's empty value (pp_cube.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,16 @@
 /* Makes cell (cnode, location) addressable.  Extents jump to at least the
  * currently defined counts, and double when definitions keep coming, so
  * interleaved define/set sequences stay amortised O(1). */
+static void pp_cube_values_fill(uint64_t *cells, size_t n, uint64_t empty)
+{
+    if (!empty) {
+        memset(cells, 0, n * sizeof *cells);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        cells[i] = empty;
+}
+
 static int pp_cube_values_reserve(pp_cube *cube, pp_cube_metric *m, size_t cnode, size_t location)
 {
     if (m->values && cnode < m->rows && location < m->cols)
@@ -33,11 +44,12 @@ static int pp_cube_values_reserve(pp_cube *cube, pp_cube_metric *m, size_t cnode
         values = realloc(m->values, rows * cols * sizeof *values);
         if (!values)
             return -1;
-        memset(values + m->rows * cols, 0, (rows - m->rows) * cols * sizeof *values);
+        pp_cube_values_fill(values + m->rows * cols, (rows - m->rows) * cols, m->empty);
     } else {
         values = calloc(rows * cols, sizeof *values);
         if (!values)
             return -1;
+        pp_cube_values_fill(values, rows * cols, m->empty);
         for (size_t r = 0; m->values && r < m->rows; r++)
             memcpy(values + r * cols, m->values + r * m->cols, m->cols * sizeof *values);
         free(m->values);

@@ -151,7 +151,10 @@ static void pp_cube_xml_header(const pp_cube *cube, pp_cube_strbuf *out)
     pp_cube_xml_attr_element(out, "Cube anchor.xml syntax version", PP_CUBE_XML_VERSION);
     for (int i = 0; i < cube->num_attrs; i++)
         pp_cube_xml_attr_element(out, cube->attrs[i].key, cube->attrs[i].value);
-    pp_cube_strbuf_puts(out, "<doc>\n<mirrors>\n</mirrors>\n</doc>\n");
+    pp_cube_strbuf_puts(out, "<doc>\n<mirrors>\n");
+    for (int i = 0; i < cube->num_mirrors; i++)
+        pp_cube_xml_text_element(out, "murl", cube->mirrors[i]);
+    pp_cube_strbuf_puts(out, "</mirrors>\n</doc>\n");
 }
 
 /* ---- metrics -------------------------------------------------------------- */
@@ -180,7 +183,7 @@ static int pp_cube_xml_metric_enter(void *ctx, int id)
     pp_cube_xml_text_element(x->out, "uniq_name", m->uniq_name);
     pp_cube_xml_text_element(x->out, "dtype", pp_cube_dtype_name(m->dtype));
     pp_cube_xml_text_element(x->out, "uom", m->unit);
-    pp_cube_xml_text_element(x->out, "url", "");
+    pp_cube_xml_text_element(x->out, "url", m->url);
     pp_cube_xml_text_element(x->out, "descr", m->descr);
     return 0;
 }

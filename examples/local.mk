@@ -29,12 +29,13 @@ TESTS += examples/test_examples.sh
 EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/Makefile \
 	examples/demo.sh examples/test_examples.sh \
 	examples/bench/run_bench.py examples/bench/pomp2_overhead.c \
-	examples/bench/manytasks.c examples/bench/rss_run.c
+	examples/bench/manytasks.c examples/bench/rss_run.c examples/bench/trace_bench.py \
+	examples/bench/bench_tools.py examples/bench/synth_profile.py
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
 	examples/bench/manytasks_plain examples/bench/rss_run
 
-.PHONY: examples bench bench-examples
+.PHONY: examples bench bench-examples bench-tools
 
 examples: $(EXAMPLES_PLAIN) $(EXAMPLES_PROF)
 
@@ -51,8 +52,16 @@ examples/prof/%: $(srcdir)/examples/%.c $(srcdir)/examples/work.h scripts/pomppr
 
 # ---- make bench ----------------------------------------------------------
 # Every module's benchmark: the writer (100k cnodes x 16 threads x 4
-# metrics), the engine's event costs, and the examples' overheads.
-bench: bench-cube bench-profile bench-examples
+# metrics), the engine's event costs, the tools against the profile size,
+# and the examples' overheads.
+bench: bench-cube bench-profile bench-tools bench-examples bench-trace
+
+# pompprof-report, -diff and -scaling on profiles of 500, 5,000 and 50,000
+# task constructs (BENCH_TOOL_SIZES to choose others).
+BENCH_TOOL_SIZES = 500,5000,50000
+bench-tools: scripts/pompprof-report scripts/pompprof-diff scripts/pompprof-scaling
+	$(PYTHON) $(srcdir)/examples/bench/bench_tools.py --builddir '$(abs_top_builddir)' \
+		--sizes '$(BENCH_TOOL_SIZES)'
 
 # Micro-benchmark of the hot path: calls the POMP2 entry points directly;
 # pp_timer_now() comes from the (static, convenience) utility library.
@@ -83,3 +92,15 @@ bench-examples: examples examples/bench/pomp2_overhead examples/bench/manytasks 
 		examples/bench/manytasks_plain examples/bench/rss_run
 	$(PYTHON) $(srcdir)/examples/bench/run_bench.py --builddir '$(abs_top_builddir)' \
 		--csv '$(abs_top_builddir)/bench-results.csv'
+
+# Tracing: the event path with POMPPROF_TRACE=1, the examples traced, and
+# the analysis of a trace of more than 10 million events (trace_bench.py).
+.PHONY: bench-trace
+if HAVE_OTF2
+bench-trace: examples examples/bench/rss_run test/unit/trace/bench_trace$(EXEEXT) \
+		replay/pompprof-replay$(EXEEXT)
+	$(PYTHON) $(srcdir)/examples/bench/trace_bench.py --builddir '$(abs_top_builddir)'
+else
+bench-trace:
+	@echo "bench-trace: this build has no OTF2 (install libotf2-trace-dev and reconfigure)"
+endif

@@ -63,33 +63,41 @@ static int pp_config_parse_size(const char *var, const char *v, size_t *out)
     return 0;
 }
 
+/* Comma-separated event names, blanks around them ignored.  A name is
+ * whatever PAPI accepts: presets (PAPI_TOT_INS), native and component events
+ * with colons, dashes, dots, '=' or '+' (perf::PAGE-FAULTS,
+ * rapl:::PACKAGE_ENERGY:PACKAGE0, ...); so only blanks inside a name, empty
+ * names and names longer than PAPI's limit are refused here. */
 static int pp_config_parse_metrics(const char *var, const char *v, pp_config *cfg)
 {
+    char accepted[128];
+    snprintf(accepted, sizeof accepted,
+             "up to %d comma-separated PAPI event names, e.g. PAPI_TOT_INS,perf::PAGE-FAULTS",
+             PP_CONFIG_METRICS_MAX);
     cfg->n_metrics = 0;
     const char *p = v;
-    while (*p) {
+    for (;;) {
         const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 0 || len >= sizeof cfg->metrics[0] || cfg->n_metrics == PP_COUNTERS_MAX) {
+        const char *end = comma ? comma : p + strlen(p);
+        while (p < end && isspace((unsigned char)*p))
+            p++;
+        while (end > p && isspace((unsigned char)end[-1]))
+            end--;
+        size_t len = (size_t)(end - p);
+        int ok = len > 0 && len < sizeof cfg->metrics[0] && cfg->n_metrics < PP_CONFIG_METRICS_MAX;
+        for (size_t i = 0; ok && i < len; i++)
+            ok = isgraph((unsigned char)p[i]);
+        if (!ok) {
             cfg->n_metrics = 0;
-            char accepted[96];
-            snprintf(accepted, sizeof accepted,
-                     "up to %d comma-separated PAPI event names, e.g. PAPI_TOT_INS,PAPI_L2_DCM",
-                     PP_COUNTERS_MAX);
             return pp_config_bad(var, v, accepted);
-        }
-        for (size_t i = 0; i < len; i++) {
-            if (!isalnum((unsigned char)p[i]) && p[i] != '_' && p[i] != ':' && p[i] != '.' && p[i] != '=') {
-                cfg->n_metrics = 0;
-                return pp_config_bad(var, v, "comma-separated PAPI event names, e.g. PAPI_TOT_INS,PAPI_L2_DCM");
-            }
         }
         memcpy(cfg->metrics[cfg->n_metrics], p, len);
         cfg->metrics[cfg->n_metrics][len] = '\0';
         cfg->n_metrics++;
-        p = comma ? comma + 1 : p + len;
+        if (!comma)
+            return 0;
+        p = comma + 1;
     }
-    return 0;
 }
 
 int pp_config_from_env(pp_config *cfg)
@@ -97,6 +105,7 @@ int pp_config_from_env(pp_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->enable = true;
     cfg->timer = PP_TIMER_AUTO;
+    cfg->trace_buffer = PP_CONFIG_TRACE_BUFFER_DEFAULT;
     int bad = 0;
     const char *v;
 
@@ -140,6 +149,18 @@ int pp_config_from_env(pp_config *cfg)
     }
     if ((v = getenv("POMPPROF_MEMORY")) && *v)
         bad += pp_config_parse_size("POMPPROF_MEMORY", v, &cfg->memory_limit);
+    if ((v = getenv("POMPPROF_TRACE")) && *v)
+        bad += pp_config_parse_bool("POMPPROF_TRACE", v, &cfg->trace);
+    if ((v = getenv("POMPPROF_TRACE_BUFFER")) && *v) {
+        size_t x = 0;
+        if (pp_config_parse_size("POMPPROF_TRACE_BUFFER", v, &x))
+            bad++;
+        else if (x < PP_CONFIG_TRACE_BUFFER_MIN || x > ((size_t)1 << 40))
+            bad += pp_config_bad("POMPPROF_TRACE_BUFFER", v,
+                                 "a size per thread from 16k to 1024G, e.g. 8M");
+        else
+            cfg->trace_buffer = x;
+    }
     return bad;
 }
 

@@ -11,16 +11,27 @@
 #include "lib/pp_counters.h"
 #include "lib/pp_timer.h"
 
+/* POMPPROF_METRICS takes this many names at most; pp_counters keeps as many
+ * of them as PAPI can count together (up to PP_COUNTERS_MAX). */
+#define PP_CONFIG_METRICS_MAX 32
+
 typedef struct pp_config {
     bool enable;                 /* POMPPROF_ENABLE (default 1) */
     const char *output;          /* POMPPROF_OUTPUT, NULL = fresh directory per run */
     pp_timer_kind timer;         /* POMPPROF_TIMER: tsc | clock (default auto) */
     int n_metrics;               /* POMPPROF_METRICS: comma-separated PAPI names */
-    char metrics[PP_COUNTERS_MAX][64];
+    char metrics[PP_CONFIG_METRICS_MAX][PP_COUNTERS_NAME_LEN];
     unsigned max_depth;          /* POMPPROF_MAX_DEPTH, 0 = unlimited */
     size_t memory_limit;         /* POMPPROF_MEMORY in bytes (k/M/G suffix), 0 = unlimited */
     int verbose;                 /* POMPPROF_VERBOSE 0..2 */
+    bool trace;                  /* POMPPROF_TRACE (default 0): an OTF2 trace beside the profile */
+    size_t trace_buffer;         /* POMPPROF_TRACE_BUFFER: bytes per thread (k/M/G suffix) */
 } pp_config;
+
+/* POMPPROF_TRACE_BUFFER: the default, and the least a thread's buffer may
+ * hold (smaller values are rejected with the accepted range). */
+#define PP_CONFIG_TRACE_BUFFER_DEFAULT ((size_t)8 << 20)
+#define PP_CONFIG_TRACE_BUFFER_MIN ((size_t)16 << 10)
 
 /* Fill cfg from the environment; returns the number of invalid variables. */
 int pp_config_from_env(pp_config *cfg);

@@ -3,16 +3,68 @@
 #include "lib/pp_counters.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/pp_message.h"
 
 static int pp_counters_n;
-static char pp_counters_names[PP_COUNTERS_MAX][64];
+static char pp_counters_names[PP_COUNTERS_MAX][PP_COUNTERS_NAME_LEN];
+static char pp_counters_descr[PP_COUNTERS_MAX][256];
 
 const char *pp_counters_name(int i)
 {
     return i >= 0 && i < pp_counters_n ? pp_counters_names[i] : NULL;
+}
+
+const char *pp_counters_description(int i)
+{
+    return i >= 0 && i < pp_counters_n && pp_counters_descr[i][0] ? pp_counters_descr[i] : NULL;
+}
+
+/* The one line about the events left out, built up while they are tried. */
+typedef struct pp_counters_note {
+    char text[1024];
+    size_t len;
+    int left_out;
+} pp_counters_note;
+
+static void pp_counters_leave_out(pp_counters_note *note, const char *name, const char *why)
+{
+    int n = snprintf(note->text + note->len, sizeof note->text - note->len, "%s%s (%s)",
+                     note->left_out ? ", " : "", name, why);
+    if (n > 0)
+        note->len += (size_t)n < sizeof note->text - note->len ? (size_t)n
+                                                              : sizeof note->text - note->len - 1;
+    note->left_out++;
+}
+
+static void pp_counters_report(const pp_counters_note *note)
+{
+    if (!note->left_out)
+        return;
+    if (!pp_counters_n) {
+        pp_message_warn("POMPPROF_METRICS: no event can be counted, the profile has no counters; "
+                        "left out: %s", note->text);
+        return;
+    }
+    char kept[512] = "";
+    size_t len = 0;
+    for (int k = 0; k < pp_counters_n && len + 1 < sizeof kept; k++) {
+        int n = snprintf(kept + len, sizeof kept - len, "%s%s", k ? ", " : "",
+                         pp_counters_names[k]);
+        len += n > 0 ? (size_t)n : 0;
+    }
+    pp_message_warn("POMPPROF_METRICS: counting %s; left out: %s", kept, note->text);
+}
+
+/* Whether names[i] repeats an earlier name. */
+static int pp_counters_repeated(const char (*names)[PP_COUNTERS_NAME_LEN], int i)
+{
+    for (int k = 0; k < i; k++)
+        if (strcmp(names[k], names[i]) == 0)
+            return 1;
+    return 0;
 }
 
 #ifdef PP_HAVE_PAPI
@@ -25,54 +77,91 @@ static unsigned long pp_counters_thread_id(void)
     return (unsigned long)pthread_self();
 }
 
-int pp_counters_init(const char (*names)[64], int n)
+/* PAPI_OK when code can be counted together with the first `with` events
+ * kept so far. */
+static int pp_counters_try(int code, int with)
+{
+    int set = PAPI_NULL;
+    int ret = PAPI_create_eventset(&set);
+    for (int k = 0; ret == PAPI_OK && k < with; k++)
+        ret = PAPI_add_event(set, pp_counters_codes[k]);
+    if (ret == PAPI_OK)
+        ret = PAPI_add_event(set, code);
+    if (ret == PAPI_OK && (ret = PAPI_start(set)) == PAPI_OK) {
+        long long v[PP_COUNTERS_MAX + 1];
+        PAPI_stop(set, v);
+    }
+    if (set != PAPI_NULL) {
+        PAPI_cleanup_eventset(set);
+        PAPI_destroy_eventset(&set);
+    }
+    return ret;
+}
+
+static void pp_counters_keep(const char *name, int code)
+{
+    PAPI_event_info_t info;
+    char *d = pp_counters_descr[pp_counters_n];
+    d[0] = '\0';
+    if (PAPI_get_event_info(code, &info) == PAPI_OK) {
+        const char *text = info.long_descr[0] ? info.long_descr : info.short_descr;
+        size_t len = strnlen(text, sizeof pp_counters_descr[0] - 1);
+        memcpy(d, text, len);
+        d[len] = '\0';
+    }
+    pp_counters_codes[pp_counters_n] = code;
+    snprintf(pp_counters_names[pp_counters_n], PP_COUNTERS_NAME_LEN, "%s", name);
+    pp_counters_n++;
+}
+
+int pp_counters_init(const char (*names)[PP_COUNTERS_NAME_LEN], int n)
 {
     pp_counters_n = 0;
     int ret = PAPI_library_init(PAPI_VER_CURRENT);
     if (ret != PAPI_VER_CURRENT) {
         pp_message_warn("POMPPROF_METRICS: PAPI could not be initialised (%s); the profile has no "
-                        "hardware counters",
+                        "counters",
                         ret > 0 ? "version mismatch" : PAPI_strerror(ret));
         return 0;
     }
     if (PAPI_thread_init(pp_counters_thread_id) != PAPI_OK) {
         pp_message_warn("POMPPROF_METRICS: PAPI has no thread support here; the profile has no "
-                        "hardware counters");
+                        "counters");
         return 0;
     }
-    /* Try each event in a set with the ones accepted so far: an event that
-     * cannot be added or started (no such counter, conflicts) is left out. */
-    for (int i = 0; i < n && pp_counters_n < PP_COUNTERS_MAX; i++) {
+    pp_counters_note note = {.len = 0};
+    for (int i = 0; i < n; i++) {
+        char why[160];
         int code;
+        if (pp_counters_repeated(names, i)) {
+            pp_counters_leave_out(&note, names[i], "named twice");
+            continue;
+        }
+        if (pp_counters_n == PP_COUNTERS_MAX) {
+            snprintf(why, sizeof why, "pompprof counts at most %d events", PP_COUNTERS_MAX);
+            pp_counters_leave_out(&note, names[i], why);
+            continue;
+        }
         ret = PAPI_event_name_to_code((char *)names[i], &code);
         if (ret != PAPI_OK) {
-            pp_message_warn("POMPPROF_METRICS: event %s is unknown to PAPI (%s); left out", names[i],
-                            PAPI_strerror(ret));
+            snprintf(why, sizeof why, "unknown to PAPI: %s", PAPI_strerror(ret));
+            pp_counters_leave_out(&note, names[i], why);
             continue;
         }
-        int set = PAPI_NULL;
-        ret = PAPI_create_eventset(&set);
-        for (int k = 0; ret == PAPI_OK && k < pp_counters_n; k++)
-            ret = PAPI_add_event(set, pp_counters_codes[k]);
-        if (ret == PAPI_OK)
-            ret = PAPI_add_event(set, code);
-        if (ret == PAPI_OK && (ret = PAPI_start(set)) == PAPI_OK) {
-            long long v[PP_COUNTERS_MAX + 1];
-            PAPI_stop(set, v);
-        }
-        if (set != PAPI_NULL) {
-            PAPI_cleanup_eventset(set);
-            PAPI_destroy_eventset(&set);
-        }
+        ret = pp_counters_try(code, pp_counters_n);
         if (ret != PAPI_OK) {
-            pp_message_warn("POMPPROF_METRICS: PAPI cannot count %s here (%s); left out", names[i],
-                            PAPI_strerror(ret));
+            /* alone it may work: then the set is full */
+            int alone = pp_counters_n ? pp_counters_try(code, 0) : ret;
+            snprintf(why, sizeof why, "%s: %s",
+                     alone == PAPI_OK ? "not countable together with the events before it"
+                                      : "PAPI cannot count it here",
+                     PAPI_strerror(alone == PAPI_OK ? ret : alone));
+            pp_counters_leave_out(&note, names[i], why);
             continue;
         }
-        pp_counters_codes[pp_counters_n] = code;
-        strcpy(pp_counters_names[pp_counters_n], names[i]);
-        pp_counters_n++;
+        pp_counters_keep(names[i], code);
     }
+    pp_counters_report(&note);
     return pp_counters_n;
 }
 
@@ -105,13 +194,14 @@ void pp_counters_read(int set, uint64_t *values)
 
 #else /* !PP_HAVE_PAPI */
 
-int pp_counters_init(const char (*names)[64], int n)
+int pp_counters_init(const char (*names)[PP_COUNTERS_NAME_LEN], int n)
 {
-    (void)names;
-    if (n > 0)
-        pp_message_warn("POMPPROF_METRICS is set but pompprof was built without PAPI; the profile "
-                        "has no hardware counters");
+    pp_counters_note note = {.len = 0};
     pp_counters_n = 0;
+    for (int i = 0; i < n; i++)
+        if (!pp_counters_repeated(names, i))
+            pp_counters_leave_out(&note, names[i], "pompprof was built without PAPI");
+    pp_counters_report(&note);
     return 0;
 }
 

@@ -203,7 +203,7 @@ static void pp_mpi_copy_entries(pp_mpi_buf *out, const pp_mpi_view *v, uint32_t 
     size_t at = v->entries_at[k];
     for (uint32_t e = 0; e < v->entries[k]; e++) {
         pp_mpi_buf_u32(out, pp_mpi_get_u32(v, &at) + loc_offset);
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++) /* visits, time, min, max, max active */
             pp_mpi_buf_u64(out, pp_mpi_get_u64(v, &at));
         memset(c, 0, n_ctr * sizeof *c);
         memset(x, 0, n_extra * sizeof *x);

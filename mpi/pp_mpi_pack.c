@@ -60,10 +60,16 @@ void pp_mpi_buf_free(pp_mpi_buf *b)
     *b = (pp_mpi_buf){0};
 }
 
+static uint64_t pp_mpi_max_active(const pp_unode *n, uint32_t i)
+{
+    return n->max_active ? n->max_active[i] : 0;
+}
+
 static int pp_mpi_has_values(const pp_unified *u, const pp_unode *n, uint32_t i)
 {
     uint32_t L = u->n_locations;
-    if (n->visits[i] || n->time[i] || n->min_time[i] != UINT64_MAX || n->max_time[i])
+    if (n->visits[i] || n->time[i] || n->min_time[i] != UINT64_MAX || n->max_time[i] ||
+        pp_mpi_max_active(n, i))
         return 1;
     for (uint32_t k = 0; k < u->n_counters; k++)
         if (n->counters[k * L + i])
@@ -99,6 +105,7 @@ int pp_mpi_pack(const pp_unified *u, pp_mpi_buf *b)
         pp_mpi_buf_cstr(b, d.file);
         pp_mpi_buf_cstr(b, d.paradigm);
         pp_mpi_buf_cstr(b, d.role);
+        pp_mpi_buf_cstr(b, d.description);
         pp_mpi_buf_u32(b, (uint32_t)d.begin_line);
         pp_mpi_buf_u32(b, (uint32_t)d.end_line);
     }
@@ -125,6 +132,7 @@ int pp_mpi_pack(const pp_unified *u, pp_mpi_buf *b)
             pp_mpi_buf_u64(b, n->time[i]);
             pp_mpi_buf_u64(b, n->min_time[i]);
             pp_mpi_buf_u64(b, n->max_time[i]);
+            pp_mpi_buf_u64(b, pp_mpi_max_active(n, i));
             for (uint32_t k = 0; k < u->n_counters; k++)
                 pp_mpi_buf_u64(b, n->counters[k * L + i]);
             for (uint32_t k = 0; k < u->n_extra; k++)
@@ -219,7 +227,7 @@ int pp_mpi_view_open(pp_mpi_view *v, const unsigned char *data, size_t size)
     v->tasks_region = pp_mpi_read_u32(&r);
     /* every count is bounded by the bytes it needs, so no array below is
      * larger than the buffer */
-    if (r.bad || v->n_ctr > size / 4 || v->n_extra > size / 4 || v->n_regions > size / 24 ||
+    if (r.bad || v->n_ctr > size / 4 || v->n_extra > size / 4 || v->n_regions > size / 28 ||
         v->n_nodes > size / 12 || v->n_loc > size / 24 ||
         (v->tasks_region != PP_MPI_NONE && v->tasks_region >= v->n_regions))
         return -1;
@@ -242,7 +250,7 @@ int pp_mpi_view_open(pp_mpi_view *v, const unsigned char *data, size_t size)
         v->extra_names[k] = pp_mpi_read_str(&r);
     for (uint32_t k = 0; k < v->n_regions && !r.bad; k++) {
         v->region_at[k] = r.at;
-        for (int s = 0; s < 4; s++)
+        for (int s = 0; s < 5; s++)
             pp_mpi_read_str(&r);
         pp_mpi_read_u32(&r);
         pp_mpi_read_u32(&r);
@@ -313,8 +321,8 @@ typedef struct pp_mpi_regmap {
 static uint64_t pp_mpi_def_hash(const pp_region_def *d)
 {
     uint64_t h = 1469598103934665603ull;
-    const char *parts[4] = {d->name, d->file, d->paradigm, d->role};
-    for (int i = 0; i < 4; i++) {
+    const char *parts[5] = {d->name, d->file, d->paradigm, d->role, d->description};
+    for (int i = 0; i < 5; i++) {
         for (const char *p = parts[i] ? parts[i] : ""; *p; p++)
             h = (h ^ (unsigned char)*p) * 1099511628211ull;
         h = (h ^ 0xff) * 1099511628211ull;
@@ -333,7 +341,8 @@ static int pp_mpi_def_eq(const pp_region_def *a, const pp_region_def *b)
 {
     return pp_mpi_str_eq(a->name, b->name) && pp_mpi_str_eq(a->file, b->file) &&
            pp_mpi_str_eq(a->paradigm, b->paradigm) && pp_mpi_str_eq(a->role, b->role) &&
-           a->begin_line == b->begin_line && a->end_line == b->end_line;
+           pp_mpi_str_eq(a->description, b->description) && a->begin_line == b->begin_line &&
+           a->end_line == b->end_line;
 }
 
 static void pp_mpi_regmap_add(pp_mpi_regmap *m, const pp_region_def *d, pp_region_id id)
@@ -378,20 +387,21 @@ static pp_region_id *pp_mpi_engine_regions(const pp_mpi_view *v)
     }
     for (uint32_t k = 0; k < v->n_regions; k++) {
         size_t at = v->region_at[k];
-        char *s[4];
-        for (int i = 0; i < 4; i++)
-            s[i] = pp_mpi_strdup(pp_mpi_get_str(v, &at));
-        pp_region_def d = {.name = s[0], .file = s[1] && *s[1] ? s[1] : NULL,
-                           .paradigm = s[2], .role = s[3]};
+        char *s[5];
+        int ok = 1;
+        for (int i = 0; i < 5; i++)
+            ok &= (s[i] = pp_mpi_strdup(pp_mpi_get_str(v, &at))) != NULL;
+        pp_region_def d = {.name = s[0], .file = ok && *s[1] ? s[1] : NULL, .paradigm = s[2],
+                           .role = s[3], .description = ok && *s[4] ? s[4] : NULL};
         d.begin_line = (int)pp_mpi_get_u32(v, &at);
         d.end_line = (int)pp_mpi_get_u32(v, &at);
-        ids[k] = s[0] && s[1] && s[2] && s[3] ? pp_mpi_regmap_find(&m, &d) : PP_REGION_INVALID;
-        if (ids[k] == PP_REGION_INVALID && s[0] && s[1] && s[2] && s[3]) {
+        ids[k] = ok ? pp_mpi_regmap_find(&m, &d) : PP_REGION_INVALID;
+        if (ids[k] == PP_REGION_INVALID && ok) {
             ids[k] = pp_profile_region_define(&d);
             if (ids[k] != PP_REGION_INVALID)
                 pp_mpi_regmap_add(&m, &d, ids[k]);
         }
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             free(s[i]);
     }
     free(m.slot);
@@ -481,6 +491,11 @@ pp_unified *pp_mpi_unpack(const pp_mpi_view *v, uint64_t t_finalize)
             n->time[i] = pp_mpi_get_u64(v, &at);
             n->min_time[i] = pp_mpi_get_u64(v, &at);
             n->max_time[i] = pp_mpi_get_u64(v, &at);
+            uint64_t active = pp_mpi_get_u64(v, &at);
+            if (active && !n->max_active && !(n->max_active = calloc(L, sizeof *n->max_active)))
+                ok = 0;
+            if (n->max_active)
+                n->max_active[i] = active;
             for (uint32_t c = 0; c < v->n_ctr; c++) {
                 uint64_t x = pp_mpi_get_u64(v, &at);
                 if (c < n_ctr)

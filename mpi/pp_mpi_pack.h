@@ -10,12 +10,13 @@
  *   header   "PPMPIv1\0", u32 locations, counters, extras, regions, nodes,
  *            tasks region (index, or UINT32_MAX: none)
  *   names    counter names, then extra-metric names (strings)
- *   regions  name, file, paradigm, role (strings), i32 begin and end line
+ *   regions  name, file, paradigm, role, description (strings), i32 begin
+ *            and end line
  *   locations i32 rank, u32 thread, host, process (strings), u64 max active tasks
  *   nodes    in pre-order: u32 parent (UINT32_MAX for the root), u32 region,
  *            u32 entries, then per entry u32 location and u64 visits, time,
- *            min time (UINT64_MAX: no visit), max time, the counters, the
- *            extra metrics
+ *            min time (UINT64_MAX: no visit), max time, max active instances
+ *            (a task construct's), the counters, the extra metrics
  *
  * A string is a u32 length and its bytes. */
 #ifndef PP_MPI_PACK_H
@@ -63,7 +64,7 @@ typedef struct pp_mpi_view {
 /* The size of one value entry. */
 static inline size_t pp_mpi_entry_size(uint32_t n_ctr, uint32_t n_extra)
 {
-    return 4 + 8 * (4 + (size_t)n_ctr + n_extra);
+    return 4 + 8 * (5 + (size_t)n_ctr + n_extra);
 }
 
 /* This process's unified profile, packed (NULL u: an empty profile of no

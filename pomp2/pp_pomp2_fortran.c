@@ -190,14 +190,15 @@ static inline void **pp_pomp2_fortran_slot(pp_f_handle *handle, const char *ctc,
     void PP_POMP2_F_OMP_NAME(name, NAME)(void *lock);                               \
     void PP_POMP2_F_NAME(name, NAME)(void *lock)                                    \
     {                                                                               \
-        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, PP_POMP2_F_OMP_NAME(name, NAME)(lock));  \
+        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, lock, PP_POMP2_F_OMP_NAME(name, NAME)(lock), 0); \
     }
 #define PP_POMP2_LOCK_TEST(name, NAME, Name, lock_type)                            \
     pp_f_int PP_POMP2_F_OMP_NAME(name, NAME)(void *lock);                           \
     pp_f_int PP_POMP2_F_NAME(name, NAME)(void *lock)                                \
     {                                                                               \
         pp_f_int result;                                                            \
-        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, result = PP_POMP2_F_OMP_NAME(name, NAME)(lock)); \
+        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, lock, result = PP_POMP2_F_OMP_NAME(name, NAME)(lock), \
+                           result);                                                       \
         return result;                                                              \
     }
 

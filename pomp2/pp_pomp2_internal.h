@@ -47,14 +47,39 @@ enum {
  * initialized), so both language bindings share the same regions. */
 pp_region_id pp_pomp2_lock_region_id(int which);
 
-/* Measure one lock call as its wrapper region (C and Fortran lock entry
- * points alike); the region ids exist once the adapter is initialized. */
-#define PP_POMP2_LOCK_WRAP(which, call)                      \
-    do {                                                     \
-        pp_pomp2_ensure_init();                              \
-        pp_profile_enter(pp_pomp2_lock_region_id(which));    \
-        call;                                                \
-        pp_profile_exit(pp_pomp2_lock_region_id(which));     \
+/* What a lock call does to its lock, for the trace: set_lock and
+ * set_nest_lock acquire it when they return, unset_lock and unset_nest_lock
+ * release it when they are called, the test calls acquire it when they
+ * return nonzero (a constant for each call: the branches fold away). */
+static inline int pp_pomp2_lock_releases(int which)
+{
+    return which == PP_LOCK_UNSET_LOCK || which == PP_LOCK_UNSET_NEST_LOCK;
+}
+static inline int pp_pomp2_lock_acquires(int which)
+{
+    return which == PP_LOCK_SET_LOCK || which == PP_LOCK_SET_NEST_LOCK;
+}
+static inline int pp_pomp2_lock_tests(int which)
+{
+    return which == PP_LOCK_TEST_LOCK || which == PP_LOCK_TEST_NEST_LOCK;
+}
+
+/* Measure one lock call on lock as its wrapper region (C and Fortran lock
+ * entry points alike); got: after the call, whether a test call got the
+ * lock.  The region ids exist once the adapter is initialized. */
+#define PP_POMP2_LOCK_WRAP(which, lock, call, got)                                        \
+    do {                                                                                  \
+        pp_pomp2_ensure_init();                                                           \
+        pp_region_id pp_r_ = pp_pomp2_lock_region_id(which);                              \
+        if (pp_pomp2_lock_releases(which))                                                \
+            pp_profile_enter_release(pp_r_, (lock));                                      \
+        else                                                                              \
+            pp_profile_enter(pp_r_);                                                      \
+        call;                                                                             \
+        if (pp_pomp2_lock_acquires(which) || (pp_pomp2_lock_tests(which) && (got)))       \
+            pp_profile_exit_acquire(pp_r_, (lock));                                       \
+        else                                                                              \
+            pp_profile_exit(pp_r_);                                                       \
     } while (0)
 
 #endif

@@ -43,13 +43,13 @@ void pp_pomp2_lock_define_regions(void)
 #define PP_POMP2_LOCK_CALL(name, NAME, Name, lock_type)                \
     void POMP2_##Name(lock_type *s)                                    \
     {                                                                  \
-        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, omp_##name(s));             \
+        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, s, omp_##name(s), 0);       \
     }
 #define PP_POMP2_LOCK_TEST(name, NAME, Name, lock_type)                \
     int POMP2_##Name(lock_type *s)                                     \
     {                                                                  \
         int result;                                                    \
-        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, result = omp_##name(s));    \
+        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, s, result = omp_##name(s), result); \
         return result;                                                 \
     }
 #include "pomp2/pp_pomp2_lock_table.h"

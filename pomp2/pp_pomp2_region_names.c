@@ -86,6 +86,10 @@ static const char *pp_pomp2_basename(const char *path)
 static pp_region_id pp_pomp2_define_openmp(const char *word, const char *role,
                                            const pp_pomp2_region_info *info, bool at_end)
 {
+    /* a task with depend clauses (and its creation): the trace analysis must
+     * know that its readiness is not in the events (doc/trace.md) */
+    bool depend = (info->clauses & PP_POMP2_HAS_DEPEND) &&
+                  (info->type == PP_POMP2_TASK || info->type == PP_POMP2_TASKUNTIED);
     char name[512];
     int line = at_end ? info->end_line1 : info->start_line1;
     const char *file = at_end ? info->end_file : info->start_file;
@@ -101,6 +105,7 @@ static pp_region_id pp_pomp2_define_openmp(const char *word, const char *role,
         .end_line = info->end_line2,
         .paradigm = "openmp",
         .role = role,
+        .description = depend ? "depend" : NULL,
     };
     return pp_profile_region_define(&def);
 }

@@ -59,6 +59,7 @@ static const struct {
     {"hasFirstprivate", PP_POMP2_HAS_FIRSTPRIVATE},
     {"hasLastprivate", PP_POMP2_HAS_LASTPRIVATE},
     {"hasPrivate", PP_POMP2_HAS_PRIVATE},
+    {"hasDepend", PP_POMP2_HAS_DEPEND},
 };
 #define PP_POMP2_N_CLAUSES (sizeof pp_pomp2_clause_keys / sizeof pp_pomp2_clause_keys[0])
 

@@ -60,7 +60,10 @@ enum {
     PP_POMP2_HAS_FIRSTPRIVATE = 1u << 10,
     PP_POMP2_HAS_LASTPRIVATE = 1u << 11,
     PP_POMP2_HAS_PRIVATE = 1u << 12,
-    PP_POMP2_HAS_DEFAULT = 1u << 13
+    PP_POMP2_HAS_DEFAULT = 1u << 13,
+    /* not from OPARI2: the pompprof wrapper marks tasks with depend clauses
+     * (scripts/pompprof_tools/wrapper_depend.py) */
+    PP_POMP2_HAS_DEPEND = 1u << 14
 };
 
 typedef struct pp_pomp2_region_info {

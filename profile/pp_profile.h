@@ -27,6 +27,8 @@ typedef struct pp_region_def {
     int end_line;         /* -1 if unknown */
     const char *paradigm; /* "openmp", "user", "measurement" */
     const char *role;     /* "parallel", "task", "task create", "taskwait", "barrier", ... */
+    const char *description; /* NULL, or a note the trace keeps ("depend": a task construct
+                                with depend clauses, doc/trace.md) */
 } pp_region_def;
 
 /* Define a region; strings are copied.  Thread-safe (takes a lock: called
@@ -80,6 +82,14 @@ pp_task_handle pp_profile_task_current(void);
 void pp_profile_task_switch_to(pp_task_handle resumed);
 void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied);
 void pp_profile_task_end(pp_region_id task_region);
+/* The start of a task creation: enter(region) and, in a trace, the creation
+ * of task (one clock read). */
+void pp_profile_task_create_enter(pp_region_id region, pp_task_handle task);
+/* Lock wrappers: exit(region) with lock acquired at that moment, and
+ * enter(region) with lock released at that moment (one clock read each; the
+ * trace records the lock events). */
+void pp_profile_exit_acquire(pp_region_id region, const void *lock);
+void pp_profile_enter_release(pp_region_id region, const void *lock);
 /* The end of a scheduling point in one event: switch_to(resumed) followed by
  * exit(region), sharing one clock read (the adapter's Taskwait_end,
  * Task_create_end, barrier exits: when other tasks ran in between, both the
@@ -113,5 +123,8 @@ void pp_profile_task_switch_to_at(pp_task_handle resumed, uint64_t now);
 void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, bool untied,
                               uint64_t now);
 void pp_profile_task_end_at(pp_region_id task_region, uint64_t now);
+void pp_profile_task_create_enter_at(pp_region_id region, pp_task_handle task, uint64_t now);
+void pp_profile_exit_acquire_at(pp_region_id region, const void *lock, uint64_t now);
+void pp_profile_enter_release_at(pp_region_id region, const void *lock, uint64_t now);
 
 #endif

@@ -10,6 +10,9 @@
 static void pp_profile_counters_read(pp_location *loc, uint64_t *vals)
 {
     pp_counters_read(loc->counter_set, vals);
+    /* the trace gets the values with the event they were read for */
+    if (loc->trace)
+        pp_trace_metrics(loc->trace, loc->n_ctr, vals);
 }
 
 void pp_profile_counters_enter(pp_location *loc, pp_task *t, pp_node *n)

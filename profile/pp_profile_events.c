@@ -16,6 +16,8 @@ static inline __attribute__((always_inline)) void pp_profile_enter_body(pp_locat
                                                                        pp_region_id region,
                                                                        uint64_t now)
 {
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put(loc->trace, now, PP_TRACE_ENTER, region);
     pp_task *t = loc->current;
     pp_node *c;
     /* below a folded region everything folds */
@@ -58,6 +60,8 @@ static inline __attribute__((always_inline)) void pp_profile_exit_body(pp_locati
                                                                       pp_region_id region,
                                                                       uint64_t now)
 {
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put(loc->trace, now, PP_TRACE_LEAVE, region);
     pp_task *t = loc->current;
     pp_node *n = t->pos;
     if (PP_UNLIKELY(n->region != region || n == t->floor || t->fold)) {
@@ -98,6 +102,75 @@ void pp_profile_exit(pp_region_id region)
         pp_profile_exit_body(loc, region, pp_timer_now());
 }
 
+/* ---- events a trace needs beside the profile's (one clock read each) -------- */
+
+static inline void pp_profile_task_create_enter_loc(pp_location *loc, pp_region_id region,
+                                                    pp_task_handle task, uint64_t now)
+{
+    pp_profile_enter_body(loc, region, now);
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put(loc->trace, now, PP_TRACE_TASK_CREATE, task);
+}
+
+static inline void pp_profile_exit_acquire_loc(pp_location *loc, pp_region_id region,
+                                               const void *lock, uint64_t now)
+{
+    pp_profile_exit_body(loc, region, now);
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put2(loc->trace, now, PP_TRACE_LOCK_ACQUIRE, (uint64_t)(uintptr_t)lock,
+                      pp_trace_lock_order());
+}
+
+static inline void pp_profile_enter_release_loc(pp_location *loc, pp_region_id region,
+                                                const void *lock, uint64_t now)
+{
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put(loc->trace, now, PP_TRACE_LOCK_RELEASE, (uint64_t)(uintptr_t)lock);
+    pp_profile_enter_body(loc, region, now);
+}
+
+void pp_profile_task_create_enter(pp_region_id region, pp_task_handle task)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_task_create_enter_loc(loc, region, task, pp_timer_now());
+}
+
+void pp_profile_task_create_enter_at(pp_region_id region, pp_task_handle task, uint64_t now)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_task_create_enter_loc(loc, region, task, now);
+}
+
+void pp_profile_exit_acquire(pp_region_id region, const void *lock)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_exit_acquire_loc(loc, region, lock, pp_timer_now());
+}
+
+void pp_profile_exit_acquire_at(pp_region_id region, const void *lock, uint64_t now)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_exit_acquire_loc(loc, region, lock, now);
+}
+
+void pp_profile_enter_release(pp_region_id region, const void *lock)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_enter_release_loc(loc, region, lock, pp_timer_now());
+}
+
+void pp_profile_enter_release_at(pp_region_id region, const void *lock, uint64_t now)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_enter_release_loc(loc, region, lock, now);
+}
+
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
 {
     pp_location *loc = pp_profile_event_loc();
@@ -113,10 +186,12 @@ void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
 
 int64_t pp_profile_fork_at(pp_region_id region, int num_threads, uint64_t now)
 {
-    (void)region, (void)num_threads, (void)now;
+    (void)region;
     pp_location *loc = pp_profile_event_loc();
     if (PP_UNLIKELY(loc == NULL))
         return 0;
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put(loc->trace, now, PP_TRACE_FORK, (uint64_t)(num_threads > 0 ? num_threads : 0));
     /* The context is the interned path of the forking position: immutable
      * and global, so it outlives a forking task instance's recycled nodes. */
     pp_path *p = pp_profile_node_path(loc, loc->current->pos);
@@ -127,7 +202,9 @@ int64_t pp_profile_fork_at(pp_region_id region, int num_threads, uint64_t now)
 
 int64_t pp_profile_fork(pp_region_id region, int num_threads)
 {
-    return pp_profile_fork_at(region, num_threads, 0);
+    /* the profile needs no time at a fork; a trace does */
+    pp_location *loc = pp_profile_tls_;
+    return pp_profile_fork_at(region, num_threads, loc && loc->trace ? pp_timer_now() : 0);
 }
 
 /* The node a worker's team tree hangs below: one per distinct fork path. */
@@ -174,6 +251,9 @@ void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uin
         return;
     }
     it->handle = pp_profile_task_new_handle();
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put3(loc->trace, now, PP_TRACE_TEAM_BEGIN, (uint64_t)fork_context, region,
+                      it->handle);
     it->parent_task = parent;
     it->parent_implicit = loc->implicit;
     it->pos = it->floor = par;
@@ -203,10 +283,16 @@ void pp_profile_parallel_end_at(pp_region_id region, uint64_t now)
         /* an explicit task is still current: its end was lost */
         PP_WARN_ONCE("a parallel region ended while an explicit task was still running on the "
                      "thread; that task is closed there");
-        while (loc->current != it && loc->current->is_explicit)
+        while (loc->current != it && loc->current->is_explicit) {
+            if (loc->trace)
+                pp_trace_put2(loc->trace, now, PP_TRACE_TASK_END, loc->current->handle,
+                              loc->current->region);
             pp_profile_task_finish(loc, loc->current, now);
+        }
         loc->current = it;
     }
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put2(loc->trace, now, PP_TRACE_TEAM_END, region, it->parent_task->handle);
     if (it->floor->region != region)
         PP_WARN_ONCE("parallel region end does not match the innermost parallel region");
     for (pp_node *n = it->pos;; n = n->parent) {
@@ -229,6 +315,8 @@ void pp_profile_join_at(pp_region_id region, pp_task_handle forking_task, uint64
 {
     (void)region;
     pp_location *loc = pp_profile_event_loc();
+    if (loc && PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put(loc->trace, now, PP_TRACE_JOIN, 0);
     if (loc && loc->current->handle != forking_task)
         pp_profile_task_switch_to_at(forking_task, now);
 }

@@ -16,7 +16,10 @@
  *   close               closing what is still open at the end
  *   unify               one tree for all locations (pp_profile_unify.h)
  *   system              the system tree of the CUBE file
+ *   metrics             the metrics in the file: types, values, links
+ *                       (pp_profile_metrics.h)
  *   output              the CUBE4 file (pp_profile_output.h)
+ *   trace               the trace beside the profile: where, and its regions
  *   lifecycle           init, finalize, atexit, signals (pp_profile.h), a
  *                       process of a job (pp_profile_job.h)
  *   ctor, test          the library constructor; the tests' hooks
@@ -35,7 +38,7 @@ void pp_profile_update_measuring(void);
 /* ---- regions (pp_profile_regions.c) ----------------------------------------- */
 
 typedef struct pp_region_rec {
-    char *name, *file, *paradigm, *role;
+    char *name, *file, *paradigm, *role, *description;
     int begin_line, end_line;
 } pp_region_rec;
 
@@ -214,12 +217,22 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
  * measured value and nothing is open. */
 void pp_profile_close_location(pp_location *loc, uint64_t now);
 
+/* ---- the trace (pp_profile_trace.c) ---------------------------------------------- */
+
+/* With POMPPROF_TRACE=1: start the trace in the profile's directory (before
+ * the first location exists, so every thread gets a buffer). */
+void pp_profile_trace_start(uint64_t now);
+/* Write the trace (after the profile), with the engine's regions. */
+void pp_profile_trace_finish(uint64_t now);
+
 /* ---- lifecycle (pp_profile_lifecycle.c) ---------------------------------------- */
 
 /* Start measuring at timestamp now (idempotent): configuration, built-in
  * regions, counters, the calling thread's location.  pp_profile_init adds
  * the timer calibration and the exit and signal hooks. */
 void pp_profile_start_at(uint64_t now);
+/* pp_profile_finalize with the end at timestamp now (the tests' clock). */
+void pp_profile_finalize_at(uint64_t now);
 /* Back to the state before the first start (the tests' reset). */
 void pp_profile_lifecycle_reset(void);
 

@@ -119,6 +119,7 @@ void pp_profile_start_at(uint64_t now)
         pp_profile_g.n_ctr = cfg->n_metrics ? (uint32_t)pp_counters_init(cfg->metrics, cfg->n_metrics) : 0;
         pp_profile_g.node_size = sizeof(pp_node) + 2 * (size_t)pp_profile_g.n_ctr * sizeof(uint64_t);
         pp_profile_g.t_init = now;
+        pp_profile_trace_start(now);
     }
     pp_profile_g.started = 1;
     pp_profile_update_measuring();
@@ -131,6 +132,8 @@ void pp_profile_start_at(uint64_t now)
     if (loc) {
         loc->root->start = now;
         loc->root->open = 1;
+        if (loc->trace)
+            pp_trace_put(loc->trace, now, PP_TRACE_ENTER, pp_profile_g.program_region);
         if (loc->n_ctr)
             pp_profile_counters_enter(loc, loc->current, loc->root);
     }
@@ -167,7 +170,12 @@ void pp_profile_init(void)
     const pp_config *cfg = pp_config_get();
     if (cfg->enable)
         pp_timer_init(cfg->timer);
-    pp_profile_start_at(pp_timer_now());
+    uint64_t t0 = pp_timer_now();
+    pp_profile_start_at(t0);
+    /* setting up a trace took time the program did not spend: the trace says so */
+    pp_location *loc = pp_profile_tls_;
+    if (loc && loc->trace)
+        pp_trace_started(loc->trace, t0);
     static int registered;
     if (!__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL) && cfg->enable) {
         atexit(pp_profile_atexit);
@@ -219,10 +227,11 @@ static void pp_profile_write_own(const pp_unified *u)
         pp_message_warn("%s %s", pp_profile_g.own_note, path);
 }
 
-/* Close everything and unify, with SIGINT/SIGTERM held (another thread that
- * takes them waits in pp_profile_wait_for_writer).  NULL when there is
- * nothing to write. */
-static pp_unified *pp_profile_end(void)
+/* Close everything and unify (and finish the trace), with SIGINT/SIGTERM
+ * held (another thread that takes them waits in
+ * pp_profile_wait_for_writer).  now_given: the end's timestamp (the tests'
+ * fake clock), NULL: read it.  NULL when there is nothing to write. */
+static pp_unified *pp_profile_end(const uint64_t *now_given)
 {
     sigset_t saved;
     pp_signals_hold(&saved);
@@ -230,7 +239,7 @@ static pp_unified *pp_profile_end(void)
     int write = pp_profile_g.started && !pp_profile_g.finished;
     pp_profile_g.finished = 1;
     pp_profile_update_measuring();
-    uint64_t now = pp_timer_now();
+    uint64_t now = now_given ? *now_given : pp_timer_now();
     pthread_mutex_unlock(&pp_profile_init_lock);
     pp_unified *u = NULL;
     if (write && pp_profile_g.config_enable) {
@@ -242,12 +251,13 @@ static pp_unified *pp_profile_end(void)
             usleep(2000);
         u = pp_profile_unify_at(now);
         pp_profile_report_losses();
+        pp_profile_trace_finish(now);
     }
     pp_signals_release(&saved);
     return u;
 }
 
-void pp_profile_finalize(void)
+static void pp_profile_finalize_impl(const uint64_t *now_given)
 {
     int expected = PP_FINAL_NONE;
     if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
@@ -270,13 +280,23 @@ void pp_profile_finalize(void)
     pp_profile_final_writer = pthread_self();
     sigset_t saved;
     pp_signals_hold(&saved);
-    pp_unified *u = pp_profile_end();
+    pp_unified *u = pp_profile_end(now_given);
     if (u) {
         pp_profile_write_own(u);
         pp_unified_free(u);
     }
     __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
     pp_signals_release(&saved);
+}
+
+void pp_profile_finalize(void)
+{
+    pp_profile_finalize_impl(NULL);
+}
+
+void pp_profile_finalize_at(uint64_t now)
+{
+    pp_profile_finalize_impl(&now);
 }
 
 /* ---- a process of a job (pp_profile_job.h) ------------------------------------ */
@@ -305,7 +325,7 @@ pp_unified *pp_profile_hold(void)
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return NULL;
     pp_profile_final_writer = pthread_self();
-    pp_unified *u = pp_profile_end();
+    pp_unified *u = pp_profile_end(NULL);
     pp_profile_held = u;
     __atomic_store_n(&pp_profile_final_state, u ? PP_FINAL_HELD : PP_FINAL_DONE, __ATOMIC_RELEASE);
     return u;
@@ -354,6 +374,7 @@ void pp_profile_lifecycle_reset(void)
     pp_profile_paths_reset();
     pp_profile_extra_reset();
     pp_profile_regions_reset();
+    pp_trace_reset();
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     memset(&pp_profile_g, 0, sizeof pp_profile_g);
     pp_profile_g.lock = lock;

@@ -51,6 +51,8 @@ pp_location *pp_profile_location_create(void)
             loc->n_ctr = 0; /* warned by pp_counters; this thread records time only */
     }
 
+    loc->trace = pp_trace_thread_start(loc->index, loc->initial.handle);
+
     pthread_mutex_lock(&pp_profile_g.lock);
     if (pp_profile_g.last)
         pp_profile_g.last->next = loc;

@@ -29,6 +29,7 @@
 
 #include "lib/pp_counters.h"
 #include "profile/pp_profile.h"
+#include "trace/pp_trace.h"
 
 #define PP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define PP_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -63,6 +64,9 @@ struct pp_node {
     uint16_t kind;
     uint16_t open;       /* a visit is in progress (for closing at finalize) */
     uint32_t depth;      /* program root = 0 */
+    /* merged construct root (below TASKS): instances of the construct begun
+     * and not yet ended on this location, and the most at once */
+    uint32_t instances_active;
     pp_node *parent;
     pp_node *first_child, *next_sibling;
     pp_node *last_child; /* the child entered last: O(1) lookup for loops */
@@ -76,6 +80,7 @@ struct pp_node {
     uint64_t *extra;
     uint64_t start;      /* start of the open visit, in its task's clock */
     uint64_t visits, sum, min, max;
+    uint32_t instances_max; /* see instances_active; fills the 8-byte padding */
     uint64_t ctr[];      /* with counters: [0,n) start values, [n,2n) sums */
 };
 
@@ -120,6 +125,9 @@ struct pp_location {
      * during which none was created added no node to its kept tree, so its
      * values can stay there until the next flush (pp_profile_instance.c) */
     uint64_t nodes_made;
+    /* the thread's trace buffer: NULL unless POMPPROF_TRACE=1, so the event
+     * path pays one predictable branch for tracing when it is off */
+    pp_trace_buf *trace;
 
     /* arena */
     char *arena_ptr, *arena_end;

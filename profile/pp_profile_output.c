@@ -15,6 +15,7 @@
 #include "cube-writer/pp_cube.h"
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
+#include "profile/pp_profile_metrics.h"
 #include "profile/pp_profile_output.h"
 
 /* ---- where the file goes ----------------------------------------------------- */
@@ -116,24 +117,10 @@ too_long:
 /* ---- CUBE4 ---------------------------------------------------------------------- */
 
 typedef struct pp_output_ids {
-    int visits, time, min_time, max_time, max_active, ctr[PP_COUNTERS_MAX];
-    int extra[PP_PROFILE_EXTRA_MAX];
     int *region_map; /* region id -> cube region id */
     uint32_t n_regions;
     int unknown_region;
 } pp_output_ids;
-
-static void pp_output_metric_name(const char *in, char *out, size_t size)
-{
-    size_t i = 0;
-    for (; in[i] && i + 1 < size; i++) {
-        char c = in[i];
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == ':' || c == '_' || c == '=';
-        out[i] = ok ? c : '_';
-    }
-    out[i] = '\0';
-}
 
 static int pp_output_region(pp_cube *cube, pp_output_ids *ids, pp_region_id r)
 {
@@ -156,34 +143,6 @@ static int pp_output_cnodes(pp_cube *cube, pp_output_ids *ids, const pp_unode *r
         cnode_of[n->id] = id;
     }
     return 0;
-}
-
-static void pp_output_values(pp_cube *cube, const pp_unified *u, const pp_output_ids *ids,
-                             const int *cnode_of, double tps)
-{
-    for (const pp_unode *n = u->root; n; n = pp_unified_next(n)) {
-        int cn = cnode_of[n->id];
-        for (uint32_t i = 0; i < u->n_locations; i++) {
-            if (n->visits[i])
-                pp_cube_set_uint64(cube, ids->visits, cn, (int)i, n->visits[i]);
-            if (n->time[i])
-                pp_cube_set_double(cube, ids->time, cn, (int)i, (double)n->time[i] / tps);
-            if (n->min_time[i] != UINT64_MAX)
-                pp_cube_set_double(cube, ids->min_time, cn, (int)i, (double)n->min_time[i] / tps);
-            if (n->max_time[i])
-                pp_cube_set_double(cube, ids->max_time, cn, (int)i, (double)n->max_time[i] / tps);
-            for (uint32_t k = 0; k < u->n_counters; k++)
-                if (n->counters[k * u->n_locations + i])
-                    pp_cube_set_uint64(cube, ids->ctr[k], cn, (int)i,
-                                       n->counters[k * u->n_locations + i]);
-            for (uint32_t k = 0; k < u->n_extra; k++)
-                if (n->extra[k * u->n_locations + i])
-                    pp_cube_set_uint64(cube, ids->extra[k], cn, (int)i,
-                                       n->extra[k * u->n_locations + i]);
-            if (n == u->tasks && u->max_active_tasks[i])
-                pp_cube_set_uint64(cube, ids->max_active, cn, (int)i, u->max_active_tasks[i]);
-        }
-    }
 }
 
 /* Build the whole report in memory; NULL with a reason in err. */
@@ -217,37 +176,8 @@ static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)max_active);
     bad |= pp_cube_set_attr(cube, "pompprof::max_active_tasks", buf) < 0;
 
-    ids.visits = pp_cube_def_metric(cube, -1, "visits", "Visits", "occ", "Number of visits",
-                                    PP_CUBE_UINT64, PP_CUBE_EXCLUSIVE);
-    ids.time = pp_cube_def_metric(cube, -1, "time", "Time", "sec", "Total CPU allocation time",
-                                  PP_CUBE_DOUBLE, PP_CUBE_INCLUSIVE);
-    ids.min_time = pp_cube_def_metric(cube, -1, "min_time", "Minimum Inclusive Time", "sec",
-                                      "Minimum inclusive CPU allocation time", PP_CUBE_MINDOUBLE,
-                                      PP_CUBE_EXCLUSIVE);
-    ids.max_time = pp_cube_def_metric(cube, -1, "max_time", "Maximum Inclusive Time", "sec",
-                                      "Maximum inclusive CPU allocation time", PP_CUBE_MAXDOUBLE,
-                                      PP_CUBE_EXCLUSIVE);
-    ids.max_active = pp_cube_def_metric(cube, -1, "max_active_tasks", "Max active tasks", "occ",
-                                        "Maximum number of concurrently active task instances "
-                                        "on the thread",
-                                        PP_CUBE_UINT64, PP_CUBE_EXCLUSIVE);
-    bad |= ids.visits < 0 || ids.time < 0 || ids.min_time < 0 || ids.max_time < 0 ||
-           ids.max_active < 0;
-    for (uint32_t k = 0; k < u->n_counters; k++) {
-        char uniq[64];
-        pp_output_metric_name(u->counter_names[k] ? u->counter_names[k] : "counter", uniq,
-                              sizeof uniq);
-        ids.ctr[k] = pp_cube_def_metric(cube, -1, uniq, u->counter_names[k], "#",
-                                        "PAPI hardware counter", PP_CUBE_UINT64, PP_CUBE_INCLUSIVE);
-        bad |= ids.ctr[k] < 0;
-    }
-    for (uint32_t k = 0; k < u->n_extra; k++) {
-        const pp_extra_def *d = pp_profile_extra_get(k);
-        ids.extra[k] = d ? pp_cube_def_metric(cube, -1, d->uniq, d->disp, d->unit, d->descr,
-                                              PP_CUBE_UINT64, PP_CUBE_EXCLUSIVE)
-                         : -1;
-        bad |= ids.extra[k] < 0;
-    }
+    pp_profile_metric_ids metrics;
+    bad |= pp_profile_metrics_define(cube, u, &metrics) < 0;
 
     ids.n_regions = pp_profile_region_count();
     ids.region_map = malloc((ids.n_regions ? ids.n_regions : 1) * sizeof(int));
@@ -271,7 +201,7 @@ static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
         snprintf(err, err_size, "%s", *pp_cube_error(cube) ? pp_cube_error(cube) : "out of memory");
         goto fail;
     }
-    pp_output_values(cube, u, &ids, cnode_of, tps);
+    pp_profile_metrics_store(cube, u, &metrics, cnode_of, tps);
     free(ids.region_map);
     free(cnode_of);
     return cube;

@@ -53,10 +53,11 @@ pp_region_id pp_profile_region_define(const pp_region_def *def)
     r->file = pp_region_strdup(def->file, &failed);
     r->paradigm = pp_region_strdup(def->paradigm ? def->paradigm : "user", &failed);
     r->role = pp_region_strdup(def->role ? def->role : "unknown", &failed);
+    r->description = pp_region_strdup(def->description, &failed);
     r->begin_line = def->begin_line;
     r->end_line = def->end_line;
     if (failed) {
-        free(r->name), free(r->file), free(r->paradigm), free(r->role);
+        free(r->name), free(r->file), free(r->paradigm), free(r->role), free(r->description);
         memset(r, 0, sizeof *r);
         pthread_mutex_unlock(&pp_region_lock);
         return PP_REGION_INVALID;
@@ -79,7 +80,8 @@ int pp_profile_region_describe(pp_region_id id, pp_region_def *def)
     if (!r)
         return -1;
     *def = (pp_region_def){.name = r->name, .file = r->file, .begin_line = r->begin_line,
-                           .end_line = r->end_line, .paradigm = r->paradigm, .role = r->role};
+                           .end_line = r->end_line, .paradigm = r->paradigm, .role = r->role,
+                           .description = r->description};
     return 0;
 }
 
@@ -94,7 +96,7 @@ void pp_profile_regions_reset(void)
     pthread_mutex_lock(&pp_region_lock);
     for (uint32_t id = 0; id < pp_region_n; id++) {
         pp_region_rec *r = &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
-        free(r->name), free(r->file), free(r->paradigm), free(r->role);
+        free(r->name), free(r->file), free(r->paradigm), free(r->role), free(r->description);
         memset(r, 0, sizeof *r);
     }
     __atomic_store_n(&pp_region_n, 0, __ATOMIC_RELEASE);

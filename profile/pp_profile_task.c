@@ -130,6 +130,15 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
             pp_profile_task_free(loc, t);
         return;
     }
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put2(loc->trace, now, PP_TRACE_TASK_BEGIN, task, task_region);
+    /* the construct's merged root counts its active instances; a fresh
+     * instance tree meets it here (created now if this is the first one) */
+    pp_node *merged = root->link;
+    if (PP_UNLIKELY(!merged))
+        merged = root->link = pp_profile_child_slow(loc, loc->tasks, task_region, 1);
+    if (PP_LIKELY(merged != NULL) && ++merged->instances_active > merged->instances_max)
+        merged->instances_max = merged->instances_active;
     pp_task *cur = loc->current;
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
@@ -161,6 +170,8 @@ static inline __attribute__((always_inline)) void pp_profile_task_finish_body(pp
         pp_profile_close_node(loc, t, n, tnow);
     if (!t->suspended)
         pp_profile_stub_close(loc, t, now);
+    if (t->floor->link)
+        t->floor->link->instances_active--;
     pp_profile_instance_retire(loc, t, tnow); /* closes the root */
     pp_profile_task_table_remove(loc, t);
     loc->active_tasks--;
@@ -184,6 +195,8 @@ pp_profile_task_end_loc(pp_location *loc, pp_region_id task_region, uint64_t now
     }
     if (PP_UNLIKELY(t->region != task_region))
         PP_WARN_ONCE("task end does not match the running task's region");
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put2(loc->trace, now, PP_TRACE_TASK_END, t->handle, t->region);
     pp_profile_task_finish_body(loc, t, now);
 }
 
@@ -209,6 +222,8 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
                      (unsigned long long)resumed);
         return;
     }
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put(loc->trace, now, PP_TRACE_TASK_SWITCH, resumed);
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
     if (target->is_explicit)

@@ -12,6 +12,11 @@ void pp_profile_test_start_at(uint64_t now)
     pp_profile_start_at(now);
 }
 
+void pp_profile_test_finalize_at(uint64_t now)
+{
+    pp_profile_finalize_at(now);
+}
+
 void pp_profile_test_use_location(uint32_t index)
 {
     for (;;) {

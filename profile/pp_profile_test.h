@@ -18,6 +18,8 @@ void pp_profile_test_start_at(uint64_t now);
 /* Let the calling thread act as location `index` (created as needed, in order). */
 void pp_profile_test_use_location(uint32_t index);
 void pp_profile_test_set_limits(unsigned max_depth, size_t memory_limit);
+/* Finalize (profile and trace written) with the end at the fake timestamp now. */
+void pp_profile_test_finalize_at(uint64_t now);
 size_t pp_profile_test_arena_bytes(uint32_t index);
 uint64_t pp_profile_test_lost(int memory);
 

@@ -7,7 +7,8 @@
  *     TASKS                 <- one subtree per task construct (the merged
  *                              instance trees); time = sum of its children,
  *                              NOT added to the program root (CubeLib splits
- *                              TASKS off the root: doc/cube4-layout.md)
+ *                              TASKS off the root: doc/cube4-layout.md);
+ *                              min/max time = those of its whole subtree
  *
  * Runs once, off the event path; plain malloc is fine here.  Every walk is
  * iterative: the profile may be written on the signal flusher's small stack
@@ -241,8 +242,14 @@ static void pp_unify_location(pp_unify_ctx *c, pp_location *loc)
     /* merged task trees below TASKS */
     for (const pp_node *m = loc->tasks->first_child; m; m = m->next_sibling) {
         pp_unode *uc = pp_unify_child(c, u->tasks, m->region);
-        if (uc)
-            pp_unify_add(c, uc, m, i);
+        if (!uc)
+            continue;
+        pp_unify_add(c, uc, m, i);
+        if (!uc->max_active && !(uc->max_active = calloc(c->n_loc, sizeof(uint64_t)))) {
+            c->failed = 1;
+            continue;
+        }
+        uc->max_active[i] = m->instances_max;
     }
     u->max_active_tasks[i] = loc->max_active_tasks;
 }
@@ -318,13 +325,22 @@ pp_unified *pp_profile_unify_at(uint64_t now)
     if (c.failed)
         pp_message_warn("out of memory while unifying the threads' call trees; parts are missing");
 
-    /* TASKS: the sum of the task constructs' inclusive values, visits 0 */
+    /* TASKS: the sum of the task constructs' inclusive values, visits 0;
+     * the min and max of single visits anywhere in its subtree (what a
+     * minimum/maximum metric shows as TASKS' inclusive value) */
     pp_unode *t = u->tasks;
     for (pp_unode *ch = t->first_child; ch; ch = ch->next_sibling)
         for (uint32_t i = 0; i < c.n_loc; i++) {
             t->time[i] += ch->time[i];
             for (uint32_t k = 0; k < c.n_ctr; k++)
                 t->counters[k * c.n_loc + i] += ch->counters[k * c.n_loc + i];
+        }
+    for (pp_unode *n = t->first_child; n; n = pp_unified_next_below(n, t))
+        for (uint32_t i = 0; i < c.n_loc; i++) {
+            if (n->min_time[i] < t->min_time[i])
+                t->min_time[i] = n->min_time[i];
+            if (n->max_time[i] > t->max_time[i])
+                t->max_time[i] = n->max_time[i];
         }
     /* TASKS moves to the end of the root's children (or goes when empty) */
     pp_unode **link = &u->root->first_child, *prev = NULL;
@@ -385,6 +401,7 @@ void pp_unified_free(pp_unified *u)
             continue;
         }
         pp_unode *up = cur->parent;
+        free(cur->max_active);
         free(cur);
         cur = up;
     }

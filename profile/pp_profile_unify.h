@@ -24,6 +24,9 @@ struct pp_unode {
     uint64_t *max_time;
     uint64_t *counters; /* [counter * n_locations + location], inclusive */
     uint64_t *extra;    /* [metric * n_locations + location], exclusive (pp_profile_extra.c) */
+    /* a task construct (child of TASKS): per location, the most instances
+     * of it active at once; NULL on every other node */
+    uint64_t *max_active;
 };
 
 /* Where a location (a column of the profile) ran: the system tree
@@ -42,7 +45,7 @@ typedef struct pp_unified {
     uint32_t n_nodes;
     uint32_t n_counters;
     const char *counter_names[PP_COUNTERS_MAX];
-    uint64_t *max_active_tasks; /* per location */
+    uint64_t *max_active_tasks; /* per location: the most task instances active at once */
     uint64_t t_finalize;        /* ticks */
     uint32_t n_extra;           /* extra metrics: the engine's first n_extra */
     pp_unified_location *locations; /* per location */
@@ -77,6 +80,15 @@ static inline pp_unode *pp_unified_next(const pp_unode *n)
     while (n && !n->next_sibling)
         n = n->parent;
     return n ? n->next_sibling : NULL;
+}
+/* The same within the subtree of top (n below top): NULL after its last node. */
+static inline pp_unode *pp_unified_next_below(const pp_unode *n, const pp_unode *top)
+{
+    if (n->first_child)
+        return n->first_child;
+    while (n != top && !n->next_sibling)
+        n = n->parent;
+    return n == top ? NULL : n->next_sibling;
 }
 
 #endif

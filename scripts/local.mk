@@ -1,4 +1,5 @@
-# scripts/: the pompprof commands (Python 3, standard library only).
+# scripts/: the pompprof commands (Python 3; standard library only, except the
+# pictures of pompprof-timeline, which use matplotlib).
 #
 # The code is the pompprof_tools package, installed as data in
 # $(pkgdatadir)/python; each command is a small stub generated from one template
@@ -11,6 +12,7 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/__init__.py \
 	scripts/pompprof_tools/cli.py \
 	scripts/pompprof_tools/cubex.py \
+	scripts/pompprof_tools/cubex_defs.py \
 	scripts/pompprof_tools/cubex_write.py \
 	scripts/pompprof_tools/diff.py \
 	scripts/pompprof_tools/overhead.py \
@@ -19,10 +21,13 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/scaling.py \
 	scripts/pompprof_tools/svg.py \
 	scripts/pompprof_tools/textfmt.py \
+	scripts/pompprof_tools/timeline.py \
+	scripts/pompprof_tools/timeline_plot.py \
 	scripts/pompprof_tools/wrapper.py \
 	scripts/pompprof_tools/wrapper_cmdline.py \
 	scripts/pompprof_tools/wrapper_compile.py \
 	scripts/pompprof_tools/wrapper_ctext.py \
+	scripts/pompprof_tools/wrapper_depend.py \
 	scripts/pompprof_tools/wrapper_directive.py \
 	scripts/pompprof_tools/wrapper_fortran.py \
 	scripts/pompprof_tools/wrapper_instrument.py \
@@ -33,7 +38,7 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/wrapper_run.py
 nodist_pompprof_tools_DATA = scripts/pompprof_tools/build_config.py
 pompprof_commands = scripts/pompprof scripts/pompprof-report scripts/pompprof-diff \
-	scripts/pompprof-scaling
+	scripts/pompprof-scaling scripts/pompprof-timeline
 bin_SCRIPTS += $(pompprof_commands)
 CLEANFILES += $(pompprof_commands) scripts/pompprof_tools/build_config.py
 EXTRA_DIST += scripts/command-stub.in scripts/pompprof_tools/build_config.py.in \
@@ -47,6 +52,7 @@ pompprof_scripts_edit = sed \
 	-e 's|[@]OPARI2[@]|$(OPARI2)|g' \
 	-e 's|[@]OPARI2_CONFIG[@]|$(OPARI2_CONFIG)|g' \
 	-e 's|[@]libdir[@]|$(libdir)|g' \
+	-e 's|[@]pkglibexecdir[@]|$(pkglibexecdir)|g' \
 	-e 's|[@]includedir[@]|$(includedir)|g' \
 	-e 's|[@]OPENMP_CFLAGS[@]|$(OPENMP_CFLAGS)|g' \
 	-e 's|[@]PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \

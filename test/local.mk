@@ -2,6 +2,7 @@
 include test/unit/local.mk
 include test/e2e/local.mk
 include test/mpi/local.mk
+include test/trace/local.mk
 include test/coverage/local.mk
 include test/tools/local.mk
 include test/robust/local.mk

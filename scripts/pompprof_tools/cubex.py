@@ -36,134 +36,23 @@ import glob
 import gzip
 import os
 import struct
+import sys
 import zlib
-import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
+from array import array
+
+from .cubex_defs import (DATA_TYPES, DTYPES as _DTYPES, Cnode, CubexError, Location, Metric,
+                         Region, parse_anchor)
 
 __all__ = ["CubexError", "Cube", "Metric", "Region", "Cnode", "Location",
            "load", "resolve_profile_path", "row_enumeration"]
 
+NATIVE = "<" if sys.byteorder == "little" else ">"
 TAR_BLOCK = 512
 DATA_MARKER = b"CUBEX.DATA"
 ZDATA_MARKER = b"ZCUBEX.DATA"
 INDEX_MARKER = b"CUBEX.INDEX"
 INDEX_DENSE = 3
 INDEX_SPARSE = 1
-DATA_TYPES = ("INCLUSIVE", "EXCLUSIVE", "SIMPLE")
-
-
-class CubexError(Exception):
-    """A profile cannot be read; str() is one line naming the file and the problem."""
-
-
-# dtype name -> (struct code, element size, aggregation over locations)
-_DTYPES = {}
-for _names, _code, _size, _aggr in (
-        (("DOUBLE", "FLOAT"), "d", 8, "sum"),
-        (("MINDOUBLE",), "d", 8, "min"),
-        (("MAXDOUBLE",), "d", 8, "max"),
-        (("UINT64", "UNSIGNED INTEGER"), "Q", 8, "sum"),
-        (("INT64", "INTEGER", "SIGNED INTEGER"), "q", 8, "sum"),
-        (("UINT32", "UNSIGNED INT"), "I", 4, "sum"),
-        (("INT32", "INT", "SIGNED INT"), "i", 4, "sum"),
-        (("UINT16", "UNSIGNED SHORT INT", "SHORT UNSIGNED INT"), "H", 2, "sum"),
-        (("INT16", "SHORT INT", "SIGNED SHORT INT"), "h", 2, "sum"),
-        (("UINT8", "CHAR", "UNSIGNED CHAR"), "B", 1, "sum"),
-        (("INT8", "SIGNED CHAR"), "b", 1, "sum"),
-        (("TAU_ATOMIC",), "Idddd", 36, "sum")):
-    for _n in _names:
-        _DTYPES[_n] = (_code, _size, _aggr)
-
-
-@dataclass(eq=False, repr=False)
-class Metric:
-    """One metric definition.  ``type`` is INCLUSIVE, EXCLUSIVE, SIMPLE or a derived type."""
-    id: int
-    uniq_name: str
-    disp_name: str
-    dtype: str
-    type: str
-    unit: str
-    descr: str
-    url: str = ""
-    viztype: str = "NORMAL"
-    parent: Metric | None = None
-    children: list[Metric] = field(default_factory=list)
-    attrs: dict[str, str] = field(default_factory=dict)
-    has_data: bool = False      # True when .data/.index members were present
-
-    @property
-    def aggregation(self) -> str:
-        """How values combine over locations and subtrees: 'sum', 'min' or 'max'."""
-        return _DTYPES.get(self.dtype, ("d", 8, "sum"))[2]
-
-    @property
-    def is_integer(self) -> bool:
-        return _DTYPES.get(self.dtype, ("d",))[0] in "QqIiHhBb"
-
-    def __repr__(self):
-        return "Metric(%d, %r, %s, %s)" % (self.id, self.uniq_name, self.dtype, self.type)
-
-
-@dataclass(eq=False, repr=False)
-class Region:
-    """A source region (function, OpenMP construct, ...); ``mod`` is its file."""
-    id: int
-    name: str
-    mangled_name: str
-    mod: str
-    begin: int
-    end: int
-    paradigm: str
-    role: str
-    url: str = ""
-    descr: str = ""
-    attrs: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def file(self) -> str:
-        """Base name of the source file ('' when none)."""
-        return os.path.basename(self.mod) if self.mod else ""
-
-    def __repr__(self):
-        return "Region(%d, %r, %s)" % (self.id, self.name, self.role)
-
-
-@dataclass(eq=False, repr=False)
-class Cnode:
-    """A call path: a region called from its parent's call path (None for a root)."""
-    id: int
-    region: Region
-    parent: Cnode | None = None
-    line: int = -1
-    mod: str = ""
-    children: list[Cnode] = field(default_factory=list)   # document order, TASKS included
-    parameters: list[tuple[str, str, str]] = field(default_factory=list)  # type, key, value
-    attrs: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def depth(self) -> int:
-        d, n = 0, self.parent
-        while n is not None:
-            d, n = d + 1, n.parent
-        return d
-
-    def __repr__(self):
-        return "Cnode(%d, %r)" % (self.id, self.region.name)
-
-
-@dataclass(eq=False, repr=False)
-class Location:
-    """A thread: one column of every metric's rows."""
-    id: int
-    name: str
-    rank: int
-    type: str
-    group_name: str = ""
-    group_rank: int = 0
-
-    def __repr__(self):
-        return "Location(%d, %r)" % (self.id, self.name)
 
 
 def resolve_profile_path(path: str) -> str:
@@ -293,51 +182,6 @@ def read_tar_members(data, where):
     return members
 
 
-# --------------------------------------------------------------------------- XML helpers
-
-def _int_attr(elem, names, where, default=None):
-    for n in names:
-        v = elem.get(n)
-        if v is not None:
-            try:
-                return int(v.strip())
-            except ValueError:
-                raise CubexError("%s: anchor.xml: <%s> has a non-integer %s=\"%s\""
-                                 % (where, elem.tag, n, v)) from None
-    if default is None:
-        raise CubexError("%s: anchor.xml: <%s> without %s attribute"
-                         % (where, elem.tag, names[0]))
-    return default
-
-
-def _text(elem, tag, default=""):
-    child = elem.find(tag)
-    if child is None or child.text is None:
-        return default
-    return child.text.replace("\n", " ")
-
-
-def _int_text(elem, tag, where, default=0):
-    t = _text(elem, tag, None)
-    if t is None:
-        return default
-    try:
-        return int(t.strip())
-    except ValueError:
-        raise CubexError("%s: anchor.xml: <%s> is not an integer: %r" % (where, tag, t)) from None
-
-
-def _in_preorder(top, tag, add):
-    """add(elem, what add returned for its parent, None at the top) for the elements top
-    and every <tag> nested in them, in document pre-order.  Iterative: a call tree can be
-    nested far deeper than Python's recursion limit."""
-    pending = [(e, None) for e in reversed(top)]
-    while pending:
-        elem, parent = pending.pop()
-        made = add(elem, parent)
-        pending.extend((ch, made) for ch in reversed(elem.findall(tag)))
-
-
 def row_enumeration(roots: list, mtype: str) -> list:
     """Cnodes in the order of their rows for a metric of type mtype (format doc 3.3).
 
@@ -399,125 +243,23 @@ class Cube:
 
     # ---- definitions -------------------------------------------------------------
     def _parse_anchor(self, text):
-        where = self.path
-        try:
-            root = ET.fromstring(text)
-        except ET.ParseError as e:
-            raise CubexError("%s: anchor.xml is not well-formed XML (%s)" % (where, e)) from None
-        except (LookupError, ValueError) as e:
-            # e.g. an unknown encoding in the XML declaration
-            raise CubexError("%s: anchor.xml cannot be decoded (%s)" % (where, e)) from None
-        if root.tag != "cube":
-            raise CubexError("%s: anchor.xml: root element is <%s>, not <cube>" % (where, root.tag))
-        self.version = root.get("version", "")
-        self.attrs: dict[str, str] = {}
-        for a in root.findall("attr"):
-            self.attrs[a.get("key", "")] = a.get("value", "")
-
-        # metrics
-        self.metrics: list[Metric] = []
-        self._metric_by_id = {}
+        a = parse_anchor(text, self.path)
+        self.version, self.attrs = a.version, a.attrs
+        self.metrics: list[Metric] = a.metrics
+        self._metric_by_id = {m.id: m for m in a.metrics}
         self._metric_by_name = {}
-        mets = root.find("metrics")
-        if mets is None or mets.find("metric") is None:
-            raise CubexError("%s: anchor.xml defines no metric" % where)
-
-        def add_metric(elem, parent):
-            mid = _int_attr(elem, ("id",), where)
-            if mid < 0 or mid in self._metric_by_id:
-                raise CubexError("%s: anchor.xml: bad or duplicate metric id %d" % (where, mid))
-            mtype = elem.get("type", "EXCLUSIVE")
-            if mtype == "DERIVED":
-                mtype = "POSTDERIVED"
-            if mtype not in DATA_TYPES + ("POSTDERIVED", "PREDERIVED_INCLUSIVE",
-                                          "PREDERIVED_EXCLUSIVE"):
-                mtype = "EXCLUSIVE"     # CubeLib's fallback
-            m = Metric(mid, _text(elem, "uniq_name"), _text(elem, "disp_name"),
-                       _text(elem, "dtype", "DOUBLE").strip(), mtype, _text(elem, "uom"),
-                       _text(elem, "descr"), _text(elem, "url"),
-                       elem.get("viztype", "NORMAL").upper(), parent)
-            for a in elem.findall("attr"):
-                m.attrs[a.get("key", "")] = a.get("value", "")
-            self.metrics.append(m)
-            self._metric_by_id[mid] = m
+        for m in a.metrics:
             self._metric_by_name.setdefault(m.uniq_name, m)
-            if parent is not None:
-                parent.children.append(m)
-            return m
-
-        _in_preorder(mets.findall("metric"), "metric", add_metric)
-
-        # regions and call tree
-        prog = root.find("program")
-        if prog is None:
-            raise CubexError("%s: anchor.xml has no <program>" % where)
-        self.regions: dict[int, Region] = {}
-        for e in prog.findall("region"):
-            rid = _int_attr(e, ("id",), where)
-            if rid < 0 or rid in self.regions:
-                raise CubexError("%s: anchor.xml: bad or duplicate region id %d" % (where, rid))
-            name = _text(e, "name")
-            r = Region(rid, name, _text(e, "mangled_name", name), e.get("mod", ""),
-                       _int_attr(e, ("begin",), where, -1), _int_attr(e, ("end",), where, -1),
-                       _text(e, "paradigm", "unknown"), _text(e, "role", "unknown"),
-                       _text(e, "url"), _text(e, "descr"))
-            for a in e.findall("attr"):
-                r.attrs[a.get("key", "")] = a.get("value", "")
-            self.regions[rid] = r
-        self.cnodes: dict[int, Cnode] = {}
-        self.roots: list[Cnode] = []
-
-        def add_cnode(elem, parent):
-            cid = _int_attr(elem, ("id",), where)
-            rid = _int_attr(elem, ("calleeId",), where)
-            if cid < 0 or cid in self.cnodes:
-                raise CubexError("%s: anchor.xml: bad or duplicate cnode id %d" % (where, cid))
-            if rid not in self.regions:
-                raise CubexError("%s: anchor.xml: cnode %d calls undefined region %d"
-                                 % (where, cid, rid))
-            c = Cnode(cid, self.regions[rid], parent, _int_attr(elem, ("line",), where, -1),
-                      elem.get("mod", ""))
-            for p in elem.findall("parameter"):
-                c.parameters.append((p.get("partype", ""), p.get("parkey", ""),
-                                     p.get("parvalue", "")))
-            for a in elem.findall("attr"):
-                c.attrs[a.get("key", "")] = a.get("value", "")
-            self.cnodes[cid] = c
-            if parent is None:
-                self.roots.append(c)
-            else:
-                parent.children.append(c)
-            return c
-
-        _in_preorder(prog.findall("cnode"), "cnode", add_cnode)
-        if not self.roots:
-            raise CubexError("%s: anchor.xml defines no call-tree node" % where)
-
-        # system tree
-        system = root.find("system")
-        if system is None:
-            raise CubexError("%s: anchor.xml has no <system>" % where)
-        self.locations: list[Location] = []
-        seen = set()
-
-        def add_groups(elem, _parent):      # locations do not depend on the nesting
-            for g in elem.findall("locationgroup"):
-                gname, grank = _text(g, "name"), _int_text(g, "rank", where)
-                for le in g.findall("location"):
-                    lid = _int_attr(le, ("Id", "id"), where)
-                    if lid < 0 or lid in seen:
-                        raise CubexError("%s: anchor.xml: bad or duplicate location id %d"
-                                         % (where, lid))
-                    seen.add(lid)
-                    self.locations.append(Location(lid, _text(le, "name"),
-                                                   _int_text(le, "rank", where),
-                                                   _text(le, "type", "thread"), gname, grank))
-
-        _in_preorder(system.findall("systemtreenode"), "systemtreenode", add_groups)
-        if not self.locations:
-            raise CubexError("%s: anchor.xml defines no location" % where)
-        self.locations.sort(key=lambda loc: loc.id)
+        self.regions: dict[int, Region] = a.regions
+        self.cnodes: dict[int, Cnode] = a.cnodes
+        self.roots: list[Cnode] = a.roots
+        self.locations: list[Location] = a.locations
         self.nlocs = self.locations[-1].id + 1
+        # values are kept per metric in one array, a row of nlocs values per cnode slot
+        if sorted(self.cnodes) == list(range(len(self.cnodes))):
+            self._slot = None           # dense ids: the slot is the id
+        else:
+            self._slot = {cid: k for k, cid in enumerate(self.cnodes)}
 
     # ---- metric data --------------------------------------------------------------
     def _load_metric(self, m, data, members):
@@ -525,7 +267,7 @@ class Cube:
         prefix = "ghost_" if m.viztype == "GHOST" else ""
         dname, iname = "%s%d.data" % (prefix, m.id), "%s%d.index" % (prefix, m.id)
         if dname not in members and iname not in members:
-            self._rows[m.id] = {}           # CubeLib: all values zero
+            self._rows[m.id] = None         # CubeLib: all values zero
             return
         if dname not in members or iname not in members:
             raise CubexError("%s: metric '%s': member %s is missing"
@@ -578,20 +320,34 @@ class Cube:
         if len(body) < need:
             raise CubexError("%s: metric '%s': %s is truncated (%d of %d value bytes)"
                              % (where, m.uniq_name, dname, len(body), need))
-        rows = {}
-        if code == "Idddd":
+        self._rows[m.id] = self._values(m, body, code, esize, endian,
+                                        [self._slot_of(order[p].id) for p in positions])
+        m.has_data = True
+
+    def _slot_of(self, cid):
+        return cid if self._slot is None else self._slot[cid]
+
+    def _values(self, m, body, code, esize, endian, slots):
+        """One array of all values of a metric, row k of body at slot slots[k]."""
+        nl = self.nlocs
+        tc = "d" if code in ("d", "Idddd") else "Q" if code == "Q" else "q"
+        if code in "dqQ" and endian == NATIVE:
+            stored = array(tc)
+            stored.frombytes(body[:len(slots) * nl * esize])
+        elif code == "Idddd":
             # TAU_ATOMIC tuples: use the sum component
             tup = struct.Struct(endian + "Idddd")
-            for k, p in enumerate(positions):
-                base = k * rowsize
-                rows[order[p].id] = tuple(tup.unpack_from(body, base + i * esize)[3]
-                                          for i in range(self.nlocs))
+            stored = array("d", (tup.unpack_from(body, i * esize)[3]
+                                 for i in range(len(slots) * nl)))
         else:
-            st = struct.Struct("%s%d%s" % (endian, self.nlocs, code))
-            for k, p in enumerate(positions):
-                rows[order[p].id] = st.unpack_from(body, k * rowsize)
-        self._rows[m.id] = rows
-        m.has_data = True
+            stored = array(tc, struct.unpack_from("%s%d%s" % (endian, len(slots) * nl, code),
+                                                  body))
+        if slots == list(range(len(self.cnodes))):
+            return stored
+        values = array(tc, bytes(len(self.cnodes) * nl * stored.itemsize))
+        for k, slot in enumerate(slots):
+            values[slot * nl:(slot + 1) * nl] = stored[k * nl:(k + 1) * nl]
+        return values
 
     def _inflate(self, body, need, m, dname, endian):
         where = self.path
@@ -659,49 +415,63 @@ class Cube:
         if m.id not in self._rows:
             raise CubexError("%s: metric '%s' has no stored data (type %s)"
                              % (self.path, m.uniq_name, m.type))
-        r = self._rows[m.id].get(self.cnode(cnode).id)
-        return r if r is not None else (self._zero(m),) * self.nlocs
+        values = self._rows[m.id]
+        if values is None:
+            return (self._zero(m),) * self.nlocs
+        k = self._slot_of(cnode.id if isinstance(cnode, Cnode) else cnode) * self.nlocs
+        return tuple(values[k:k + self.nlocs])
 
     def stored(self, metric: Metric | str | int, cnode: Cnode | int, loc: int):
         return self.row(metric, cnode)[loc]
 
     def exclusive_row(self, metric: Metric | str | int, cnode: Cnode | int) -> list:
-        m, c = self.metric(metric), self.cnode(cnode)
-        key = ("x", m.id, c.id)
-        if key not in self._memo:
-            out = list(self.row(m, c))
-            if m.type in ("INCLUSIVE", "SIMPLE"):   # CubeLib treats SIMPLE as INCLUSIVE
-                for ch in self.main_children(c):
-                    r = self.row(m, ch)
-                    for i in range(self.nlocs):
-                        out[i] -= r[i]
-            self._memo[key] = out
-        return self._memo[key]
+        m = self.metric(metric)
+        if m.type not in ("INCLUSIVE", "SIMPLE"):   # CubeLib treats SIMPLE as INCLUSIVE
+            return list(self.row(m, cnode))
+        return self._flavour_row(m, cnode, False)
 
     def inclusive_row(self, metric: Metric | str | int, cnode: Cnode | int) -> list:
-        m, c = self.metric(metric), self.cnode(cnode)
+        m = self.metric(metric)
         if m.type in ("INCLUSIVE", "SIMPLE"):
-            return list(self.row(m, c))
-        key = ("i", m.id, c.id)
-        if key not in self._memo:
+            return list(self.row(m, cnode))
+        return self._flavour_row(m, cnode, True)
+
+    def _flavour_row(self, m, cnode, inclusive):
+        """A row of the flavour a metric does not store, from one pass over the whole
+        tree when first asked for (so every later row costs a slice)."""
+        key = ("i" if inclusive else "x", m.id)
+        values = self._memo.get(key)
+        if values is None:
+            values = self._memo[key] = self._derive(m, inclusive)
+        k = self._slot_of(cnode.id if isinstance(cnode, Cnode) else cnode) * self.nlocs
+        return values[k:k + self.nlocs]
+
+    def _derive(self, m, inclusive):
+        """All values of m in the other flavour, in CubeLib's view of the tree (a root's
+        TASKS children split off): exclusive = stored minus the children's stored;
+        inclusive = stored combined (sum, min or max) with the children's inclusive."""
+        nl, slot = self.nlocs, self._slot_of
+        stored = self._rows[m.id]
+        if stored is None:
+            return [self._zero(m)] * (len(self.cnodes) * nl)
+        out = stored.tolist()
+        order = self.cnodes_in_order()
+        if inclusive:
             comb = {"sum": lambda a, b: a + b, "min": min, "max": max}[m.aggregation]
-            # children before parents (reversed pre-order), without recursion
-            order, stack = [], [c]
-            while stack:
-                n = stack.pop()
-                order.append(n)
-                stack.extend(self.main_children(n))
-            for n in reversed(order):
-                nkey = ("i", m.id, n.id)
-                if nkey in self._memo:
-                    continue
-                out = list(self.row(m, n))
-                for ch in self.main_children(n):
-                    r = self._memo[("i", m.id, ch.id)]
-                    for i in range(self.nlocs):
-                        out[i] = comb(out[i], r[i])
-                self._memo[nkey] = out
-        return self._memo[key]
+            src, order = out, reversed(order)       # children before their parents
+        else:
+            src = stored
+        for c in order:
+            kids = self.main_children(c) if c.parent is None else c.children
+            if not kids:
+                continue
+            a = slot(c.id) * nl
+            for ch in kids:
+                b = slot(ch.id) * nl
+                for i in range(nl):
+                    out[a + i] = comb(out[a + i], src[b + i]) if inclusive \
+                        else out[a + i] - src[b + i]
+        return out
 
     def exclusive(self, metric: Metric | str | int, cnode: Cnode | int, loc: int):
         return self.exclusive_row(metric, cnode)[loc]

@@ -9,8 +9,13 @@ differences of costs) present in either profile, per path:  a = sum over a's thr
 b = sum over b's threads, delta = b - a; when the thread counts differ also the per-thread
 means and their difference.  Values are exclusive (self) values by default, inclusive with
 --inclusive.  Paths present in only one profile are marked `only in a` / `only in b`.
-The table is sorted by metric (time, visits, others), then by absolute change (of the
-means when thread counts differ).
+Counters (PAPI events) are metrics like the others; a rate of two counters
+(profile_model.RATES, e.g. IPC) present in both profiles is compared too, as the rate of
+the summed counts.  The table is sorted by metric (time, visits, others), then by
+absolute change (of the means when thread counts differ).
+
+The text shows each row's call path by a number and its last region (`tree` says whether
+it is in the call tree or below TASKS); the paths are listed in full below the table.
 
 -o FILE writes the difference as a .cubex: the union of both call trees, every additive
 metric as DOUBLE with its original type (INCLUSIVE metrics store inclusive differences,
@@ -27,7 +32,7 @@ from . import textfmt as tf
 from .cli import ToolError, main_guard
 from .cubex import Metric
 from .cubex_write import CubeWriter
-from .profile_model import Profile
+from .profile_model import Profile, counter_label
 
 EPILOG = """\
 values: exclusive (--inclusive: inclusive) per call path, summed over threads; delta = b - a.
@@ -110,16 +115,31 @@ class Diff:
         mb = {m.uniq_name: m for m in additive_metrics(b)}
         names = [n for n in ma] + [n for n in mb if n not in ma]
         if metrics:
-            missing = [n for n in metrics if n not in ma and n not in mb]
+            rates = {r.label for r in a.rates} | {r.label for r in b.rates}
+            counters = {Profile.counter_name(m): n for n, m in list(ma.items()) + list(mb.items())}
+            metrics = [counters.get(n, n) for n in metrics]
+            missing = [n for n in metrics if n not in ma and n not in mb and n not in rates]
             if missing:
                 raise ToolError("metric '%s' is in neither profile (or not additive)"
                                 % missing[0])
             names = [n for n in names if n in metrics]
         # "time" first, then visits, then the rest in definition order
         order = {"time": 0, "visits": 1}
-        self.metric_names = sorted(names, key=lambda n: (order.get(n, 2), names.index(n)))
+        position = {n: i for i, n in enumerate(names)}
+        self.metric_names = sorted(names, key=lambda n: (order.get(n, 2), position[n]))
         self.ma, self.mb = ma, mb
+        # rates both profiles can show: of their counters, by display name
+        self.ca = {Profile.counter_name(m): m for m in a.counters}
+        self.cb = {Profile.counter_name(m): m for m in b.counters}
+        labels_b = {r.label for r in b.rates}
+        self.rates = [r for r in a.rates if r.label in labels_b
+                      and (not metrics or r.label in metrics)]
         self._build_union()
+
+    def display_name(self, name):
+        """A metric's name as the user knows it (a counter's PAPI name)."""
+        m = self.mb.get(name) or self.ma.get(name)
+        return Profile.counter_name(m) if m is not None else name
 
     def _build_union(self):
         """Union tree: a's nodes in a's order, b's extra nodes appended where they attach."""
@@ -161,22 +181,39 @@ class Diff:
             stack.extend(reversed(self.union[k]["children"]))
         return out
 
+    def _rate(self, profile, counters, rate, node):
+        num = self._values(profile, counters.get(rate.numerator), node, self.inclusive)
+        den = self._values(profile, counters.get(rate.denominator), node, self.inclusive)
+        return sum(num) / sum(den) if num and den and sum(den) else None
+
     def rows(self):
         na, nb = self.a.nthreads, self.b.nthreads
         out = []
         for k in self.keys_in_order():
             u = self.union[k]
             status = ("only in a" if u["b"] is None else "only in b" if u["a"] is None else "")
+            tree = "TASKS" if (u["a"] or u["b"]).tree == "tasks" else "call"
             for name in self.metric_names:
                 va = self._values(self.a, self.ma.get(name), u["a"], self.inclusive)
                 vb = self._values(self.b, self.mb.get(name), u["b"], self.inclusive)
                 sa = sum(va) if va else 0.0
                 sb = sum(vb) if vb else 0.0
-                row = {"path": k, "metric": name, "a": sa, "b": sb, "delta": sb - sa,
-                       "status": status}
+                row = {"path": k, "tree": tree, "metric": name, "a": sa, "b": sb,
+                       "delta": sb - sa, "status": status}
                 if na != nb:
                     row["a_mean"], row["b_mean"] = sa / na, sb / nb
                     row["delta_mean"] = sb / nb - sa / na
+                out.append(row)
+            for rate in self.rates:
+                ra = self._rate(self.a, self.ca, rate, u["a"])
+                rb = self._rate(self.b, self.cb, rate, u["b"])
+                if ra is None and rb is None:
+                    continue
+                row = {"path": k, "tree": tree, "metric": rate.label, "a": ra, "b": rb,
+                       "delta": (rb or 0.0) - (ra or 0.0) if ra is not None and rb is not None
+                       else None, "status": status, "rate": True}
+                if na != nb:
+                    row["a_mean"], row["b_mean"], row["delta_mean"] = ra, rb, row["delta"]
                 out.append(row)
         return out
 
@@ -187,8 +224,8 @@ class Diff:
     def sorted_rows(self):
         rows = self.rows()
         key = "delta_mean" if self.a.nthreads != self.b.nthreads else "delta"
-        rank = {n: i for i, n in enumerate(self.metric_names)}
-        return sorted(rows, key=lambda r: (rank[r["metric"]], -abs(r[key])))
+        rank = {n: i for i, n in enumerate(self.metric_names + [r.label for r in self.rates])}
+        return sorted(rows, key=lambda r: (rank[r["metric"]], -abs(r[key] or 0.0)))
 
     # ---- the .cubex output --------------------------------------------------------
     def write_cubex(self, path):
@@ -227,13 +264,6 @@ class Diff:
         w.write(path)
 
 
-def _path_text(path, width):
-    text = "/".join(path)
-    if len(text) <= width:
-        return text
-    return "~" + text[-(width - 1):]
-
-
 def render_text(d: Diff, shown: list[dict], total: int) -> str:
     """shown: the rows to print (paths spelled out), of total rows."""
     out = []
@@ -246,23 +276,59 @@ def render_text(d: Diff, shown: list[dict], total: int) -> str:
     if means:
         out.append("thread counts differ: d.mean = b/%d - a/%d (per-thread means)"
                    % (b.nthreads, a.nthreads))
-    hdr = ["call path", "metric", "a", "b", "delta"] + (["d.mean"] if means else []) + ["note"]
-    table_rows = []
-    path_w = 100 - (9 + 11 * 3 + (11 if means else 0) + 10 + 5)
+    for r in d.rates:
+        out.append("rate %s = %s / %s (%s)" % (r.label, r.numerator, r.denominator,
+                                               r.description))
+    out.append("units: seconds; " + tf.UNIT_LEGEND)
+    # each distinct path gets a number, in the order of the rows
+    numbers = {}
     for r in shown:
-        m = d.mb.get(r["metric"]) or d.ma.get(r["metric"])
-        fmt = tf.fmt_time if m.unit == "sec" else (lambda x: "%.6g" % x)
-        cells = [_path_text(r["path"], path_w), r["metric"][:9], fmt(r["a"]), fmt(r["b"]),
-                 fmt(r["delta"])]
-        if means:
-            cells.append(fmt(r["delta_mean"]))
-        cells.append(r["status"])
-        table_rows.append(cells)
-    widths = [path_w, 9, 10, 10, 10] + ([10] if means else []) + [9]
-    out.append(tf.table(hdr, table_rows, widths=widths))
+        numbers.setdefault(tuple(r["path"]), len(numbers) + 1)
+    hdr = ["   # call path (its end)", "tree", "metric", "a", "b", "delta"] \
+        + (["d.mean"] if means else []) + ["note"]
+    widths = [0, 5, 10, 10, 10, 10] + ([10] if means else []) + [9]
+    widths[0] = tf.WIDTH - sum(widths) - (len(widths) - 1)
+    rows = []
+    for r in shown:
+        end = tf.short_name(r["path"][-1])
+        rows.append(["%4d %s" % (numbers[tuple(r["path"])], tf.shorten(end, widths[0] - 5)),
+                     r["tree"], counter_label(d.display_name(r["metric"]))]
+                    + [_value(d, r, c) for c in ("a", "b", "delta")]
+                    + ([_value(d, r, "delta_mean")] if means else []) + [r["status"]])
+    out.append(tf.table(hdr, rows, widths=widths))
     if total > len(shown):
         out.append("(%d more rows; use --top)" % (total - len(shown)))
+    if numbers:
+        out.append("")
+        out.append("call paths (from the root; the task trees hang below TASKS):")
+        for path, k in numbers.items():
+            out.append(_wrapped_path(k, path))
     return "\n".join(out) + "\n"
+
+
+def _value(d, row, col):
+    v = row.get(col)
+    if v is None:
+        return "-"
+    if row.get("rate"):
+        return tf.fmt_rate(v)
+    m = d.mb.get(row["metric"]) or d.ma.get(row["metric"])
+    return tf.fmt_time(v) if m.unit == "sec" else tf.fmt_count(v)
+
+
+def _wrapped_path(number, path, width=tf.WIDTH):
+    """`#k  a / b / c` over as many lines as it takes, never cut."""
+    lines, line = [], "%4d  " % number
+    indent = " " * len(line)
+    for i, name in enumerate(path):
+        piece = name if i == 0 else " / " + name
+        if len(line) + len(piece) > width and line.strip():
+            lines.append(line)
+            line = indent + piece.lstrip(" ")
+        else:
+            line += piece
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def build_parser():
@@ -304,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
                                        "threads_b": b.nthreads, "inclusive": args.inclusive,
                                        "metrics": d.metric_names, "rows": shown}))
     elif args.format == "csv":
-        cols = ["path", "metric", "a", "b", "delta", "a_mean", "b_mean", "delta_mean",
+        cols = ["path", "tree", "metric", "a", "b", "delta", "a_mean", "b_mean", "delta_mean",
                 "status"]
         out = [cols]
         for r in shown:

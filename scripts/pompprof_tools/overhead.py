@@ -173,31 +173,30 @@ class Analysis:
                         if id(P) in self.fj]
         self.sources = self._sources()
 
-    def _split_self(self, n, t, comp):
-        """Add node n's self time on thread t to comp (stubs split by task shares)."""
+    def _split_self(self, n, comp):
+        """Add node n's self time on every thread to comp (stubs split by task shares)."""
         c = classify(n)
-        v = n.excl[t]
-        moved = self._moved_from.get((id(n), t), 0.0)
-        if moved:
-            comp["forkjoin"][t] += moved
-            v -= moved
-        if c != "stub":
-            comp[c][t] += v
-            return
-        share = self.shares.get(n.name)
-        tot = sum(share[k][t] for k in COMPONENTS) if share else 0.0
-        if tot <= 0.0:
-            comp["work"][t] += v
-            return
-        for k in COMPONENTS:
-            comp[k][t] += v * share[k][t] / tot
+        for t, v in enumerate(n.excl):
+            moved = self._moved_from.get((id(n), t), 0.0) if self._moved_from else 0.0
+            if moved:
+                comp["forkjoin"][t] += moved
+                v -= moved
+            if c != "stub":
+                comp[c][t] += v
+                continue
+            share = self.shares.get(n.name)
+            tot = sum(share[k][t] for k in COMPONENTS) if share else 0.0
+            if tot <= 0.0:
+                comp["work"][t] += v
+                continue
+            for k in COMPONENTS:
+                comp[k][t] += v * share[k][t] / tot
 
     def _scope(self, name, node, nodes):
         p = self.profile
         b = Breakdown(name, node, p.nthreads)
         for n in nodes:
-            for t in p.threads:
-                self._split_self(n, t, b.comp)
+            self._split_self(n, b.comp)
         # fork/join gaps that lie outside measured time (workers) join the total
         for n in nodes:
             if n.role == "parallel" and id(n) in self.fj:

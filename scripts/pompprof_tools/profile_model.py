@@ -6,6 +6,12 @@ Works on pompprof's and on the reference implementation's profiles alike: both u
 metrics ``visits`` (UINT64 EXCLUSIVE), ``time`` (DOUBLE INCLUSIVE), ``min_time`` /
 ``max_time`` (MIN/MAXDOUBLE EXCLUSIVE) and the region naming/roles of Score-P's OPARI2
 adapter.  Only ``time`` is required; a missing ``visits`` metric reads as zero visits.
+Every other additive metric (PAPI counters, stored exclusive by pompprof and inclusive by
+the reference) is a *counter*; :data:`RATES` names the ratios of two counters the tools
+show (instructions per cycle, ...).
+
+Everything is indexed once (by region, by task construct), so the tools stay linear in
+the size of the profile.
 
 Tree shape (CubeLib's view): the main tree below each root, without the root's ``TASKS``
 child; the task tree: the TASKS node(s) and one subtree per task construct below them.
@@ -27,6 +33,45 @@ LOCK_ENTER = ("omp_set_lock", "omp_set_nest_lock", "omp_test_lock", "omp_test_ne
 LOCK_EXIT = ("omp_unset_lock", "omp_unset_nest_lock")
 LOCK_FUNCS = LOCK_ENTER + LOCK_EXIT + ("omp_init_lock", "omp_destroy_lock",
                                        "omp_init_nest_lock", "omp_destroy_nest_lock")
+
+
+# metrics that are not counters: the time metrics and the task figures
+NOT_COUNTERS = ("visits", "time", "min_time", "max_time", "max_active_tasks")
+
+# Ratios of two counters: (label, description, numerator names, denominator names); a
+# rate is shown when the profile has one name of each list.
+RATES = (
+    ("IPC", "instructions per cycle",
+     ("PAPI_TOT_INS", "perf::INSTRUCTIONS", "perf::PERF_COUNT_HW_INSTRUCTIONS"),
+     ("PAPI_TOT_CYC", "perf::CYCLES", "perf::CPU-CYCLES", "perf::PERF_COUNT_HW_CPU_CYCLES")),
+    ("L1miss", "L1 data cache misses per access", ("PAPI_L1_DCM",), ("PAPI_L1_DCA",)),
+    ("L2miss", "L2 data cache misses per access", ("PAPI_L2_DCM",), ("PAPI_L2_DCA",)),
+    ("BRmiss", "mispredicted per conditional branch", ("PAPI_BR_MSP",), ("PAPI_BR_CN",)),
+    ("FLOPc", "floating-point operations per cycle", ("PAPI_FP_OPS", "PAPI_DP_OPS"),
+     ("PAPI_TOT_CYC",)),
+)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A ratio of two counters of a profile."""
+    label: str
+    description: str
+    numerator: str      # counter names (display names)
+    denominator: str
+
+    def value(self, counts: dict):
+        den = counts.get(self.denominator)
+        num = counts.get(self.numerator)
+        return num / den if den and num is not None else None
+
+
+def counter_label(name: str) -> str:
+    """A short column title for a counter: without the PAPI_/perf:: prefix or component."""
+    for prefix in ("PAPI_", "perf::"):
+        if name.startswith(prefix):
+            return name[len(prefix):]
+    return name.split(":::", 1)[-1]
 
 
 def is_lock_region(region: Region) -> bool:
@@ -135,6 +180,28 @@ class Profile:
             if n.kind == "node" and n.role in TASK_ROLES:
                 n.kind = "stub"
         self._mark_nested()
+        # indexes: region id -> nodes of that region (pre-order, main tree first);
+        # task-construct source location -> its `create task` nodes
+        self.by_region: dict[int, list[Node]] = {}
+        self.creates_by_key: dict[tuple, list[Node]] = {}
+        for n in self.main_nodes + self.task_nodes:
+            self.by_region.setdefault(n.region.id, []).append(n)
+            if n.role == "task create":
+                self.creates_by_key.setdefault(task_key(n.region), []).append(n)
+        self._has_min_max = all(cube.has_metric(n) and cube.metric(n).type in
+                                ("INCLUSIVE", "EXCLUSIVE", "SIMPLE")
+                                for n in ("min_time", "max_time"))
+        self.counters = [m for m in cube.metrics
+                         if m.has_data and m.uniq_name not in NOT_COUNTERS
+                         and m.aggregation == "sum" and m.type in ("INCLUSIVE", "EXCLUSIVE",
+                                                                   "SIMPLE")]
+        names = [self.counter_name(m) for m in self.counters]
+        self.rates = []
+        for label, descr, nums, dens in RATES:
+            num = next((n for n in nums if n in names), None)
+            den = next((n for n in dens if n in names), None)
+            if num and den:
+                self.rates.append(Rate(label, descr, num, den))
 
     def _node(self, cnode: Cnode, parent: Node | None, tree: str) -> Node:
         cube = self.cube
@@ -218,23 +285,48 @@ class Profile:
         except CubexError:
             return None
 
+    def min_max_rows(self, node: Node) -> list[tuple[int, float, float]]:
+        """(thread, min, max) inclusive time of one visit, for the threads that visited."""
+        if not self._has_min_max:
+            return []
+        cube = self.cube
+        mins, maxs = cube.row("min_time", node.cnode), cube.row("max_time", node.cnode)
+        return [(t, float(mins[t]), float(maxs[t])) for t in self.threads if node.visits[t] > 0]
+
     def max_active_tasks(self) -> list[int] | None:
         """Per thread maximum of concurrently active task instances (pompprof metric
-        `max_active_tasks`, stored at the TASKS node), or None."""
+        `max_active_tasks`, read at the TASKS node), or None."""
         if not self.cube.has_metric("max_active_tasks") or not self.tasks_nodes:
             return None
         out = [0] * self.nthreads
         for tn in self.tasks_nodes:
             row = self.cube.row("max_active_tasks", tn.cnode)
             for t in self.threads:
-                out[t] = max(out[t], row[t])
+                out[t] = max(out[t], int(row[t]))
         return out
 
+    # ---- counters -----------------------------------------------------------------------
+    @staticmethod
+    def counter_name(metric) -> str:
+        """A counter's name as the user gave it (PAPI's spelling, e.g. perf::PAGE-FAULTS)."""
+        return metric.disp_name or metric.uniq_name
+
+    def counter_incl(self, node: Node, metric) -> list:
+        """Per-thread counts of a call path and its callees."""
+        return self.cube.inclusive_row(metric, node.cnode)
+
+    def counter_excl(self, node: Node, metric) -> list:
+        """Per-thread counts of a call path itself."""
+        return self.cube.exclusive_row(metric, node.cnode)
+
     # ---- helpers ------------------------------------------------------------------------
-    def nodes_of_region(self, region_id: int, include_stubs: bool = False) -> Iterator[Node]:
-        for n in self.main_nodes + self.task_nodes:
-            if n.region.id == region_id and (include_stubs or n.kind != "stub"):
-                yield n
+    def nodes_of_region(self, region_id: int, include_stubs: bool = False) -> list[Node]:
+        nodes = self.by_region.get(region_id, [])
+        return nodes if include_stubs else [n for n in nodes if n.kind != "stub"]
+
+    def creates_of(self, task_region: Region) -> list[Node]:
+        """The `create task` nodes of a task construct (same source location)."""
+        return self.creates_by_key.get(task_key(task_region), [])
 
     def parallel_nodes(self) -> list[Node]:
         return [n for n in self.main_nodes if n.role == "parallel"]

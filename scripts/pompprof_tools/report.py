@@ -23,6 +23,14 @@ a call path nested in a call path of the same region is not counted twice):
              taskT = time in stubs of the task region (where tasks ran); frags = stub visits
   granularity advice: a task construct is flagged when its mean exclusive time per
              instance is below 10 x the mean time of one creation.
+  counters   every other additive metric (POMPPROF_METRICS events): a column per counter
+             in the flat profile (inclusive counts, like execT) and the call trees
+             (inclusive counts, summed over threads), and rates of two counters
+             (profile_model.RATES, e.g. IPC = instructions / cycles).
+
+Text output: counts from a million up carry a unit (1.23M, textfmt.UNIT_LEGEND), names
+too long for their column are shortened in the middle so that their file and line stay;
+the text is at most 100 columns wide plus the counter columns.
 
 Overhead analysis: see overhead.py for the exact split.  Categories (ompP):
 synchronization, imbalance, limited parallelism, thread management; percentages are of
@@ -38,10 +46,13 @@ from . import textfmt as tf
 from .cli import main_guard
 from .overhead import Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES
 from .cubex import Region
-from .profile_model import (LOCK_ENTER, LOCK_EXIT, Node, Profile, is_lock_region,
-                            region_label, task_key)
+from .profile_model import (LOCK_ENTER, LOCK_EXIT, Node, Profile, counter_label,
+                            is_lock_region, region_label)
 
 GRANULARITY_FACTOR = 10.0
+# the text report's flat profile shows this many regions per thread, the others in one
+# line each (the JSON and CSV reports hold every region per thread)
+FLAT_DETAIL = 100
 
 EPILOG = """\
 definitions (seconds, per thread; SUM row = over threads):
@@ -74,6 +85,13 @@ def _region_ids(profile: Profile) -> list[Region]:
 
 def _rid(region: Region) -> str:
     return "R%04d" % region.id
+
+
+def _per_thread(rows, nthreads):
+    """Per-thread sums of a list of per-thread value lists."""
+    if not rows:
+        return [0] * nthreads
+    return [sum(col) for col in zip(*rows)]
 
 
 def _top_nodes(nodes: list[Node]) -> list[Node]:
@@ -111,14 +129,49 @@ _COLUMNS = {
 }
 
 
+class _Lazy:
+    """A section produced while it is read: iterating calls make(); truthy when the
+    section has entries."""
+
+    def __init__(self, make, nonempty):
+        self.make = make
+        self.nonempty = nonempty
+
+    def __iter__(self):
+        return iter(self.make())
+
+    def __bool__(self):
+        return self.nonempty
+
+
+class _Once:
+    """A section computed when it is first read (after the ones printed before it)."""
+
+    def __init__(self, make):
+        self.make = make
+        self.items = None
+
+    def _get(self):
+        if self.items is None:
+            self.items = self.make()
+        return self.items
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __bool__(self):
+        return bool(self._get())
+
+
 class Report:
     """The report's sections as data (build()); paths=False leaves out the call paths'
     region-name lists (the text report needs none, and their size is quadratic in the
     depth of the call tree)."""
 
-    def __init__(self, profile: Profile, top: int | None = None, paths: bool = True):
+    def __init__(self, profile: Profile, top: int | None = None, paths: bool = True,
+                 analysis: Analysis | None = None):
         self.p = profile
-        self.a = Analysis(profile)
+        self.a = analysis or Analysis(profile)
         self.top = top
         self.paths = paths
         self.total = self.a.program.total()
@@ -147,50 +200,69 @@ class Report:
                  "role": r.role} for r in _region_ids(self.p)
                 if not (r.name == "TASKS" and r.role == "artificial")]
 
-    def _thread_row(self, kind, nodes, t, task_info=None):
+    def _counter_columns(self):
         p = self.p
+        return [p.counter_name(m) for m in p.counters] + [r.label for r in p.rates]
+
+    def _add_counters(self, cols, nodes):
+        """Per-thread inclusive counts of nodes (recursion not counted twice), and rates."""
+        p = self.p
+        n = p.nthreads
+        for m in p.counters:
+            cols[p.counter_name(m)] = _per_thread([p.counter_incl(x, m) for x in nodes], n)
+        for r in p.rates:
+            cols[r.label] = [r.value({r.numerator: num, r.denominator: den})
+                             for num, den in zip(cols[r.numerator], cols[r.denominator])]
+
+    def _thread_rows(self, kind, nodes, task_info=None):
+        """One row per thread: the region's columns (the definitions in the module doc)."""
+        p = self.p
+        n = p.nthreads
         tops = _top_nodes(nodes)
-        row = {"execT": sum(n.incl[t] for n in tops), "execC": sum(n.visits[t] for n in nodes)}
-
-        def stub_children(ns):
-            return sum(c.incl[t] for n in ns for c in n.children if c.kind == "stub")
-
-        def ibar_children(ns):
-            return [c for n in ns for c in n.children if c.role == "implicit barrier"]
-
+        cols = {"execT": _per_thread([x.incl for x in tops], n),
+                "execC": _per_thread([x.visits for x in nodes], n)}
         if kind == "task":
             stubs, creates = task_info
-            inst = row["execC"]
-            row["instances"] = inst
-            row["mean"] = row["execT"] / inst if inst else None
-            mm = [p.min_max(n, t) for n in nodes]
-            mm = [x for x in mm if x is not None]
-            row["min"] = min(x[0] for x in mm) if mm else None
-            row["max"] = max(x[1] for x in mm) if mm else None
-            row["createT"] = sum(n.incl[t] for n in creates)
-            row["taskT"] = sum(n.incl[t] for n in stubs)
-            row["frags"] = sum(n.visits[t] for n in stubs)
+            cols["instances"] = cols["execC"]
+            cols["mean"] = [e / i if i else None for e, i in zip(cols["execT"], cols["execC"])]
+            mins, maxs = [None] * n, [None] * n
+            for node in nodes:
+                for t, mn, mx in p.min_max_rows(node):
+                    mins[t] = mn if mins[t] is None else min(mins[t], mn)
+                    maxs[t] = mx if maxs[t] is None else max(maxs[t], mx)
+            cols["min"], cols["max"] = mins, maxs
+            cols["createT"] = _per_thread([x.incl for x in creates], n)
+            cols["taskT"] = _per_thread([x.incl for x in stubs], n)
+            cols["frags"] = _per_thread([x.visits for x in stubs], n)
         elif kind in ("parallel", "worksharing", "single"):
-            bars = ibar_children(tops)
-            row["exitBarT"] = sum(b.excl[t] for b in bars)
-            row["taskT"] = stub_children(bars)
+            bars = [c for x in tops for c in x.children if c.role == "implicit barrier"]
+            cols["exitBarT"] = _per_thread([b.excl for b in bars], n)
+            cols["taskT"] = _per_thread([c.incl for b in bars for c in b.children
+                                         if c.kind == "stub"], n)
             if kind == "single":
-                row["bodyT"] = sum(c.incl[t] for n in tops for c in n.children
-                                   if c.role == "single sblock")
+                cols["bodyT"] = _per_thread([c.incl for x in tops for c in x.children
+                                             if c.role == "single sblock"], n)
             if kind == "parallel":
-                row["forkJoinT"] = sum(self.a.fj.get(id(n), [0.0] * p.nthreads)[t]
-                                       for n in tops)
+                cols["forkJoinT"] = _per_thread([self.a.fj[id(x)] for x in tops
+                                                 if id(x) in self.a.fj], n)
         elif kind == "critical":
-            row["bodyT"] = sum(c.incl[t] for n in tops for c in n.children
-                               if c.role.endswith("sblock"))
-            row["enterT"] = row["execT"] - row["bodyT"]
+            cols["bodyT"] = _per_thread([c.incl for x in tops for c in x.children
+                                         if c.role.endswith("sblock")], n)
+            cols["enterT"] = [e - b for e, b in zip(cols["execT"], cols["bodyT"])]
         elif kind == "sync":
-            row["taskT"] = stub_children(tops)
-            row["waitT"] = row["execT"] - row["taskT"]
-        return row
+            cols["taskT"] = _per_thread([c.incl for x in tops for c in x.children
+                                         if c.kind == "stub"], n)
+            cols["waitT"] = [e - b for e, b in zip(cols["execT"], cols["taskT"])]
+        self._add_counters(cols, tops)
+        return [{k: v[t] for k, v in cols.items()} for t in p.threads]
 
     def _sum_row(self, kind, rows):
         out = {"execT": sum(r["execT"] for r in rows), "execC": sum(r["execC"] for r in rows)}
+        for m in self.p.counters:
+            name = self.p.counter_name(m)
+            out[name] = sum(r[name] for r in rows)
+        for rate in self.p.rates:
+            out[rate.label] = rate.value(out)
         for col, additive in _COLUMNS[kind]:
             vals = [r.get(col) for r in rows if r.get(col) is not None]
             if additive:
@@ -203,56 +275,94 @@ class Report:
             out["mean"] = out["execT"] / out["instances"] if out["instances"] else None
         return out
 
-    def flat(self):
+    def _flat_items(self):
+        """Per region (and the lock API): (inclusive time summed over threads, region, kind,
+        nodes, task info), most expensive first.  Cheap: the entries' columns are computed
+        by _flat_entry, one at a time, when they are wanted."""
         p = self.p
-        entries = []
+        items = []
         for r in _region_ids(p):
             if r.name == "TASKS" and r.role == "artificial":
                 continue
             kind = _kind(r)
-            nodes = list(p.nodes_of_region(r.id))
+            nodes = p.nodes_of_region(r.id)
             info = None
             if kind == "task":
                 nodes = [n for n in nodes if n.kind == "taskroot"]
                 stubs = [n for n in p.nodes_of_region(r.id, include_stubs=True)
                          if n.kind == "stub"]
-                creates = [n for n in p.main_nodes + p.task_nodes
-                           if n.role == "task create" and task_key(n.region) == task_key(r)]
-                info = (stubs, creates)
-            rows = [self._thread_row(kind, nodes, t, info) for t in p.threads]
-            entries.append({"id": _rid(r), "region_id": r.id, "name": r.name,
-                            "label": region_label(r), "kind": kind,
-                            "columns": ["execT", "execC"] + [c for c, _ in _COLUMNS[kind]],
-                            "additive": ["execT", "execC"] + [c for c, a in _COLUMNS[kind] if a],
-                            "threads": rows, "sum": self._sum_row(kind, rows)})
-        locks = self._locks()
-        if locks:
-            entries.append(locks)
-        entries.sort(key=lambda e: -e["sum"]["execT"])
-        return entries
+                info = (stubs, p.creates_of(r))
+            items.append((sum(sum(n.incl) for n in _top_nodes(nodes)), r, kind, nodes, info))
+        enter, leave = self._lock_nodes()
+        if enter or leave:
+            items.append((sum(sum(n.incl) for n in enter + leave), None, "locks",
+                          (enter, leave), None))
+        items.sort(key=lambda i: -i[0])
+        return items
 
-    def _locks(self):
+    def _flat_entry(self, item):
+        _, r, kind, nodes, info = item
+        if kind == "locks":
+            return self._locks(*nodes)
         p = self.p
-        enter = [n for n in p.main_nodes + p.task_nodes
-                 if is_lock_region(n.region) and n.name in LOCK_ENTER]
-        leave = [n for n in p.main_nodes + p.task_nodes
-                 if is_lock_region(n.region) and n.name in LOCK_EXIT]
-        if not enter and not leave:
-            return None
-        rows = []
-        for t in p.threads:
-            e = sum(n.incl[t] for n in enter)
-            x = sum(n.incl[t] for n in leave)
-            rows.append({"execT": e + x, "execC": sum(n.visits[t] for n in enter),
-                         "enterT": e, "bodyT": None, "exitT": x})
+        rows = self._thread_rows(kind, nodes, info)
+        counters = [p.counter_name(m) for m in p.counters]
+        return {"id": _rid(r), "region_id": r.id, "name": r.name,
+                "label": region_label(r), "kind": kind,
+                "columns": ["execT", "execC"] + [c for c, _ in _COLUMNS[kind]]
+                + self._counter_columns(),
+                "additive": ["execT", "execC"] + [c for c, a in _COLUMNS[kind] if a]
+                + counters,
+                "threads": rows, "sum": self._sum_row(kind, rows)}
+
+    def flat(self):
+        return [self._flat_entry(i) for i in self._flat_items()]
+
+    def _flat_summary(self, item):
+        """A region's line in the text report's list of the less expensive regions: time,
+        visits (instances) and counts, summed over threads."""
+        execT, r, kind, nodes, _ = item
+        p = self.p
+        if kind == "locks":
+            enter, leave = nodes
+            e = self._locks(enter, leave)
+            row = dict(e["sum"], id=e["id"], name=e["name"], label=e["label"])
+            return row
+        tops = _top_nodes(nodes)
+        row = {"id": _rid(r), "name": r.name, "label": region_label(r), "execT": execT,
+               "execC": sum(sum(n.visits) for n in nodes)}
+        for m in p.counters:
+            row[p.counter_name(m)] = sum(sum(p.counter_incl(n, m)) for n in tops)
+        for rate in p.rates:
+            row[rate.label] = rate.value(row)
+        return row
+
+    def _lock_nodes(self):
+        p = self.p
+        nodes = [n for n in p.main_nodes + p.task_nodes if is_lock_region(n.region)]
+        return ([n for n in nodes if n.name in LOCK_ENTER],
+                [n for n in nodes if n.name in LOCK_EXIT])
+
+    def _locks(self, enter, leave):
+        p = self.p
+        n = p.nthreads
+        e, x = _per_thread([v.incl for v in enter], n), _per_thread([v.incl for v in leave], n)
+        cols = {"execT": [a + b for a, b in zip(e, x)],
+                "execC": _per_thread([v.visits for v in enter], n),
+                "enterT": e, "bodyT": [None] * n, "exitT": x}
+        self._add_counters(cols, enter + leave)
+        rows = [{k: v[t] for k, v in cols.items()} for t in p.threads]
         return {"id": "LOCKS", "region_id": None, "name": "OpenMP locks (set/unset)",
                 "label": "OMP LOCKS", "kind": "locks",
-                "columns": ["execT", "execC", "enterT", "bodyT", "exitT"],
-                "additive": ["execT", "execC", "enterT", "exitT"],
+                "columns": ["execT", "execC", "enterT", "bodyT", "exitT"]
+                + self._counter_columns(),
+                "additive": ["execT", "execC", "enterT", "exitT"]
+                + [p.counter_name(m) for m in p.counters],
                 "threads": rows, "sum": self._sum_row("locks", rows)}
 
-    def _tree_rows(self, nodes: list[Node]) -> list[dict]:
-        out = []
+    def _tree_rows(self, nodes: list[Node]):
+        """The rows of a call tree, one at a time."""
+        p = self.p
         for n in nodes:
             incl, excl = sum(n.incl), sum(n.excl)
             row = {"cnode": n.cnode.id, "name": n.name, "depth": n.depth}
@@ -262,19 +372,26 @@ class Report:
                         "visits": sum(n.visits), "incl": incl, "excl": excl,
                         "incl_pct": 100.0 * incl / self.measured if self.measured else 0.0,
                         "excl_pct": 100.0 * excl / self.measured if self.measured else 0.0})
-            out.append(row)
-        return out
+            if p.counters:
+                counts = {p.counter_name(m): sum(p.counter_incl(n, m)) for m in p.counters}
+                row["counters"] = counts
+                row["rates"] = {r.label: r.value(counts) for r in p.rates}
+            yield row
 
     def calltree(self):
-        return self._tree_rows(self.p.main_nodes)
+        return list(self._tree_rows(self.p.main_nodes))
 
     def tasktree(self):
-        return self._tree_rows(self.p.task_nodes)
+        return list(self._tree_rows(self.p.task_nodes))
 
-    def tasks(self):
+    def tasks(self, items=None, sums=None):
+        """Statistics per task construct; items: _flat_items() when already computed, sums:
+        the SUM rows of the flat entries already computed, by region id."""
         p = self.p
         out = []
-        flat = {e["region_id"]: e for e in self.flat_all}
+        sums = sums or {}
+        flat = {i[1].id: {"sum": sums.get(i[1].id) or self._flat_entry(i)["sum"]}
+                for i in (items or self._flat_items()) if i[2] == "task"}
         seen = set()
         for tr in p.task_roots:
             r = tr.region
@@ -284,10 +401,9 @@ class Report:
             if r.id not in flat or "instances" not in flat[r.id]["sum"]:
                 continue  # a TASKS child that is no task region: nothing to say about it
             e = flat[r.id]["sum"]
-            roots = [n for n in p.task_roots if n.region.id == r.id]
+            roots = [n for n in p.nodes_of_region(r.id) if n.kind == "taskroot"]
             excl = sum(sum(n.excl) for n in roots)
-            creates = [n for n in p.main_nodes + p.task_nodes
-                       if n.role == "task create" and task_key(n.region) == task_key(r)]
+            creates = p.creates_of(r)
             ccount = sum(sum(n.visits) for n in creates)
             inst = e["instances"]
             mean_excl = excl / inst if inst else None
@@ -303,6 +419,12 @@ class Report:
                         "ratio": (mean_excl / mean_create) if mean_excl is not None
                         and mean_create else None,
                         "too_fine": flagged})
+            if p.counters:
+                counts = {p.counter_name(m): e[p.counter_name(m)] for m in p.counters}
+                out[-1]["counters"] = counts
+                out[-1]["counters_per_instance"] = {k: v / inst if inst else None
+                                                    for k, v in counts.items()}
+                out[-1]["rates"] = {r.label: e[r.label] for r in p.rates}
         return out
 
     def _scope_data(self, b):
@@ -336,105 +458,241 @@ class Report:
         return {"program": self._scope_data(self.a.program), "parallel_regions": regions,
                 "sources": sources, "parallel_coverage": self.a.coverage()}
 
-    def build(self):
-        self.flat_all = self.flat()
-        flat = self.flat_all[:self.top] if self.top else self.flat_all
+    def build(self, lazy=False):
+        """The report as data.  lazy: the flat profile and the call trees are iterables
+        whose entries are computed as they are read (once), so that a large profile's
+        text report never holds them all (the text renderer reads each once)."""
+        p = self.p
+        items = self._flat_items()
+        shown = items[:self.top] if self.top else items
+        sums = {}
+        if lazy:
+            detailed, rest = shown[:FLAT_DETAIL], shown[FLAT_DETAIL:]
+
+            def flat_entries():
+                for i in detailed:
+                    e = self._flat_entry(i)
+                    if i[2] == "task":      # kept for the task statistics (read later)
+                        sums[i[1].id] = e["sum"]
+                    yield e
+            flat = _Lazy(flat_entries, bool(detailed))
+            flat_rest = _Lazy(lambda: (self._flat_summary(i) for i in rest), bool(rest))
+            calltree = _Lazy(lambda: self._tree_rows(p.main_nodes), bool(p.main_nodes))
+            tasktree = _Lazy(lambda: self._tree_rows(p.task_nodes), bool(p.task_nodes))
+            tasks = _Once(lambda: self.tasks(items, sums))
+            advice = _Once(lambda: [self._advice(t) for t in tasks if t["too_fine"]])
+        else:
+            flat, flat_rest = [self._flat_entry(i) for i in shown], []
+            calltree, tasktree = self.calltree(), self.tasktree()
+            sums = {e["region_id"]: e["sum"] for e in flat if e["kind"] == "task"}
+            tasks = self.tasks(items, sums)
+            advice = [self._advice(t) for t in tasks if t["too_fine"]]
         data = {"header": self.header(), "regions": self.regions(), "flat": flat,
-                "calltree": self.calltree(), "tasktree": self.tasktree(),
-                "tasks": self.tasks(), "overhead": self.overhead()}
+                "flat_rest": flat_rest, "calltree": calltree, "tasktree": tasktree,
+                "tasks": tasks, "advice": advice, "overhead": self.overhead()}
         mat = self.p.max_active_tasks()
         if mat is not None:
             data["header"]["max_active_tasks"] = mat
-        data["advice"] = [self._advice(t) for t in data["tasks"] if t["too_fine"]]
+        data["header"]["counters"] = [
+            {"name": self.p.counter_name(m), "label": counter_label(self.p.counter_name(m)),
+             "description": m.descr} for m in self.p.counters]
+        data["header"]["rates"] = [
+            {"label": r.label, "description": r.description, "numerator": r.numerator,
+             "denominator": r.denominator} for r in self.p.rates]
         return data
 
     @staticmethod
     def _advice(t):
         return ("%s %s: work %s s/instance = %.1fx creation (%s s); coarsen"
-                % (t["id"], tf.short_name(t["name"]), tf.fmt_time(t["mean_excl"]), t["ratio"],
-                   tf.fmt_time(t["mean_create"])))
+                % (t["id"], tf.shorten(tf.short_name(t["name"]), 36), tf.fmt_time(t["mean_excl"]),
+                   t["ratio"], tf.fmt_time(t["mean_create"])))
 
 
 # --------------------------------------------------------------------------- rendering
 
+COUNT_COLUMNS = ("execC", "instances", "frags")
+
+
+class _Columns:
+    """Titles, widths and number formats of the report's columns, counters included."""
+
+    def __init__(self, header):
+        self.counters = {c["name"]: c["label"] for c in header.get("counters", [])}
+        self.rates = {r["label"] for r in header.get("rates", [])}
+
+    def title(self, col):
+        return tf.shorten(self.counters.get(col, col), 12)
+
+    def width(self, col, default):
+        if col in self.counters:
+            return max(7, len(self.title(col)))
+        if col in self.rates:
+            return max(6, len(col))
+        return default
+
+    def cell(self, v, col):
+        if v is None:
+            return "-"
+        if col in COUNT_COLUMNS or col in self.counters:
+            return tf.fmt_count(v)
+        if col in self.rates:
+            return tf.fmt_rate(v)
+        return tf.fmt_time(v)
+
+    def extra(self):
+        """The counter and rate columns, in order."""
+        return list(self.counters) + sorted(self.rates, key=lambda r: r)
+
+
 def _cell(v, col):
     if v is None:
         return "-"
-    if col in ("execC", "instances", "frags"):
+    if col in COUNT_COLUMNS:
         return tf.fmt_count(v)
     return tf.fmt_time(v)
 
 
+def _wrapped(label, items, width=tf.WIDTH):
+    """`label: a, b, c` over as many lines as it takes, never cut."""
+    lines, line = [], label
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if len(line) + 1 + len(piece) > width and line.strip() != label.strip():
+            lines.append(line)
+            line = " " * len(label)
+        line += " " + piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
 def render_text(d, thread_names):
-    out = []
+    return "\n".join(render_lines(d, thread_names)) + "\n"
+
+
+def write_text(d, thread_names, stream):
+    """render_text written piece by piece, in chunks (a large report is never whole)."""
+    chunk = []
+    for piece in render_lines(d, thread_names):
+        chunk.append(piece)
+        if len(chunk) >= 4096:
+            stream.write("\n".join(chunk) + "\n")
+            chunk = []
+    if chunk:
+        stream.write("\n".join(chunk) + "\n")
+
+
+def render_lines(d, thread_names):
+    """The text report in pieces of one or more lines, each as soon as it is made."""
     h = d["header"]
-    out.append("pompprof-report: %s" % h["file"])
-    out.append(tf.heading("Header"))
-    out.append("program            : %s" % h["program"])
+    cols = _Columns(h)
+    extra = [c for c in cols.extra()]
+    yield ("pompprof-report: %s" % h["file"])
+    yield (tf.heading("Header"))
+    yield ("program            : %s" % h["program"])
     if h["date"]:
-        out.append("date               : %s" % h["date"])
+        yield ("date               : %s" % h["date"])
     if h["creator"]:
-        out.append("written by         : %s" % h["creator"])
-    out.append("threads            : %d" % h["threads"])
-    out.append("wall time          : %s s" % tf.fmt_time(h["wall_time"]))
-    out.append("total thread time  : %s s" % tf.fmt_time(h["total_thread_time"]))
-    out.append("parallel coverage  : %.1f %%" % (100.0 * h["parallel_coverage"]))
-    out.append("metrics            : %s" % tf.clip(", ".join(h["metrics"]), 79))
+        yield ("written by         : %s" % h["creator"])
+    yield ("threads            : %d" % h["threads"])
+    yield ("wall time          : %s s" % tf.fmt_time(h["wall_time"]))
+    yield ("total thread time  : %s s" % tf.fmt_time(h["total_thread_time"]))
+    yield ("parallel coverage  : %.1f %%" % (100.0 * h["parallel_coverage"]))
+    yield (_wrapped("metrics            :", h["metrics"]))
     if "max_active_tasks" in h:
-        out.append("max active tasks   : %s" % " ".join(str(x) for x in h["max_active_tasks"]))
+        yield ("max active tasks   : %s" % " ".join(str(x) for x in h["max_active_tasks"]))
+    if h.get("counters"):
+        yield (_wrapped("counters           :", ["%s = %s" % (cols.title(c["name"]), c["name"])
+                                                      for c in h["counters"]]))
+        yield ("                     (columns: inclusive counts, summed in SUM rows and "
+                   "call trees)")
+    for r in h.get("rates", []):
+        yield ("rate               : %s = %s / %s (%s)" % (r["label"], r["numerator"],
+                                                             r["denominator"], r["description"]))
+    yield ("units              : " + tf.UNIT_LEGEND)
 
-    out.append(tf.heading("Region overview"))
-    out.append("\n".join(tf.clip("%-6s %-34s %s" % (r["id"], r["label"], r["name"]), tf.WIDTH)
-                         for r in d["regions"]))
+    yield (tf.heading("Region overview"))
+    for r in d["regions"]:
+        head = "%-6s %-34s " % (r["id"], r["label"])
+        yield (head + tf.shorten(r["name"], max(20, tf.WIDTH - len(head))))
 
-    out.append(tf.heading("Flat profile (seconds)"))
+    yield (tf.heading("Flat profile (seconds)"))
     for e in d["flat"]:
-        out.append("")
-        out.append(tf.clip("%s %s  %s" % (e["id"], e["label"], e["name"]), tf.WIDTH))
-        cols = [c for c in e["columns"] if not (e["kind"] == "task" and c == "execC")]
+        yield ("")
+        head = "%s %s  " % (e["id"], e["label"])
+        yield (head + tf.shorten(e["name"], max(20, tf.WIDTH - len(head))))
+        columns = [c for c in e["columns"] if not (e["kind"] == "task" and c == "execC")]
         rows = [[thread_names[i] if i < len(thread_names) else str(i)]
-                + [_cell(r.get(c), c) for c in cols] for i, r in enumerate(e["threads"])]
-        rows.append(["SUM"] + [_cell(e["sum"].get(c), c) for c in cols])
-        widths = [14] + [7 if c == "frags" else 9 if c == "instances" else
-                         8 if c == "execC" else 10 for c in cols]
-        out.append(tf.table(["thread"] + cols, rows, widths=widths))
+                + [cols.cell(r.get(c), c) for c in columns] for i, r in enumerate(e["threads"])]
+        rows.append(["SUM"] + [cols.cell(e["sum"].get(c), c) for c in columns])
+        widths = [14] + [cols.width(c, 7 if c == "frags" else 9 if c == "instances" else
+                                    8 if c == "execC" else 10) for c in columns]
+        width = max(tf.WIDTH, sum(widths) + len(widths) - 1)
+        yield (tf.table(["thread"] + [cols.title(c) for c in columns], rows, widths=widths,
+                            width=width))
+    if d.get("flat_rest"):
+        yield ("")
+        yield ("The other regions, less expensive (sums over threads; execC: visits, of a task: "
+               "instances;")
+        yield ("all columns per thread: --format json):")
+        columns = ["execT", "execC"] + extra
+        widths = [46, 10, 9] + [cols.width(c, 7) for c in extra]
+        rows = ([r["id"] + " " + r["name"]] + [cols.cell(r.get(c), c) for c in columns]
+                for r in d["flat_rest"])
+        yield from tf.table_lines(["region"] + [cols.title(c) for c in columns], rows, widths,
+                                  width=max(tf.WIDTH, sum(widths) + len(widths) - 1))
 
     def tree(rows, title):
-        out.append(tf.heading(title))
-        out.append("%10s %6s %10s %6s %9s  %s" % ("incl.T", "%", "excl.T", "%", "visits",
-                                                 "call path"))
+        yield (tf.heading(title))
+        ewidths = [cols.width(c, 7) for c in extra]
+        eheads = "".join(" %*s" % (w, cols.title(c)) for c, w in zip(extra, ewidths))
+        yield ("%10s %6s %10s %6s %9s%s  %s" % ("incl.T", "%", "excl.T", "%", "visits",
+                                                   eheads, "call path"))
+        avail = tf.WIDTH - 46
         for r in rows:
-            line = "%10s %6s %10s %6s %9s  %s%s" % (
+            ecells = ""
+            if extra:
+                vals = dict(r.get("counters", {}), **r.get("rates", {}))
+                ecells = "".join(" %*s" % (w, cols.cell(vals.get(c), c))
+                                 for c, w in zip(extra, ewidths))
+            depth = r["depth"]
+            indent = "  " * depth if 2 * depth <= avail // 2 else "(%d) " % depth
+            yield ("%10s %6s %10s %6s %9s%s  %s%s" % (
                 tf.fmt_time(r["incl"]), tf.fmt_pct(r["incl_pct"]), tf.fmt_time(r["excl"]),
-                tf.fmt_pct(r["excl_pct"]), tf.fmt_count(r["visits"]), "  " * r["depth"],
-                r["name"])
-            out.append(tf.clip(line, tf.WIDTH))
+                tf.fmt_pct(r["excl_pct"]), tf.fmt_count(r["visits"]), ecells, indent,
+                tf.shorten(r["name"], max(24, avail - len(indent)))))
 
-    tree(d["calltree"], "Call tree (sums over threads; % of the measured thread time)")
+    yield from tree(d["calltree"], "Call tree (sums over threads; % of the measured thread time)")
     if d["tasktree"]:
-        tree(d["tasktree"], "Task trees (beside the call tree: task bodies by construct)")
+        yield from tree(d["tasktree"], "Task trees (beside the call tree: task bodies by construct)")
 
     if d["tasks"]:
-        out.append(tf.heading("Tasks (seconds)"))
-        rows = [[t["id"] + " " + tf.short_name(t["name"]), tf.fmt_count(t["instances"]),
+        yield (tf.heading("Tasks (seconds)"))
+        per_inst = list(cols.counters)
+        rows = ([t["id"] + " " + tf.short_name(t["name"]), tf.fmt_count(t["instances"]),
                  _cell(t["mean"], "t"), _cell(t["min"], "t"), _cell(t["max"], "t"),
                  _cell(t["mean_excl"], "t"), _cell(t["mean_create"], "t"),
-                 _cell(t["task_time_at_sync"], "t")] for t in d["tasks"]]
-        out.append(tf.table(["task construct", "inst", "mean", "min", "max", "mean.excl",
-                             "create", "taskT"], rows,
-                            widths=[30, 7, 9, 9, 9, 9, 9, 9]))
+                 _cell(t["task_time_at_sync"], "t")]
+                + [cols.cell(t.get("counters_per_instance", {}).get(c), c) for c in per_inst]
+                for t in d["tasks"])
+        widths = [30, 7, 9, 9, 9, 9, 9, 9] + [cols.width(c, 7) + 2 for c in per_inst]
+        yield from tf.table_lines(["task construct", "inst", "mean", "min", "max", "mean.excl",
+                                   "create", "taskT"] + [cols.title(c) + "/i" for c in per_inst],
+                                  rows, widths,
+                                  width=max(tf.WIDTH, sum(widths) + len(widths) - 1))
+        if per_inst:
+            yield ("(<counter>/i: counts per instance)")
         if d["advice"]:
-            out.append("")
-            out.append("Task granularity advice (flagged: mean exclusive time < %gx creation):"
+            yield ("")
+            yield ("Task granularity advice (flagged: mean exclusive time < %gx creation):"
                        % GRANULARITY_FACTOR)
             for a in d["advice"]:
-                out.append(tf.clip("  " + a, tf.WIDTH))
+                yield ("  " + a)
         else:
-            out.append("Task granularity: all task constructs are > %gx their creation cost."
+            yield ("Task granularity: all task constructs are > %gx their creation cost."
                        % GRANULARITY_FACTOR)
 
     o = d["overhead"]
-    out.append(tf.heading("Overhead analysis (seconds summed over threads)"))
+    yield (tf.heading("Overhead analysis (seconds summed over threads)"))
     hdr = ["scope", "total", "work", "sync", "imbal", "limpar", "mgmt", "ovhd%"]
 
     def orow(s):
@@ -446,16 +704,15 @@ def render_text(d, thread_names):
                 tf.fmt_time(c["thread management"]["time"]), tf.fmt_pct(s["overhead_pct"])]
 
     rows = [orow(o["program"])] + [orow(s) for s in o["parallel_regions"]]
-    out.append(tf.table(hdr, rows, widths=[33, 9, 9, 9, 9, 9, 9, 6]))
-    out.append("parallel coverage: %.1f %% of wall time" % (100.0 * o["parallel_coverage"]))
+    yield (tf.table(hdr, rows, widths=[33, 9, 9, 9, 9, 9, 9, 6]))
+    yield ("parallel coverage: %.1f %% of wall time" % (100.0 * o["parallel_coverage"]))
     if o["sources"]:
-        out.append("")
-        out.append("Overhead by region (sorted):")
+        yield ("")
+        yield ("Overhead by region (sorted):")
         rows = [[s["id"] + " " + s["name"], s["category"], tf.fmt_time(s["time"]),
                  tf.fmt_pct(s["pct"])] for s in o["sources"]]
-        out.append(tf.table(["region", "category", "time", "% of T"], rows,
+        yield (tf.table(["region", "category", "time", "% of T"], rows,
                             widths=[52, 22, 12, 7]))
-    return "\n".join(out) + "\n"
 
 
 def render_csv(d, thread_names):
@@ -475,11 +732,17 @@ def render_csv(d, thread_names):
                 out_rows.append(["flat", e["id"], e["name"], who, c,
                                  "" if r.get(c) is None else repr(r.get(c))])
     out_rows.append([])
-    out_rows.append(["calltree", "cnode", "tree", "path", "visits", "incl", "excl"])
+    counters = [c["name"] for c in h.get("counters", [])]
+    rates = [r["label"] for r in h.get("rates", [])]
+    out_rows.append(["calltree", "cnode", "tree", "path", "visits", "incl", "excl"]
+                    + counters + rates)
     for tree, rs in (("main", d["calltree"]), ("tasks", d["tasktree"])):
         for r in rs:
             out_rows.append(["calltree", r["cnode"], tree, "/".join(r["path"]), r["visits"],
-                             repr(r["incl"]), repr(r["excl"])])
+                             repr(r["incl"]), repr(r["excl"])]
+                            + [r["counters"][c] for c in counters]
+                            + ["" if r["rates"][x] is None else repr(r["rates"][x])
+                               for x in rates])
     out_rows.append([])
     out_rows.append(["tasks", "region", "name", "instances", "mean", "min", "max",
                      "mean_excl", "create_time", "create_count", "too_fine"])
@@ -517,14 +780,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.top is not None and args.top < 1:
         build_parser().error("--top needs a positive number")
     profile = Profile(args.profile)
-    data = Report(profile, top=args.top, paths=args.format != "text").build()
+    text = args.format == "text"
+    data = Report(profile, top=args.top, paths=not text).build(lazy=text)
     if args.format == "json":
-        out = tf.json_text(data)
+        sys.stdout.write(tf.json_text(data))
     elif args.format == "csv":
-        out = render_csv(data, profile.thread_names)
+        sys.stdout.write(render_csv(data, profile.thread_names))
     else:
-        out = render_text(data, profile.thread_names)
-    sys.stdout.write(out)
+        write_text(data, profile.thread_names, sys.stdout)
     return 0
 
 

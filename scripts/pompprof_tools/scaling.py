@@ -14,7 +14,9 @@ pompprof-report):
 
 (report categories: synchronization = this synchronization + taskwait; thread management
 = fork/join + task creation).  The same is shown per parallel region (matched by name)
-and, per task construct, instances, mean time per task and mean creation time.
+and, per task construct, instances, mean time per task and mean creation time.  Counters
+(PAPI events) are shown for the whole program, summed over threads, with the rates of two
+counters (profile_model.RATES, e.g. IPC), for the counters all profiles have.
 --svg draws the split as a stacked-area chart over the thread counts.
 """
 
@@ -26,7 +28,7 @@ import sys
 from . import textfmt as tf
 from .cli import ToolError, main_guard
 from .overhead import Analysis, Breakdown, SCALING_CATEGORIES
-from .profile_model import Profile
+from .profile_model import Profile, counter_label
 from .report import Report
 from .svg import stacked_area
 
@@ -58,15 +60,27 @@ class Scaling:
         self.regions = {}       # name -> list of per-profile dicts
         self.tasks = {}
         base = self.profiles[0]
+        # counters (display names) every profile has, and the rates they make
+        self.counters = [n for n in (Profile.counter_name(m) for m in base.counters)
+                         if all(n in {Profile.counter_name(m) for m in p.counters}
+                                for p in self.profiles)]
+        self.rates = [r for r in base.rates
+                      if r.numerator in self.counters and r.denominator in self.counters]
         for p in self.profiles:
             a = Analysis(p)
             wall = p.wall_time
             speedup = base.wall_time / wall if wall > 0 else None
             eff = speedup * base.nthreads / p.nthreads if speedup is not None else None
             split = _split(a.program)
+            counts = {}
+            for m in p.counters:
+                name = Profile.counter_name(m)
+                if name in self.counters:
+                    counts[name] = sum(sum(p.counter_incl(r, m)) for r in p.roots)
             self.rows.append({"file": p.path, "threads": p.nthreads, "wall": wall,
                               "speedup": speedup, "efficiency": eff,
-                              "total": a.program.total(), "split": split})
+                              "total": a.program.total(), "split": split, "counters": counts,
+                              "rates": {r.label: r.value(counts) for r in self.rates}})
             merged = {}
             for b in a.regions:
                 m = merged.setdefault(b.name, {"threads": p.nthreads, "time": 0.0,
@@ -78,8 +92,7 @@ class Scaling:
                     m["split"][k] += v
             for name, m in merged.items():
                 self.regions.setdefault(name, []).append(m)
-            r = Report(p)
-            r.flat_all = r.flat()
+            r = Report(p, paths=False, analysis=a)
             for t in r.tasks():
                 self.tasks.setdefault(t["name"], []).append(
                     {"threads": p.nthreads, "instances": t["instances"], "mean": t["mean"],
@@ -88,7 +101,8 @@ class Scaling:
 
     def data(self):
         return {"profiles": self.rows, "parallel_regions": self.regions, "tasks": self.tasks,
-                "categories": [n for n, _ in SCALING_CATEGORIES]}
+                "categories": [n for n, _ in SCALING_CATEGORIES], "counters": self.counters,
+                "rates": [r.label for r in self.rates]}
 
     def svg(self, title):
         xl = [str(r["threads"]) for r in self.rows]
@@ -110,6 +124,15 @@ def render_text(s):
             + [tf.fmt_time(r["split"][c]) for c in cats] for r in s.rows]
     out.append(tf.table(["threads", "wall", "speedup", "eff"] + [SHORT[c] for c in cats], rows,
                         widths=[7, 9, 7, 5] + [9] * len(cats)))
+    if s.counters:
+        out.append(tf.heading("Counters (whole program, summed over threads)"))
+        cols = s.counters + [r.label for r in s.rates]
+        widths = [7] + [max(8, min(12, len(counter_label(c)))) for c in cols]
+        rows = [[str(r["threads"])] + [tf.fmt_count(r["counters"][c]) for c in s.counters]
+                + [tf.fmt_rate(r["rates"][x.label]) for x in s.rates] for r in s.rows]
+        out.append(tf.table(["threads"] + [counter_label(c) for c in cols], rows,
+                            widths=widths, width=max(tf.WIDTH, sum(widths) + len(widths))))
+        out.append(_wrapped_legend(s))
     if s.regions:
         out.append(tf.heading("Parallel regions"))
         rows = []
@@ -132,6 +155,20 @@ def render_text(s):
         out.append(tf.table(["task construct", "thr", "instances", "mean task", "mean create",
                              "total"], rows, widths=[34, 3, 10, 12, 12, 12]))
     return "\n".join(out) + "\n"
+
+
+def _wrapped_legend(s):
+    parts = ["%s = %s" % (counter_label(c), c) for c in s.counters]
+    parts += ["%s = %s / %s" % (r.label, r.numerator, r.denominator) for r in s.rates]
+    parts.append(tf.UNIT_LEGEND)
+    lines, line = [], ""
+    for part in parts:
+        if line and len(line) + 2 + len(part) > tf.WIDTH:
+            lines.append(line)
+            line = ""
+        line = part if not line else line + "; " + part
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def build_parser():

@@ -26,12 +26,45 @@ def fmt_time(x):
     return "%.6f" % x
 
 
+UNIT_LEGEND = "counts from 10^6 up: 1.23M = 1.23 x 10^6, G = 10^9, T = 10^12, P = 10^15"
+_UNITS = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"))
+
+
 def fmt_count(x):
+    """A count in at most 6 characters: exact below a million, else three significant
+    digits with a unit (1.23M, 10.0M, 123G; UNIT_LEGEND), never cut into another number."""
     if x is None:
         return "-"
-    if isinstance(x, float) and not x.is_integer():
-        return "%.2f" % x
-    return "%d" % x
+    if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
+        return str(x)
+    if abs(x) < 999999.5:
+        if isinstance(x, float) and not x.is_integer():
+            return "%.2f" % x if abs(x) < 1e3 else "%d" % round(x)
+        return "%d" % x
+    for scale, unit in reversed(_UNITS):
+        a = abs(x) / scale
+        if a >= 999.5 and unit != _UNITS[0][1]:
+            continue
+        if a >= 999.5:
+            return "%.2e" % x           # beyond 999P
+        sign = "-" if x < 0 else ""
+        if round(a, 2) < 10:
+            return "%s%.2f%s" % (sign, a, unit)
+        if round(a, 1) < 100:
+            return "%s%.1f%s" % (sign, a, unit)
+        return "%s%.0f%s" % (sign, a, unit)
+    return "%.2e" % x
+
+
+def fmt_rate(x):
+    """A ratio of two counters, e.g. instructions per cycle."""
+    if x is None:
+        return "-"
+    if x == 0:
+        return "0"
+    if abs(x) >= 1000 or abs(x) < 0.001:
+        return "%.2e" % x
+    return "%.3g" % x
 
 
 def fmt_pct(x):
@@ -47,33 +80,49 @@ def clip(text, width):
     return text[:max(0, width - 1)] + "~"
 
 
+def shorten(text, width):
+    """Text in at most width characters, shortened in the middle ('..') so that its end
+    stays: region names differ in their file and line (`task @strassen-task.c:123`)."""
+    if len(text) <= width:
+        return text
+    if width < 6:
+        return clip(text, width)
+    keep = width - 2
+    head = min(keep // 3, 12)
+    tail = keep - head
+    return text[:head] + ".." + text[len(text) - tail:]
+
+
 def table(headers, rows, widths=None, first_left=True, width=WIDTH):
     """Format rows as a fixed-width table no wider than `width` columns.
-    The first column is left-aligned and clipped to fit; the others right-aligned."""
-    cells = [[str(c) for c in r] for r in rows]
-    ncol = len(headers)
+    The first column is left-aligned and shortened in the middle to fit; the others are
+    right-aligned and must fit their widths (numbers are formatted to)."""
     if widths is None:
-        widths = [max([len(headers[i])] + [len(r[i]) for r in cells]) for i in range(ncol)]
-    else:
-        widths = list(widths)
+        rows = [[str(c) for c in r] for r in rows]
+        widths = [max([len(headers[i])] + [len(r[i]) for r in rows])
+                  for i in range(len(headers))]
+    return "\n".join(table_lines(headers, rows, widths, first_left, width))
+
+
+def table_lines(headers, rows, widths, first_left=True, width=WIDTH):
+    """table() line by line, for rows of any number (rows may be an iterator)."""
+    widths = list(widths)
+    ncol = len(headers)
     fixed = sum(widths[1:]) + (ncol - 1)
     widths[0] = max(8, min(widths[0], width - fixed))
-    out = []
 
     def line(r):
-        parts = []
-        for i, c in enumerate(r):
-            if i == 0 and first_left:
-                parts.append(clip(c, widths[0]).ljust(widths[0]))
-            else:
-                parts.append(clip(c, widths[i]).rjust(widths[i]))
+        r = [str(c) for c in r]
+        parts = [shorten(c, w).rjust(w) if len(c) > w else c.rjust(w)
+                 for c, w in zip(r, widths)]
+        if first_left:
+            parts[0] = shorten(r[0], widths[0]).ljust(widths[0])
         return " ".join(parts).rstrip()
 
-    out.append(line(headers))
-    out.append("-" * min(width, sum(widths) + ncol - 1))
-    for r in cells:
-        out.append(line(r))
-    return "\n".join(out)
+    yield line(headers)
+    yield "-" * min(width, sum(widths) + ncol - 1)
+    for r in rows:
+        yield line(r)
 
 
 def csv_text(rows):

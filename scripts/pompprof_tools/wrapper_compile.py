@@ -30,6 +30,7 @@ from . import wrapper_cmdline as wc
 from .wrapper_cmdline import CommandLine
 from .wrapper_ctext import TextError
 from . import wrapper_fortran as fortran
+from .wrapper_depend import mark_depend_clauses
 from .wrapper_instrument import (absolute_markers, finish_c, opari2_failure, run_opari2,
                                  spellings, user_markers)
 from .wrapper_rewrite import prepare
@@ -225,7 +226,7 @@ class Compile:
         out = fortran.restore_hidden(read(target), prepared.hidden)
         if os.path.isfile(inc_path):
             out, inc = fortran.own_regions(out, read(inc_path), prepared, form == "fixed")
-            write(inc_path, inc)
+            write(inc_path, mark_depend_clauses(inc))
         write(target, user_markers(fortran.fix_fortran(out), names))
         for n in prepared.notes:
             note(n)

@@ -1,8 +1,9 @@
 """Shared by the Python end-to-end tests (not a test itself): the source and build
 trees the harness names, the build-tree wrapper with the uninstalled library and
 headers, the compiler and OpenMP flag configure chose, and the tools' .cubex
-reader."""
+reader; build() makes one test program with the wrapper."""
 import os
+import subprocess
 import sys
 
 TOP_SRCDIR = os.environ.get("top_srcdir")
@@ -19,3 +20,11 @@ ENV = dict(os.environ,
            POMPPROF_INCDIR=os.path.join(TOP_SRCDIR, "pomp2"))
 CC = os.environ.get("CC", "gcc").split()
 OPENMP = os.environ.get("OPENMP_CFLAGS", "-fopenmp").split()
+
+
+def build(scratch, source):
+    """Build test/e2e/progs/<source> with the wrapper in scratch; the executable's path."""
+    exe = os.path.join(scratch, os.path.splitext(source)[0])
+    subprocess.run([WRAPPER] + CC + OPENMP + ["-O2", os.path.join(PROGS, source), "-o", exe],
+                   env=ENV, check=True, cwd=scratch, stdout=subprocess.DEVNULL)
+    return exe

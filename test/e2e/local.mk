@@ -10,7 +10,9 @@ E2E_TESTS = \
 	test/e2e/test_e2e_diagnostics.sh \
 	test/e2e/test_e2e_instances.py \
 	test/e2e/test_e2e_buildsys.py \
-	test/e2e/test_e2e_fork.py
+	test/e2e/test_e2e_fork.py \
+	test/e2e/test_e2e_cube_conventions.py \
+	test/e2e/test_e2e_counters.py
 TESTS += $(E2E_TESTS)
 check_SCRIPTS += scripts/pompprof
 EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
@@ -21,4 +23,5 @@ EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
 	test/e2e/progs/fcalls.f90 \
 	test/e2e/progs/prof_fib.c test/e2e/progs/prof_spin.c test/e2e/progs/prof_many.c \
 	test/e2e/progs/prof_macro_tasks.c test/e2e/e2e_env.py \
-	test/e2e/progs/prof_macro_tasks.h test/e2e/progs/fork.c
+	test/e2e/progs/prof_macro_tasks.h test/e2e/progs/fork.c \
+	test/e2e/progs/prof_pagefaults.c

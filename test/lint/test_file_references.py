@@ -13,7 +13,7 @@ import re
 import sys
 
 TOP_DIRS = ("lib", "pomp2", "profile", "cube-writer", "scripts", "test", "examples", "doc",
-            ".ci", "trace", "mpi")
+            ".ci", "trace", "mpi", "replay")
 TEXT_SUFFIXES = (".c", ".h", ".py", ".sh", ".in", ".am", ".ac", ".mk", ".md", ".toml",
                  ".f90", ".f", ".F90", ".txt", ".cmake")
 SKIP_DIRS = {".git", "autom4te.cache", ".libs", ".deps", "__pycache__"}

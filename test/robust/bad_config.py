@@ -22,10 +22,12 @@ BAD = {
     "POMPPROF_ENABLE": ["maybe", "2", "-1", "yes please", "\x01"],
     "POMPPROF_OUTPUT": [""],
     "POMPPROF_TIMER": ["sundial", "TSC ", "clock,tsc"],
-    "POMPPROF_METRICS": ["PAPI_TOT_INS;rm -rf", ",", "A" * 200, ",".join(["PAPI_TOT_INS"] * 9)],
+    "POMPPROF_METRICS": ["PAPI_TOT_INS;rm -rf", ",", "A" * 200, ",".join(["PAPI_TOT_INS"] * 33)],
     "POMPPROF_MAX_DEPTH": ["-3", "abc", "0", "99999999999999999999", "1.5"],
     "POMPPROF_MEMORY": ["lots", "12Q", "-5M", "1e9", "99999999999999999999G"],
     "POMPPROF_VERBOSE": ["7", "loud", "-1", "1x"],
+    "POMPPROF_TRACE": ["sometimes", "2"],
+    "POMPPROF_TRACE_BUFFER": ["big", "1k", "0", "-8M", "2048G"],
 }
 
 ref_dir = os.path.join(work, "ref")

@@ -11,7 +11,12 @@ TESTS += \
 	test/tools/test_deep_tree.py \
 	test/tools/test_wrapper_args.py \
 	test/tools/test_wrapper_rewrite.py \
-	test/tools/test_entry_points.py
+	test/tools/test_entry_points.py \
+	test/tools/test_sanity_rule.py \
+	test/tools/test_counters_tools.py \
+	test/tools/test_readability.py \
+	test/tools/test_tools_scale.py \
+	test/tools/test_wrapper_depend.py
 EXTRA_DIST += \
 	test/tools/test_cubex_reader.py \
 	test/tools/test_cubex_writer.py \
@@ -23,6 +28,12 @@ EXTRA_DIST += \
 	test/tools/test_wrapper_args.py \
 	test/tools/test_wrapper_rewrite.py \
 	test/tools/test_entry_points.py \
+	test/tools/test_wrapper_depend.py \
+	test/tools/test_sanity_rule.py \
+	test/tools/test_counters_tools.py \
+	test/tools/test_readability.py \
+	test/tools/test_tools_scale.py \
+	test/tools/sanity_rule.py \
 	test/tools/toolstest.py \
 	test/tools/golden/README.md \
 	test/tools/golden/tasks.c \

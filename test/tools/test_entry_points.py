@@ -1,4 +1,4 @@
-"""The four commands, three ways in: scripts/pyproject.toml's console entry points,
+"""The five commands, three ways in: scripts/pyproject.toml's console entry points,
 `python3 -m pompprof_tools.<module>`, and the stubs make generates from
 scripts/command-stub.in (with the configured interpreter in their #! line).  All three
 must name the same functions, and make must install every module of the package."""
@@ -14,7 +14,7 @@ import toolstest as T
 
 PYPROJECT = os.path.join(T.SCRIPTS, "pyproject.toml")
 COMMANDS = {"pompprof": "wrapper", "pompprof-report": "report", "pompprof-diff": "diff",
-            "pompprof-scaling": "scaling"}
+            "pompprof-scaling": "scaling", "pompprof-timeline": "timeline"}
 
 
 def entry_points():

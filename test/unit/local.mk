@@ -5,5 +5,6 @@ CHECK_MAIN = test/unit/check_main.c
 include test/unit/lib/local.mk
 include test/unit/pomp2/local.mk
 include test/unit/profile/local.mk
+include test/unit/trace/local.mk
 include test/unit/cube/local.mk
 include test/unit/mpi/local.mk

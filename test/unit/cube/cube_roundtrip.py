@@ -1,7 +1,8 @@
 """Round trip C writer -> Python reader (shared by the test_cube_roundtrip*.py tests).
 
 cube_roundtrip_write (built by `make check`) writes profile shapes with pp_cube and, for
-each, a JSON file with the definitions and every non-zero value it was given.  This
+each, a JSON file with the definitions and every non-zero value it was given (a value
+never set reads as the metric's empty value: DBL_MAX for MINDOUBLE, else 0).  This
 module reads each .cubex with scripts/pompprof_tools/cubex.py and compares definitions
 and every stored (metric, cnode, location) value with the JSON, number by number.
 """
@@ -62,10 +63,12 @@ def _compare(shape, exp, cube, problems):
     values = {(m, c, l): v for m, c, l, v in exp["values"]}
     wrong = 0
     for m in exp["metrics"]:
+        # a value never set reads as the metric's empty value (cube-writer/pp_cube.h)
+        unset = sys.float_info.max if m["dtype"] == "MINDOUBLE" else 0
         for cid in range(len(exp["cnodes"])):
             row = cube.row(m["id"], cid)
             for loc in range(len(want)):
-                v = values.get((m["id"], cid, loc), 0)
+                v = values.get((m["id"], cid, loc), unset)
                 if row[loc] != v:
                     wrong += 1
                     if wrong <= 5:

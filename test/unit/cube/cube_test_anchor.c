@@ -491,6 +491,10 @@ int cube_test_anchor_check(const char *xml, size_t len, cube_test_anchor *a, cha
     const cube_test_xml *doc = root->children[i];
     if (doc->num_children != 1 || !cube_test_is_tag(doc->children[0], "mirrors"))
         return cube_test_bad(&c, "<doc> must hold <mirrors>");
+    const cube_test_xml *mirrors = doc->children[0];
+    for (int m = 0; m < mirrors->num_children; m++)
+        if (!cube_test_is_tag(mirrors->children[m], "murl") || !mirrors->children[m]->text_len)
+            return cube_test_bad(&c, "<mirrors> may hold non-empty <murl> elements only");
 
     const cube_test_xml *metrics = root->children[i + 1];
     cube_test_xml **metric = NULL;

@@ -332,10 +332,11 @@ START_TEST(worked_example)
     ck_assert_double_eq(row3[1], 0.25);
     ck_assert_double_eq(row4[0], 0.0);
     ck_assert_double_eq(row4[1], 0.125);
-    /* min/max were never set: zeros (as the reference writes them) */
+    /* min/max were never set: CubeLib's empty value of a minimum (DBL_MAX,
+     * so an unvisited pair never wins it) and 0 for the maximum */
     for (int c = 0; c < 5; c++)
         for (int l = 0; l < 2; l++) {
-            ck_assert_uint_eq(cube_test_raw(&f, 2, c, l), 0);
+            ck_assert_double_eq(cube_test_double(&f, 2, c, l), DBL_MAX);
             ck_assert_uint_eq(cube_test_raw(&f, 3, c, l), 0);
         }
     /* definitions as in 5.2 */
@@ -403,6 +404,44 @@ START_TEST(all_dtypes)
     ck_assert_double_eq(cube_test_double(&f, d, c2, 0), 0.75);
     ck_assert_double_eq(cube_test_double(&f, mn, c2, 2), DBL_MAX);
     ck_assert_double_eq(cube_test_double(&f, mx, 3, 0), -DBL_MAX);
+    /* unset cells: DBL_MAX in the minimum metric only */
+    ck_assert_double_eq(cube_test_double(&f, mn, c0, 0), DBL_MAX);
+    ck_assert_double_eq(cube_test_double(&f, mn, 3, 2), DBL_MAX);
+    ck_assert_uint_eq(cube_test_raw(&f, mx, c0, 0), 0);
+    ck_assert_uint_eq(cube_test_raw(&f, d, c1, 1), 0);
+    cube_test_file_free(&f);
+    pp_cube_destroy(cube);
+}
+END_TEST
+
+/* ---- documentation links ------------------------------------------------------- */
+
+START_TEST(metric_urls_and_mirrors)
+{
+    pp_cube *cube = pp_cube_create();
+    int a = pp_cube_def_metric(cube, -1, "a", NULL, "sec", "A & B", PP_CUBE_DOUBLE,
+                               PP_CUBE_INCLUSIVE);
+    int b = pp_cube_def_metric(cube, -1, "b", NULL, NULL, NULL, PP_CUBE_UINT64, PP_CUBE_EXCLUSIVE);
+    ck_assert_int_eq(pp_cube_set_metric_url(cube, a, "@mirror@README.md#metric-a"), 0);
+    ck_assert_int_eq(pp_cube_set_metric_url(cube, b + 1, "x"), -1);
+    ck_assert_int_eq(pp_cube_add_mirror(cube, "file:///usr/share/doc/x/"), 0);
+    ck_assert_int_eq(pp_cube_add_mirror(cube, "https://example.org/<x>/"), 0);
+    ck_assert_int_eq(pp_cube_add_mirror(cube, ""), -1);
+    int r = pp_cube_def_region(cube, "main", NULL, 0, 0, NULL, NULL, NULL);
+    pp_cube_def_cnode(cube, -1, r, NULL, NULL);
+    cube_test_add_system(cube, 1);
+    cube_test_file f;
+    cube_test_write_load(cube, dir, "u.cubex", &f);
+    const cube_test_xml *metrics = cube_test_xml_child(f.anchor.root, "metrics");
+    const cube_test_xml *ma = metrics->children[a], *mb = metrics->children[b];
+    ck_assert_str_eq(cube_test_xml_child(ma, "url")->text, "@mirror@README.md#metric-a");
+    ck_assert_str_eq(cube_test_xml_child(ma, "descr")->text, "A & B");
+    ck_assert_uint_eq(cube_test_xml_child(mb, "url")->text_len, 0);
+    const cube_test_xml *mirrors = cube_test_xml_child(cube_test_xml_child(f.anchor.root, "doc"),
+                                                       "mirrors");
+    ck_assert_int_eq(mirrors->num_children, 2);
+    ck_assert_str_eq(mirrors->children[0]->text, "file:///usr/share/doc/x/");
+    ck_assert_str_eq(mirrors->children[1]->text, "https://example.org/<x>/");
     cube_test_file_free(&f);
     pp_cube_destroy(cube);
 }
@@ -425,6 +464,7 @@ Suite *pp_check_suite(void)
     tcase_add_test(tc, uniq_name_sanitised);
     tcase_add_test(tc, worked_example);
     tcase_add_test(tc, all_dtypes);
+    tcase_add_test(tc, metric_urls_and_mirrors);
     suite_add_tcase(s, tc);
     return s;
 }

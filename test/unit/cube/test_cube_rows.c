@@ -2,6 +2,7 @@
  * (cnode, location) cell, and tree/thread shapes (1 and many threads,
  * 10,000-deep and 100,000-wide trees). */
 #include <check.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,22 +190,28 @@ START_TEST(wide_tree)
 END_TEST
 
 /* Values set before more cnodes/threads are defined survive the growth of
- * the value matrix; cells never set read as zero. */
+ * the value matrix; cells never set read as the metric's empty value (0, and
+ * DBL_MAX in a minimum metric), also where the matrix grew. */
 START_TEST(interleaved_definitions)
 {
     pp_cube *cube = pp_cube_create();
     int m = pp_cube_def_metric(cube, -1, "time", NULL, "sec", NULL, PP_CUBE_DOUBLE, PP_CUBE_INCLUSIVE);
+    int mn = pp_cube_def_metric(cube, -1, "min_time", NULL, "sec", NULL, PP_CUBE_MINDOUBLE,
+                                PP_CUBE_EXCLUSIVE);
     int r = pp_cube_def_region(cube, "main", NULL, 0, 0, NULL, NULL, NULL);
     int root = pp_cube_def_cnode(cube, -1, r, NULL, NULL);
     int machine = pp_cube_def_system_node(cube, -1, "m", "machine");
     int p = pp_cube_def_process(cube, machine, "Process", 0);
     int t0 = pp_cube_def_thread(cube, p, "t0", 0);
     ck_assert_int_eq(pp_cube_set_double(cube, m, root, t0, 1.5), 0);
+    ck_assert_int_eq(pp_cube_set_double(cube, mn, root, t0, 0.5), 0);
     int last = root;
     for (int k = 0; k < 40; k++) { /* grow rows and columns repeatedly */
         last = pp_cube_def_cnode(cube, k % 2 ? root : last, r, NULL, NULL);
         int t = pp_cube_def_thread(cube, p, "t", k + 1);
         ck_assert_int_eq(pp_cube_set_double(cube, m, last, t, k + 0.5), 0);
+        if (k == 20)
+            ck_assert_int_eq(pp_cube_set_double(cube, mn, last, t, 2.5), 0);
     }
     int untouched = pp_cube_def_cnode(cube, root, r, NULL, NULL);
     ck_assert_int_eq(pp_cube_num_cnodes(cube), 42);
@@ -217,6 +224,12 @@ START_TEST(interleaved_definitions)
     ck_assert_double_eq(cube_test_double(&f, m, 1, 2), 0.0);
     for (int l = 0; l < 41; l++)
         ck_assert_double_eq(cube_test_double(&f, m, untouched, l), 0.0);
+    ck_assert_double_eq(cube_test_double(&f, mn, root, t0), 0.5);
+    ck_assert_double_eq(cube_test_double(&f, mn, 21, 21), 2.5);
+    for (int c = 0; c < 42; c++)
+        for (int l = 0; l < 41; l++)
+            if (!(c == root && l == t0) && !(c == 21 && l == 21))
+                ck_assert_double_eq(cube_test_double(&f, mn, c, l), DBL_MAX);
     cube_test_file_free(&f);
     pp_cube_destroy(cube);
 }

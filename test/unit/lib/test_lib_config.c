@@ -11,7 +11,8 @@
 
 static const char *pp_test_vars[] = {"POMPPROF_ENABLE", "POMPPROF_OUTPUT", "POMPPROF_TIMER",
                                      "POMPPROF_METRICS", "POMPPROF_MAX_DEPTH", "POMPPROF_MEMORY",
-                                     "POMPPROF_VERBOSE"};
+                                     "POMPPROF_VERBOSE", "POMPPROF_TRACE",
+                                     "POMPPROF_TRACE_BUFFER"};
 
 static void pp_test_clear_env(void)
 {
@@ -62,6 +63,8 @@ START_TEST(defaults_without_environment)
     ck_assert_uint_eq(cfg.max_depth, 0);
     ck_assert_uint_eq(cfg.memory_limit, 0);
     ck_assert_int_eq(cfg.verbose, 0);
+    ck_assert(!cfg.trace);
+    ck_assert_uint_eq(cfg.trace_buffer, PP_CONFIG_TRACE_BUFFER_DEFAULT);
 }
 END_TEST
 
@@ -75,8 +78,12 @@ START_TEST(valid_values_are_taken)
     setenv("POMPPROF_MAX_DEPTH", "12", 1);
     setenv("POMPPROF_MEMORY", "512M", 1);
     setenv("POMPPROF_VERBOSE", "2", 1);
+    setenv("POMPPROF_TRACE", "yes", 1);
+    setenv("POMPPROF_TRACE_BUFFER", "64k", 1);
     pp_config cfg;
     ck_assert_int_eq(pp_config_from_env(&cfg), 0);
+    ck_assert(cfg.trace);
+    ck_assert_uint_eq(cfg.trace_buffer, 64u << 10);
     ck_assert(!cfg.enable);
     ck_assert_str_eq(cfg.output, "/tmp/somewhere/p.cubex");
     ck_assert_int_eq(cfg.timer, PP_TIMER_CLOCK);
@@ -89,17 +96,74 @@ START_TEST(valid_values_are_taken)
 }
 END_TEST
 
+/* Any name PAPI accepts: native and component events with dashes, colons,
+ * dots, '=' and '+'; blanks around names are dropped; more names than can
+ * be counted at once are taken (pp_counters leaves out the rest). */
+START_TEST(metric_names_as_papi_spells_them)
+{
+    pp_test_clear_env();
+    setenv("POMPPROF_METRICS",
+           "perf::PAGE-FAULTS, perf::TASK-CLOCK ,rapl:::PACKAGE_ENERGY:PACKAGE0,"
+           "perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS,ix86arch::INSTRUCTION_RETIRED:u=1:k=0,"
+           "cpu.event+x,PAPI_TOT_INS",
+           1);
+    pp_config cfg;
+    ck_assert_int_eq(pp_config_from_env(&cfg), 0);
+    ck_assert_int_eq(cfg.n_metrics, 7);
+    ck_assert_str_eq(cfg.metrics[0], "perf::PAGE-FAULTS");
+    ck_assert_str_eq(cfg.metrics[1], "perf::TASK-CLOCK");
+    ck_assert_str_eq(cfg.metrics[2], "rapl:::PACKAGE_ENERGY:PACKAGE0");
+    ck_assert_str_eq(cfg.metrics[3], "perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS");
+    ck_assert_str_eq(cfg.metrics[4], "ix86arch::INSTRUCTION_RETIRED:u=1:k=0");
+    ck_assert_str_eq(cfg.metrics[5], "cpu.event+x");
+    ck_assert_str_eq(cfg.metrics[6], "PAPI_TOT_INS");
+
+    char many[PP_CONFIG_METRICS_MAX * 8] = "";
+    for (int i = 0; i < PP_CONFIG_METRICS_MAX; i++)
+        snprintf(many + strlen(many), sizeof many - strlen(many), "%sE%d", i ? "," : "", i);
+    setenv("POMPPROF_METRICS", many, 1);
+    ck_assert_int_eq(pp_config_from_env(&cfg), 0);
+    ck_assert_int_eq(cfg.n_metrics, PP_CONFIG_METRICS_MAX);
+    ck_assert_str_eq(cfg.metrics[PP_CONFIG_METRICS_MAX - 1], "E31");
+
+    /* one name more than that, or a name beyond PAPI's length: refused */
+    strcat(many, ",E32");
+    setenv("POMPPROF_METRICS", many, 1);
+    int bad;
+    const char *err = pp_test_capture_stderr(pp_config_from_env, &cfg, &bad);
+    ck_assert_int_eq(bad, 1);
+    ck_assert_int_eq(pp_test_count_lines(err), 1);
+    ck_assert_int_eq(cfg.n_metrics, 0);
+    char longname[PP_COUNTERS_NAME_LEN + 1];
+    memset(longname, 'A', PP_COUNTERS_NAME_LEN);
+    longname[PP_COUNTERS_NAME_LEN] = '\0';
+    setenv("POMPPROF_METRICS", longname, 1);
+    err = pp_test_capture_stderr(pp_config_from_env, &cfg, &bad);
+    ck_assert_int_eq(bad, 1);
+    ck_assert_int_eq(cfg.n_metrics, 0);
+    longname[PP_COUNTERS_NAME_LEN - 1] = '\0'; /* the longest name taken */
+    setenv("POMPPROF_METRICS", longname, 1);
+    ck_assert_int_eq(pp_config_from_env(&cfg), 0);
+    ck_assert_int_eq(cfg.n_metrics, 1);
+}
+END_TEST
+
 /* Each invalid value: one line naming the variable, default kept. */
 static const struct {
     const char *var, *value;
 } pp_test_invalid[] = {
     {"POMPPROF_ENABLE", "maybe"},   {"POMPPROF_OUTPUT", ""},
     {"POMPPROF_TIMER", "sundial"},  {"POMPPROF_METRICS", "PAPI_TOT_INS,,X"},
-    {"POMPPROF_METRICS", "A B"},    {"POMPPROF_MAX_DEPTH", "-3"},
+    {"POMPPROF_METRICS", "A B"},    {"POMPPROF_METRICS", " , X"},
+    {"POMPPROF_METRICS", "X,"},     {"POMPPROF_METRICS", "perf::PAGE\tFAULTS"},
+    {"POMPPROF_MAX_DEPTH", "-3"},
     {"POMPPROF_MAX_DEPTH", "0"},    {"POMPPROF_MAX_DEPTH", "12abc"},
     {"POMPPROF_MEMORY", "lots"},    {"POMPPROF_MEMORY", "10T"},
     {"POMPPROF_MEMORY", "99999999999999999999G"},
     {"POMPPROF_VERBOSE", "9"},      {"POMPPROF_VERBOSE", "loud"},
+    {"POMPPROF_TRACE", "sometimes"}, {"POMPPROF_TRACE_BUFFER", "big"},
+    {"POMPPROF_TRACE_BUFFER", "1k"}, {"POMPPROF_TRACE_BUFFER", "0"},
+    {"POMPPROF_TRACE_BUFFER", "2048G"},
 };
 
 START_TEST(invalid_value_warns_once_and_keeps_default)
@@ -121,6 +185,8 @@ START_TEST(invalid_value_warns_once_and_keeps_default)
     ck_assert_uint_eq(cfg.max_depth, 0);
     ck_assert_uint_eq(cfg.memory_limit, 0);
     ck_assert_int_eq(cfg.verbose, 0);
+    ck_assert(!cfg.trace);
+    ck_assert_uint_eq(cfg.trace_buffer, PP_CONFIG_TRACE_BUFFER_DEFAULT);
 }
 END_TEST
 
@@ -167,6 +233,7 @@ Suite *pp_check_suite(void)
     TCase *tc = tcase_create("config");
     tcase_add_test(tc, defaults_without_environment);
     tcase_add_test(tc, valid_values_are_taken);
+    tcase_add_test(tc, metric_names_as_papi_spells_them);
     tcase_add_loop_test(tc, invalid_value_warns_once_and_keeps_default, 0,
                         (int)(sizeof pp_test_invalid / sizeof pp_test_invalid[0]));
     tcase_add_test(tc, timer_is_monotonic_and_calibrated);

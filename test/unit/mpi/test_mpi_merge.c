@@ -22,7 +22,8 @@ typedef struct hreg {
 typedef struct hnode {
     uint32_t parent, region;
     /* values per location: visits, time (min = max = time / visits);
-     * counters[k], extras[k] = visits * (k + 1) * 10 */
+     * counters[k], extras[k] = visits * (k + 1) * 10; at the task
+     * construct, max active instances = visits + 1 */
     uint64_t visits[4];
 } hnode;
 
@@ -33,7 +34,7 @@ typedef struct hpack {
     const char *extra[3];
     uint32_t n_extra;
     const hreg *regions;
-    uint32_t n_regions, tasks_region;
+    uint32_t n_regions, tasks_region, task_region;
     const hnode *nodes;
     uint32_t n_nodes;
 } hpack;
@@ -57,6 +58,7 @@ static void write_pack(const hpack *p, pp_mpi_buf *b)
     for (uint32_t k = 0; k < p->n_regions; k++) {
         const hreg *r = &p->regions[k];
         put_str(b, r->name), put_str(b, r->file), put_str(b, r->paradigm), put_str(b, r->role);
+        put_str(b, "");
         pp_mpi_buf_u32(b, (uint32_t)r->begin);
         pp_mpi_buf_u32(b, (uint32_t)r->end);
     }
@@ -86,6 +88,7 @@ static void write_pack(const hpack *p, pp_mpi_buf *b)
             pp_mpi_buf_u64(b, 100 * v);
             pp_mpi_buf_u64(b, 100);
             pp_mpi_buf_u64(b, 100);
+            pp_mpi_buf_u64(b, n->region == p->task_region ? v + 1 : 0); /* max active */
             for (uint32_t c = 0; c < p->n_ctr + p->n_extra; c++)
                 pp_mpi_buf_u64(b, v * (c + 1) * 10);
         }
@@ -118,7 +121,7 @@ static hpack pack_a(void)
 {
     return (hpack){.n_loc = 2, .rank0 = 0, .ctr = {"PAPI_TOT_INS"}, .n_ctr = 1,
                    .extra = {"bytes_sent", "bytes_received"}, .n_extra = 2,
-                   .regions = A_REGIONS, .n_regions = 5, .tasks_region = 1,
+                   .regions = A_REGIONS, .n_regions = 5, .tasks_region = 1, .task_region = 4,
                    .nodes = A_NODES, .n_nodes = 5};
 }
 
@@ -126,7 +129,7 @@ static hpack pack_b(void)
 {
     return (hpack){.n_loc = 2, .rank0 = 1, .ctr = {"PAPI_L1_DCM", "PAPI_TOT_INS"}, .n_ctr = 2,
                    .extra = {"bytes_received", "bytes_sent"}, .n_extra = 2,
-                   .regions = B_REGIONS, .n_regions = 6, .tasks_region = 5,
+                   .regions = B_REGIONS, .n_regions = 6, .tasks_region = 5, .task_region = 2,
                    .nodes = B_NODES, .n_nodes = 6};
 }
 
@@ -210,6 +213,12 @@ START_TEST(test_merge_by_identity)
     ck_assert_uint_eq(send->min_time[1], UINT64_MAX); /* no entry: no visit */
     pp_unode *task = child(u->tasks, "!$omp task @a.c:5");
     ck_assert_uint_eq(task->visits[0] + task->visits[1] + task->visits[2] + task->visits[3], 11);
+    /* the construct's most active instances, per location */
+    ck_assert_ptr_nonnull(task->max_active);
+    uint64_t want_active[] = {5, 2, 0, 7};
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(task->max_active[i], want_active[i]);
+    ck_assert_ptr_null(loop->max_active);
     /* counters by name: a's PAPI_TOT_INS first (b's second column), then
      * b's PAPI_L1_DCM (b's first) */
     ck_assert_str_eq(u->counter_names[0], "PAPI_TOT_INS");

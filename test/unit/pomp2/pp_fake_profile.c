@@ -99,6 +99,23 @@ void pp_profile_task_begin(pp_region_id r, pp_task_handle t, bool untied)
     pp_fake_record(PP_FAKE_TASK_BEGIN, r, (int64_t)t, untied);
 }
 void pp_profile_task_end(pp_region_id r) { pp_fake_record(PP_FAKE_TASK_END, r, 0, 0); }
+/* the one-timestamp forms of the trace's extra events: recorded as the
+ * region event and the trace event (the lock or the created task) */
+void pp_profile_task_create_enter(pp_region_id r, pp_task_handle t)
+{
+    pp_profile_enter(r);
+    pp_fake_record(PP_FAKE_TASK_CREATE, r, (int64_t)t, 0);
+}
+void pp_profile_exit_acquire(pp_region_id r, const void *lock)
+{
+    pp_profile_exit(r);
+    pp_fake_record(PP_FAKE_LOCK_ACQUIRE, r, (int64_t)(intptr_t)lock, 0);
+}
+void pp_profile_enter_release(pp_region_id r, const void *lock)
+{
+    pp_fake_record(PP_FAKE_LOCK_RELEASE, r, (int64_t)(intptr_t)lock, 0);
+    pp_profile_enter(r);
+}
 
 /* The _at forms are not used by the adapter; present so the API is complete. */
 void pp_profile_enter_at(pp_region_id r, uint64_t now) { (void)now; pp_profile_enter(r); }
@@ -108,5 +125,8 @@ void pp_profile_parallel_begin_at(pp_region_id r, int64_t c, uint64_t now) { (vo
 void pp_profile_parallel_end_at(pp_region_id r, uint64_t now) { (void)now; pp_profile_parallel_end(r); }
 void pp_profile_join_at(pp_region_id r, pp_task_handle t, uint64_t now) { (void)now; pp_profile_join(r, t); }
 void pp_profile_task_switch_to_at(pp_task_handle t, uint64_t now) { (void)now; pp_profile_task_switch_to(t); }
+void pp_profile_task_create_enter_at(pp_region_id r, pp_task_handle t, uint64_t now) { (void)now; pp_profile_task_create_enter(r, t); }
+void pp_profile_exit_acquire_at(pp_region_id r, const void *l, uint64_t now) { (void)now; pp_profile_exit_acquire(r, l); }
+void pp_profile_enter_release_at(pp_region_id r, const void *l, uint64_t now) { (void)now; pp_profile_enter_release(r, l); }
 void pp_profile_task_begin_at(pp_region_id r, pp_task_handle t, bool u, uint64_t now) { (void)now; pp_profile_task_begin(r, t, u); }
 void pp_profile_task_end_at(pp_region_id r, uint64_t now) { (void)now; pp_profile_task_end(r); }

@@ -13,13 +13,14 @@ typedef enum pp_fake_kind {
     PP_FAKE_INIT, PP_FAKE_FINALIZE, PP_FAKE_ENABLE, PP_FAKE_DISABLE,
     PP_FAKE_ENTER, PP_FAKE_EXIT, PP_FAKE_FORK, PP_FAKE_PARALLEL_BEGIN,
     PP_FAKE_PARALLEL_END, PP_FAKE_JOIN, PP_FAKE_NEW_HANDLE, PP_FAKE_SWITCH,
-    PP_FAKE_TASK_BEGIN, PP_FAKE_TASK_END
+    PP_FAKE_TASK_BEGIN, PP_FAKE_TASK_END,
+    PP_FAKE_TASK_CREATE, PP_FAKE_LOCK_ACQUIRE, PP_FAKE_LOCK_RELEASE
 } pp_fake_kind;
 
 typedef struct pp_fake_event {
     pp_fake_kind kind;
     pp_region_id region; /* PP_REGION_INVALID when the call has none */
-    int64_t value;       /* fork context, task handle, num_threads... */
+    int64_t value;       /* fork context, task handle, num_threads, lock address... */
     int untied;
 } pp_fake_event;
 

@@ -317,13 +317,15 @@ START_TEST(task_events)
     pp_test_expect_event(0, PP_FAKE_NEW_HANDLE, PP_REGION_INVALID);
     ck_assert_int_eq(pp_fake_events[0].value, nt);
     pp_test_expect_event(1, PP_FAKE_ENTER, create);
-    pp_test_expect_event(2, PP_FAKE_TASK_BEGIN, task);
+    pp_test_expect_event(2, PP_FAKE_TASK_CREATE, create); /* the trace learns the new task */
     ck_assert_int_eq(pp_fake_events[2].value, nt);
-    ck_assert_int_eq(pp_fake_events[2].untied, 0);
-    pp_test_expect_event(3, PP_FAKE_TASK_END, task);
-    pp_test_expect_event(4, PP_FAKE_SWITCH, PP_REGION_INVALID);
-    ck_assert_int_eq(pp_fake_events[4].value, 12);
-    pp_test_expect_event(5, PP_FAKE_EXIT, create);
+    pp_test_expect_event(3, PP_FAKE_TASK_BEGIN, task);
+    ck_assert_int_eq(pp_fake_events[3].value, nt);
+    ck_assert_int_eq(pp_fake_events[3].untied, 0);
+    pp_test_expect_event(4, PP_FAKE_TASK_END, task);
+    pp_test_expect_event(5, PP_FAKE_SWITCH, PP_REGION_INVALID);
+    ck_assert_int_eq(pp_fake_events[5].value, 12);
+    pp_test_expect_event(6, PP_FAKE_EXIT, create);
 
     pp_fake_reset_events();
     const char *uctc = "72*regionType=task*sscl=/tmp/x/u.c:6:6*escl=/tmp/x/u.c:7:7*hasUntied=1**";
@@ -336,9 +338,11 @@ START_TEST(task_events)
     pp_region_id ut = pp_test_expect_region("!$omp untied task @u.c:6", "untied task", NULL, 6, 7);
     pp_region_id uc = pp_test_expect_region("!$omp create untied task @u.c:6", "task create", NULL, 6, 7);
     pp_test_expect_event(1, PP_FAKE_ENTER, uc);
-    pp_test_expect_event(2, PP_FAKE_TASK_BEGIN, ut);
-    ck_assert_int_eq(pp_fake_events[2].untied, 1);
-    pp_test_expect_event(5, PP_FAKE_EXIT, uc);
+    pp_test_expect_event(2, PP_FAKE_TASK_CREATE, uc);
+    ck_assert_int_eq(pp_fake_events[2].value, nt2);
+    pp_test_expect_event(3, PP_FAKE_TASK_BEGIN, ut);
+    ck_assert_int_eq(pp_fake_events[3].untied, 1);
+    pp_test_expect_event(6, PP_FAKE_EXIT, uc);
 
     pp_fake_reset_events();
     pp_fake_current_task = 99;
@@ -499,13 +503,28 @@ START_TEST(lock_wrappers_call_the_real_functions)
                                   "omp_init_nest_lock", "omp_set_nest_lock",
                                   "omp_test_nest_lock", "omp_unset_nest_lock",
                                   "omp_unset_nest_lock", "omp_destroy_nest_lock"};
-    ck_assert_int_eq(pp_fake_n_events, 24);
+    /* for the trace: the lock (by address) is acquired when set and a
+     * successful test return, released when unset is called */
+    static const int acquires[] = {0, 1, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0};
+    static const int releases[] = {0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 1, 0};
+    int e = 0;
     for (int i = 0; i < 12; i++) {
         pp_region_id id = pp_test_expect_region(names[i], "wrapper", "OMP", -1, -1);
         ck_assert_str_eq(pp_test_region(id)->paradigm, "openmp");
-        pp_test_expect_event(2 * i, PP_FAKE_ENTER, id);
-        pp_test_expect_event(2 * i + 1, PP_FAKE_EXIT, id);
+        const void *lock = i < 6 ? (const void *)&l : (const void *)&nl;
+        if (releases[i]) {
+            pp_test_expect_event(e, PP_FAKE_LOCK_RELEASE, id);
+            ck_assert_ptr_eq((const void *)(intptr_t)pp_fake_events[e++].value, lock);
+        }
+        pp_test_expect_event(e++, PP_FAKE_ENTER, id);
+        pp_test_expect_event(e++, PP_FAKE_EXIT, id);
+        if (acquires[i]) {
+            pp_test_expect_event(e, PP_FAKE_LOCK_ACQUIRE, id);
+            ck_assert_ptr_eq((const void *)(intptr_t)pp_fake_events[e++].value, lock);
+        }
     }
+    ck_assert_int_eq(pp_fake_n_events, e);
+    ck_assert_int_eq(e, 32);
 }
 END_TEST
 

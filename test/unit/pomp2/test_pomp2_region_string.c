@@ -148,6 +148,12 @@ START_TEST(named_and_flagged_regions)
                          "escl=/tmp/x/all/all.c:43:43*hasIf=1*hasShared=1**");
     ck_assert_uint_eq(i.clauses, PP_POMP2_HAS_IF | PP_POMP2_HAS_SHARED);
     pp_pomp2_region_info_free(&i);
+
+    /* the mark of the pompprof wrapper (scripts/pompprof_tools/wrapper_depend.py) */
+    i = pp_test_parse_ok("88*regionType=task*sscl=/tmp/x/all/all.c:44:44*"
+                         "escl=/tmp/x/all/all.c:45:45*hasDepend=1**");
+    ck_assert_uint_eq(i.clauses, PP_POMP2_HAS_DEPEND);
+    pp_pomp2_region_info_free(&i);
 }
 END_TEST
 

@@ -11,6 +11,7 @@ test_unit_profile_test_profile_engine_LDADD = profile/libpp_profile.la cube-writ
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 test_unit_profile_test_profile_output_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_output.c
 test_unit_profile_test_profile_output_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_profile_test_profile_output_CPPFLAGS = $(AM_CPPFLAGS) -DPP_DOCDIR='"$(docdir)"'
 test_unit_profile_test_profile_output_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 test_unit_profile_test_profile_deep_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_deep.c

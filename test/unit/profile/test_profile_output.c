@@ -5,6 +5,7 @@
 
 #include <check.h>
 #include <fcntl.h>
+#include <float.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,38 @@ static void index_ids(const pp_unode *n)
         index_ids(c);
 }
 
+/* Location 0 forks a team of 2 at 100 and enters its barrier at 200. */
+static int64_t master_in_barrier(pp_region_id par, pp_region_id bar, pp_task_handle *serial)
+{
+    pp_profile_test_use_location(0);
+    *serial = pp_profile_task_current();
+    int64_t ctx = pp_profile_fork_at(par, 2, 100);
+    pp_profile_parallel_begin_at(par, ctx, 100);
+    pp_profile_enter_at(bar, 200);
+    return ctx;
+}
+
+/* The master leaves the barrier at 900 and the team at 1000; the worker (location 1)
+ * runs one instance of task region `worker_task` in the barrier, 260 to 460; then
+ * everything is unified at 2000. */
+static pp_unified *worker_and_unify(pp_region_id par, int64_t ctx, pp_task_handle serial,
+                                    pp_region_id bar, pp_region_id worker_task)
+{
+    pp_profile_exit_at(bar, 900);
+    pp_profile_parallel_end_at(par, 1000);
+    pp_profile_join_at(par, serial, 1000);
+    pp_profile_test_use_location(1);
+    pp_profile_parallel_begin_at(par, ctx, 150);
+    pp_profile_enter_at(bar, 250);
+    pp_profile_task_begin_at(worker_task, pp_profile_task_new_handle(), false, 260);
+    pp_profile_task_end_at(worker_task, 460);
+    pp_profile_exit_at(bar, 950);
+    pp_profile_parallel_end_at(par, 990);
+    pp_unified *u = pp_profile_unify_at(2000);
+    ck_assert_ptr_nonnull(u);
+    return u;
+}
+
 static pp_unified *two_thread_task_profile(void)
 {
     pp_region_def dp = {"!$omp parallel @f.c:1", "f.c", 1, 9, "openmp", "parallel"};
@@ -190,26 +223,11 @@ static pp_unified *two_thread_task_profile(void)
     pp_region_def db = {"!$omp implicit barrier @f.c:9", "f.c", 9, 9, "openmp", "implicit barrier"};
     pp_region_id par = pp_profile_region_define(&dp), ta = pp_profile_region_define(&dt),
                  bar = pp_profile_region_define(&db);
-    pp_profile_test_use_location(0);
-    pp_task_handle serial = pp_profile_task_current();
-    int64_t ctx = pp_profile_fork_at(par, 2, 100);
-    pp_profile_parallel_begin_at(par, ctx, 100);
-    pp_profile_enter_at(bar, 200);
+    pp_task_handle serial;
+    int64_t ctx = master_in_barrier(par, bar, &serial);
     pp_profile_task_begin_at(ta, pp_profile_task_new_handle(), false, 300);
     pp_profile_task_end_at(ta, 700);
-    pp_profile_exit_at(bar, 900);
-    pp_profile_parallel_end_at(par, 1000);
-    pp_profile_join_at(par, serial, 1000);
-    pp_profile_test_use_location(1);
-    pp_profile_parallel_begin_at(par, ctx, 150);
-    pp_profile_enter_at(bar, 250);
-    pp_profile_task_begin_at(ta, pp_profile_task_new_handle(), false, 260);
-    pp_profile_task_end_at(ta, 460);
-    pp_profile_exit_at(bar, 950);
-    pp_profile_parallel_end_at(par, 990);
-    pp_unified *u = pp_profile_unify_at(2000);
-    ck_assert_ptr_nonnull(u);
-    return u;
+    return worker_and_unify(par, ctx, serial, bar, ta);
 }
 
 static char captured[4096];
@@ -321,6 +339,136 @@ START_TEST(test_write_and_read_back)
 }
 END_TEST
 
+/* Two task constructs on two threads, nested on the master (a taskwait in
+ * an instance of A runs another A and a B): A has 2 instances active at
+ * once there, B 1; the master's most is 2, the worker's 1. */
+static pp_unified *nested_task_profile(void)
+{
+    pp_region_def dp = {"!$omp parallel @g.c:1", "g.c", 1, 30, "openmp", "parallel"};
+    pp_region_def da = {"!$omp task @g.c:3", "g.c", 3, 9, "openmp", "task"};
+    pp_region_def dbt = {"!$omp task @g.c:10", "g.c", 10, 12, "openmp", "task"};
+    pp_region_def dw = {"!$omp taskwait @g.c:8", "g.c", 8, 8, "openmp", "taskwait"};
+    pp_region_def dbar = {"!$omp implicit barrier @g.c:30", "g.c", 30, 30, "openmp",
+                          "implicit barrier"};
+    pp_region_id par = pp_profile_region_define(&dp), ta = pp_profile_region_define(&da),
+                 tb = pp_profile_region_define(&dbt), tw = pp_profile_region_define(&dw),
+                 bar = pp_profile_region_define(&dbar);
+    pp_task_handle serial;
+    int64_t ctx = master_in_barrier(par, bar, &serial);
+    pp_task_handle a1 = pp_profile_task_new_handle();
+    pp_profile_task_begin_at(ta, a1, false, 300);
+    pp_profile_enter_at(tw, 310);
+    pp_profile_task_begin_at(ta, pp_profile_task_new_handle(), false, 320); /* A suspended */
+    pp_profile_task_end_at(ta, 400);
+    pp_profile_task_switch_to_at(a1, 400);
+    pp_profile_task_begin_at(tb, pp_profile_task_new_handle(), false, 410);
+    pp_profile_task_end_at(tb, 450);
+    pp_profile_task_switch_to_at(a1, 450);
+    pp_profile_exit_at(tw, 460);
+    pp_profile_task_end_at(ta, 500);
+    return worker_and_unify(par, ctx, serial, bar, tb);
+}
+
+/* The 8-byte cell of an EXCLUSIVE metric (rows in pre-order = id order). */
+static uint64_t cell(const member *m, const pp_unified *u, int id, uint32_t loc)
+{
+    uint64_t v;
+    memcpy(&v, m->data + 10 + ((size_t)id * u->n_locations + loc) * 8, 8);
+    return v;
+}
+
+static double dcell(const member *m, const pp_unified *u, int id, uint32_t loc)
+{
+    uint64_t v = cell(m, u, id, loc);
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+
+/* CubeLib's conventions per metric type (doc/cube4-layout.md, "Metrics"):
+ * an unvisited pair keeps the empty minimum, TASKS carries its subtree's
+ * min and max, max_active_tasks is a maximum stored on every call path. */
+START_TEST(test_metric_conventions)
+{
+    pp_unified *u = nested_task_profile();
+    char setting[PATH_MAX], path[PATH_MAX];
+    snprintf(setting, sizeof setting, "%s/conv", tmpdir);
+    ck_assert_int_eq(pp_profile_output_write(u, setting, path, sizeof path), 0);
+    size_t size;
+    unsigned char *buf = read_file(path, &size);
+    member anchor, mn, mx, act;
+    ck_assert(find_member(buf, size, "anchor.xml", &anchor));
+    char *xml = strndup((const char *)anchor.data, anchor.size);
+    const char *expect[] = {
+        "<metric id=\"2\" type=\"EXCLUSIVE\">\n<disp_name>Minimum Inclusive Time</disp_name>\n"
+        "<uniq_name>min_time</uniq_name>\n<dtype>MINDOUBLE</dtype>",
+        "<metric id=\"3\" type=\"EXCLUSIVE\">\n<disp_name>Maximum Inclusive Time</disp_name>\n"
+        "<uniq_name>max_time</uniq_name>\n<dtype>MAXDOUBLE</dtype>",
+        "<metric id=\"4\" type=\"EXCLUSIVE\">\n<disp_name>Max active tasks</disp_name>\n"
+        "<uniq_name>max_active_tasks</uniq_name>\n<dtype>MAXDOUBLE</dtype>",
+        "<url>@mirror@README.md#metric-visits</url>", "<url>@mirror@README.md#metric-time</url>",
+        "<url>@mirror@README.md#metric-min_time</url>",
+        "<url>@mirror@README.md#metric-max_time</url>",
+        "<url>@mirror@README.md#metric-max_active_tasks</url>",
+        "<mirrors>\n<murl>file://" PP_DOCDIR "/</murl>\n</mirrors>",
+    };
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)
+        ck_assert_msg(strstr(xml, expect[i]), "anchor.xml lacks %s", expect[i]);
+    ck_assert_ptr_null(strstr(xml, "<descr></descr>\n</metric>")); /* every metric described */
+    free(xml);
+    ck_assert(find_member(buf, size, "2.data", &mn));
+    ck_assert(find_member(buf, size, "3.data", &mx));
+    ck_assert(find_member(buf, size, "4.data", &act));
+    index_ids(u->root);
+    double tps = pp_timer_ticks_per_second();
+    const pp_unode *tasks = u->tasks, *construct = NULL;
+    ck_assert_ptr_nonnull(tasks);
+    int unvisited = 0;
+    for (uint32_t id = 0; id < u->n_nodes; id++) {
+        const pp_unode *n = by_id[id];
+        if (n->parent == tasks)
+            construct = n;
+        for (uint32_t l = 0; l < u->n_locations; l++) {
+            if (n == tasks)
+                continue;
+            if (n->visits[l]) {
+                ck_assert_double_eq_tol(dcell(&mn, u, (int)id, l), n->min_time[l] / tps, 1e-15);
+            } else if (n->min_time[l] == UINT64_MAX) {
+                ck_assert_double_eq(dcell(&mn, u, (int)id, l), DBL_MAX);
+                unvisited++;
+            }
+            uint64_t want = construct ? construct->max_active[l] : u->max_active_tasks[l];
+            ck_assert_double_eq(dcell(&act, u, (int)id, l), (double)want);
+        }
+    }
+    ck_assert_int_gt(unvisited, 3); /* the worker never ran A nor the taskwait */
+    /* the figures of the event stream above */
+    ck_assert_uint_eq(u->max_active_tasks[0], 2);
+    ck_assert_uint_eq(u->max_active_tasks[1], 1);
+    const pp_unode *a = tasks->first_child, *b = a->next_sibling;
+    ck_assert_uint_eq(a->max_active[0], 2);
+    ck_assert_uint_eq(a->max_active[1], 0);
+    ck_assert_uint_eq(b->max_active[0], 1);
+    ck_assert_uint_eq(b->max_active[1], 1);
+    ck_assert_double_eq(dcell(&act, u, tasks->id, 0), 2.0);
+    ck_assert_double_eq(dcell(&act, u, tasks->id, 1), 1.0);
+    ck_assert_double_eq(dcell(&act, u, 0, 1), 1.0); /* the root too */
+    /* TASKS: min and max single visit of its subtree.  Master: A instances
+     * 80 ticks each (200 minus 120 suspended), the taskwait in A 30, B 40;
+     * worker: B 200. */
+    ck_assert_uint_eq(tasks->min_time[0], 30);
+    ck_assert_uint_eq(tasks->max_time[0], 80);
+    ck_assert_uint_eq(tasks->min_time[1], 200);
+    ck_assert_uint_eq(tasks->max_time[1], 200);
+    for (uint32_t l = 0; l < 2; l++) {
+        ck_assert_double_eq_tol(dcell(&mn, u, tasks->id, l), tasks->min_time[l] / tps, 1e-15);
+        ck_assert_double_eq_tol(dcell(&mx, u, tasks->id, l), tasks->max_time[l] / tps, 1e-15);
+    }
+    free(buf);
+    pp_unified_free(u);
+}
+END_TEST
+
 START_TEST(test_unwritable_falls_back)
 {
     pp_unified *u = two_thread_task_profile();
@@ -353,6 +501,7 @@ Suite *profile_output_suite(void)
     tcase_add_test(tc, test_target_file_name);
     tcase_add_test(tc, test_target_default_fresh_directory);
     tcase_add_test(tc, test_write_and_read_back);
+    tcase_add_test(tc, test_metric_conventions);
     tcase_add_test(tc, test_unwritable_falls_back);
     suite_add_tcase(s, tc);
     return s;

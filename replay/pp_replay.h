@@ -1,0 +1,267 @@
+/* pompprof-replay: replays an OTF2 trace written by pompprof (doc/trace.md)
+ * and prints what pompprof-timeline shows as one JSON document:
+ *
+ * - the breakdown of every thread's time into work, overhead and idleness
+ *   (as POT defines them, adapted to POMP2 events);
+ * - the task graph's work, span and parallelism with Cilkview's speedup
+ *   bounds, and the span's path construct by construct;
+ * - the data of the pictures (thread view, task view, ready tasks), in bins;
+ * - on request, a Chrome trace (Trace Event JSON) of the same events.
+ *
+ * Events are replayed in time order across threads (OTF2's global event
+ * reader).  Files: main (options, reading), model (threads, tasks,
+ * categories, readiness), span (the task graph), view (pictures), chrome,
+ * json (output). */
+#ifndef PP_REPLAY_H
+#define PP_REPLAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- definitions ------------------------------------------------------------- */
+
+enum pp_replay_kind {
+    PP_RK_OTHER = 0, /* user code: work */
+    PP_RK_TASK,      /* an explicit task's region */
+    PP_RK_PARALLEL,
+    PP_RK_CREATE,    /* task creation */
+    PP_RK_SCHED,     /* barrier, implicit barrier, taskwait: scheduling points */
+    PP_RK_TASKWAIT,  /* (a scheduling point too) */
+    PP_RK_SYNC,      /* waiting for a critical section, lock, ordered, single */
+    PP_RK_FLUSH,     /* pompprof's trace flush */
+    PP_RK_PROGRAM    /* the program's root region */
+};
+
+typedef struct pp_replay_region {
+    char *name;
+    int kind;
+    int depend; /* a task construct (or its creation) with depend clauses */
+} pp_replay_region;
+
+/* ---- the breakdown's categories ----------------------------------------------- */
+
+enum pp_replay_cat {
+    PP_CAT_OFF = 0,       /* the thread is in no team (not measured) */
+    PP_CAT_WORK_TASK,
+    PP_CAT_WORK_IMPLICIT,
+    PP_CAT_CREATE,
+    PP_CAT_SCHED,         /* at a scheduling point, no task running */
+    PP_CAT_SYNC,
+    PP_CAT_FLUSH,
+    PP_CAT_N
+};
+
+/* Whether a task was ready: surely (created and not begun, or suspended in a
+ * taskwait whose children are done), maybe (only tasks with depend clauses
+ * were created and not begun: their readiness is unknown), or not. */
+enum pp_replay_ready { PP_READY_NONE = 0, PP_READY_MAYBE, PP_READY_SURE, PP_READY_N };
+
+/* ---- span (pp_replay_span.c) ------------------------------------------------------ */
+
+/* A piece of the longest path into some point of the execution: dur ticks
+ * of work of construct label, after pred.  Shared, reference counted. */
+typedef struct pp_replay_seg pp_replay_seg;
+struct pp_replay_seg {
+    pp_replay_seg *pred;
+    uint64_t dur;
+    uint32_t label;
+    uint32_t refs;
+};
+
+pp_replay_seg *pp_replay_seg_new(pp_replay_seg *pred, uint32_t label);
+void pp_replay_seg_ref(pp_replay_seg *s);
+void pp_replay_seg_unref(pp_replay_seg *s);
+
+/* ---- tasks and threads (pp_replay_model.c) ------------------------------------------ */
+
+typedef struct pp_replay_team pp_replay_team;
+
+/* An open region of a task: which, and since when. */
+typedef struct pp_replay_entry {
+    uint64_t t;
+    uint32_t region;
+} pp_replay_entry;
+
+typedef struct pp_replay_task pp_replay_task;
+struct pp_replay_task {
+    uint64_t id;
+    uint32_t label;      /* task construct, parallel region or program region */
+    uint32_t create_region;
+    uint8_t is_explicit, depend, begun, completed, ready_tied;
+    pp_replay_entry *stack;
+    uint32_t depth, cap;
+    struct pp_replay_loc *loc; /* where it runs (tied) */
+    pp_replay_task *parent;    /* the creating task (referenced) */
+    uint32_t live_children;
+    uint32_t refs;             /* the id table, children, the location */
+    /* the task graph */
+    uint64_t span;
+    pp_replay_seg *seg;
+    uint64_t child_max;
+    pp_replay_seg *child_max_seg;
+    pp_replay_team *team;      /* the team whose barriers wait for it */
+    uint32_t episode;          /* its team's barrier episode */
+    /* the task view */
+    uint64_t t_create, t_begin;
+    uint8_t waiting_shown;     /* its wait (create to begin) went to the view */
+    int32_t instance;          /* index among the recorded instances, -1 none */
+    uint64_t frag_start;       /* chrome/view: start of the running fragment */
+};
+
+/* An instance of a thread team. */
+struct pp_replay_team {
+    uint32_t comm;
+    uint32_t requested, members, left;
+    uint64_t fork_span;
+    pp_replay_seg *fork_seg;
+    struct {
+        uint32_t tag;
+        uint64_t max;
+        pp_replay_seg *seg;
+    } ep[4];                   /* barrier episodes (at most two are live) */
+    pp_replay_team *next_open;
+    uint32_t refs;
+};
+
+typedef struct pp_replay_level {
+    pp_replay_team *team;
+    pp_replay_task *implicit;
+    pp_replay_task *resume;
+    int forked; /* this thread forked the team */
+} pp_replay_level;
+
+typedef struct pp_replay_loc {
+    uint64_t id;
+    uint32_t index;
+    pp_replay_task *cur;     /* NULL right after a task completed */
+    pp_replay_task *initial;
+    pp_replay_level *levels;
+    uint32_t n_levels, cap_levels;
+    uint32_t tied_ready;
+    int cat;
+    uint32_t label;          /* the current segment's label (pictures) */
+    uint64_t since;
+    uint64_t acc[PP_CAT_N][PP_READY_N]; /* ticks inside the window */
+    int fork_pending;
+    int in_fork_join;        /* between a fork and its team's begin, or the team's end and
+                                the join: the runtime starts or ends the team */
+    uint32_t fork_threads;
+    pp_replay_seg *fork_seg;
+    uint64_t fork_span;
+    uint64_t events;
+} pp_replay_loc;
+
+/* ---- the whole replay -------------------------------------------------------------------- */
+
+typedef struct pp_replay_view pp_replay_view;
+typedef struct pp_replay_chrome pp_replay_chrome;
+
+typedef struct pp_replay {
+    /* definitions */
+    pp_replay_region *regions;
+    uint32_t n_regions;
+    char **strings;
+    uint32_t n_strings;
+    pp_replay_loc *locs;
+    uint32_t n_locs;
+    uint64_t resolution, offset, length;
+    uint32_t program_region;
+    /* the window, in ticks */
+    uint64_t from, to;
+    /* readiness */
+    uint64_t ready_sure, ready_maybe; /* created, not begun (without / with depend) */
+    uint64_t tied_total;
+    uint64_t ready_since;
+    /* task table: open addressing by id */
+    pp_replay_task **table;
+    uint64_t table_cap, table_n;
+    pp_replay_team *open_teams;
+    /* task graph */
+    uint64_t work;
+    uint64_t span;
+    pp_replay_seg *span_seg;
+    uint64_t n_tasks, n_depend_tasks;
+    uint8_t *depend_construct; /* region id -> a depend task ran or waited */
+    /* counts */
+    uint64_t events, t_last;
+    pp_replay_view *view;
+    pp_replay_chrome *chrome;
+} pp_replay;
+
+/* model */
+int pp_replay_model_init(pp_replay *r);
+void pp_replay_enter(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region);
+void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region);
+void pp_replay_fork(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t threads);
+void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t comm);
+void pp_replay_team_end(pp_replay *r, pp_replay_loc *l, uint64_t t);
+void pp_replay_join(pp_replay *r, pp_replay_loc *l, uint64_t t);
+void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
+void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
+void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
+void pp_replay_finish(pp_replay *r, uint64_t t);
+/* The label of what location l does now (pictures). */
+uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l);
+
+/* span */
+/* Task t (running on l) did dt ticks of work. */
+static inline void pp_replay_span_work(pp_replay *r, pp_replay_task *t, uint64_t dt)
+{
+    t->span += dt;
+    t->seg->dur += dt;
+    r->work += dt;
+}
+/* t's span becomes at least the one of (span, seg). */
+void pp_replay_span_join(pp_replay_task *t, uint64_t span, pp_replay_seg *seg);
+/* The fork-like point where t hands its span to something new: t's
+ * segment is frozen and t continues in a new one; returns the frozen one
+ * (referenced for the caller). */
+pp_replay_seg *pp_replay_span_split(pp_replay_task *t);
+void pp_replay_span_note(pp_replay *r, uint64_t span, pp_replay_seg *seg);
+void pp_replay_barrier_enter(pp_replay_task *implicit);
+void pp_replay_barrier_leave(pp_replay_task *implicit);
+void pp_replay_team_contribute(pp_replay_team *team, uint32_t episode, uint64_t span,
+                               pp_replay_seg *seg);
+
+/* view (pictures) */
+pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t max_instances);
+/* Location l did label from a to b (clipped to the window inside). */
+void pp_replay_view_segment(pp_replay_view *v, const pp_replay *r, uint32_t loc, uint64_t a,
+                            uint64_t b, uint32_t label);
+/* The ready count was n (of which depend tasks nd) from a to b. */
+void pp_replay_view_ready(pp_replay_view *v, const pp_replay *r, uint64_t a, uint64_t b,
+                          uint64_t n, uint64_t nd);
+/* An explicit task ran from a to b on loc / waited from a to b (called
+ * once its construct is known, i.e. after its first fragment). */
+void pp_replay_view_task(pp_replay_view *v, const pp_replay *r, pp_replay_task *t, uint32_t loc,
+                         uint64_t a, uint64_t b, int running);
+void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out);
+void pp_replay_view_free(pp_replay_view *v);
+
+/* labels of the pictures beyond the region ids */
+enum {
+    PP_LABEL_IDLE = 0x7fffff00u,
+    PP_LABEL_OVERHEAD_SCHED,
+    PP_LABEL_OVERHEAD_SYNC,
+    PP_LABEL_CREATE,
+    PP_LABEL_FLUSH,
+    PP_LABEL_UNDETERMINED,
+    PP_LABEL_NONE
+};
+const char *pp_replay_label_name(const pp_replay *r, uint32_t label);
+
+/* chrome */
+pp_replay_chrome *pp_replay_chrome_open(const char *path, char *err, size_t err_size);
+void pp_replay_chrome_slice(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint32_t region,
+                            uint64_t a, uint64_t b, uint64_t task);
+void pp_replay_chrome_flow(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint64_t t,
+                           uint64_t task, int begin);
+void pp_replay_chrome_counter(pp_replay_chrome *c, const pp_replay *r, uint64_t t, uint64_t ready);
+int pp_replay_chrome_close(pp_replay_chrome *c, const pp_replay *r);
+
+/* json */
+void pp_replay_json_string(FILE *out, const char *s);
+void pp_replay_json_seconds(FILE *out, double s);
+double pp_replay_seconds(const pp_replay *r, uint64_t ticks);
+
+#endif

@@ -1,0 +1,111 @@
+/* The Chrome trace (Trace Event JSON, which Perfetto and chrome://tracing
+ * open): one slice per region visit and fragment, per thread; task
+ * creation linked to the task's begin by a flow arrow; the number of ready
+ * tasks as a counter.  A region of a task that is suspended is cut into the
+ * fragments during which the task ran, so the slices of a thread nest. */
+#include "replay/pp_replay.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pp_replay_chrome {
+    FILE *f;
+    int first;
+    uint64_t last_ready;
+    int have_ready;
+};
+
+pp_replay_chrome *pp_replay_chrome_open(const char *path, char *err, size_t err_size)
+{
+    pp_replay_chrome *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    c->f = fopen(path, "w");
+    if (!c->f) {
+        snprintf(err, err_size, "cannot write %s: %s", path, strerror(errno));
+        free(c);
+        return NULL;
+    }
+    c->first = 1;
+    fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", c->f);
+    return c;
+}
+
+static double pp_chrome_us(const pp_replay *r, uint64_t t)
+{
+    return pp_replay_seconds(r, t - r->offset) * 1e6;
+}
+
+static void pp_chrome_sep(pp_replay_chrome *c)
+{
+    fputs(c->first ? "\n" : ",\n", c->f);
+    c->first = 0;
+}
+
+void pp_replay_chrome_slice(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint32_t region,
+                            uint64_t a, uint64_t b, uint64_t task)
+{
+    if (a < r->from)
+        a = r->from;
+    if (b > r->to)
+        b = r->to;
+    if (b < a)
+        return;
+    pp_chrome_sep(c);
+    fputs("{\"name\": ", c->f);
+    pp_replay_json_string(c->f, pp_replay_label_name(r, region));
+    const char *cat = region < r->n_regions && r->regions[region].kind == PP_RK_TASK ? "task"
+                                                                                     : "region";
+    fprintf(c->f, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, "
+                  "\"tid\": %u",
+            cat, pp_chrome_us(r, a), pp_chrome_us(r, b) - pp_chrome_us(r, a), loc);
+    if (task)
+        fprintf(c->f, ", \"args\": {\"task\": \"%u:%u\"}", (unsigned)(task >> 32),
+                (unsigned)task);
+    fputc('}', c->f);
+}
+
+void pp_replay_chrome_flow(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint64_t t,
+                           uint64_t task, int begin)
+{
+    if (t < r->from || t > r->to)
+        return;
+    pp_chrome_sep(c);
+    fprintf(c->f,
+            "{\"name\": \"task\", \"cat\": \"task\", \"ph\": \"%s\", \"id\": %llu, \"ts\": %.3f, "
+            "\"pid\": 1, \"tid\": %u%s}",
+            begin ? "f" : "s", (unsigned long long)task, pp_chrome_us(r, t), loc,
+            begin ? ", \"bp\": \"e\"" : "");
+}
+
+void pp_replay_chrome_counter(pp_replay_chrome *c, const pp_replay *r, uint64_t t, uint64_t ready)
+{
+    if (t < r->from || t > r->to || (c->have_ready && ready == c->last_ready))
+        return;
+    c->have_ready = 1;
+    c->last_ready = ready;
+    pp_chrome_sep(c);
+    fprintf(c->f,
+            "{\"name\": \"ready tasks\", \"ph\": \"C\", \"ts\": %.3f, \"pid\": 1, \"args\": "
+            "{\"ready\": %llu}}",
+            pp_chrome_us(r, t), (unsigned long long)ready);
+}
+
+int pp_replay_chrome_close(pp_replay_chrome *c, const pp_replay *r)
+{
+    for (uint32_t i = 0; i < r->n_locs; i++) {
+        pp_chrome_sep(c);
+        fprintf(c->f,
+                "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": "
+                "{\"name\": \"thread %u\"}}",
+                i, i);
+    }
+    fputs("\n]}\n", c->f);
+    int bad = ferror(c->f);
+    bad |= fclose(c->f) != 0;
+    free(c);
+    return bad ? -1 : 0;
+}

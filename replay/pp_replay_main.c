@@ -1,0 +1,565 @@
+/* pompprof-replay [--from S] [--to S] [--bins N] [--instances N]
+ *                 [--pictures] [--chrome FILE] ARCHIVE.otf2
+ *
+ * Reads a trace written by pompprof with OTF2's reader, replays its events
+ * in time order (pp_replay_model.c) and prints one JSON document on stdout
+ * (pp_replay.h says what it holds).  pompprof-timeline runs it; it is in C
+ * because the replay of a trace of ten million events must take seconds
+ * (doc/trace.md has the figures).  Any problem: one line on stderr, exit 1. */
+#include "replay/pp_replay.h"
+
+#include <errno.h>
+#include <otf2/otf2.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void pp_replay_die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pompprof-replay: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+static OTF2_ErrorCode pp_replay_otf2_error(void *user, const char *file, uint64_t line,
+                                           const char *function, OTF2_ErrorCode code,
+                                           const char *fmt, va_list va)
+{
+    (void)file, (void)line, (void)function;
+    if (code == OTF2_SUCCESS || code == OTF2_WARNING)
+        return code;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, va);
+    pp_replay_die("%s: %s (%s)", (const char *)user, msg, OTF2_Error_GetName(code));
+    return code;
+}
+
+/* ---- definitions ------------------------------------------------------------------ */
+
+static pp_replay *pp_replay_of(void *user)
+{
+    return user;
+}
+
+static OTF2_CallbackCode pp_def_clock(void *user, uint64_t resolution, uint64_t offset,
+                                      uint64_t length, uint64_t realtime)
+{
+    (void)realtime;
+    pp_replay *r = pp_replay_of(user);
+    r->resolution = resolution;
+    r->offset = offset;
+    r->length = length;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_def_string(void *user, OTF2_StringRef self, const char *s)
+{
+    pp_replay *r = pp_replay_of(user);
+    if (self >= r->n_strings) {
+        uint32_t n = self + 1 > 2 * r->n_strings ? self + 1 : 2 * r->n_strings;
+        char **t = realloc(r->strings, n * sizeof *t);
+        if (!t)
+            pp_replay_die("out of memory");
+        memset(t + r->n_strings, 0, (n - r->n_strings) * sizeof *t);
+        r->strings = t;
+        r->n_strings = n;
+    }
+    free(r->strings[self]);
+    r->strings[self] = strdup(s ? s : "");
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static const char *pp_def_str(const pp_replay *r, OTF2_StringRef ref)
+{
+    return ref < r->n_strings && r->strings[ref] ? r->strings[ref] : "";
+}
+
+static int pp_def_kind(OTF2_RegionRole role, OTF2_Paradigm paradigm, const char *name)
+{
+    switch (role) {
+    case OTF2_REGION_ROLE_PARALLEL: return PP_RK_PARALLEL;
+    case OTF2_REGION_ROLE_TASK:
+    case OTF2_REGION_ROLE_TASK_UNTIED: return PP_RK_TASK;
+    case OTF2_REGION_ROLE_TASK_CREATE: return PP_RK_CREATE;
+    case OTF2_REGION_ROLE_BARRIER:
+    case OTF2_REGION_ROLE_IMPLICIT_BARRIER: return PP_RK_SCHED;
+    case OTF2_REGION_ROLE_TASK_WAIT: return PP_RK_TASKWAIT;
+    case OTF2_REGION_ROLE_CRITICAL:
+    case OTF2_REGION_ROLE_ORDERED:
+    case OTF2_REGION_ROLE_SINGLE: return PP_RK_SYNC;
+    case OTF2_REGION_ROLE_WRAPPER:
+        return paradigm == OTF2_PARADIGM_OPENMP ? PP_RK_SYNC : PP_RK_OTHER;
+    case OTF2_REGION_ROLE_ARTIFICIAL:
+        if (!strcmp(name, "pompprof trace flush") || !strcmp(name, "pompprof trace start"))
+            return PP_RK_FLUSH;
+        return paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM ? PP_RK_PROGRAM : PP_RK_OTHER;
+    default: return PP_RK_OTHER;
+    }
+}
+
+static OTF2_CallbackCode pp_def_region(void *user, OTF2_RegionRef self, OTF2_StringRef name,
+                                       OTF2_StringRef canonical, OTF2_StringRef description,
+                                       OTF2_RegionRole role, OTF2_Paradigm paradigm,
+                                       OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t begin,
+                                       uint32_t end)
+{
+    (void)canonical, (void)flags, (void)file, (void)begin, (void)end;
+    pp_replay *r = pp_replay_of(user);
+    if (self >= 1u << 24)
+        pp_replay_die("region id %u out of range: not a pompprof trace", (unsigned)self);
+    if (self >= r->n_regions) {
+        pp_replay_region *t = realloc(r->regions, (self + 1) * sizeof *t);
+        if (!t)
+            pp_replay_die("out of memory");
+        memset(t + r->n_regions, 0, (self + 1 - r->n_regions) * sizeof *t);
+        r->regions = t;
+        r->n_regions = self + 1;
+    }
+    pp_replay_region *g = &r->regions[self];
+    g->name = strdup(pp_def_str(r, name));
+    g->kind = pp_def_kind(role, paradigm, g->name);
+    g->depend = strstr(pp_def_str(r, description), "depend") != NULL;
+    if (g->kind == PP_RK_PROGRAM && r->program_region == PP_LABEL_NONE)
+        r->program_region = self;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_def_location(void *user, OTF2_LocationRef self, OTF2_StringRef name,
+                                         OTF2_LocationType type, uint64_t events,
+                                         OTF2_LocationGroupRef group)
+{
+    (void)name, (void)type, (void)group;
+    pp_replay *r = pp_replay_of(user);
+    pp_replay_loc *t = realloc(r->locs, (r->n_locs + 1) * sizeof *t);
+    if (!t)
+        pp_replay_die("out of memory");
+    r->locs = t;
+    memset(&t[r->n_locs], 0, sizeof *t);
+    t[r->n_locs].id = self;
+    t[r->n_locs].events = events;
+    r->n_locs++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ---- events ------------------------------------------------------------------------ */
+
+static pp_replay_loc *pp_loc(pp_replay *r, OTF2_LocationRef id)
+{
+    /* pompprof numbers its locations 0, 1, ...: try the direct index first */
+    if (id < r->n_locs && r->locs[id].id == id)
+        return &r->locs[id];
+    for (uint32_t i = 0; i < r->n_locs; i++)
+        if (r->locs[i].id == id)
+            return &r->locs[i];
+    pp_replay_die("event of undefined location %llu", (unsigned long long)id);
+    return NULL;
+}
+
+static uint64_t pp_task_id(uint32_t thread, uint32_t generation)
+{
+    return (uint64_t)thread << 32 | generation;
+}
+
+#define PP_EVENT_PROLOGUE                         \
+    (void)attrs;                                  \
+    pp_replay *r = pp_replay_of(user);            \
+    pp_replay_loc *l = pp_loc(r, loc);            \
+    r->events++;                                  \
+    if (t > r->t_last)                            \
+        r->t_last = t;
+
+static OTF2_CallbackCode pp_ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                     OTF2_AttributeList *attrs, OTF2_RegionRef region)
+{
+    PP_EVENT_PROLOGUE
+    pp_replay_enter(r, l, t, region);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                     OTF2_AttributeList *attrs, OTF2_RegionRef region)
+{
+    PP_EVENT_PROLOGUE
+    pp_replay_leave(r, l, t, region);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_ev_fork(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                    OTF2_AttributeList *attrs, OTF2_Paradigm model,
+                                    uint32_t threads)
+{
+    PP_EVENT_PROLOGUE
+    (void)model;
+    pp_replay_fork(r, l, t, threads);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_ev_team_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                          OTF2_AttributeList *attrs, OTF2_CommRef team)
+{
+    PP_EVENT_PROLOGUE
+    pp_replay_team_begin(r, l, t, team);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_ev_team_end(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                        OTF2_AttributeList *attrs, OTF2_CommRef team)
+{
+    PP_EVENT_PROLOGUE
+    (void)team;
+    pp_replay_team_end(r, l, t);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The three task events differ only in what the model does with them. */
+#define PP_TASK_EVENT(name, model)                                                         \
+    static OTF2_CallbackCode name(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,       \
+                                  OTF2_AttributeList *attrs, OTF2_CommRef team,             \
+                                  uint32_t thread, uint32_t generation)                     \
+    {                                                                                      \
+        PP_EVENT_PROLOGUE                                                                  \
+        (void)team;                                                                        \
+        model(r, l, t, pp_task_id(thread, generation));                                    \
+        return OTF2_CALLBACK_SUCCESS;                                                      \
+    }
+PP_TASK_EVENT(pp_ev_create, pp_replay_task_create)
+PP_TASK_EVENT(pp_ev_switch, pp_replay_task_switch)
+PP_TASK_EVENT(pp_ev_complete, pp_replay_task_complete)
+
+/* Every other event still counts (and moves the end of the trace). */
+static OTF2_CallbackCode pp_ev_other(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                     OTF2_AttributeList *attrs)
+{
+    PP_EVENT_PROLOGUE
+    (void)l;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_ev_join(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                    OTF2_AttributeList *attrs, OTF2_Paradigm model)
+{
+    PP_EVENT_PROLOGUE
+    (void)model;
+    pp_replay_join(r, l, t);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_ev_lock(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                    OTF2_AttributeList *attrs, OTF2_Paradigm model, uint32_t id,
+                                    uint32_t order)
+{
+    (void)model, (void)id, (void)order;
+    return pp_ev_other(loc, t, user, attrs);
+}
+
+static OTF2_CallbackCode pp_ev_metric(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                      OTF2_AttributeList *attrs, OTF2_MetricRef metric,
+                                      uint8_t n, const OTF2_Type *types,
+                                      const OTF2_MetricValue *values)
+{
+    (void)metric, (void)n, (void)types, (void)values;
+    return pp_ev_other(loc, t, user, attrs);
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+typedef struct pp_replay_options {
+    double from, to; /* seconds; to < 0: the end */
+    uint32_t bins, instances;
+    int pictures;
+    const char *chrome;
+} pp_replay_options;
+
+/* The window, the pictures and the Chrome trace, once the clock and the
+ * sizes are known (before the first event). */
+static void pp_replay_setup(pp_replay *r, const pp_replay_options *o)
+{
+    uint64_t end = r->offset + r->length;
+    r->from = r->offset + (uint64_t)(o->from * (double)r->resolution);
+    r->to = o->to < 0 ? end : r->offset + (uint64_t)(o->to * (double)r->resolution);
+    if (r->to > end)
+        r->to = end;
+    if (r->from >= r->to)
+        pp_replay_die("the window --from %g --to %g is empty (the trace lasts %.6g s)", o->from,
+                      o->to, pp_replay_seconds(r, r->length));
+    r->depend_construct = calloc(r->n_regions + 1, 1);
+    if (o->pictures && !(r->view = pp_replay_view_new(r, o->bins, o->instances)))
+        pp_replay_die("out of memory");
+    if (o->chrome) {
+        char err[600];
+        if (!(r->chrome = pp_replay_chrome_open(o->chrome, err, sizeof err)))
+            pp_replay_die("%s", err);
+    }
+}
+
+static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_options *o)
+{
+    OTF2_Reader *rd = OTF2_Reader_Open(path);
+    if (!rd)
+        pp_replay_die("%s: not an OTF2 archive", path);
+    OTF2_Reader_SetSerialCollectiveCallbacks(rd);
+    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(rd);
+    OTF2_GlobalDefReaderCallbacks *dc = OTF2_GlobalDefReaderCallbacks_New();
+    if (!gdr || !dc)
+        pp_replay_die("%s: cannot read the definitions", path);
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dc, pp_def_clock);
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(dc, pp_def_string);
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dc, pp_def_region);
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, pp_def_location);
+    OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dc, r);
+    uint64_t n = 0;
+    OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
+    OTF2_GlobalDefReaderCallbacks_Delete(dc);
+    OTF2_Reader_CloseGlobalDefReader(rd, gdr);
+    if (!r->resolution)
+        pp_replay_die("%s: the trace has no clock properties", path);
+    if (!r->n_locs)
+        pp_replay_die("%s: the trace has no threads", path);
+
+    for (uint32_t i = 0; i < r->n_locs; i++)
+        OTF2_Reader_SelectLocation(rd, r->locs[i].id);
+    OTF2_Reader_OpenDefFiles(rd);
+    OTF2_Reader_OpenEvtFiles(rd);
+    for (uint32_t i = 0; i < r->n_locs; i++) {
+        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, r->locs[i].id);
+        if (dr) {
+            uint64_t k = 0;
+            OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &k);
+            OTF2_Reader_CloseDefReader(rd, dr);
+        }
+        OTF2_Reader_GetEvtReader(rd, r->locs[i].id);
+    }
+    OTF2_Reader_CloseDefFiles(rd);
+
+    pp_replay_setup(r, o);
+    if (pp_replay_model_init(r) != 0)
+        pp_replay_die("out of memory");
+    OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(rd);
+    OTF2_GlobalEvtReaderCallbacks *ec = OTF2_GlobalEvtReaderCallbacks_New();
+    if (!ger || !ec)
+        pp_replay_die("%s: cannot read the events", path);
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ec, pp_ev_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ec, pp_ev_leave);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadForkCallback(ec, pp_ev_fork);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadJoinCallback(ec, pp_ev_join);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTeamBeginCallback(ec, pp_ev_team_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTeamEndCallback(ec, pp_ev_team_end);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTaskCreateCallback(ec, pp_ev_create);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTaskSwitchCallback(ec, pp_ev_switch);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTaskCompleteCallback(ec, pp_ev_complete);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadAcquireLockCallback(ec, pp_ev_lock);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadReleaseLockCallback(ec, pp_ev_lock);
+    OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(ec, pp_ev_metric);
+    OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, ec, r);
+    OTF2_Reader_ReadAllGlobalEvents(rd, ger, &n);
+    OTF2_GlobalEvtReaderCallbacks_Delete(ec);
+    OTF2_Reader_CloseGlobalEvtReader(rd, ger);
+    OTF2_Reader_CloseEvtFiles(rd);
+    OTF2_Reader_Close(rd);
+    pp_replay_finish(r, r->offset + r->length > r->t_last ? r->offset + r->length : r->t_last);
+}
+
+/* ---- output ---------------------------------------------------------------------------- */
+
+static void pp_print_breakdown(FILE *out, const pp_replay *r, const uint64_t acc[PP_CAT_N][PP_READY_N])
+{
+    uint64_t cat[PP_CAT_N] = {0};
+    for (int c = 0; c < PP_CAT_N; c++)
+        for (int k = 0; k < PP_READY_N; k++)
+            cat[c] += acc[c][k];
+    uint64_t sched_sure = acc[PP_CAT_SCHED][PP_READY_SURE], sync_sure = acc[PP_CAT_SYNC][PP_READY_SURE];
+    uint64_t idle = acc[PP_CAT_SCHED][PP_READY_NONE] + acc[PP_CAT_SYNC][PP_READY_NONE];
+    uint64_t undet = acc[PP_CAT_SCHED][PP_READY_MAYBE] + acc[PP_CAT_SYNC][PP_READY_MAYBE];
+    uint64_t work = cat[PP_CAT_WORK_TASK] + cat[PP_CAT_WORK_IMPLICIT];
+    uint64_t overhead = cat[PP_CAT_CREATE] + sched_sure + sync_sure + cat[PP_CAT_FLUSH];
+    struct {
+        const char *key;
+        uint64_t v;
+    } f[] = {
+        {"time", work + overhead + idle + undet},
+        {"work", work},
+        {"work_task", cat[PP_CAT_WORK_TASK]},
+        {"work_implicit", cat[PP_CAT_WORK_IMPLICIT]},
+        {"overhead", overhead},
+        {"overhead_create", cat[PP_CAT_CREATE]},
+        {"overhead_switch", sched_sure},
+        {"overhead_sync", sync_sure},
+        {"overhead_flush", cat[PP_CAT_FLUSH]},
+        {"idleness", idle},
+        {"undetermined", undet},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        fprintf(out, "%s\"%s\": ", i ? ", " : "", f[i].key);
+        pp_replay_json_seconds(out, pp_replay_seconds(r, f[i].v));
+    }
+}
+
+static void pp_print_graph(FILE *out, pp_replay *r)
+{
+    double work = pp_replay_seconds(r, r->work), span = pp_replay_seconds(r, r->span);
+    fprintf(out, "{\"work\": ");
+    pp_replay_json_seconds(out, work);
+    fprintf(out, ", \"span\": ");
+    pp_replay_json_seconds(out, span);
+    fprintf(out, ", \"parallelism\": ");
+    pp_replay_json_seconds(out, span > 0 ? work / span : 0);
+    fprintf(out, ", \"tasks\": %llu, \"depend_tasks\": %llu, \"speedup\": [",
+            (unsigned long long)r->n_tasks, (unsigned long long)r->n_depend_tasks);
+    for (unsigned p = 2; p <= 1024; p *= 2) {
+        double upper = span > 0 && work / span < p ? work / span : p;
+        double lower = work > 0 ? work / (work / p + span) : 0;
+        fprintf(out, "%s{\"threads\": %u, \"upper\": %.4g, \"lower\": %.4g}", p > 2 ? ", " : "",
+                p, upper, lower);
+    }
+    fprintf(out, "], \"span_path\": [");
+    /* the path from its end back to the start, then printed forwards with
+     * the stretches of one construct merged */
+    size_t n = 0, cap = 64;
+    pp_replay_seg **chain = malloc(cap * sizeof *chain);
+    for (pp_replay_seg *s = r->span_seg; s && chain; s = s->pred) {
+        if (n == cap) {
+            cap *= 2;
+            pp_replay_seg **c = realloc(chain, cap * sizeof *c);
+            if (!c)
+                break;
+            chain = c;
+        }
+        chain[n++] = s;
+    }
+    int printed = 0;
+    for (size_t i = n; chain && i > 0;) {
+        uint32_t label = chain[i - 1]->label;
+        uint64_t dur = 0, segs = 0;
+        while (i > 0 && chain[i - 1]->label == label) {
+            dur += chain[i - 1]->dur;
+            segs++;
+            i--;
+        }
+        if (dur == 0)
+            continue;
+        fprintf(out, "%s{\"construct\": ", printed ? ", " : "");
+        pp_replay_json_string(out, pp_replay_label_name(r, label));
+        fprintf(out, ", \"seconds\": ");
+        pp_replay_json_seconds(out, pp_replay_seconds(r, dur));
+        fprintf(out, ", \"segments\": %llu}", (unsigned long long)segs);
+        printed = 1;
+    }
+    free(chain);
+    fprintf(out, "]}");
+}
+
+static void pp_print(FILE *out, pp_replay *r, const char *path)
+{
+    fprintf(out, "{\"trace\": {\"archive\": ");
+    pp_replay_json_string(out, path);
+    fprintf(out, ", \"threads\": %u, \"events\": %llu, \"seconds\": ", r->n_locs,
+            (unsigned long long)r->events);
+    pp_replay_json_seconds(out, pp_replay_seconds(r, r->length));
+    fprintf(out, ", \"resolution\": %llu},\n \"window\": {\"from\": ",
+            (unsigned long long)r->resolution);
+    pp_replay_json_seconds(out, pp_replay_seconds(r, r->from - r->offset));
+    fprintf(out, ", \"to\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, r->to - r->offset));
+    fprintf(out, "},\n \"threads\": [");
+    uint64_t total[PP_CAT_N][PP_READY_N] = {{0}};
+    for (uint32_t i = 0; i < r->n_locs; i++) {
+        fprintf(out, "%s\n  {\"location\": %llu, \"name\": \"thread %u\", ", i ? "," : "",
+                (unsigned long long)r->locs[i].id, i);
+        pp_print_breakdown(out, r, (const uint64_t(*)[PP_READY_N])r->locs[i].acc);
+        fputc('}', out);
+        for (int c = 0; c < PP_CAT_N; c++)
+            for (int k = 0; k < PP_READY_N; k++)
+                total[c][k] += r->locs[i].acc[c][k];
+    }
+    fprintf(out, "],\n \"total\": {");
+    pp_print_breakdown(out, r, (const uint64_t(*)[PP_READY_N])total);
+    fprintf(out, "},\n \"depend\": {\"tasks\": %llu, \"constructs\": [",
+            (unsigned long long)r->n_depend_tasks);
+    int first = 1;
+    for (uint32_t i = 0; r->depend_construct && i < r->n_regions; i++) {
+        if (!r->depend_construct[i])
+            continue;
+        fputs(first ? "" : ", ", out);
+        pp_replay_json_string(out, r->regions[i].name);
+        first = 0;
+    }
+    fprintf(out, "]},\n \"graph\": ");
+    pp_print_graph(out, r);
+    if (r->view) {
+        fprintf(out, ",\n \"pictures\": ");
+        pp_replay_view_print(r->view, r, out);
+    }
+    fprintf(out, "}\n");
+}
+
+/* ---- main --------------------------------------------------------------------------------- */
+
+static double pp_arg_seconds(const char *opt, const char *v)
+{
+    char *end;
+    errno = 0;
+    double s = strtod(v, &end);
+    if (errno || end == v || *end || s < 0)
+        pp_replay_die("%s needs a number of seconds from the start of the trace, not '%s'", opt, v);
+    return s;
+}
+
+static unsigned long pp_arg_count(const char *opt, const char *v, unsigned long max)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(v, &end, 10);
+    if (errno || end == v || *end || n == 0 || n > max)
+        pp_replay_die("%s needs a whole number from 1 to %lu, not '%s'", opt, max, v);
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    double from = 0, to = -1;
+    unsigned long bins = 2000, instances = 64;
+    int pictures = 0;
+    const char *chrome = NULL, *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has_value = i + 1 < argc;
+        if (!strcmp(a, "--from") && has_value)
+            from = pp_arg_seconds(a, argv[++i]);
+        else if (!strcmp(a, "--to") && has_value)
+            to = pp_arg_seconds(a, argv[++i]);
+        else if (!strcmp(a, "--bins") && has_value)
+            bins = pp_arg_count(a, argv[++i], 100000);
+        else if (!strcmp(a, "--instances") && has_value)
+            instances = pp_arg_count(a, argv[++i], 100000);
+        else if (!strcmp(a, "--chrome") && has_value)
+            chrome = argv[++i];
+        else if (!strcmp(a, "--pictures"))
+            pictures = 1;
+        else if (a[0] == '-' || path)
+            pp_replay_die("usage: pompprof-replay [--from S] [--to S] [--bins N] [--instances N] "
+                          "[--pictures] [--chrome FILE] ARCHIVE.otf2");
+        else
+            path = a;
+    }
+    if (!path)
+        pp_replay_die("usage: pompprof-replay [options] ARCHIVE.otf2");
+    FILE *probe = fopen(path, "r");
+    if (!probe)
+        pp_replay_die("%s: %s", path, strerror(errno));
+    fclose(probe);
+    OTF2_Error_RegisterCallback(pp_replay_otf2_error, (void *)path);
+
+    pp_replay r = {.program_region = PP_LABEL_NONE};
+    pp_replay_options opt = {from, to, (uint32_t)bins, (uint32_t)instances, pictures, chrome};
+    pp_replay_read(&r, path, &opt);
+    if (r.chrome && pp_replay_chrome_close(r.chrome, &r) != 0)
+        pp_replay_die("cannot write %s: %s", chrome, strerror(errno));
+    pp_print(stdout, &r, path);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        pp_replay_die("cannot write the result: %s", strerror(errno));
+    return 0;
+}

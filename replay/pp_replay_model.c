@@ -1,0 +1,611 @@
+/* The replay's model of the run: what every thread does at each moment and
+ * which tasks are ready, driven by the events in time order.
+ *
+ * A thread's time falls into one category at a time (pp_replay_cat): its
+ * current task runs user code (work, of an explicit or an implicit task),
+ * creates a task, waits at a scheduling point, waits for a critical
+ * section or lock, or flushes the trace.  Time that is not work is overhead
+ * while a task is ready and idleness otherwise (POT's definition); task
+ * creation and flushes count as overhead always (task management and
+ * measurement).  "Ready" means created and not begun, or suspended in a
+ * taskwait whose children have all completed (that one is ready only for
+ * its own thread: tasks are tied).  A task with depend clauses that was
+ * created and not begun may or may not be ready: time that depends on it is
+ * "undetermined", never guessed.
+ *
+ * Accounting is lazy: a thread's time since its last change is settled
+ * (pp_replay_settle) before anything that changes its category or its
+ * readiness; a change of the global readiness settles every thread. */
+#include "replay/pp_replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the task table ------------------------------------------------------------- */
+
+static uint64_t pp_replay_hash(uint64_t id)
+{
+    return id * 0x9E3779B97F4A7C15ull;
+}
+
+static pp_replay_task *pp_replay_lookup(pp_replay *r, uint64_t id)
+{
+    uint64_t mask = r->table_cap - 1;
+    for (uint64_t i = pp_replay_hash(id) >> 20 & mask;; i = (i + 1) & mask) {
+        pp_replay_task *t = r->table[i];
+        if (!t || t->id == id)
+            return t;
+    }
+}
+
+static void pp_replay_table_put(pp_replay *r, pp_replay_task *t);
+
+static void pp_replay_table_grow(pp_replay *r)
+{
+    pp_replay_task **old = r->table;
+    uint64_t cap = r->table_cap;
+    r->table_cap = cap * 2;
+    r->table = calloc(r->table_cap, sizeof *r->table);
+    if (!r->table) {
+        fprintf(stderr, "pompprof-replay: out of memory\n");
+        exit(1);
+    }
+    r->table_n = 0;
+    for (uint64_t i = 0; i < cap; i++)
+        if (old[i])
+            pp_replay_table_put(r, old[i]);
+    free(old);
+}
+
+static void pp_replay_table_put(pp_replay *r, pp_replay_task *t)
+{
+    if (2 * (r->table_n + 1) > r->table_cap)
+        pp_replay_table_grow(r);
+    uint64_t mask = r->table_cap - 1;
+    uint64_t i = pp_replay_hash(t->id) >> 20 & mask;
+    while (r->table[i])
+        i = (i + 1) & mask;
+    r->table[i] = t;
+    r->table_n++;
+}
+
+/* Linear probing: close the gap by moving later entries of the run back. */
+static void pp_replay_table_remove(pp_replay *r, uint64_t id)
+{
+    uint64_t mask = r->table_cap - 1;
+    uint64_t i = pp_replay_hash(id) >> 20 & mask;
+    while (r->table[i] && r->table[i]->id != id)
+        i = (i + 1) & mask;
+    if (!r->table[i])
+        return;
+    r->table[i] = NULL;
+    r->table_n--;
+    for (uint64_t j = (i + 1) & mask; r->table[j]; j = (j + 1) & mask) {
+        uint64_t home = pp_replay_hash(r->table[j]->id) >> 20 & mask;
+        /* may the entry at j move to the hole at i? (home not in (i, j]) */
+        if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+            r->table[i] = r->table[j];
+            r->table[j] = NULL;
+            i = j;
+        }
+    }
+}
+
+/* ---- tasks ------------------------------------------------------------------------- */
+
+static pp_replay_task *pp_replay_task_new(uint64_t id, pp_replay_seg *pred, uint64_t span)
+{
+    pp_replay_task *t = calloc(1, sizeof *t);
+    if (!t) {
+        fprintf(stderr, "pompprof-replay: out of memory\n");
+        exit(1);
+    }
+    t->id = id;
+    t->label = PP_LABEL_NONE;
+    t->create_region = UINT32_MAX;
+    t->span = span;
+    t->seg = pp_replay_seg_new(pred, PP_LABEL_NONE);
+    t->refs = 1;
+    t->instance = -1;
+    return t;
+}
+
+static void pp_replay_task_unref(pp_replay_task *t)
+{
+    while (t && --t->refs == 0) {
+        pp_replay_task *parent = t->parent;
+        pp_replay_seg_unref(t->seg);
+        pp_replay_seg_unref(t->child_max_seg);
+        free(t->stack);
+        free(t);
+        t = parent;
+    }
+}
+
+static void pp_replay_push(pp_replay_task *t, uint32_t region, uint64_t now)
+{
+    if (t->depth == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 8;
+        t->stack = realloc(t->stack, t->cap * sizeof *t->stack);
+        if (!t->stack) {
+            fprintf(stderr, "pompprof-replay: out of memory\n");
+            exit(1);
+        }
+    }
+    t->stack[t->depth++] = (pp_replay_entry){now, region};
+}
+
+/* ---- categories ------------------------------------------------------------------- */
+
+static pp_replay_task *pp_replay_implicit(const pp_replay_loc *l)
+{
+    return l->n_levels ? l->levels[l->n_levels - 1].implicit : l->initial;
+}
+
+static int pp_replay_top_kind(const pp_replay *r, const pp_replay_task *t)
+{
+    if (!t || t->depth == 0)
+        return PP_RK_OTHER;
+    uint32_t region = t->stack[t->depth - 1].region;
+    return region < r->n_regions ? r->regions[region].kind : PP_RK_OTHER;
+}
+
+static int pp_replay_cat_of(const pp_replay *r, const pp_replay_loc *l)
+{
+    if (l->n_levels == 0 && l->initial->depth == 0)
+        return PP_CAT_OFF;
+    const pp_replay_task *t = l->cur;
+    if (!t || l->in_fork_join)
+        return PP_CAT_SCHED;
+    switch (pp_replay_top_kind(r, t)) {
+    case PP_RK_CREATE: return PP_CAT_CREATE;
+    case PP_RK_SCHED:
+    case PP_RK_TASKWAIT: return PP_CAT_SCHED;
+    case PP_RK_SYNC: return PP_CAT_SYNC;
+    case PP_RK_FLUSH: return PP_CAT_FLUSH;
+    default: return t->is_explicit ? PP_CAT_WORK_TASK : PP_CAT_WORK_IMPLICIT;
+    }
+}
+
+static int pp_replay_ready_class(const pp_replay *r, const pp_replay_loc *l)
+{
+    if (r->ready_sure + l->tied_ready)
+        return PP_READY_SURE;
+    return r->ready_maybe ? PP_READY_MAYBE : PP_READY_NONE;
+}
+
+uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l)
+{
+    int ready = pp_replay_ready_class(r, l);
+    switch (l->cat) {
+    case PP_CAT_WORK_TASK: return l->cur->label;
+    case PP_CAT_WORK_IMPLICIT:
+        return l->cur->depth ? l->cur->stack[l->cur->depth - 1].region : l->cur->label;
+    case PP_CAT_CREATE: return PP_LABEL_CREATE;
+    case PP_CAT_FLUSH: return PP_LABEL_FLUSH;
+    case PP_CAT_SCHED:
+    case PP_CAT_SYNC:
+        if (ready == PP_READY_SURE)
+            return l->cat == PP_CAT_SCHED ? PP_LABEL_OVERHEAD_SCHED : PP_LABEL_OVERHEAD_SYNC;
+        return ready == PP_READY_MAYBE ? PP_LABEL_UNDETERMINED : PP_LABEL_IDLE;
+    default: return PP_LABEL_NONE;
+    }
+}
+
+/* Account l's time up to t to what it was doing. */
+static void pp_replay_settle(pp_replay *r, pp_replay_loc *l, uint64_t t)
+{
+    if (t <= l->since)
+        return;
+    uint64_t a = l->since;
+    l->since = t;
+    if (l->cat == PP_CAT_OFF)
+        return;
+    uint64_t lo = a > r->from ? a : r->from, hi = t < r->to ? t : r->to;
+    if (hi > lo)
+        l->acc[l->cat][pp_replay_ready_class(r, l)] += hi - lo;
+    if (l->cur && (l->cat == PP_CAT_WORK_TASK || l->cat == PP_CAT_WORK_IMPLICIT ||
+                   l->cat == PP_CAT_CREATE))
+        pp_replay_span_work(r, l->cur, t - a);
+    if (r->view)
+        pp_replay_view_segment(r->view, r, l->index, a, t, pp_replay_label(r, l));
+}
+
+static void pp_replay_settle_all(pp_replay *r, uint64_t t)
+{
+    for (uint32_t i = 0; i < r->n_locs; i++)
+        pp_replay_settle(r, &r->locs[i], t);
+}
+
+static void pp_replay_update(pp_replay *r, pp_replay_loc *l)
+{
+    l->cat = pp_replay_cat_of(r, l);
+}
+
+/* Change the ready counts at t (sure/maybe: tasks created and not begun;
+ * tied: a task of location tl suspended in a taskwait became ready or
+ * resumed). */
+static void pp_replay_ready_change(pp_replay *r, uint64_t t, int ds, int dm, pp_replay_loc *tl,
+                                   int dt)
+{
+    uint64_t total = r->ready_sure + r->ready_maybe + r->tied_total;
+    if (r->view && t > r->ready_since)
+        pp_replay_view_ready(r->view, r, r->ready_since, t, total, r->ready_maybe);
+    r->ready_since = t;
+    uint64_t s = r->ready_sure + (uint64_t)(int64_t)ds, m = r->ready_maybe + (uint64_t)(int64_t)dm;
+    if ((s == 0) != (r->ready_sure == 0) || (m == 0) != (r->ready_maybe == 0))
+        pp_replay_settle_all(r, t);
+    else if (tl && dt && (tl->tied_ready == 0) != (tl->tied_ready + (uint32_t)dt == 0))
+        pp_replay_settle(r, tl, t);
+    r->ready_sure = s;
+    r->ready_maybe = m;
+    if (tl) {
+        tl->tied_ready += (uint32_t)dt;
+        r->tied_total += (uint64_t)(int64_t)dt;
+    }
+    if (r->chrome)
+        pp_replay_chrome_counter(r->chrome, r, t, r->ready_sure + r->ready_maybe + r->tied_total);
+}
+
+static int pp_replay_in_taskwait(const pp_replay *r, const pp_replay_task *t)
+{
+    return pp_replay_top_kind(r, t) == PP_RK_TASKWAIT;
+}
+
+/* A task suspended in a taskwait whose children are all done is ready (for
+ * its own thread). */
+static void pp_replay_check_tied(pp_replay *r, pp_replay_task *t, uint64_t now)
+{
+    if (!t || t->completed || t->ready_tied || t->live_children || !t->loc || t->loc->cur == t ||
+        !pp_replay_in_taskwait(r, t))
+        return;
+    t->ready_tied = 1;
+    pp_replay_ready_change(r, now, 0, 0, t->loc, 1);
+}
+
+/* ---- the Chrome trace's slices: a task's open regions, per fragment -------------- */
+
+static void pp_replay_switch_out(pp_replay *r, pp_replay_loc *l, pp_replay_task *t, uint64_t now)
+{
+    if (t->is_explicit && r->view) {
+        if (!t->waiting_shown) {
+            t->waiting_shown = 1;
+            pp_replay_view_task(r->view, r, t, l->index, t->t_create, t->t_begin, 0);
+        }
+        if (now > t->frag_start)
+            pp_replay_view_task(r->view, r, t, l->index, t->frag_start, now, 1);
+    }
+    if (!r->chrome)
+        return;
+    for (uint32_t i = 0; i < t->depth; i++) {
+        uint64_t a = t->stack[i].t > t->frag_start ? t->stack[i].t : t->frag_start;
+        pp_replay_chrome_slice(r->chrome, r, l->index, t->stack[i].region, a, now,
+                               t->is_explicit ? t->id : 0);
+    }
+}
+
+/* ---- events ---------------------------------------------------------------------------- */
+
+int pp_replay_model_init(pp_replay *r)
+{
+    r->table_cap = 1024;
+    r->table = calloc(r->table_cap, sizeof *r->table);
+    if (!r->table)
+        return -1;
+    for (uint32_t i = 0; i < r->n_locs; i++) {
+        pp_replay_loc *l = &r->locs[i];
+        l->index = i;
+        l->initial = pp_replay_task_new(0, NULL, 0);
+        l->initial->loc = l;
+        l->initial->label = r->program_region;
+        l->initial->seg->label = r->program_region;
+        l->cur = l->initial;
+    }
+    return 0;
+}
+
+void pp_replay_enter(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region)
+{
+    pp_replay_settle(r, l, t);
+    if (!l->cur)
+        l->cur = pp_replay_implicit(l);
+    pp_replay_task *task = l->cur;
+    pp_replay_push(task, region, t);
+    int kind = region < r->n_regions ? r->regions[region].kind : PP_RK_OTHER;
+    if (task->label == PP_LABEL_NONE &&
+        ((kind == PP_RK_TASK && task->is_explicit) || (kind == PP_RK_PARALLEL && !task->is_explicit))) {
+        task->label = region;
+        if (task->seg->label == PP_LABEL_NONE)
+            task->seg->label = region;
+        if (task->depend && r->depend_construct)
+            r->depend_construct[region] = 1;
+    }
+    if (kind == PP_RK_SCHED && l->n_levels && task == l->levels[l->n_levels - 1].implicit)
+        pp_replay_barrier_enter(task);
+    pp_replay_update(r, l);
+}
+
+void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region)
+{
+    pp_replay_settle(r, l, t);
+    if (!l->cur)
+        l->cur = pp_replay_implicit(l);
+    pp_replay_task *task = l->cur;
+    uint32_t i = task->depth;
+    while (i > 0 && task->stack[i - 1].region != region)
+        i--;
+    if (i == 0)
+        return;
+    while (task->depth >= i) {
+        pp_replay_entry e = task->stack[task->depth - 1];
+        uint32_t reg = e.region;
+        if (r->chrome)
+            pp_replay_chrome_slice(r->chrome, r, l->index, reg,
+                                   e.t > task->frag_start ? e.t : task->frag_start, t,
+                                   task->is_explicit ? task->id : 0);
+        task->depth--;
+        int kind = reg < r->n_regions ? r->regions[reg].kind : PP_RK_OTHER;
+        if (kind == PP_RK_TASKWAIT) {
+            pp_replay_span_join(task, task->child_max, task->child_max_seg);
+            task->child_max = 0;
+            pp_replay_seg_unref(task->child_max_seg);
+            task->child_max_seg = NULL;
+        } else if (kind == PP_RK_SCHED && l->n_levels &&
+                   task == l->levels[l->n_levels - 1].implicit) {
+            pp_replay_barrier_leave(task);
+        }
+    }
+    pp_replay_update(r, l);
+}
+
+void pp_replay_fork(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t threads)
+{
+    pp_replay_settle(r, l, t);
+    pp_replay_task *task = l->cur ? l->cur : pp_replay_implicit(l);
+    pp_replay_seg_unref(l->fork_seg);
+    l->fork_seg = pp_replay_span_split(task);
+    l->fork_span = task->span;
+    l->fork_threads = threads;
+    l->fork_pending = 1;
+    l->in_fork_join = 1;
+    pp_replay_update(r, l);
+}
+
+static pp_replay_team *pp_replay_team_find(pp_replay *r, pp_replay_loc *l, uint32_t comm)
+{
+    if (l->fork_pending) {
+        l->fork_pending = 0;
+        pp_replay_team *team = calloc(1, sizeof *team);
+        if (!team)
+            return NULL;
+        team->comm = comm;
+        team->requested = l->fork_threads ? l->fork_threads : 1;
+        team->fork_span = l->fork_span;
+        team->fork_seg = l->fork_seg; /* the reference moves */
+        l->fork_seg = NULL;
+        team->next_open = r->open_teams;
+        r->open_teams = team;
+        return team;
+    }
+    /* a worker: the most recent team of this communicator still short of
+     * members (nested teams of the same construct could be told apart only
+     * by their timing: doc/trace.md) */
+    for (pp_replay_team *team = r->open_teams; team; team = team->next_open)
+        if (team->comm == comm && team->members < team->requested)
+            return team;
+    pp_replay_team *team = calloc(1, sizeof *team);
+    if (team) {
+        team->comm = comm;
+        team->requested = UINT32_MAX;
+    }
+    return team;
+}
+
+void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t comm)
+{
+    pp_replay_settle(r, l, t);
+    int forked = l->fork_pending;
+    l->in_fork_join = 0;
+    pp_replay_team *team = pp_replay_team_find(r, l, comm);
+    if (!team) {
+        fprintf(stderr, "pompprof-replay: out of memory\n");
+        exit(1);
+    }
+    team->members++;
+    team->left++;
+    team->refs++;
+    if (l->n_levels == l->cap_levels) {
+        l->cap_levels = l->cap_levels ? 2 * l->cap_levels : 4;
+        l->levels = realloc(l->levels, l->cap_levels * sizeof *l->levels);
+        if (!l->levels) {
+            fprintf(stderr, "pompprof-replay: out of memory\n");
+            exit(1);
+        }
+    }
+    pp_replay_task *implicit = pp_replay_task_new(0, team->fork_seg, team->fork_span);
+    implicit->team = team;
+    implicit->loc = l;
+    implicit->frag_start = t;
+    pp_replay_task *resume = l->cur ? l->cur : pp_replay_implicit(l);
+    resume->refs++;
+    l->levels[l->n_levels++] = (pp_replay_level){team, implicit, resume, forked};
+    l->cur = implicit;
+    pp_replay_update(r, l);
+}
+
+static void pp_replay_team_release(pp_replay *r, pp_replay_team *team)
+{
+    if (--team->refs)
+        return;
+    for (pp_replay_team **p = &r->open_teams; *p; p = &(*p)->next_open) {
+        if (*p == team) {
+            *p = team->next_open;
+            break;
+        }
+    }
+    pp_replay_seg_unref(team->fork_seg);
+    for (int i = 0; i < 4; i++)
+        pp_replay_seg_unref(team->ep[i].seg);
+    free(team);
+}
+
+void pp_replay_team_end(pp_replay *r, pp_replay_loc *l, uint64_t t)
+{
+    pp_replay_settle(r, l, t);
+    if (l->n_levels == 0)
+        return;
+    pp_replay_level lv = l->levels[--l->n_levels];
+    pp_replay_task *implicit = lv.implicit;
+    pp_replay_span_note(r, implicit->span, implicit->seg);
+    /* the task that forked continues after the whole team (all of it passed
+     * the closing implicit barrier, so this implicit task's span is the
+     * team's) */
+    pp_replay_span_join(lv.resume, implicit->span, implicit->seg);
+    if (implicit->id) {
+        pp_replay_table_remove(r, implicit->id);
+        pp_replay_task_unref(implicit); /* the table's reference */
+    }
+    implicit->completed = 1;
+    pp_replay_task_unref(implicit);
+    l->cur = lv.resume;
+    pp_replay_task_unref(lv.resume);
+    pp_replay_team_release(r, lv.team);
+    l->in_fork_join = lv.forked; /* until the join */
+    pp_replay_update(r, l);
+}
+
+void pp_replay_join(pp_replay *r, pp_replay_loc *l, uint64_t t)
+{
+    pp_replay_settle(r, l, t);
+    l->in_fork_join = 0;
+    pp_replay_update(r, l);
+}
+
+void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id)
+{
+    pp_replay_settle(r, l, t);
+    pp_replay_task *creator = l->cur ? l->cur : pp_replay_implicit(l);
+    pp_replay_seg *frozen = pp_replay_span_split(creator);
+    pp_replay_task *task = pp_replay_task_new(id, frozen, creator->span);
+    pp_replay_seg_unref(frozen);
+    task->is_explicit = 1;
+    task->parent = creator;
+    creator->refs++;
+    creator->live_children++;
+    task->t_create = t;
+    if (creator->depth) {
+        uint32_t top = creator->stack[creator->depth - 1].region;
+        if (top < r->n_regions && r->regions[top].kind == PP_RK_CREATE) {
+            task->create_region = top;
+            task->depend = (uint8_t)r->regions[top].depend;
+        }
+    }
+    if (l->n_levels) {
+        pp_replay_level *lv = &l->levels[l->n_levels - 1];
+        task->team = lv->team;
+        task->episode = lv->implicit->episode;
+        lv->team->refs++;
+    }
+    pp_replay_task *old = pp_replay_lookup(r, id);
+    if (old) { /* an id seen twice: keep the newer task */
+        pp_replay_table_remove(r, id);
+        pp_replay_task_unref(old);
+    }
+    pp_replay_table_put(r, task);
+    r->n_tasks++;
+    if (task->depend)
+        r->n_depend_tasks++;
+    pp_replay_ready_change(r, t, task->depend ? 0 : 1, task->depend ? 1 : 0, NULL, 0);
+    if (r->chrome)
+        pp_replay_chrome_flow(r->chrome, r, l->index, t, id, 0);
+}
+
+void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id)
+{
+    pp_replay_settle(r, l, t);
+    pp_replay_task *task = pp_replay_lookup(r, id);
+    if (!task) {
+        /* an id never created: the implicit task this thread is in (OTF2
+         * names implicit tasks only when they are resumed) */
+        task = pp_replay_implicit(l);
+        if (task->id && task->id != id)
+            return;
+        task->id = id;
+        pp_replay_table_put(r, task);
+        task->refs++;
+    }
+    pp_replay_task *prev = l->cur;
+    if (prev == task)
+        return;
+    if (prev) {
+        pp_replay_switch_out(r, l, prev, t);
+        l->cur = task; /* prev is suspended now */
+        pp_replay_check_tied(r, prev, t);
+    }
+    if (task->is_explicit && !task->begun) {
+        task->begun = 1;
+        task->loc = l;
+        task->t_begin = t;
+        pp_replay_ready_change(r, t, task->depend ? 0 : -1, task->depend ? -1 : 0, NULL, 0);
+        if (r->chrome)
+            pp_replay_chrome_flow(r->chrome, r, l->index, t, id, 1);
+    }
+    if (task->ready_tied) {
+        task->ready_tied = 0;
+        pp_replay_ready_change(r, t, 0, 0, task->loc, -1);
+    }
+    l->cur = task;
+    task->frag_start = t;
+    pp_replay_update(r, l);
+}
+
+void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id)
+{
+    pp_replay_settle(r, l, t);
+    pp_replay_task *task = pp_replay_lookup(r, id);
+    if (!task || !task->is_explicit || task->completed)
+        return;
+    pp_replay_switch_out(r, l, task, t);
+    task->completed = 1;
+    pp_replay_span_note(r, task->span, task->seg);
+    pp_replay_task *parent = task->parent;
+    if (parent) {
+        if (task->span > parent->child_max) {
+            parent->child_max = task->span;
+            pp_replay_seg_ref(task->seg);
+            pp_replay_seg_unref(parent->child_max_seg);
+            parent->child_max_seg = task->seg;
+        }
+        if (parent->live_children)
+            parent->live_children--;
+    }
+    if (task->team) {
+        pp_replay_team_contribute(task->team, task->episode, task->span, task->seg);
+        pp_replay_team_release(r, task->team);
+        task->team = NULL;
+    }
+    if (l->cur == task)
+        l->cur = NULL;
+    pp_replay_check_tied(r, parent, t);
+    pp_replay_table_remove(r, id);
+    pp_replay_task_unref(task);
+    pp_replay_update(r, l);
+}
+
+void pp_replay_finish(pp_replay *r, uint64_t t)
+{
+    pp_replay_settle_all(r, t);
+    if (r->view && t > r->ready_since)
+        pp_replay_view_ready(r->view, r, r->ready_since, t,
+                             r->ready_sure + r->ready_maybe + r->tied_total, r->ready_maybe);
+    for (uint32_t i = 0; i < r->n_locs; i++) {
+        pp_replay_loc *l = &r->locs[i];
+        for (uint32_t k = 0; k < l->n_levels; k++)
+            pp_replay_span_note(r, l->levels[k].implicit->span, l->levels[k].implicit->seg);
+        if (l->cur) {
+            pp_replay_span_note(r, l->cur->span, l->cur->seg);
+            pp_replay_switch_out(r, l, l->cur, t);
+        }
+        pp_replay_span_note(r, l->initial->span, l->initial->seg);
+    }
+}

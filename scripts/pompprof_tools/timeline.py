@@ -1,0 +1,263 @@
+"""pompprof-timeline: what a trace (POMPPROF_TRACE=1) says about where time went.
+
+Breakdown of every thread's time, as POT defines it and adapted to POMP2 events:
+  work         a task runs user code: an explicit task (task work) or an implicit one
+               (the parallel region's own code and the serial part: implicit work)
+  overhead     not working while some task was ready: task creation and trace flushes
+               (always), waiting at a scheduling point (switch) or blocked in a critical
+               section or lock (sync) while a task was ready
+  idleness     not working while no task was ready
+  undetermined not working while only tasks with depend clauses had been created and
+               not begun: whether they were ready is not in the trace (their dependences
+               are not), so this time is overhead or idleness, not split by guessing
+"Ready" is created and not begun, or suspended in a taskwait whose children are done.
+A thread's time is the time it was in a parallel region (the master: the whole run).
+
+The task graph (creation, taskwait and barrier edges, measured times) gives the work,
+the span (its longest path), the parallelism work/span and Cilkview's speedup bounds
+for 2..1024 threads, with the span's path construct by construct.
+
+The replay itself is a C program (pompprof-replay) that reads the OTF2 trace; this
+module runs it, formats its result and draws the pictures (timeline_plot).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+
+from . import build_config
+from . import textfmt as tf
+from .cli import ToolError, main_guard
+
+PROG = "pompprof-timeline"
+
+BREAKDOWN_KEYS = ("time", "work", "work_task", "work_implicit", "overhead", "overhead_create",
+                  "overhead_switch", "overhead_sync", "overhead_flush", "idleness",
+                  "undetermined")
+
+EPILOG = """\
+columns (seconds): work = task work + implicit-task work; overhead = create + switch
+(waiting at a scheduling point while a task was ready) + sync (blocked in critical or
+lock while a task was ready) + flush (the trace's own buffer flushes); idleness = not
+working while no task was ready; undet = overhead or idleness, undecidable because only
+tasks with depend clauses were waiting.  They add up to the thread's time.
+
+pictures (--svg/--png): thread view (one row per thread, coloured by task construct or
+region, grey when idle, red/orange for overhead), task view (one row per task construct,
+or per instance when there are few: dark = running, light = created and waiting), and
+the number of ready tasks below both.  --speedup draws the speedup bounds.
+"""
+
+
+def replay_program() -> str:
+    """pompprof-replay: the build tree's when this package runs from the build tree,
+    else the installed one (POMPPROF_REPLAY overrides both)."""
+    env = os.environ.get("POMPPROF_REPLAY")
+    if env:
+        return env
+    here = os.path.dirname(os.path.realpath(build_config.__file__))
+    build = os.path.realpath(os.path.join(build_config.ABS_TOP_BUILDDIR, "scripts",
+                                          "pompprof_tools"))
+    if here == build:
+        return build_config.BUILD_REPLAY
+    return build_config.REPLAY
+
+
+def find_archive(path: str) -> str:
+    """The anchor file (.otf2) of the trace in directory path, or path itself."""
+    if os.path.isfile(path):
+        if not path.endswith(".otf2"):
+            raise ToolError("%s is not an OTF2 anchor file (.otf2) nor a directory" % path)
+        return path
+    if not os.path.isdir(path):
+        raise ToolError("%s: no such file or directory" % path)
+    found = sorted(glob.glob(os.path.join(glob.escape(path), "*.otf2")))
+    if not found:
+        raise ToolError("%s holds no trace (run the program with POMPPROF_TRACE=1)" % path)
+    if len(found) > 1:
+        raise ToolError("%s holds several traces (%s): name one" % (
+            path, ", ".join(os.path.basename(f) for f in found)))
+    return found[0]
+
+
+def run_replay(archive: str, args, pictures: bool) -> dict:
+    """Run pompprof-replay and return its JSON result."""
+    prog = replay_program()
+    if not os.path.isfile(prog):
+        raise ToolError("cannot read traces: %s is missing (this pompprof was built without "
+                        "OTF2; install the Debian package libotf2-trace-dev and rebuild)" % prog)
+    cmd = [prog]
+    if args.window_from is not None:
+        cmd += ["--from", repr(args.window_from)]
+    if args.window_to is not None:
+        cmd += ["--to", repr(args.window_to)]
+    if pictures:
+        cmd += ["--pictures", "--bins", str(args.bins)]
+    if args.chrome:
+        cmd += ["--chrome", args.chrome]
+    cmd.append(archive)
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as e:
+        raise ToolError("cannot run %s: %s" % (prog, e.strerror)) from None
+    if proc.returncode != 0:
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        msg = lines[-1] if lines else "exit status %d" % proc.returncode
+        if msg.startswith("pompprof-replay: "):
+            msg = msg[len("pompprof-replay: "):]
+        raise ToolError(msg)
+    try:
+        return json.loads(proc.stdout.decode("utf-8", "replace"))
+    except ValueError:
+        raise ToolError("%s printed no valid result for %s" % (prog, archive)) from None
+
+
+# ---- output ------------------------------------------------------------------------------
+
+def result_without_pictures(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k != "pictures"}
+
+
+def render_csv(data: dict) -> str:
+    rows = [["thread"] + list(BREAKDOWN_KEYS)]
+    for t in data["threads"]:
+        rows.append([str(t["location"])] + [repr(t[k]) for k in BREAKDOWN_KEYS])
+    rows.append(["total"] + [repr(data["total"][k]) for k in BREAKDOWN_KEYS])
+    return tf.csv_text(rows)
+
+
+def _breakdown_rows(data):
+    cols = ("time", "work", "work_task", "work_implicit", "overhead", "overhead_create",
+            "overhead_switch", "overhead_sync", "overhead_flush", "idleness", "undetermined")
+    rows = []
+    for t in data["threads"] + [dict(data["total"], location="total")]:
+        rows.append([str(t["location"])] + ["%.4f" % t[k] for k in cols])
+    return rows
+
+
+def render_text(data: dict) -> str:
+    tr, win = data["trace"], data["window"]
+    out = ["%s: %s (%d threads, %d events, %.4f s; window %.4f to %.4f s)" % (
+        PROG, tr["archive"], tr["threads"], tr["events"], tr["seconds"], win["from"],
+        win["to"]), ""]
+    out.append("Breakdown (seconds; POT: overhead = not working while a task was ready)")
+    headers = ["thread", "time", "work", "task", "implicit", "overhead", "create", "switch",
+               "sync", "flush", "idleness", "undet"]
+    out.append(tf.table(headers, _breakdown_rows(data), width=120))
+    total = data["total"]
+    if total["time"] > 0:
+        out.append("total: work %.1f %%, overhead %.1f %%, idleness %.1f %%%s" % (
+            100 * total["work"] / total["time"], 100 * total["overhead"] / total["time"],
+            100 * total["idleness"] / total["time"],
+            ", undetermined %.1f %%" % (100 * total["undetermined"] / total["time"])
+            if total["undetermined"] else ""))
+    dep = data["depend"]
+    if dep["tasks"]:
+        out.append("")
+        out.append("%d tasks had depend clauses (%s).  When they were ready is not in the "
+                   "trace:" % (dep["tasks"], ", ".join(dep["constructs"]) or "constructs unknown"))
+        out.append("  undetermined time is overhead or idleness (the two are bounds there, "
+                   "not measurements),")
+        out.append("  and the task graph lacks their dependence edges (the span is a lower "
+                   "bound).")
+    g = data["graph"]
+    out.append("")
+    out.append("Task graph (whole trace; creation, taskwait and barrier edges):")
+    out.append("  work %.6f s, span %.6f s, parallelism %.2f (%d explicit tasks)%s" % (
+        g["work"], g["span"], g["parallelism"], g["tasks"],
+        "; span is a lower bound (depend clauses)" if g["depend_tasks"] else ""))
+    out.append("  speedup bounds (Cilkview: upper = min(P, parallelism), lower = greedy "
+               "work/(work/P + span)):")
+    out.append("  " + "  ".join("%d: %.3g-%.3g" % (s["threads"], s["lower"], s["upper"])
+                                for s in g["speedup"]))
+    if g["span_path"]:
+        out.append("  span path, construct by construct (seconds, stretches):")
+        for p in g["span_path"][:40]:
+            out.append("    %10.6f  %5d  %s" % (p["seconds"], p["segments"], p["construct"]))
+        if len(g["span_path"]) > 40:
+            out.append("    ... %d more" % (len(g["span_path"]) - 40))
+    return "\n".join(out) + "\n"
+
+
+# ---- command line --------------------------------------------------------------------------
+
+def build_parser():
+    ap = argparse.ArgumentParser(
+        prog=PROG,
+        description="Breakdown into work, overhead and idleness, task-graph parallelism, "
+                    "timeline pictures and a Chrome trace from a pompprof trace "
+                    "(POMPPROF_TRACE=1).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("trace", help="directory holding traces.otf2 (the profile's), or the "
+                                  ".otf2 file")
+    ap.add_argument("--format", choices=("text", "csv", "json"), default="text",
+                    help="output format of the breakdown (default: text)")
+    ap.add_argument("--from", dest="window_from", type=float, metavar="S",
+                    help="start of the time window, seconds from the start of the trace")
+    ap.add_argument("--to", dest="window_to", type=float, metavar="S",
+                    help="end of the time window, seconds from the start of the trace")
+    ap.add_argument("--svg", metavar="FILE", help="draw the timeline pictures as SVG")
+    ap.add_argument("--png", metavar="FILE", help="draw the timeline pictures as PNG")
+    ap.add_argument("--speedup", metavar="FILE",
+                    help="draw the speedup bounds (.svg or .png)")
+    ap.add_argument("--chrome", metavar="FILE",
+                    help="write the trace in the Trace Event JSON format (Perfetto, "
+                         "chrome://tracing)")
+    ap.add_argument("--bins", type=int, default=1600, metavar="N",
+                    help="time resolution of the pictures (default: 1600 bins)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    for name in ("window_from", "window_to"):
+        v = getattr(args, name)
+        if v is not None and not v >= 0:
+            ap.error("--%s needs a number of seconds >= 0" % name.split("_")[1])
+    if args.window_from is not None and args.window_to is not None \
+            and args.window_to <= args.window_from:
+        ap.error("--to must be later than --from")
+    if not 10 <= args.bins <= 100000:
+        ap.error("--bins needs a number from 10 to 100000")
+    for name in ("svg", "png", "speedup", "chrome"):
+        path = getattr(args, name)
+        if path and os.path.isdir(path):
+            raise ToolError("--%s %s is a directory" % (name, path))
+    if args.speedup and not args.speedup.endswith((".svg", ".png")):
+        ap.error("--speedup needs a file name ending in .svg or .png")
+    plots = None
+    if args.svg or args.png or args.speedup:
+        # before the replay: a missing package is said at once
+        from . import timeline_plot as plots
+        plots.check_matplotlib()
+    archive = find_archive(args.trace)
+    data = run_replay(archive, args, pictures=bool(args.svg or args.png))
+    if plots:
+        for path, fmt in ((args.svg, "svg"), (args.png, "png")):
+            if path:
+                plots.draw_timeline(data, path, fmt)
+        if args.speedup:
+            plots.draw_speedup(data, args.speedup)
+    if args.format == "json":
+        out = tf.json_text(result_without_pictures(data))
+    elif args.format == "csv":
+        out = render_csv(data)
+    else:
+        out = render_text(data)
+    sys.stdout.write(out)
+    return 0
+
+
+def entry() -> int:
+    """The `pompprof-timeline` command."""
+    return main_guard(PROG, main)
+
+
+if __name__ == "__main__":
+    sys.exit(entry())

@@ -1,0 +1,194 @@
+"""The pictures of pompprof-timeline, drawn with matplotlib (Debian: python3-matplotlib):
+
+- thread view: one row per thread, coloured by what it did (the task construct it ran,
+  the region of its implicit task, or a kind of waiting: grey = idle, red/orange =
+  overhead while tasks were ready, purple = task creation, black = the trace's own flushes and start);
+- task view: one row per task construct (running instances as a filled curve scaled to
+  the row's maximum, waiting instances as a line), or one row per task instance when the
+  run had few (dark = running, light = created and waiting);
+- the number of ready tasks over time, below both;
+- and the speedup bounds of the task graph as a separate plot.
+
+The data comes binned from pompprof-replay (the "pictures" part of its result)."""
+
+from __future__ import annotations
+
+import sys
+
+from .cli import ToolError
+
+CATEGORY_COLORS = {
+    "idle": "#d0d0d0",
+    "overhead: scheduling (tasks ready)": "#e15759",
+    "overhead: blocked (tasks ready)": "#f28e2b",
+    "task creation": "#9c6fb0",
+    "trace flush or start": "#000000",
+    "undetermined (depend tasks waiting)": "#8c8c8c",
+}
+PALETTE = ("#4e79a7", "#59a14f", "#76b7b2", "#edc948", "#86bcb6", "#499894", "#b6992d",
+           "#8cd17d", "#a0cbe8", "#f1ce63", "#79706e", "#d4a6c8", "#9d7660", "#d7b5a6")
+
+
+def check_matplotlib():
+    try:
+        import matplotlib  # noqa: F401  (only whether it is there)
+    except ImportError:
+        raise ToolError("pictures need matplotlib, which %s cannot import (install the "
+                        "Debian package python3-matplotlib)" % sys.executable) from None
+
+
+def _pyplot():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _short(name: str, width: int = 38) -> str:
+    if name.startswith("!$omp "):
+        name = name[6:]
+    return name if len(name) <= width else name[:width - 1] + "~"
+
+
+def _colors(pic: dict) -> dict:
+    """Label id -> colour: the fixed ones for the kinds of waiting, a palette for the
+    regions and task constructs by how much of the picture they fill."""
+    labels = pic["labels"]
+    area = {}
+    for th in pic["threads"]:
+        for _, count, label in th["runs"]:
+            area[label] = area.get(label, 0) + count
+    colors = {}
+    rank = 0
+    for label in sorted(area, key=lambda k: -area[k]):
+        name = labels.get(str(label), "?")
+        if name in CATEGORY_COLORS:
+            colors[label] = CATEGORY_COLORS[name]
+        else:
+            colors[label] = PALETTE[rank % len(PALETTE)]
+            rank += 1
+    for row in pic["task_rows"]:
+        if row["label"] not in colors:
+            colors[row["label"]] = PALETTE[rank % len(PALETTE)]
+            rank += 1
+    return colors, area
+
+
+def draw_timeline(data: dict, path: str, fmt: str):
+    pic = data.get("pictures")
+    if not pic:
+        raise ToolError("the replay returned no picture data")
+    plt = _pyplot()
+    labels = pic["labels"]
+    colors, area = _colors(pic)
+    t0, t1, bins = pic["from"], pic["to"], pic["bins"]
+    width = (t1 - t0) / bins
+    nthreads = len(pic["threads"])
+    instances = pic["instances"]
+    task_rows = instances if instances is not None else pic["task_rows"]
+    ntask = max(1, min(len(task_rows), 40))
+    heights = [max(1.2, 0.35 * nthreads), max(1.0, 0.28 * ntask), 1.3]
+    fig, axes = plt.subplots(3, 1, sharex=True, figsize=(12, sum(heights) + 1.6),
+                             gridspec_kw={"height_ratios": heights})
+    ax_thr, ax_task, ax_ready = axes
+
+    # thread view
+    for i, th in enumerate(pic["threads"]):
+        by_label = {}
+        for start, count, label in th["runs"]:
+            by_label.setdefault(label, []).append((t0 + start * width, count * width))
+        for label, spans in by_label.items():
+            ax_thr.broken_barh(spans, (i - 0.4, 0.8), facecolors=colors.get(label, "#cccccc"),
+                               linewidth=0)
+    ax_thr.set_yticks(range(nthreads))
+    ax_thr.set_yticklabels(["thread %d" % i for i in range(nthreads)])
+    ax_thr.set_ylim(nthreads - 0.5, -0.5)
+    ax_thr.set_title("thread view", loc="left", fontsize=10)
+    handles = []
+    for label in sorted(area, key=lambda k: -area[k])[:14]:
+        handles.append(plt.Rectangle((0, 0), 1, 1, color=colors[label],
+                                     label=_short(labels.get(str(label), "?"), 44)))
+    if handles:
+        ax_thr.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                      fontsize=7, frameon=False)
+
+    # task view
+    names = []
+    if instances is not None:
+        for i, inst in enumerate(instances[:ntask]):
+            color = colors.get(inst["label"], PALETTE[0])
+            for a, b, _loc, running in inst["fragments"]:
+                ax_task.broken_barh([(a, b - a)], (i - 0.35, 0.7), facecolors=color,
+                                    alpha=1.0 if running else 0.3, linewidth=0)
+            names.append("%s #%d" % (_short(labels.get(str(inst["label"]), "?"), 30), i))
+        title = "task view: one row per task instance (dark: running, light: created, waiting)"
+    else:
+        xs = [t0 + k * width for k in range(bins + 1)]
+        for i, row in enumerate(task_rows[:ntask]):
+            color = colors.get(row["label"], PALETTE[0])
+            run, wait = row["running"], row["waiting"]
+            top_r, top_w = max(max(run), 1e-12), max(max(wait), 1e-12)
+            ys = [i + 0.4 - 0.8 * v / top_r for v in run + run[-1:]]
+            ax_task.fill_between(xs, i + 0.4, ys, step="post", color=color, linewidth=0)
+            yw = [i + 0.4 - 0.8 * v / top_w for v in wait + wait[-1:]]
+            ax_task.step(xs, yw, where="post", color="#333333", linewidth=0.6)
+            names.append("%s\n(running <= %.2g, waiting <= %.3g)" % (
+                _short(labels.get(str(row["label"]), "?"), 30), max(run), max(wait)))
+        title = ("task view: one row per task construct (filled: instances running, line: "
+                 "created and waiting; each scaled to its maximum)")
+    ax_task.set_yticks(range(len(names)))
+    ax_task.set_yticklabels(names, fontsize=7)
+    ax_task.set_ylim(max(len(names), 1) - 0.5, -0.5)
+    ax_task.set_title(title, loc="left", fontsize=10)
+
+    # ready tasks
+    xs = [t0 + k * width for k in range(bins + 1)]
+    ready = pic["ready"] + pic["ready"][-1:]
+    ax_ready.fill_between(xs, 0, ready, step="post", color="#4e79a7", alpha=0.5, linewidth=0,
+                          label="ready tasks (average per bin)")
+    dep = pic["ready_depend"]
+    if any(dep):
+        ax_ready.step(xs, dep + dep[-1:], where="post", color="#8c8c8c", linewidth=0.8,
+                      label="of them: depend tasks, readiness unknown")
+    ax_ready.set_ylabel("ready tasks", fontsize=8)
+    ax_ready.set_ylim(bottom=0)
+    ax_ready.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
+    ax_ready.set_xlabel("seconds since the start of the trace")
+    ax_ready.set_xlim(t0, t1)
+    fig.suptitle("%s: %d threads, %.4g s" % (data["trace"]["archive"], nthreads, t1 - t0),
+                 fontsize=10, x=0.01, ha="left")
+    fig.tight_layout()
+    _save(fig, plt, path, fmt)
+
+
+def draw_speedup(data: dict, path: str):
+    plt = _pyplot()
+    g = data["graph"]
+    ps = [1] + [s["threads"] for s in g["speedup"]]
+    upper = [1.0] + [s["upper"] for s in g["speedup"]]
+    lower = [1.0] + [s["lower"] for s in g["speedup"]]
+    fig, ax = plt.subplots(figsize=(7, 4.6))
+    ax.plot(ps, ps, color="#bbbbbb", linestyle="--", label="linear")
+    ax.fill_between(ps, lower, upper, color="#4e79a7", alpha=0.2)
+    ax.plot(ps, upper, color="#4e79a7", label="upper bound: min(P, work/span)")
+    ax.plot(ps, lower, color="#e15759", label="greedy scheduler: work/(work/P + span)")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xlabel("threads P")
+    ax.set_ylabel("speedup")
+    ax.set_title("work %.4g s, span %.4g s, parallelism %.3g%s" % (
+        g["work"], g["span"], g["parallelism"],
+        " (span: lower bound, depend clauses)" if g["depend_tasks"] else ""), fontsize=9)
+    ax.legend(fontsize=8)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    _save(fig, plt, path, "png" if path.endswith(".png") else "svg")
+
+
+def _save(fig, plt, path, fmt):
+    try:
+        fig.savefig(path, format=fmt, dpi=90)
+    except OSError as e:
+        raise ToolError("cannot write %s: %s" % (path, e.strerror)) from None
+    finally:
+        plt.close(fig)

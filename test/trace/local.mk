@@ -1,0 +1,19 @@
+# test/trace: traces of real programs (POMPPROF_TRACE=1), read back with
+# otf2-print and pompprof-timeline: events against the programs and their
+# profiles, the breakdown and task-graph ground truth, flushes, full disks,
+# and the pompprof-timeline command.
+TRACE_TESTS = \
+	test/trace/test_trace_events.py \
+	test/trace/test_trace_ground_truth.py \
+	test/trace/test_trace_flush.py \
+	test/trace/test_trace_disk.py \
+	test/trace/test_timeline_tool.py
+if HAVE_OTF2
+if HAVE_OTF2_PRINT
+TESTS += $(TRACE_TESTS)
+endif
+endif
+EXTRA_DIST += $(TRACE_TESTS) test/trace/trace_common.py \
+	test/trace/progs/spin.h test/trace/progs/gt_idle.c test/trace/progs/gt_critical.c \
+	test/trace/progs/gt_tree.c test/trace/progs/gt_chain.c test/trace/progs/depend.c \
+	test/trace/progs/fdepend.f90

@@ -1,0 +1,146 @@
+"""Ground truth for pompprof-timeline, on real programs at 2 threads (test/trace/progs,
+built with OPARI2 through the wrapper, traced with POMPPROF_TRACE=1).
+
+Breakdown, each within 15%:
+* gt_idle: one thread runs a single 100 ms task while the other waits in a barrier:
+  work about 0.1 s on the first, idleness about 0.1 s on the second;
+* gt_critical: a thread blocked 50 ms in a critical section held by the other while
+  tasks are ready: overhead about 0.05 s on it;
+* fib_cutoff (examples/): work + overhead + idleness equals each thread's measured time
+  (the profile's, from the same run).
+Task graph:
+* gt_tree, a binary task tree of depth 8 with 256 leaves of 2 ms: work about 0.512 s
+  (15%), parallelism about leaves / longest leaf (256 on a quiet machine; 20%);
+* gt_chain, 50 tasks each spinning 2 ms, creating the next and waiting for it:
+  parallelism about 1 (20%).
+
+Every trace is also read by otf2-print.  A loaded machine can deschedule a spinning thread past its deadline, so every program
+also reports what its spins really took (GT_REPORT); the trace is compared with those
+figures, and with the nominal ones whenever the spins kept time (within 5%).
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from trace_common import EXAMPLES, PROGS, TOP_BUILDDIR, Events, build, read_report, run, timeline
+from pompprof_tools import cubex
+
+
+REPLAY = os.path.join(TOP_BUILDDIR, "replay", "pompprof-replay")
+
+
+def near(value, expected, tolerance):
+    return abs(value - expected) <= tolerance * abs(expected)
+
+
+class GroundTruth(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.mkdtemp(prefix="pp_trace_gt_")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def traced(self, name, source=None, args=()):
+        """Build and run name; returns (timeline JSON, GT_REPORT values, output dir)."""
+        exe = build(self.scratch, source or os.path.join(PROGS, name + ".c"))
+        out = os.path.join(self.scratch, name + ".trace")
+        report = os.path.join(self.scratch, name + ".report")
+        run(exe, out, args=args, env={"GT_REPORT": report})
+        ev = Events(os.path.join(out, "traces.otf2"))  # otf2-print reads it
+        for loc in ev.locations():
+            self.assertEqual(ev.count("ENTER", loc), ev.count("LEAVE", loc))
+        values = read_report(report) if os.path.exists(report) else {}
+        return timeline(out), values, out
+
+    def check(self, what, value, measured, nominal, tolerance):
+        self.assertTrue(near(value, measured, tolerance),
+                        "%s: %.6f, the program measured %.6f" % (what, value, measured))
+        if near(measured, nominal, 0.05):
+            self.assertTrue(near(value, nominal, tolerance),
+                            "%s: %.6f, expected %.6f" % (what, value, nominal))
+
+    def test_idle(self):
+        d, rep, out = self.traced("gt_idle")
+        threads = d["threads"]
+        runner = max(threads, key=lambda t: t["work_task"])
+        waiter = min(threads, key=lambda t: t["work_task"])
+        self.check("task work of the thread that ran it", runner["work_task"], rep["task"], 0.1,
+                   0.15)
+        # the waiting thread's idleness while the task ran (before it, the runtime may
+        # have taken its time to start the second thread: idleness too, of the other)
+        frags = self.task_fragments(out)
+        begin, end = frags[0][0], frags[-1][1]
+        w = timeline(out, "--from", repr(begin), "--to", repr(end))
+        waiter_w = w["threads"][waiter["location"]]
+        self.check("idleness of the other thread", waiter_w["idleness"], rep["task"], 0.1, 0.15)
+        self.assertGreaterEqual(waiter["idleness"], waiter_w["idleness"])
+        self.assertLess(waiter_w["overhead"], 0.1 * waiter_w["idleness"])
+
+    def task_fragments(self, out):
+        """The fragments [start, end] (seconds) in which the run's one task ran."""
+        proc = subprocess.run([REPLAY, "--pictures", os.path.join(out, "traces.otf2")],
+                              stdout=subprocess.PIPE, check=True, universal_newlines=True)
+        inst = json.loads(proc.stdout)["pictures"]["instances"]
+        self.assertEqual(len(inst), 1)
+        return [(a, b) for a, b, _, running in inst[0]["fragments"] if running]
+
+    def test_critical(self):
+        d, rep, _ = self.traced("gt_critical")
+        blocked = d["threads"][1]
+        self.check("overhead of the blocked thread", blocked["overhead"], rep["blocked"], 0.05,
+                   0.15)
+        self.assertGreater(blocked["overhead_sync"], 0.8 * blocked["overhead"])
+
+    def test_cutoff_adds_up(self):
+        d, _, out = self.traced("fib_cutoff", os.path.join(EXAMPLES, "fib_cutoff.c"),
+                                args=(34, 10))
+        cube = cubex.load(out)
+        measured = cube.inclusive_row("time", cube.roots[0])
+        self.assertEqual(len(measured), len(d["threads"]))
+        for t, profile_time in zip(d["threads"], measured):
+            parts = t["work"] + t["overhead"] + t["idleness"] + t["undetermined"]
+            self.assertTrue(near(parts, profile_time, 0.15),
+                            "thread %s: %.6f vs the profile's %.6f" % (t["location"], parts,
+                                                                       profile_time))
+            self.assertAlmostEqual(parts, t["time"], delta=1e-6)
+        self.assertGreater(d["total"]["work_task"], 0.5 * d["total"]["work"])
+
+    def test_tree(self):
+        d, rep, _ = self.traced("gt_tree")
+        g = d["graph"]
+        self.assertEqual(g["tasks"], 2 * 256 - 2)
+        self.check("work", g["work"], rep["leaf_sum"], 0.512, 0.15)
+        self.assertGreaterEqual(g["span"], rep["leaf_max"])
+        expected = rep["leaf_sum"] / rep["leaf_max"]
+        self.assertTrue(near(g["parallelism"], expected, 0.2),
+                        "parallelism %.1f, leaves/longest leaf %.1f" % (g["parallelism"],
+                                                                       expected))
+        if rep["leaf_max"] < 0.0021 and near(rep["leaf_sum"], 0.512, 0.05):
+            self.assertTrue(near(g["parallelism"], 256, 0.2), g["parallelism"])
+        constructs = {p["construct"] for p in g["span_path"]}
+        self.assertTrue(any(c.startswith("!$omp task @gt_tree.c") for c in constructs),
+                        constructs)
+        bounds = {s["threads"]: s for s in g["speedup"]}
+        self.assertEqual(sorted(bounds), [2 ** k for k in range(1, 11)])
+        self.assertAlmostEqual(bounds[2]["upper"], 2, places=3)
+        self.assertLessEqual(bounds[1024]["upper"], g["parallelism"] * 1.001)
+        for s in g["speedup"]:
+            self.assertLessEqual(s["lower"], s["upper"] * 1.0001)
+
+    def test_chain(self):
+        d, rep, _ = self.traced("gt_chain")
+        g = d["graph"]
+        self.assertEqual(g["tasks"], 50)
+        self.check("work", g["work"], rep["link_sum"], 0.1, 0.15)
+        self.assertTrue(near(g["parallelism"], 1.0, 0.2), g["parallelism"])
+        path = [p for p in g["span_path"] if p["construct"].startswith("!$omp task @gt_chain.c")]
+        self.assertTrue(near(sum(p["seconds"] for p in path), rep["link_sum"], 0.15))
+
+
+if __name__ == "__main__":
+    unittest.main()

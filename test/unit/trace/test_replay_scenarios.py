@@ -1,0 +1,200 @@
+"""The replay's figures, exactly, on synthetic traces.
+
+trace_scenarios sends hand-made event streams of two threads through the engine (fake
+clock in nanoseconds) and lets it write its OTF2 trace; pompprof-replay must give the
+breakdown worked out by hand for each (comments below), the task graph's work and span,
+a time window, the pictures' data and a Chrome trace.  otf2-print must read every trace.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOP_BUILDDIR = os.environ.get("top_builddir")
+if not TOP_BUILDDIR:
+    sys.exit("run through make check (top_builddir unset)")
+SCENARIOS = os.path.join(TOP_BUILDDIR, "test", "unit", "trace", "trace_scenarios")
+REPLAY = os.path.join(TOP_BUILDDIR, "replay", "pompprof-replay")
+NS = 1e-9
+
+
+def ns(seconds):
+    return round(seconds / NS)
+
+
+class Scenarios(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="pp_replay_")
+        cls.archives = {}
+        for name in ("idle", "critical", "depend", "tied"):
+            out = os.path.join(cls.tmp, name)
+            subprocess.run([SCENARIOS, name, out], check=True)
+            cls.archives[name] = os.path.join(out, "traces.otf2")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def replay(self, name, *args):
+        out = subprocess.run([REPLAY] + list(args) + [self.archives[name]],
+                             stdout=subprocess.PIPE, check=True).stdout
+        return json.loads(out)
+
+    def assertBreakdown(self, thread, **expected):
+        got = {k: ns(v) for k, v in thread.items() if k not in ("location", "name")}
+        for key, value in expected.items():
+            self.assertEqual(got[key], value, "%s: %s" % (key, got))
+        parts = got["work"] + got["overhead"] + got["idleness"] + got["undetermined"]
+        self.assertEqual(parts, got["time"])
+
+    def test_otf2_print_reads_them(self):
+        for name, archive in self.archives.items():
+            proc = subprocess.run(["otf2-print", archive], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(proc.stderr, "")
+            lines = [l.split() for l in proc.stdout.splitlines() if l[:1].isupper()]
+            for loc in ("0", "1"):
+                enters = sum(1 for l in lines if l[0] == "ENTER" and l[1] == loc)
+                leaves = sum(1 for l in lines if l[0] == "LEAVE" and l[1] == loc)
+                self.assertEqual(enters, leaves, "%s, location %s" % (name, loc))
+                self.assertGreater(enters, 0)
+
+    def test_metrics(self):
+        out = os.path.join(self.tmp, "metrics")
+        subprocess.run([SCENARIOS, "metrics", out], check=True)
+        archive = os.path.join(out, "traces.otf2")
+        text = subprocess.run(["otf2-print", archive], stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout
+        metrics = [l for l in text.splitlines() if l.startswith("METRIC")]
+        self.assertEqual(len(metrics), 2)
+        self.assertIn("100", metrics[0])
+        self.assertIn("350", metrics[1])
+        self.assertIn(" 10 ", metrics[0])  # with its enter's time
+        defs = subprocess.run(["otf2-print", "-G", archive], stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout
+        self.assertIn("PAPI_TOT_INS", defs)
+        self.assertIn("PAPI_L2_DCM", defs)
+
+    def test_idle(self):
+        d = self.replay("idle")
+        # thread 0: serial 1000, create 10, single 10, barrier with the task ready 80,
+        # the task 100000, then (no task ready) after it 100, single 10, second
+        # barrier 180, until the join 100 (idle); parallel code 10 + 100, serial 400
+        self.assertBreakdown(d["threads"][0], time=102000, work_task=100000, work_implicit=1520,
+                             overhead_create=10, overhead_switch=80, overhead_sync=0,
+                             idleness=390, undetermined=0)
+        # thread 1: barrier 30 while the task is ready (overhead), 100100 while it runs
+        # (idle); entering and leaving the single 10 + 10 (the first while ready)
+        self.assertBreakdown(d["threads"][1], time=100450, work=120, overhead_switch=30,
+                             overhead_sync=10, idleness=100290)
+        g = d["graph"]
+        self.assertEqual(ns(g["work"]), 101650)
+        # serial 1000, the task 100000, parallel code 10 and 100, serial 400
+        self.assertEqual(ns(g["span"]), 101510)
+        path = {p["construct"]: ns(p["seconds"]) for p in g["span_path"]}
+        self.assertEqual(path["!$omp task @synthetic.c:3"], 100000)
+        self.assertEqual(g["tasks"], 1)
+        self.assertEqual(d["depend"]["tasks"], 0)
+
+    def test_idle_window(self):
+        d = self.replay("idle", "--from", "0.00005", "--to", "0.0001")
+        self.assertBreakdown(d["threads"][0], time=50000, work_task=50000)
+        self.assertBreakdown(d["threads"][1], time=50000, idleness=50000)
+        self.assertEqual(ns(d["graph"]["work"]), 101650)  # the graph is the whole run's
+
+    def test_critical(self):
+        d = self.replay("critical")
+        # blocked from 300 to 50310 while two tasks (created at 200, 210) were ready
+        self.assertBreakdown(d["threads"][1], overhead_sync=50010)
+        self.assertBreakdown(d["threads"][0], work_task=2000, overhead_create=20)
+
+    def test_depend(self):
+        d = self.replay("depend")
+        # only a task with a depend clause waited (100 to 5200): undetermined, then idle
+        self.assertBreakdown(d["threads"][1], undetermined=5100, idleness=1100, overhead=0,
+                             work=200)
+        self.assertEqual(d["depend"]["tasks"], 1)
+        self.assertEqual(d["depend"]["constructs"], ["!$omp task @synthetic.c:6"])
+        self.assertEqual(d["graph"]["depend_tasks"], 1)
+
+    def test_tied(self):
+        d = self.replay("tied")
+        # thread 0: taskwait 20 while tasks are ready; 10 after task Z while its own
+        # implicit task (children done at 50) is ready for it
+        self.assertBreakdown(d["threads"][0], overhead_switch=30, work_task=160)
+        # thread 1: the suspended task is not ready for it
+        self.assertBreakdown(d["threads"][1], work_task=20)
+        self.assertGreater(ns(d["threads"][1]["idleness"]), 0)
+
+    def test_pictures(self):
+        d = self.replay("idle", "--pictures", "--bins", "100")
+        pic = d["pictures"]
+        self.assertEqual(pic["bins"], 100)
+        labels = {int(k): v for k, v in pic["labels"].items()}
+        # thread 1 idles in almost every bin, thread 0 runs the task there
+        runs1 = [(n, labels[l]) for _, n, l in pic["threads"][1]["runs"]]
+        self.assertGreaterEqual(sum(n for n, name in runs1 if name == "idle"), 97)
+        runs0 = [(n, labels[l]) for _, n, l in pic["threads"][0]["runs"]]
+        self.assertGreaterEqual(sum(n for n, name in runs0 if name == "!$omp task @synthetic.c:3"),
+                                97)
+        # one instance: it waited 1000 to 1100 and ran 1100 to 101100
+        inst = pic["instances"]
+        self.assertEqual(len(inst), 1)
+        frags = [(ns(a), ns(b), loc, running) for a, b, loc, running in inst[0]["fragments"]]
+        self.assertEqual(frags, [(1000, 1100, 0, 0), (1100, 101100, 0, 1)])
+        self.assertEqual(len(pic["ready"]), 100)
+        self.assertGreater(pic["ready"][0], 0)  # the task was ready in the first bin
+        self.assertEqual(sum(pic["ready"][2:]), 0)
+
+    def test_chrome(self):
+        path = os.path.join(self.tmp, "idle.json")
+        self.replay("idle", "--chrome", path)
+        with open(path) as f:
+            events = json.load(f)["traceEvents"]
+        slices = [e for e in events if e["ph"] == "X"]
+        task = [e for e in slices if e["name"] == "!$omp task @synthetic.c:3"]
+        self.assertEqual(len(task), 1)
+        self.assertAlmostEqual(task[0]["ts"], 1.1)
+        self.assertAlmostEqual(task[0]["dur"], 100.0)
+        self.assertEqual(task[0]["tid"], 0)
+        flows = sorted(e["ph"] for e in events if e["ph"] in "sf")
+        self.assertEqual(flows, ["f", "s"])
+        self.assertTrue(any(e["ph"] == "C" for e in events))
+        # slices of one thread nest
+        for tid in (0, 1):
+            spans = sorted(((e["ts"], -e["dur"]) for e in slices if e["tid"] == tid))
+            stack = []
+            for ts, neg in spans:
+                end = ts - neg
+                while stack and stack[-1] <= ts + 1e-9:
+                    stack.pop()
+                if stack:
+                    self.assertLessEqual(end, stack[-1] + 1e-9)
+                stack.append(end)
+
+    def test_bad_input(self):
+        for args, msg in ((["--from", "x"], "--from needs"),
+                          (["--from", "0.2", "--to", "0.1"], "empty"),
+                          (["--bins", "0"], "--bins needs")):
+            proc = subprocess.run([REPLAY] + args + [self.archives["idle"]],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  universal_newlines=True)
+            self.assertEqual(proc.returncode, 1)
+            self.assertIn(msg, proc.stderr)
+            self.assertEqual(len(proc.stderr.splitlines()), 1)
+        bogus = os.path.join(self.tmp, "bogus.otf2")
+        with open(bogus, "w") as f:
+            f.write("not a trace\n")
+        proc = subprocess.run([REPLAY, bogus], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True)
+        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,244 @@
+/* Writes the synthetic traces of test_replay_scenarios.py: event streams of
+ * two threads sent through the engine's _at events with a fake clock (in
+ * nanoseconds; the timer is the clock, so 1 tick = 1 ns), exactly as the
+ * adapter would send them, then written by the engine's finalize.  The
+ * breakdown of each is worked out by hand in the test.
+ *
+ *   trace_scenarios NAME DIR     NAME: idle, critical, depend, tied, metrics
+ *
+ * metrics writes its records through trace/ directly: counter values
+ * (which need PAPI to come from the engine) on one thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/pp_config.h"
+#include "lib/pp_timer.h"
+#include "profile/pp_profile.h"
+#include "profile/pp_profile_test.h"
+#include "trace/pp_trace.h"
+
+static pp_region_id region(const char *name, const char *role, const char *description)
+{
+    pp_region_def d = {.name = name, .file = "synthetic.c", .begin_line = 1, .end_line = 2,
+                       .paradigm = "openmp", .role = role, .description = description};
+    return pp_profile_region_define(&d);
+}
+
+#define AT(loc) pp_profile_test_use_location(loc)
+
+static pp_region_id P, S, SB, B, B2, T, C, CR, CRS, TW, TD, CD;
+
+static void define_regions(void)
+{
+    P = region("!$omp parallel @synthetic.c:1", "parallel", NULL);
+    S = region("!$omp single @synthetic.c:2", "single", NULL);
+    SB = region("!$omp single sblock @synthetic.c:2", "single sblock", NULL);
+    B = region("!$omp implicit barrier @synthetic.c:9", "implicit barrier", NULL);
+    B2 = region("!$omp implicit barrier @synthetic.c:10", "implicit barrier", NULL);
+    T = region("!$omp task @synthetic.c:3", "task", NULL);
+    C = region("!$omp create task @synthetic.c:3", "task create", NULL);
+    CR = region("!$omp critical @synthetic.c:4", "critical", NULL);
+    CRS = region("!$omp critical sblock @synthetic.c:4", "critical sblock", NULL);
+    TW = region("!$omp taskwait @synthetic.c:5", "taskwait", NULL);
+    TD = region("!$omp task @synthetic.c:6", "task", "depend");
+    CD = region("!$omp create task @synthetic.c:6", "task create", "depend");
+}
+
+/* A task created by the calling location at [t, t + 10). */
+static pp_task_handle create(pp_region_id create_region, uint64_t t)
+{
+    pp_task_handle h = pp_profile_task_new_handle();
+    pp_profile_task_create_enter_at(create_region, h, t);
+    pp_profile_exit_at(create_region, t + 10);
+    return h;
+}
+
+/* loc 0 waits 80 in the barrier while a task is ready, runs it for 100000;
+ * loc 1 waits in the barrier meanwhile (about 100 us of idleness). */
+static void scenario_idle(void)
+{
+    AT(0);
+    pp_task_handle initial = pp_profile_task_current();
+    int64_t ctx = pp_profile_fork_at(P, 2, 1000);
+    pp_profile_parallel_begin_at(P, ctx, 1000);
+    pp_profile_enter_at(S, 1000);
+    pp_profile_enter_at(SB, 1000);
+    pp_task_handle h = create(C, 1000);
+    pp_profile_exit_at(SB, 1020);
+    pp_profile_enter_at(B, 1020);
+    AT(1);
+    pp_profile_parallel_begin_at(P, ctx, 1050);
+    pp_profile_enter_at(S, 1060);
+    pp_profile_enter_at(B, 1070);
+    AT(0);
+    pp_profile_task_begin_at(T, h, false, 1100);
+    pp_profile_task_end_at(T, 101100);
+    pp_profile_exit_at(B, 101200);
+    pp_profile_exit_at(S, 101210);
+    pp_profile_enter_at(B2, 101220);
+    pp_profile_exit_at(B2, 101400);
+    pp_profile_parallel_end_at(P, 101500);
+    AT(1);
+    pp_profile_exit_at(B, 101200);
+    pp_profile_exit_at(S, 101210);
+    pp_profile_enter_at(B2, 101220);
+    pp_profile_exit_at(B2, 101400);
+    pp_profile_parallel_end_at(P, 101500);
+    AT(0);
+    pp_profile_join_at(P, initial, 101600);
+    pp_profile_test_finalize_at(102000);
+}
+
+/* loc 0 holds a critical section from 100 to 50300 and creates two tasks
+ * in it at 200 and 210; loc 1 is blocked at the critical section from 300
+ * until 50310 while they are ready; loc 0 runs them in the barrier. */
+static void scenario_critical(void)
+{
+    AT(0);
+    pp_task_handle initial = pp_profile_task_current();
+    int64_t ctx = pp_profile_fork_at(P, 2, 0);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    AT(1);
+    pp_profile_parallel_begin_at(P, ctx, 50);
+    AT(0);
+    pp_profile_enter_at(CR, 100);
+    pp_profile_enter_at(CRS, 100);
+    pp_task_handle h1 = create(C, 200), h2 = create(C, 210);
+    AT(1);
+    pp_profile_enter_at(CR, 300);
+    AT(0);
+    pp_profile_exit_at(CRS, 50300);
+    pp_profile_exit_at(CR, 50300);
+    pp_profile_enter_at(B, 50300);
+    pp_profile_task_begin_at(T, h1, false, 50400);
+    pp_profile_task_end_at(T, 51400);
+    pp_profile_task_begin_at(T, h2, false, 51500);
+    pp_profile_task_end_at(T, 52500);
+    pp_profile_exit_at(B, 52600);
+    pp_profile_parallel_end_at(P, 52700);
+    AT(1);
+    pp_profile_enter_at(CRS, 50310);
+    pp_profile_exit_at(CRS, 50320);
+    pp_profile_exit_at(CR, 50320);
+    pp_profile_enter_at(B, 50320);
+    pp_profile_exit_at(B, 52600);
+    pp_profile_parallel_end_at(P, 52700);
+    AT(0);
+    pp_profile_join_at(P, initial, 52800);
+    pp_profile_test_finalize_at(53000);
+}
+
+/* As idle, but the task has a depend clause: while it waits, loc 1's time
+ * in the barrier is undetermined, not overhead. */
+static void scenario_depend(void)
+{
+    AT(0);
+    pp_task_handle initial = pp_profile_task_current();
+    int64_t ctx = pp_profile_fork_at(P, 2, 0);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    AT(1);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    pp_profile_enter_at(B, 100);
+    AT(0);
+    pp_task_handle h = create(CD, 100);
+    pp_profile_enter_at(B, 200);
+    pp_profile_task_begin_at(TD, h, false, 5200);
+    pp_profile_task_end_at(TD, 6200);
+    pp_profile_exit_at(B, 6300);
+    pp_profile_parallel_end_at(P, 6400);
+    AT(1);
+    pp_profile_exit_at(B, 6300);
+    pp_profile_parallel_end_at(P, 6400);
+    AT(0);
+    pp_profile_join_at(P, initial, 6500);
+    pp_profile_test_finalize_at(6600);
+}
+
+/* loc 0's implicit task waits in a taskwait for its child A (run by loc 1,
+ * done at 50) and runs task Z (loc 1's) meanwhile, until 200: from 50 on it
+ * is ready, for loc 0 only, so loc 0's 10 ns from Z's end to its resumption
+ * are overhead, and loc 1's waiting is idleness. */
+static void scenario_tied(void)
+{
+    AT(0);
+    pp_task_handle initial = pp_profile_task_current();
+    int64_t ctx = pp_profile_fork_at(P, 2, 0);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    AT(1);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    pp_task_handle z = create(C, 5);
+    pp_profile_enter_at(B, 15);
+    AT(0);
+    pp_task_handle implicit = pp_profile_task_current();
+    pp_task_handle a = create(C, 10);
+    pp_profile_enter_at(TW, 20);
+    AT(1);
+    pp_profile_task_begin_at(T, a, false, 30);
+    AT(0);
+    pp_profile_task_begin_at(T, z, false, 40);
+    AT(1);
+    pp_profile_task_end_at(T, 50);
+    AT(0);
+    pp_profile_task_end_at(T, 200);
+    pp_profile_task_switch_to_at(implicit, 210);
+    pp_profile_exit_at(TW, 210);
+    pp_profile_enter_at(B, 220);
+    pp_profile_exit_at(B, 300);
+    pp_profile_parallel_end_at(P, 310);
+    AT(1);
+    pp_profile_exit_at(B, 300);
+    pp_profile_parallel_end_at(P, 310);
+    AT(0);
+    pp_profile_join_at(P, initial, 320);
+    pp_profile_test_finalize_at(400);
+}
+
+/* Two counters read at an enter and at its leave: 100/7 and 350/9. */
+static int scenario_metrics(const char *dir)
+{
+    if (pp_trace_start(dir, 16384, 0) != 0)
+        return 1;
+    pp_trace_buf *b = pp_trace_thread_start(0, (1ull << 40) | 1);
+    if (!b)
+        return 1;
+    uint64_t v1[2] = {100, 7}, v2[2] = {350, 9};
+    pp_trace_put(b, 10, PP_TRACE_ENTER, 0);
+    pp_trace_metrics(b, 2, v1);
+    pp_trace_put(b, 20, PP_TRACE_LEAVE, 0);
+    pp_trace_metrics(b, 2, v2);
+    pp_trace_region r = {"work", "synthetic.c", "user", "function", NULL, 1, 2};
+    const char *names[2] = {"PAPI_TOT_INS", "PAPI_L2_DCM"};
+    pp_trace_defs defs = {&r, 1, names, 2, "metrics", 30, 1e9, 0};
+    return pp_trace_finish(&defs) == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: trace_scenarios idle|critical|depend|tied DIR\n");
+        return 2;
+    }
+    if (argc == 3 && !strcmp(argv[1], "metrics")) {
+        pp_timer_init(PP_TIMER_CLOCK);
+        return scenario_metrics(argv[2]);
+    }
+    setenv("POMPPROF_TRACE", "1", 1);
+    setenv("POMPPROF_OUTPUT", argv[2], 1);
+    pp_timer_init(PP_TIMER_CLOCK);
+    pp_profile_test_start_at(0);
+    define_regions();
+    if (!strcmp(argv[1], "idle"))
+        scenario_idle();
+    else if (!strcmp(argv[1], "critical"))
+        scenario_critical();
+    else if (!strcmp(argv[1], "depend"))
+        scenario_depend();
+    else if (!strcmp(argv[1], "tied"))
+        scenario_tied();
+    else {
+        fprintf(stderr, "trace_scenarios: unknown scenario %s\n", argv[1]);
+        return 2;
+    }
+    return 0;
+}

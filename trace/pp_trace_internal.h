@@ -1,0 +1,85 @@
+/* trace/ internals shared by its files, lowest first:
+ *
+ *   pp_trace_buffer.c       start, the threads' buffers, flushes, the stop
+ *   pp_trace_source.c       reading one thread's records back at the end
+ *   pp_trace_otf2_defs.c    the archive's global definitions
+ *   pp_trace_otf2_events.c  one thread's records as OTF2 events
+ *   pp_trace_finish.c       the end: archive, budget, clean-up
+ *
+ * Nothing here knows the engine (test/unit/trace/test_trace_layers.py
+ * checks that trace objects use no profile or adapter symbol). */
+#ifndef PP_TRACE_INTERNAL_H
+#define PP_TRACE_INTERNAL_H
+
+#include "config.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "trace/pp_trace.h"
+
+/* ---- the process-wide state (pp_trace_buffer.c) ---------------------------- */
+
+typedef struct pp_trace_state {
+    pthread_mutex_t lock;   /* buffer list and start only */
+    int active;
+    int stopped;            /* atomic: a write failed, nothing more is written */
+    uint64_t stop_time;     /* ticks: records after this are incomplete (UINT64_MAX: none) */
+    char dir[PATH_MAX];     /* where the archive goes */
+    char name[64];          /* the archive's name: traces, traces.1, ... */
+    char raw_dir[PATH_MAX]; /* DIR/<name>.raw: the raw files while the program runs */
+    char reserve[PATH_MAX]; /* a file holding disk space for the definitions ("" none) */
+    uint64_t reserve_bytes;
+    char anchor[PATH_MAX];  /* DIR/<name>.otf2 */
+    size_t buffer_words;
+    uint64_t t0;
+    uint64_t fsize_limit;   /* RLIMIT_FSIZE in bytes (UINT64_MAX: none) */
+    uint64_t lock_order;    /* atomic */
+    pp_trace_buf *first, *last;
+    uint32_t n_buffers;
+    pid_t pid;              /* the traced process: a child after fork() writes nothing */
+} pp_trace_state;
+
+extern pp_trace_state pp_trace_g;
+
+/* Disk space held back while the program runs, for the archive's
+ * definitions at the end: this much, or a quarter of the free space when
+ * that is less. */
+#define PP_TRACE_RESERVE_BYTES ((uint64_t)1 << 20)
+
+/* Record that writing failed at time `at` (ticks) with errno err on path:
+ * the one line about it, and the stop for every thread. */
+void pp_trace_stop(uint64_t at, int err, const char *path);
+
+/* A path made like snprintf; 0, or -1 when it did not fit (start checks
+ * that the directory leaves room for every name the trace uses). */
+int pp_trace_path(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The raw file of location loc. */
+void pp_trace_raw_path(uint32_t loc, char *buf, size_t size);
+
+/* ---- reading records back (pp_trace_source.c) -------------------------------- */
+
+typedef struct pp_trace_source {
+    pp_trace_buf *b;
+    int fd;                 /* the raw file, read from file_off */
+    uint64_t file_off, file_end, punched;
+    uint64_t *blk;          /* records read from the file, not yet handed out */
+    size_t blk_pos, blk_n, blk_cap;
+    int in_memory;          /* the file is done: the records left in memory */
+    const uint64_t *mem, *mem_end;
+} pp_trace_source;
+
+/* Open b's records: its raw file (after the header), then what stayed in
+ * memory.  Returns 0, or -1 (out of memory). */
+int pp_trace_source_open(pp_trace_source *s, pp_trace_buf *b);
+/* The next record (its words in *rec, its length in *words): 1; the end: 0;
+ * an unreadable file: -1.  Disk space of the file's part that was read is
+ * handed back to the file system as it goes (the archive needs it). */
+int pp_trace_source_next(pp_trace_source *s, const uint64_t **rec, unsigned *words);
+void pp_trace_source_close(pp_trace_source *s);
+
+#endif

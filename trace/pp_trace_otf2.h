@@ -1,0 +1,90 @@
+/* The OTF2 side of the end of the run, shared by pp_trace_otf2_defs.c,
+ * pp_trace_otf2_events.c and pp_trace_finish.c (only built with OTF2). */
+#ifndef PP_TRACE_OTF2_H
+#define PP_TRACE_OTF2_H
+
+#include <otf2/otf2.h>
+
+#include "trace/pp_trace_internal.h"
+
+/* A thread team's communicator: one per fork context (the engine's fork
+ * path), its members the threads that began a team with it. */
+typedef struct pp_trace_team {
+    uint64_t ctx;
+    uint32_t region; /* the parallel region, for the name */
+    uint8_t *member; /* by location index */
+} pp_trace_team;
+
+typedef struct pp_trace_lock {
+    uint64_t addr;
+    uint32_t id;
+} pp_trace_lock;
+
+/* The events written, for their sizes (pp_trace_conv.size). */
+enum pp_trace_ev {
+    PP_EV_ENTER, PP_EV_LEAVE, PP_EV_FORK, PP_EV_JOIN, PP_EV_TEAM_BEGIN, PP_EV_TEAM_END,
+    PP_EV_TASK_CREATE, PP_EV_TASK_SWITCH, PP_EV_TASK_COMPLETE, PP_EV_ACQUIRE, PP_EV_RELEASE,
+    PP_EV_METRIC, PP_EV_N
+};
+
+typedef struct pp_trace_conv {
+    OTF2_Archive *archive;
+    const pp_trace_defs *defs;
+    uint32_t n_locations;      /* the highest location index + 1 */
+    uint64_t *events;          /* events written, by location index */
+    uint8_t *defined;          /* locations that have events, by index */
+    uint32_t flush_region;     /* the flush's region id (after the engine's), then the
+                                  trace start's */
+    uint64_t t_end;            /* where every location's trace ends (ticks) */
+    pp_trace_team *teams;      /* comm id = index + 1 (comm 0: all threads) */
+    uint32_t n_teams, cap_teams;
+    pp_trace_lock *locks;      /* open addressing by address */
+    uint32_t n_locks, cap_locks;
+    uint64_t cut_locations;    /* locations cut short by the disk budget */
+    double cut_at;             /* the earliest such cut, seconds into the run */
+    int otf2_failed;           /* the OTF2 library reported an error */
+    /* the most bytes each event can take in a file, its timestamp included
+     * (OTF2's own estimate from the numbers of definitions) */
+    uint32_t size[PP_EV_N];
+} pp_trace_conv;
+
+/* Fill c->size (c->n_locations and c->defs set). */
+void pp_trace_otf2_event_sizes(pp_trace_conv *c);
+
+/* The thread team communicator of fork context ctx, with location loc a
+ * member; UINT32_MAX when out of memory. */
+uint32_t pp_trace_team_comm(pp_trace_conv *c, uint64_t ctx, uint32_t region, uint32_t loc);
+/* The OTF2 lock id of a lock's address (dense, from 0). */
+uint32_t pp_trace_lock_id(pp_trace_conv *c, uint64_t addr);
+
+/* How many bytes location b's events may take in its file: the disk's free
+ * space (plus what reading b's raw file gives back, s->punched) minus what
+ * the definitions need, and the file size limit. */
+typedef struct pp_trace_budget {
+    uint64_t free_at_start;
+    uint64_t margin;
+    uint64_t limit;
+} pp_trace_budget;
+
+/* Write the events of buffer b (location b->location).  Returns 0, or -1
+ * when its raw records could not be read (what was written stays valid). */
+int pp_trace_otf2_location(pp_trace_conv *c, pp_trace_buf *b, const pp_trace_budget *budget);
+
+/* The global definitions, and every location's (empty) local ones. */
+int pp_trace_otf2_definitions(pp_trace_conv *c);
+/* Bytes the definitions will take at most (for the disk budget). */
+uint64_t pp_trace_otf2_definitions_size(const pp_trace_defs *defs, uint32_t n_locations);
+
+/* A task handle as OTF2 identifies tasks: the creating thread (the handle's
+ * location index) and its generation number (the handle's counter).  Thread
+ * team: comm 0, all threads, whose ranks are the location indices. */
+static inline uint32_t pp_trace_task_thread(uint64_t h)
+{
+    return (uint32_t)(h >> 40) - 1;
+}
+static inline uint32_t pp_trace_task_generation(uint64_t h)
+{
+    return (uint32_t)h;
+}
+
+#endif

@@ -1,0 +1,71 @@
+/* The raw trace records: what a thread's buffer holds and its raw file
+ * receives at a flush, before the end of the run turns them into OTF2
+ * (pp_trace_otf2_events.c).  doc/trace.md tells why raw first.
+ *
+ * A record is 2 to 4 64-bit words (METRICS: 2 + the number of values, at
+ * most PP_TRACE_METRICS_MAX):
+ *
+ *   word 0   (ticks since the trace began) << 8 | kind
+ *   word 1   a: the kind's first operand
+ *   word 2-3 b, c: the operands of the longer kinds
+ *
+ * 56 bits of ticks last 278 days at 3 GHz.  A raw file starts with a header
+ * (pp_trace_raw_header) and is then a plain sequence of records, so a file
+ * cut at any record boundary is still a valid, shorter raw trace. */
+#ifndef PP_TRACE_RECORD_H
+#define PP_TRACE_RECORD_H
+
+#include <stdint.h>
+
+#include "lib/pp_counters.h"
+
+enum pp_trace_kind {
+    PP_TRACE_ENTER = 1,    /* a: region */
+    PP_TRACE_LEAVE,        /* a: region */
+    PP_TRACE_FORK,         /* a: threads requested */
+    PP_TRACE_JOIN,         /* a: 0 */
+    PP_TRACE_TEAM_BEGIN,   /* a: fork context, b: parallel region, c: the new implicit task */
+    PP_TRACE_TEAM_END,     /* a: parallel region, b: the task that runs afterwards */
+    PP_TRACE_TASK_CREATE,  /* a: the new task (its create region is the innermost open one) */
+    PP_TRACE_TASK_BEGIN,   /* a: task, b: task region */
+    PP_TRACE_TASK_END,     /* a: task, b: task region */
+    PP_TRACE_TASK_SWITCH,  /* a: the task that resumes */
+    PP_TRACE_LOCK_ACQUIRE, /* a: lock address, b: acquisition order (process-wide) */
+    PP_TRACE_LOCK_RELEASE, /* a: lock address */
+    PP_TRACE_METRICS,      /* a: n, then n counter values; time: the record before it */
+    PP_TRACE_FLUSH_BEGIN,  /* a: 0 a flush, 1 the trace's start (pp_trace_started) */
+    PP_TRACE_FLUSH_END,    /* a: as its begin */
+    PP_TRACE_KIND_END
+};
+
+/* Words of a record of this kind (METRICS: without its values). */
+static inline unsigned pp_trace_record_words(unsigned kind)
+{
+    switch (kind) {
+    case PP_TRACE_TEAM_BEGIN: return 4;
+    case PP_TRACE_TASK_BEGIN:
+    case PP_TRACE_TASK_END:
+    case PP_TRACE_TEAM_END:
+    case PP_TRACE_LOCK_ACQUIRE: return 3;
+    default: return 2;
+    }
+}
+
+/* The longest record: METRICS with as many values as a thread counts. */
+#define PP_TRACE_METRICS_MAX PP_COUNTERS_MAX
+#define PP_TRACE_RECORD_MAX_WORDS (2 + PP_TRACE_METRICS_MAX)
+
+#define PP_TRACE_RAW_MAGIC 0x3177617270706d70ull /* "pmpprawb" read little-endian */
+#define PP_TRACE_RAW_VERSION 1
+
+/* The first 64 bytes of a raw file. */
+typedef struct pp_trace_raw_header {
+    uint64_t magic;
+    uint32_t version;
+    uint32_t location;      /* the thread's index, in order of first event */
+    uint64_t initial_task;  /* the thread's implicit task outside parallel regions */
+    uint64_t t0;            /* ticks at the start of the trace */
+    uint64_t reserved[4];
+} pp_trace_raw_header;
+
+#endif
