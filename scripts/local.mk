@@ -18,6 +18,7 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/overhead.py \
 	scripts/pompprof_tools/profile_model.py \
 	scripts/pompprof_tools/report.py \
+	scripts/pompprof_tools/report_mpi.py \
 	scripts/pompprof_tools/scaling.py \
 	scripts/pompprof_tools/svg.py \
 	scripts/pompprof_tools/textfmt.py \

@@ -7,6 +7,7 @@ MPI_TESTS = \
 	test/mpi/test_mpi_exit.py \
 	test/mpi/test_mpi_fortran.py \
 	test/mpi/test_mpi_wrapper.py \
+	test/mpi/test_mpi_report.py \
 	test/mpi/test_mpi_configure.sh
 TESTS += $(MPI_TESTS)
 EXTRA_DIST += $(MPI_TESTS) test/mpi/mpi_common.py \
