@@ -1,7 +1,13 @@
 /* Two packed profiles of disjoint ranks as one (pp_mpi_pack.h): the step of
  * the binary-tree unification (pp_mpi_unify.c).
  *
- * - regions by identity (their packed bytes): a's, then b's that a lacks;
+ * - regions by identity (their packed bytes): a's, then b's that a lacks.
+ *   Two regions of one program can look alike (a `parallel` and the
+ *   `single` inside it that end on the same line have implicit barriers of
+ *   the same name, file and lines): the i-th of b's regions with some
+ *   identity pairs with the i-th of a's (every rank defines its POMP2
+ *   regions in the same order), so distinct regions stay distinct and no
+ *   two nodes of one input ever fall on one node of the output;
  * - counters and extra metrics by name: a's, then b's new ones;
  * - locations: a's, then b's (a holds the lower ranks, so the columns stay
  *   in rank order);
@@ -33,14 +39,19 @@ static size_t pp_mpi_pow2(size_t n)
     return c;
 }
 
-/* b's regions as output indexes: a's index for one a has, else the next new
- * one.  Returns the number of b's regions that are new, or -1. */
+/* b's regions as output indexes: the index of a's first region of the
+ * same identity not paired yet, else the next new one.  Returns the number
+ * of b's regions that are new, or -1. */
 static long pp_mpi_merge_regions(const pp_mpi_view *a, const pp_mpi_view *b, uint32_t *map)
 {
     size_t cap = pp_mpi_pow2(a->n_regions), mask = cap - 1;
     uint32_t *slot = malloc(cap * sizeof *slot);
-    if (!slot)
+    unsigned char *paired = calloc(a->n_regions + 1, 1);
+    if (!slot || !paired) {
+        free(slot);
+        free(paired);
         return -1;
+    }
     memset(slot, 0xff, cap * sizeof *slot);
     for (uint32_t k = 0; k < a->n_regions; k++) {
         size_t n = a->region_end[k] - a->region_at[k];
@@ -54,10 +65,14 @@ static long pp_mpi_merge_regions(const pp_mpi_view *a, const pp_mpi_view *b, uin
         const unsigned char *p = b->data + b->region_at[k];
         size_t n = b->region_end[k] - b->region_at[k];
         map[k] = PP_MPI_NONE;
+        /* a's regions of one identity lie in the probe sequence in index
+         * order (inserted in that order from the same home slot) */
         for (size_t h = pp_mpi_hash_bytes(p, n) & mask; slot[h] != PP_MPI_NONE; h = (h + 1) & mask) {
             uint32_t j = slot[h];
-            if (a->region_end[j] - a->region_at[j] == n && memcmp(a->data + a->region_at[j], p, n) == 0) {
+            if (!paired[j] && a->region_end[j] - a->region_at[j] == n &&
+                memcmp(a->data + a->region_at[j], p, n) == 0) {
                 map[k] = j;
+                paired[j] = 1;
                 break;
             }
         }
@@ -65,6 +80,7 @@ static long pp_mpi_merge_regions(const pp_mpi_view *a, const pp_mpi_view *b, uin
             map[k] = a->n_regions + (uint32_t)added++;
     }
     free(slot);
+    free(paired);
     return added;
 }
 

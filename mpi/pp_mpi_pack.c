@@ -312,7 +312,10 @@ static char *pp_mpi_strdup(pp_mpi_str s)
 
 /* The engine's id of a region of the view: an existing region with the
  * same identity, or a new one.  The engine's regions are looked up through
- * an open-addressing table of their identities built once. */
+ * an open-addressing table of their identities built once.  As in the
+ * merge (pp_mpi_merge.c), regions that look alike pair in order, each
+ * engine region with one of the view's at most, so that the written
+ * profile keeps them apart as a profile of one process does. */
 typedef struct pp_mpi_regmap {
     pp_region_id *slot;
     size_t mask;
@@ -353,13 +356,18 @@ static void pp_mpi_regmap_add(pp_mpi_regmap *m, const pp_region_def *d, pp_regio
     m->slot[h] = id;
 }
 
-static pp_region_id pp_mpi_regmap_find(const pp_mpi_regmap *m, const pp_region_def *d)
+/* The first region of identity d not paired yet (marked paired now). */
+static pp_region_id pp_mpi_regmap_find(const pp_mpi_regmap *m, const pp_region_def *d,
+                                       unsigned char *paired)
 {
     for (size_t h = pp_mpi_def_hash(d) & m->mask; m->slot[h] != PP_REGION_INVALID;
          h = (h + 1) & m->mask) {
         pp_region_def e;
-        if (pp_profile_region_describe(m->slot[h], &e) == 0 && pp_mpi_def_eq(&e, d))
-            return m->slot[h];
+        pp_region_id r = m->slot[h];
+        if (!paired[r] && pp_profile_region_describe(r, &e) == 0 && pp_mpi_def_eq(&e, d)) {
+            paired[r] = 1;
+            return r;
+        }
     }
     return PP_REGION_INVALID;
 }
@@ -373,9 +381,11 @@ static pp_region_id *pp_mpi_engine_regions(const pp_mpi_view *v)
         cap *= 2;
     pp_mpi_regmap m = {malloc(cap * sizeof *m.slot), cap - 1};
     pp_region_id *ids = malloc((v->n_regions ? v->n_regions : 1) * sizeof *ids);
-    if (!m.slot || !ids) {
+    unsigned char *paired = calloc((size_t)have + v->n_regions + 1, 1);
+    if (!m.slot || !ids || !paired) {
         free(m.slot);
         free(ids);
+        free(paired);
         return NULL;
     }
     for (size_t i = 0; i < cap; i++)
@@ -395,16 +405,19 @@ static pp_region_id *pp_mpi_engine_regions(const pp_mpi_view *v)
                            .role = s[3], .description = ok && *s[4] ? s[4] : NULL};
         d.begin_line = (int)pp_mpi_get_u32(v, &at);
         d.end_line = (int)pp_mpi_get_u32(v, &at);
-        ids[k] = ok ? pp_mpi_regmap_find(&m, &d) : PP_REGION_INVALID;
+        ids[k] = ok ? pp_mpi_regmap_find(&m, &d, paired) : PP_REGION_INVALID;
         if (ids[k] == PP_REGION_INVALID && ok) {
             ids[k] = pp_profile_region_define(&d);
-            if (ids[k] != PP_REGION_INVALID)
+            if (ids[k] != PP_REGION_INVALID && ids[k] < have + v->n_regions) {
                 pp_mpi_regmap_add(&m, &d, ids[k]);
+                paired[ids[k]] = 1;
+            }
         }
         for (int i = 0; i < 5; i++)
             free(s[i]);
     }
     free(m.slot);
+    free(paired);
     return ids;
 }
 

@@ -1,8 +1,9 @@
 """Shared by the MPI tests (not a test itself): the build-tree wrapper with the
 uninstalled libraries, Open MPI's mpirun (oversubscribed, allowed as root, always
-under a timeout), and the tools' .cubex reader.  A test exits 77 (skipped) when
+under coreutils' timeout), and the tools' .cubex reader.  A test exits 77 (skipped) when
 configure built no MPI support."""
 import os
+import re
 import subprocess
 import sys
 
@@ -53,16 +54,34 @@ def build(compiler, source, out, instrumented, extra=()):
 
 def mpirun(ranks, threads, program, args=(), output=None, env=None):
     """Run program on `ranks` ranks of `threads` threads: (status, stdout, stderr).
-    A run that hangs fails the test (timeout)."""
+    A run that hangs fails the test: coreutils' timeout sends mpirun SIGTERM, on
+    which it ends its ranks too (SIGKILL 10 s later), and exits 124."""
     e = dict(ENV, OMP_NUM_THREADS=str(threads), **(env or {}))
     if output:
         e["POMPPROF_OUTPUT"] = output
     cmd = [MPIRUN, "--oversubscribe", "-np", str(ranks), program] + list(args)
     try:
-        p = subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=TIMEOUT)
+        p = subprocess.run(["timeout", "-k", "10", str(TIMEOUT)] + cmd, env=e,
+                           capture_output=True, text=True, timeout=TIMEOUT + 30)
     except subprocess.TimeoutExpired:
+        p = None
+    if p is None or p.returncode in (124, 137):
         sys.exit("FAIL: %s did not end within %d s" % (" ".join(cmd), TIMEOUT))
     return p.returncode, p.stdout, p.stderr
+
+
+def launcher_text(stderr):
+    """stderr without pompprof's lines and with the job ids mpirun prints
+    ([[18476,1],2]) made alike, to compare runs."""
+    lines = [ln for ln in stderr.splitlines() if not ln.startswith("pompprof:")]
+    return re.sub(r"\[\[\d+,", "[[JOB,", "\n".join(lines))
+
+
+def verdict(errors):
+    """Print the errors, one FAIL line each: the test's exit status."""
+    for e in errors:
+        print("FAIL: " + e)
+    return 1 if errors else 0
 
 
 def pompprof_lines(text):

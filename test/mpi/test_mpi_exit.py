@@ -3,8 +3,9 @@ with 2 and 4 ranks of 2 threads, the leaving rank first or last, the others
 waiting for it in the program's MPI_Barrier or in MPI_Finalize (where they hold
 their profiles for the job's):
 
-- the job's exit status and standard output are those of the plain build;
-- nothing hangs (every run has a timeout);
+- the job's exit status and standard output are those of the plain build, and so
+  is its standard error but for pompprof's lines (and mpirun's job id);
+- nothing hangs (every run is under coreutils' timeout: mpi_common.py);
 - no job profile is written, but every rank leaves its own, profile.rank<r>.cubex,
   whose system tree holds that rank ("MPI Rank r", rank r) and its threads,
   and each rank says so in exactly one line naming its file;
@@ -37,6 +38,9 @@ def main():
             got = mc.mpirun(ranks, 2, prof, args, output=out)
             if got[:2] != want[:2] or want[0] == 0:
                 errors.append("%s: status/output %r, plain build %r" % (what, got[:2], want[:2]))
+            if mc.launcher_text(got[2]) != mc.launcher_text(want[2]):
+                errors.append("%s: standard error\n%s\nplain build\n%s" % (
+                    what, mc.launcher_text(got[2]), mc.launcher_text(want[2])))
             files = sorted(os.listdir(out)) if os.path.isdir(out) else []
             expected = sorted("profile.rank%d.cubex" % r for r in range(ranks))
             if files != expected:
@@ -62,9 +66,7 @@ def main():
             print("%s: checked" % what)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    for e in errors:
-        print("FAIL: " + e)
-    return 1 if errors else 0
+    return mc.verdict(errors)
 
 
 if __name__ == "__main__":

@@ -73,9 +73,7 @@ def main():
             print("%d ranks x 2 threads: checked" % ranks)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    for e in errors:
-        print("FAIL: " + e)
-    return 1 if errors else 0
+    return mc.verdict(errors)
 
 
 if __name__ == "__main__":

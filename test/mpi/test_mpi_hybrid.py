@@ -102,9 +102,7 @@ def main():
                 print("%d ranks x %d threads: checked" % (ranks, threads))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    for e in errors:
-        print("FAIL: " + e)
-    return 1 if errors else 0
+    return mc.verdict(errors)
 
 
 if __name__ == "__main__":

@@ -154,9 +154,7 @@ def main():
         print("checked %d profiles" % len(runs))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    for e in errors:
-        print("FAIL: " + e)
-    return 1 if errors else 0
+    return mc.verdict(errors)
 
 
 if __name__ == "__main__":

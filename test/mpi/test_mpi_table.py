@@ -116,9 +116,7 @@ def main():
                 errors.append("Fortran column: libmpi_mpifh has %s unmarked, marked %s missing"
                               % (sorted(have - marked)[:10], sorted(marked - have)[:10]))
     print("%d functions, %d with the Fortran binding" % (len(rows), sum(r[1] == "f" for r in rows.values())))
-    for e in errors:
-        print("FAIL: " + e)
-    return 1 if errors else 0
+    return mc.verdict(errors)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
  * regions, metrics and locations that differ between the "ranks", merged
  * and read back as the engine's unified profile; an engine profile packed
  * and unpacked unchanged; merges in either grouping giving the same
- * profile; damaged buffers refused, never read out of bounds. */
+ * profile; regions that look alike kept apart; damaged buffers refused,
+ * never read out of bounds. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,6 +357,88 @@ START_TEST(test_merge_grouping)
 }
 END_TEST
 
+/* Regions that look alike: a `parallel` and the `single` inside it ending on
+ * the same line have implicit barriers of one name, file and lines.  Each
+ * rank lists them in the same order (POMP2 regions are defined at start-up
+ * in source order), at other indexes here.  Merged over three "ranks" and
+ * written, every node keeps every location's values, the two barriers stay
+ * two nodes of two regions, and nothing is added. */
+static const hreg R_PAR = {"!$omp parallel @h.c:5", "h.c", "openmp", "parallel", 5, 9};
+static const hreg R_SINGLE = {"!$omp single @h.c:6", "h.c", "openmp", "single", 6, 9};
+static const hreg R_BARRIER = {"!$omp implicit barrier @h.c:9", "h.c", "openmp",
+                               "implicit barrier", 9, 9};
+
+START_TEST(test_regions_alike)
+{
+    /* prog -> parallel -> { single -> barrier (the single's), barrier } */
+    static const hreg a_regions[] = {R_PROG, R_PAR, R_BARRIER, R_SINGLE, R_BARRIER};
+    static const hnode a_nodes[] = {{PP_MPI_NONE, 0, {1, 0}}, {0, 1, {1, 1}},
+                                    {1, 3, {1, 1}},           {2, 4, {2, 3}},
+                                    {1, 2, {4, 5}}};
+    static const hreg b_regions[] = {R_PAR, R_BARRIER, R_SEND, R_SINGLE, R_BARRIER, R_PROG};
+    static const hnode b_nodes[] = {{PP_MPI_NONE, 5, {1, 0}}, {0, 0, {1, 1}},
+                                    {1, 1, {6, 7}},           {1, 3, {1, 1}},
+                                    {3, 4, {8, 9}}};
+    hpack h[3] = {{.n_loc = 2, .regions = a_regions, .n_regions = 5, .tasks_region = PP_MPI_NONE,
+                   .task_region = PP_MPI_NONE, .nodes = a_nodes, .n_nodes = 5},
+                  {.n_loc = 2, .rank0 = 1, .regions = b_regions, .n_regions = 6,
+                   .tasks_region = PP_MPI_NONE, .task_region = PP_MPI_NONE, .nodes = b_nodes,
+                   .n_nodes = 5}};
+    h[2] = h[1];
+    h[2].rank0 = 2;
+    pp_mpi_buf in[3], ab, abc;
+    pp_mpi_view v[3], vab, vabc;
+    for (int i = 0; i < 3; i++) {
+        write_pack(&h[i], &in[i]);
+        ck_assert_int_eq(pp_mpi_view_open(&v[i], in[i].data, in[i].size), 0);
+    }
+    /* rank 2 into rank 1's buffer first, as the binomial tree does */
+    pp_mpi_buf bc;
+    pp_mpi_view vbc;
+    ck_assert_int_eq(pp_mpi_merge(&v[1], &v[2], &bc), 0);
+    ck_assert_int_eq(pp_mpi_view_open(&vbc, bc.data, bc.size), 0);
+    ck_assert_uint_eq(vbc.n_nodes, 5);
+    ck_assert_int_eq(pp_mpi_merge(&v[0], &vbc, &abc), 0);
+    ck_assert_int_eq(pp_mpi_view_open(&vabc, abc.data, abc.size), 0);
+    ck_assert_uint_eq(vabc.n_nodes, 5);
+    ck_assert_uint_eq(vabc.n_regions, 6); /* a's five and MPI_Send */
+    /* and in the other grouping */
+    ck_assert_int_eq(pp_mpi_merge(&v[0], &v[1], &ab), 0);
+    ck_assert_int_eq(pp_mpi_view_open(&vab, ab.data, ab.size), 0);
+    ck_assert_uint_eq(vab.n_nodes, 5);
+    pp_mpi_buf abc2;
+    ck_assert_int_eq(pp_mpi_merge(&vab, &v[2], &abc2), 0);
+    ck_assert_uint_eq(abc2.size, abc.size);
+    ck_assert_int_eq(memcmp(abc2.data, abc.data, abc.size), 0);
+
+    pp_unified *u = pp_mpi_unpack(&vabc, 0);
+    ck_assert_ptr_nonnull(u);
+    ck_assert_uint_eq(u->n_nodes, 5);
+    pp_unode *par = child(u->root, "!$omp parallel @h.c:5");
+    pp_unode *single = child(par, "!$omp single @h.c:6");
+    pp_unode *inner = child(single, "!$omp implicit barrier @h.c:9");
+    pp_unode *outer = single ? single->next_sibling : NULL;
+    ck_assert_ptr_nonnull(inner);
+    ck_assert_ptr_nonnull(outer);
+    ck_assert_ptr_null(outer->next_sibling);
+    ck_assert_str_eq(region_name(outer), "!$omp implicit barrier @h.c:9");
+    ck_assert_uint_ne(inner->region, outer->region);
+    uint64_t want_inner[] = {2, 3, 8, 9, 8, 9}, want_outer[] = {4, 5, 6, 7, 6, 7};
+    for (int i = 0; i < 6; i++) {
+        ck_assert_uint_eq(inner->visits[i], want_inner[i]);
+        ck_assert_uint_eq(outer->visits[i], want_outer[i]);
+        ck_assert_uint_eq(single->visits[i], 1);
+    }
+    pp_unified_free(u);
+    pp_mpi_view *views[] = {&v[0], &v[1], &v[2], &vbc, &vabc, &vab};
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+        pp_mpi_view_close(views[i]);
+    pp_mpi_buf *bufs[] = {&in[0], &in[1], &in[2], &bc, &abc, &ab, &abc2};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        pp_mpi_buf_free(bufs[i]);
+}
+END_TEST
+
 /* Every prefix of a pack, and packs with a byte changed, are refused or read
  * within their bounds (valgrind and ASan runs of this test check the
  * latter). */
@@ -405,6 +488,7 @@ Suite *pp_check_suite(void)
     tcase_add_test(tc, test_merge_by_identity);
     tcase_add_test(tc, test_pack_round_trip);
     tcase_add_test(tc, test_merge_grouping);
+    tcase_add_test(tc, test_regions_alike);
     tcase_add_test(tc, test_damaged_packs);
     suite_add_tcase(s, tc);
     return s;
