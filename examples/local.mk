@@ -13,6 +13,11 @@ EXAMPLES_NAMES = fib fib_cutoff nqueens nqueens_cutoff nqueens_depth mergesort s
 	treewalk prodcons worksharing
 EXAMPLES_PLAIN = $(EXAMPLES_NAMES:%=examples/plain/%)
 EXAMPLES_PROF = $(EXAMPLES_NAMES:%=examples/prof/%)
+# the hybrid MPI + OpenMP example, built with $(MPICC) when configure found MPI
+EXAMPLES_MPI =
+if HAVE_MPI
+EXAMPLES_MPI += examples/plain/hybrid examples/prof/hybrid
+endif
 # -falign-loops=64: without it, whether a hot inner loop happens to cross a
 # 64-byte boundary (which shifts with every change of the code around it,
 # e.g. OPARI2's inserted calls) changed sparselu's run time by up to 50 % on
@@ -30,14 +35,16 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/demo.sh examples/test_examples.sh \
 	examples/bench/run_bench.py examples/bench/pomp2_overhead.c \
 	examples/bench/manytasks.c examples/bench/rss_run.c examples/bench/trace_bench.py \
-	examples/bench/bench_tools.py examples/bench/synth_profile.py
+	examples/bench/bench_tools.py examples/bench/synth_profile.py \
+	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
-	examples/bench/manytasks_plain examples/bench/rss_run
+	examples/bench/manytasks_plain examples/bench/rss_run \
+	examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks
 
 .PHONY: examples bench bench-examples bench-tools
 
-examples: $(EXAMPLES_PLAIN) $(EXAMPLES_PROF)
+examples: $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) $(EXAMPLES_MPI)
 
 examples/plain/%: $(srcdir)/examples/%.c $(srcdir)/examples/work.h $(srcdir)/examples/nqueens.h
 	@$(MKDIR_P) examples/plain
@@ -51,11 +58,25 @@ examples/prof/%: $(srcdir)/examples/%.c $(srcdir)/examples/work.h $(srcdir)/exam
 	$(AM_V_CC)$(EXAMPLES_POMPPROF) $(CC) -std=gnu11 $(OPENMP_CFLAGS) $(EXAMPLES_CFLAGS) \
 		$< -o $@ $(EXAMPLES_LIBS)
 
+# The hybrid example: the MPI compiler wrapper instead of $(CC); through
+# pompprof it also gets libpompprof_mpi (scripts/pompprof_tools/wrapper_mpi.py).
+if HAVE_MPI
+examples/plain/hybrid: $(srcdir)/examples/hybrid.c
+	@$(MKDIR_P) examples/plain
+	$(AM_V_CC)$(MPICC) -std=gnu11 $(OPENMP_CFLAGS) $(EXAMPLES_CFLAGS) $< -o $@
+
+examples/prof/hybrid: $(srcdir)/examples/hybrid.c scripts/pompprof libpompprof.la \
+		libpompprof_mpi.la
+	@$(MKDIR_P) examples/prof
+	$(AM_V_CC)$(EXAMPLES_POMPPROF) $(MPICC) -std=gnu11 $(OPENMP_CFLAGS) $(EXAMPLES_CFLAGS) \
+		$< -o $@
+endif
+
 # ---- make bench ----------------------------------------------------------
 # Every module's benchmark: the writer (100k cnodes x 16 threads x 4
 # metrics), the engine's event costs, the tools against the profile size,
 # and the examples' overheads.
-bench: bench-cube bench-profile bench-tools bench-examples bench-trace
+bench: bench-cube bench-profile bench-tools bench-examples bench-trace bench-mpi
 
 # pompprof-report, -diff and -scaling on profiles of 500, 5,000 and 50,000
 # task constructs (BENCH_TOOL_SIZES to choose others).
@@ -104,4 +125,23 @@ bench-trace: examples examples/bench/rss_run test/unit/trace/bench_trace$(EXEEXT
 else
 bench-trace:
 	@echo "bench-trace: this build has no OTF2 (install libotf2-trace-dev and reconfigure)"
+endif
+
+# MPI (examples/bench/mpi_bench.py): the hybrid example's overhead at 1, 2, 4
+# and 8 ranks x 2 threads, and the cost of combining the ranks' profiles at
+# MPI_Finalize (time, peak memory, profile size) at 8, 32 and 64 ranks, all
+# oversubscribed on this machine's cores.
+.PHONY: bench-mpi
+if HAVE_MPI
+examples/bench/unify_ranks: $(srcdir)/examples/bench/unify_ranks.c scripts/pompprof \
+		libpompprof.la libpompprof_mpi.la
+	@$(MKDIR_P) examples/bench
+	$(AM_V_CC)$(EXAMPLES_POMPPROF) $(MPICC) -std=gnu11 $(OPENMP_CFLAGS) -O2 $< -o $@
+
+bench-mpi: examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks
+	$(PYTHON) $(srcdir)/examples/bench/mpi_bench.py --builddir '$(abs_top_builddir)' \
+		--mpirun '$(MPIRUN)'
+else
+bench-mpi:
+	@echo "bench-mpi: this build has no MPI support (install libopenmpi-dev and openmpi-bin and reconfigure)"
 endif

@@ -36,6 +36,10 @@ typedef struct pp_region_def {
  * once per region, never on the hot path).  Returns PP_REGION_INVALID only
  * when out of memory. */
 pp_region_id pp_profile_region_define(const pp_region_def *def);
+/* How many regions are defined (ids are 0 .. count-1), and the definition
+ * of one (its strings stay valid; returns -1 for an unknown id). */
+uint32_t pp_profile_region_count(void);
+int pp_profile_region_describe(pp_region_id id, pp_region_def *def);
 
 /* Lifecycle.  init is idempotent and cheap after the first call; finalize is
  * idempotent, unifies all threads' trees and writes the profile (also called
@@ -114,6 +118,42 @@ pp_param_key pp_profile_param_define(const char *name, size_t len);
 const char *pp_profile_param_name(pp_param_key key);
 void pp_profile_parameter_int64(pp_param_key key, int64_t value);
 void pp_profile_parameter_string(pp_param_key key, const char *value, size_t len);
+/* Parameter sets as a layer that moves profiles between processes sees
+ * them (the MPI layer, which merges the ranks' profiles): ids are this
+ * process's, 0 is the empty set, and the unified nodes' pset fields hold
+ * them.  pset_count: the ids in use are 0 .. count-1.  pset_get: up to max
+ * entries of a set into out (the number of entries is returned; names and
+ * strings stay valid until the end).  pset_make: the id of the set with
+ * these entries (in any order), made if new; PP_PSET_INVALID when out of
+ * memory.  type is 0 for a number (value), 1 for a string (str, len bytes),
+ * 2 for "<other>" (the values beyond the cap). */
+typedef struct pp_param_item {
+    const char *name; /* NUL-terminated */
+    uint32_t type;
+    int64_t value;
+    const char *str;
+    uint32_t len;
+} pp_param_item;
+#define PP_PSET_INVALID UINT32_MAX
+uint32_t pp_profile_pset_count(void);
+uint32_t pp_profile_pset_get(uint32_t pset, pp_param_item *out, uint32_t max);
+uint32_t pp_profile_pset_make(const pp_param_item *items, uint32_t n);
+
+/* Extra metrics: unsigned sums per call path and thread that a layer above
+ * the engine feeds (the MPI layer's bytes sent and received).  define
+ * returns the metric's index (the existing one for a name defined before),
+ * or -1 when PP_PROFILE_EXTRA_MAX are defined or memory is short; the
+ * profile shows every defined metric, stored exclusive (the value of the
+ * call path itself).  add adds value at the calling thread's current call
+ * path: no lock, no clock read (pp_profile_extra.c). */
+#define PP_PROFILE_EXTRA_MAX 4
+int pp_profile_extra_define(const char *uniq_name, const char *display_name, const char *unit,
+                            const char *description);
+void pp_profile_extra_add(int metric, uint64_t value);
+/* The unique name of a defined extra metric (NULL: none), and the index of
+ * a unique name (-1: not defined). */
+const char *pp_profile_extra_name(int metric);
+int pp_profile_extra_index(const char *uniq_name);
 
 /* The same events with the timestamp given by the caller (ticks). */
 void pp_profile_enter_at(pp_region_id region, uint64_t now);

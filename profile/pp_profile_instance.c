@@ -48,6 +48,14 @@ typedef struct pp_instance_count {
     size_t nodes, visited;
 } pp_instance_count;
 
+/* Node values and the extra metrics' ones (rare: MPI calls in tasks). */
+static inline void pp_instance_move(pp_location *loc, pp_node *src, pp_node *dst, uint32_t n_ctr)
+{
+    pp_profile_node_move(src, dst, n_ctr);
+    if (PP_UNLIKELY(src->extra != NULL))
+        pp_profile_extra_move(loc, src, dst);
+}
+
 /* Move the values of src's visited descendants into their merged twins,
  * counting the nodes looked at and the visited ones.  A node not visited by
  * this instance has an unvisited subtree (a region is closed before its
@@ -65,7 +73,7 @@ static void pp_profile_instance_drain(pp_location *loc, pp_node *src, uint32_t n
             pp_node *d = c->link;
             if (!d && c->parent->link)
                 d = c->link = pp_profile_child_slow(loc, c->parent->link, c->key, 1);
-            pp_profile_node_move(c, d, n_ctr);
+            pp_instance_move(loc, c, d, n_ctr);
             if (c->first_child) { /* leaves, the common case, stop here */
                 c = c->first_child;
                 continue;
@@ -89,7 +97,7 @@ void pp_profile_instance_keep_slow(pp_location *loc, pp_node *root)
      * the merged tree's children keep), and a tree that grew is checked
      * against the size policy below. */
     uint32_t n_ctr = pp_profile_g.n_ctr;
-    pp_profile_node_move(root, merged, n_ctr);
+    pp_instance_move(loc, root, merged, n_ctr);
     pp_instance_count k = {1, 1}; /* the root */
     pp_profile_instance_drain(loc, root, n_ctr, &k);
     /* keep the tree unless it is mostly unused nodes (a construct whose
@@ -111,7 +119,7 @@ void pp_profile_instance_flush(pp_location *loc)
         for (pp_node *root = m->link; root; root = root->next_sibling) {
             if (!pp_profile_node_has_values(root))
                 continue; /* drained already: so is its whole tree */
-            pp_profile_node_move(root, m, n_ctr);
+            pp_instance_move(loc, root, m, n_ctr);
             pp_profile_instance_drain(loc, root, n_ctr, &k);
         }
     }

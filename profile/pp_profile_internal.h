@@ -9,6 +9,7 @@
  *   params              parameter names, values and sets; values per call path
  *   tree                arena, node creation, child lookup
  *   location            per-thread state, task handles
+ *   extra               extra metrics: definitions, values added to nodes
  *   counters            PAPI values on the event path
  *   instance            instance trees kept and merged per construct
  *   task                explicit tasks: begin, end, switches, stubs
@@ -16,11 +17,13 @@
  *   events              enter/exit, fork, parallel begin/end, join
  *   close               closing what is still open at the end
  *   unify               one tree for all locations (pp_profile_unify.h)
+ *   system              the system tree of the CUBE file
  *   metrics             the metrics in the file: types, values, links
  *                       (pp_profile_metrics.h)
  *   output              the CUBE4 file (pp_profile_output.h)
  *   trace               the trace beside the profile: where, and its regions
- *   lifecycle           init, finalize, atexit, signals (pp_profile.h)
+ *   lifecycle           init, finalize, atexit, signals (pp_profile.h), a
+ *                       process of a job (pp_profile_job.h)
  *   ctor, test          the library constructor; the tests' hooks
  *                       (pp_profile_test.h)
  */
@@ -43,7 +46,6 @@ typedef struct pp_region_rec {
 
 /* Lock-free lookup by id (records are immutable once published). */
 const pp_region_rec *pp_profile_region_get(pp_region_id id);
-uint32_t pp_profile_region_count(void);
 void pp_profile_regions_reset(void);
 
 /* ---- fork paths (pp_profile_path.c) ----------------------------------------- */
@@ -83,7 +85,7 @@ pp_param_site *pp_profile_param_site(const pp_path *parent_path, uint64_t nkey, 
  * cap (warned once).  *interned receives the stored bytes of an admitted
  * string (NULL otherwise).  Lock-free once the site is full.  Returns
  * PP_PSET_NONE when out of memory. */
-#define PP_PSET_NONE UINT32_MAX
+#define PP_PSET_NONE PP_PSET_INVALID
 uint32_t pp_profile_param_site_value(pp_param_site *s, const pp_param_value *val,
                                      const char **interned);
 /* The entries of set pset (0: none). */
@@ -121,7 +123,11 @@ static inline pp_node *pp_profile_child(pp_location *loc, pp_node *parent, uint6
     }
     return pp_profile_child_slow(loc, parent, key, force);
 }
-/* Recycle a whole subtree (its nodes go to the free list). */
+/* A zeroed array of PP_PROFILE_EXTRA_MAX extra-metric values for a node
+ * (NULL when memory is short). */
+uint64_t *pp_profile_extra_values(pp_location *loc);
+/* Recycle a whole subtree (its nodes go to the free list, their extra-value
+ * arrays to theirs). */
 void pp_profile_subtree_free(pp_location *loc, pp_node *n);
 pp_task *pp_profile_task_alloc(pp_location *loc);
 static inline void pp_profile_task_free(pp_location *loc, pp_task *t)
@@ -159,6 +165,21 @@ static inline pp_location *pp_profile_event_loc(void)
         return NULL;
     return pp_profile_loc();
 }
+
+/* ---- extra metrics (pp_profile_extra.c) -------------------------------------- */
+
+typedef struct pp_extra_def {
+    char *uniq, *disp, *unit, *descr;
+} pp_extra_def;
+
+/* The metrics defined so far (lock-free: definitions are immutable once
+ * counted). */
+uint32_t pp_profile_extra_count(void);
+const pp_extra_def *pp_profile_extra_get(uint32_t metric);
+/* Add src's extra values into dst (allocating dst's array; NULL dst: they
+ * are dropped) and zero src's. */
+void pp_profile_extra_move(pp_location *loc, pp_node *src, pp_node *dst);
+void pp_profile_extra_reset(void);
 
 /* ---- counters on the event path (pp_profile_counters.c) --------------------- */
 

@@ -25,6 +25,7 @@
 #include "lib/pp_message.h"
 #include "lib/pp_signals.h"
 #include "lib/pp_timer.h"
+#include "profile/pp_profile_job.h"
 #include "profile/pp_profile_output.h"
 #include "profile/pp_profile_unify.h"
 
@@ -142,10 +143,13 @@ void pp_profile_start_at(uint64_t now)
 
 /* finalize's progress: a second caller (exit() on another thread, SIGINT or
  * SIGTERM arriving while the profile is written) must neither write again
- * nor let the process die before the running write is complete. */
-enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_DONE };
+ * nor let the process die before the running write is complete.  HELD: a
+ * layer above took the unified tree (pp_profile_hold); a finalize then
+ * writes that tree as the process's own profile. */
+enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_HELD, PP_FINAL_DONE };
 static int pp_profile_final_state;
 static pthread_t pp_profile_final_writer;
+static pp_unified *pp_profile_held;
 
 static void pp_profile_atexit(void)
 {
@@ -215,19 +219,22 @@ static void pp_profile_wait_for_writer(void)
     }
 }
 
-/* now_given: the end's timestamp (the tests' fake clock), NULL: read it */
-static void pp_profile_finalize_impl(const uint64_t *now_given)
+/* The process's own profile: where the configuration (or the job's layer,
+ * pp_profile_set_process) says, with the job's note. */
+static void pp_profile_write_own(const pp_unified *u)
 {
-    int expected = PP_FINAL_NONE;
-    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
-                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        if (expected == PP_FINAL_WRITING)
-            pp_profile_wait_for_writer();
-        return;
-    }
-    pp_profile_final_writer = pthread_self();
-    /* SIGINT/SIGTERM wait until the profile is on disk (another thread that
-     * takes them waits in pp_profile_wait_for_writer) */
+    const char *output = pp_profile_g.own_output ? pp_profile_g.own_output : pp_config_get()->output;
+    char path[4096];
+    if (pp_profile_output_write(u, output, path, sizeof path) == 0 && pp_profile_g.own_note)
+        pp_message_warn("%s %s", pp_profile_g.own_note, path);
+}
+
+/* Close everything and unify (and finish the trace), with SIGINT/SIGTERM
+ * held (another thread that takes them waits in
+ * pp_profile_wait_for_writer).  now_given: the end's timestamp (the tests'
+ * fake clock), NULL: read it.  NULL when there is nothing to write. */
+static pp_unified *pp_profile_end(const uint64_t *now_given)
+{
     sigset_t saved;
     pp_signals_hold(&saved);
     pthread_mutex_lock(&pp_profile_init_lock);
@@ -236,6 +243,7 @@ static void pp_profile_finalize_impl(const uint64_t *now_given)
     pp_profile_update_measuring();
     uint64_t now = now_given ? *now_given : pp_timer_now();
     pthread_mutex_unlock(&pp_profile_init_lock);
+    pp_unified *u = NULL;
     if (write && pp_profile_g.config_enable) {
         /* Threads may still be inside an event that started before the flag
          * changed (exit() called while a team runs): an event lasts
@@ -243,13 +251,41 @@ static void pp_profile_finalize_impl(const uint64_t *now_given)
          * are read. */
         if (pp_profile_g.n_locations > 1)
             usleep(2000);
-        pp_unified *u = pp_profile_unify_at(now);
-        if (u) {
-            pp_profile_output_write(u, pp_config_get()->output, NULL, 0);
-            pp_unified_free(u);
-        }
+        u = pp_profile_unify_at(now);
         pp_profile_report_losses();
         pp_profile_trace_finish(now);
+    }
+    pp_signals_release(&saved);
+    return u;
+}
+
+static void pp_profile_finalize_impl(const uint64_t *now_given)
+{
+    int expected = PP_FINAL_NONE;
+    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        if (expected == PP_FINAL_HELD &&
+            __atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            /* the job never wrote its common profile: this process's own */
+            pp_profile_final_writer = pthread_self();
+            sigset_t saved;
+            pp_signals_hold(&saved);
+            pp_profile_write_own(pp_profile_held);
+            __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
+            pp_signals_release(&saved);
+        } else if (expected == PP_FINAL_WRITING) {
+            pp_profile_wait_for_writer();
+        }
+        return;
+    }
+    pp_profile_final_writer = pthread_self();
+    sigset_t saved;
+    pp_signals_hold(&saved);
+    pp_unified *u = pp_profile_end(now_given);
+    if (u) {
+        pp_profile_write_own(u);
+        pp_unified_free(u);
     }
     __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
     pp_signals_release(&saved);
@@ -265,6 +301,62 @@ void pp_profile_finalize_at(uint64_t now)
     pp_profile_finalize_impl(&now);
 }
 
+/* ---- a process of a job (pp_profile_job.h) ------------------------------------ */
+
+void pp_profile_set_process(int rank, const char *name, const char *output, const char *note)
+{
+    pthread_mutex_lock(&pp_profile_init_lock);
+    pp_profile_g.process_rank = rank;
+    snprintf(pp_profile_g.process_name, sizeof pp_profile_g.process_name, "%s", name ? name : "");
+    free(pp_profile_g.own_output);
+    free(pp_profile_g.own_note);
+    pp_profile_g.own_output = output ? strdup(output) : NULL;
+    pp_profile_g.own_note = note ? strdup(note) : NULL;
+    pthread_mutex_unlock(&pp_profile_init_lock);
+}
+
+const char *pp_profile_program_name(void)
+{
+    return pp_profile_g.program;
+}
+
+pp_unified *pp_profile_hold(void)
+{
+    int expected = PP_FINAL_NONE;
+    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return NULL;
+    pp_profile_final_writer = pthread_self();
+    pp_unified *u = pp_profile_end(NULL);
+    pp_profile_held = u;
+    __atomic_store_n(&pp_profile_final_state, u ? PP_FINAL_HELD : PP_FINAL_DONE, __ATOMIC_RELEASE);
+    return u;
+}
+
+void pp_profile_release(pp_unified *u, int written)
+{
+    if (!u)
+        return;
+    int expected = PP_FINAL_HELD;
+    if (__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        pp_profile_final_writer = pthread_self();
+        if (!written) {
+            sigset_t saved;
+            pp_signals_hold(&saved);
+            pp_profile_write_own(u);
+            pp_signals_release(&saved);
+        }
+        pp_profile_held = NULL;
+        __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
+    } else {
+        /* a finalize wrote it as the process's own (or is writing it) */
+        pp_profile_wait_for_writer();
+        pp_profile_held = NULL;
+    }
+    pp_unified_free(u);
+}
+
 void pp_profile_lifecycle_reset(void)
 {
     pthread_mutex_lock(&pp_profile_init_lock);
@@ -277,7 +369,12 @@ void pp_profile_lifecycle_reset(void)
         l = n;
     }
     free(pp_profile_g.command_line);
+    free(pp_profile_g.own_output);
+    free(pp_profile_g.own_note);
+    pp_unified_free(pp_profile_held);
+    pp_profile_held = NULL;
     pp_profile_paths_reset();
+    pp_profile_extra_reset();
     pp_profile_regions_reset();
     pp_profile_params_reset();
     pp_trace_reset();

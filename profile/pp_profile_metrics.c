@@ -11,7 +11,9 @@
  *   reads as empty (-DBL_MAX) in CubeLib's tools;
  * - counters are stored exclusive: CubeLib's cube_sanity subtracts TASKS
  *   from the program root like any child, which an inclusive counter, whose
- *   task counts sit both in the stubs and below TASKS, cannot survive.
+ *   task counts sit both in the stubs and below TASKS, cannot survive;
+ * - the extra metrics (pp_profile_extra.c: the MPI layer's bytes) are
+ *   exclusive sums: the engine adds them to one call path each.
  *
  * Every metric links into the metric table of the README, installed in the
  * documentation directory (the "@mirror@" links resolve against it). */
@@ -99,6 +101,15 @@ int pp_profile_metrics_define(pp_cube *cube, const pp_unified *u, pp_profile_met
         if ((ids->ctr[k] = pp_metric_define(cube, &d)) < 0)
             return -1;
     }
+    for (uint32_t k = 0; k < u->n_extra; k++) {
+        const pp_extra_def *e = pp_profile_extra_get(k);
+        char url[128];
+        snprintf(url, sizeof url, PP_METRIC_URL("%s"), e ? e->uniq : "");
+        pp_metric_def d = {e ? e->uniq : "extra", e ? e->disp : "extra", e ? e->unit : "#", url,
+                           e ? e->descr : "", PP_CUBE_UINT64, PP_CUBE_EXCLUSIVE};
+        if ((ids->extra[k] = pp_metric_define(cube, &d)) < 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -140,6 +151,10 @@ void pp_profile_metrics_store(pp_cube *cube, const pp_unified *u, const pp_profi
                 if (x)
                     pp_cube_set_uint64(cube, ids->ctr[k], cn, (int)i, x);
             }
+            for (uint32_t k = 0; k < u->n_extra; k++)
+                if (n->extra[(size_t)k * u->n_locations + i])
+                    pp_cube_set_uint64(cube, ids->extra[k], cn, (int)i,
+                                       n->extra[(size_t)k * u->n_locations + i]);
             if (ids->max_active >= 0) {
                 uint64_t a = construct ? (construct->max_active ? construct->max_active[i] : 0)
                                        : u->max_active_tasks[i];

@@ -12,6 +12,7 @@
 /* The metric ids of one profile in its CUBE file (-1: not defined). */
 typedef struct pp_profile_metric_ids {
     int visits, time, min_time, max_time, max_active, ctr[PP_COUNTERS_MAX];
+    int extra[PP_PROFILE_EXTRA_MAX]; /* pp_profile_extra.c */
 } pp_profile_metric_ids;
 
 /* Define u's metrics in cube, and the documentation mirror their links

@@ -100,6 +100,9 @@ struct pp_node {
      * merge); merged construct root: its list of spare instance trees
      * (roots linked through next_sibling).  Fits the 16-byte padding. */
     pp_node *link;
+    /* values of the extra metrics (pp_profile_extra.c) added at this call
+     * path, NULL until the first one: most nodes never get any */
+    uint64_t *extra;
     uint64_t start;      /* start of the open visit, in its task's clock */
     uint64_t visits, sum, min, max;
     /* merged construct root (below TASKS): instances of the construct (with
@@ -204,6 +207,7 @@ struct pp_location {
     size_t arena_bytes;
     pp_node *node_free;
     pp_task *task_free;
+    uint64_t *extra_free; /* recycled extra-value arrays, linked through [0] */
 
     pp_node *root;    /* program root of the main tree */
     pp_node *tasks;   /* TASKS: children are the merged task trees */
@@ -250,6 +254,11 @@ typedef struct pp_profile_global {
     int started, finished;
     int enabled_by_user; /* POMP2_On/Off */
     int config_enable;
+    /* one process of a job (pp_profile_job.h): its rank and name in the
+     * system tree; where and with what note it writes a profile by itself */
+    int process_rank;
+    char process_name[64];
+    char *own_output, *own_note;
 } pp_profile_global;
 
 extern pp_profile_global pp_profile_g;

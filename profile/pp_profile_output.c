@@ -56,7 +56,7 @@ static int pp_output_ends_with(const char *s, const char *suffix)
 }
 
 /* pompprof-<program>-<YYYYmmdd-HHMMSS>-<pid> (the time of init) */
-static void pp_output_default_name(const char *program, char *buf, size_t size)
+void pp_profile_output_default_name(const char *program, char *buf, size_t size)
 {
     time_t t = (time_t)pp_profile_g.wall_init;
     if (!t)
@@ -73,7 +73,7 @@ int pp_profile_output_target(const char *setting, const char *program, char *dir
 {
     char name[PATH_MAX];
     if (!setting || !*setting) {
-        pp_output_default_name(program, name, sizeof name);
+        pp_profile_output_default_name(program, name, sizeof name);
         setting = name;
     }
     int is_file = pp_output_ends_with(setting, ".cubex");
@@ -227,28 +227,9 @@ static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
         goto fail;
     }
 
-    char host[256] = "localhost";
-    gethostname(host, sizeof host - 1);
-    host[sizeof host - 1] = '\0';
-    char node_name[300];
-    snprintf(node_name, sizeof node_name, "node %s", host);
-    int machine = pp_cube_def_system_node(cube, -1, "machine Linux", "machine");
-    int node = machine < 0 ? -1 : pp_cube_def_system_node(cube, machine, node_name, "node");
-    int process = node < 0 ? -1 : pp_cube_def_process(cube, node, "Process", 0);
-    if (process < 0) {
-        snprintf(err, err_size, "%s", pp_cube_error(cube));
+    if (pp_profile_system_define(cube, u) < 0) {
+        snprintf(err, err_size, "%s", *pp_cube_error(cube) ? pp_cube_error(cube) : "out of memory");
         goto fail;
-    }
-    for (uint32_t i = 0; i < u->n_locations; i++) {
-        char name[32];
-        if (i == 0)
-            snprintf(name, sizeof name, "Master thread");
-        else
-            snprintf(name, sizeof name, "OMP thread %u", i);
-        if (pp_cube_def_thread(cube, process, name, (int)i) < 0) {
-            snprintf(err, err_size, "%s", pp_cube_error(cube));
-            goto fail;
-        }
     }
     pp_profile_metrics_store(cube, u, &metrics, cnode_of, tps);
     free(ids.region_map);
@@ -313,7 +294,7 @@ int pp_profile_output_write(const pp_unified *u, const char *setting, char *path
         if (!tmp || !*tmp)
             tmp = "/tmp";
         char name[512], fallback[PATH_MAX + 600];
-        pp_output_default_name(pp_profile_g.program, name, sizeof name);
+        pp_profile_output_default_name(pp_profile_g.program, name, sizeof name);
         snprintf(fallback, sizeof fallback, "%s/%s", tmp, name);
         rc = pp_output_try(cube, fallback, file, sizeof file, &renamed, err, sizeof err);
         if (rc == 0)

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "cube-writer/pp_cube.h"
 #include "profile/pp_profile_unify.h"
 
 /* Where the profile goes (POMPPROF_OUTPUT rules): setting NULL = a fresh
@@ -19,5 +20,12 @@ int pp_profile_output_target(const char *setting, const char *program, char *dir
  * the final path goes to path_out when given.  Returns 0 on success. */
 int pp_profile_output_write(const pp_unified *u, const char *setting, char *path_out,
                             size_t path_size);
+
+/* The default setting's directory name, pompprof-<program>-<YYYYmmdd-HHMMSS>-
+ * <pid> (the time measurement started). */
+void pp_profile_output_default_name(const char *program, char *buf, size_t size);
+/* The system tree of u's locations (pp_profile_system.c); location ids are
+ * u's columns.  Returns 0, or -1 with the reason in pp_cube_error(cube). */
+int pp_profile_system_define(pp_cube *cube, const pp_unified *u);
 
 #endif

@@ -58,7 +58,13 @@ static struct {
     uint32_t *pset_slots; /* open addressing: id + 1, 0 = free */
     uint32_t n_pset_slots;
     pp_param_site *sites[PP_SITE_BUCKETS];
+    struct pp_made_string *made; /* strings of sets made by pp_profile_pset_make */
 } pp_params;
+
+typedef struct pp_made_string {
+    struct pp_made_string *next;
+    char s[];
+} pp_made_string;
 
 /* ---- hashing ---------------------------------------------------------------- */
 
@@ -267,6 +273,100 @@ uint32_t pp_profile_pset_entries(uint32_t pset, const pp_param_entry **entries)
     return n;
 }
 
+/* ---- sets for another process's profile ------------------------------------------ */
+
+uint32_t pp_profile_pset_count(void)
+{
+    pthread_mutex_lock(&pp_param_lock);
+    uint32_t n = pp_params.n_psets ? pp_params.n_psets : 1;
+    pthread_mutex_unlock(&pp_param_lock);
+    return n;
+}
+
+uint32_t pp_profile_pset_get(uint32_t pset, pp_param_item *out, uint32_t max)
+{
+    pthread_mutex_lock(&pp_param_lock);
+    uint32_t n = 0;
+    if (pset && pset < pp_params.n_psets) {
+        const pp_pset_rec *r = pp_params.psets[pset];
+        n = r->n;
+        for (uint32_t i = 0; i < n && i < max; i++) {
+            const pp_param_value *v = &r->e[i].val;
+            out[i] = (pp_param_item){.name = pp_params.names[r->e[i].key], .type = v->type,
+                                     .value = v->type == PP_PARAM_INT64 ? v->v : 0,
+                                     .str = v->type == PP_PARAM_STRING ? v->str : "",
+                                     .len = v->type == PP_PARAM_STRING ? v->len : 0};
+        }
+    }
+    pthread_mutex_unlock(&pp_param_lock);
+    return n;
+}
+
+/* An entry and the item it came from, sorted by parameter key. */
+typedef struct pp_param_made {
+    pp_param_entry e;
+    const pp_param_item *item;
+} pp_param_made;
+
+static int pp_param_made_order(const void *a, const void *b)
+{
+    const pp_param_made *x = a, *y = b;
+    return x->e.key < y->e.key ? -1 : x->e.key > y->e.key;
+}
+
+/* A copy of len bytes that lives as long as the sets (freed at reset). */
+static const char *pp_param_keep_string(const char *str, uint32_t len)
+{
+    pp_made_string *m = malloc(sizeof *m + (size_t)len + 1);
+    if (!m)
+        return NULL;
+    if (len)
+        memcpy(m->s, str, len);
+    m->s[len] = '\0';
+    m->next = pp_params.made;
+    pp_params.made = m;
+    return m->s;
+}
+
+uint32_t pp_profile_pset_make(const pp_param_item *items, uint32_t n)
+{
+    if (n == 0)
+        return 0;
+    pp_param_made *m = malloc(n * sizeof *m);
+    pp_param_entry *e = malloc(n * sizeof *e);
+    uint32_t id = PP_PSET_INVALID;
+    if (!m || !e)
+        goto out;
+    /* names first: defining one takes the lock itself */
+    for (uint32_t i = 0; i < n; i++) {
+        m[i].item = &items[i];
+        m[i].e.key = pp_profile_param_define(items[i].name, strlen(items[i].name));
+        if (m[i].e.key == PP_PARAM_INVALID)
+            goto out;
+    }
+    qsort(m, n, sizeof *m, pp_param_made_order);
+    pthread_mutex_lock(&pp_param_lock);
+    int ok = 1;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        const pp_param_item *it = m[i].item;
+        e[i] = (pp_param_entry){m[i].e.key, {.type = it->type}};
+        if (it->type == PP_PARAM_INT64) {
+            e[i].val.v = it->value;
+        } else if (it->type == PP_PARAM_STRING) {
+            ok = (e[i].val.str = pp_param_keep_string(it->str, it->len)) != NULL;
+            e[i].val.len = it->len;
+            e[i].val.v = (int64_t)pp_profile_param_hash(it->str, it->len);
+        }
+    }
+    if (ok)
+        id = pp_pset_intern(e, n);
+    pthread_mutex_unlock(&pp_param_lock);
+out:
+    free(m);
+    free(e);
+    return id;
+}
+
 /* ---- sites and the cap ----------------------------------------------------------- */
 
 pp_param_site *pp_profile_param_site(const pp_path *parent_path, uint64_t nkey, pp_param_key key)
@@ -425,6 +525,11 @@ void pp_profile_params_reset(void)
     for (uint32_t i = 0; i < pp_params.n_names; i++)
         free(pp_params.names[i]);
     free(pp_params.names);
+    while (pp_params.made) {
+        pp_made_string *m = pp_params.made;
+        pp_params.made = m->next;
+        free(m);
+    }
     memset(&pp_params, 0, sizeof pp_params);
     pthread_mutex_unlock(&pp_param_lock);
 }

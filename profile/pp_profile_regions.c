@@ -74,6 +74,17 @@ const pp_region_rec *pp_profile_region_get(pp_region_id id)
     return &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
 }
 
+int pp_profile_region_describe(pp_region_id id, pp_region_def *def)
+{
+    const pp_region_rec *r = pp_profile_region_get(id);
+    if (!r)
+        return -1;
+    *def = (pp_region_def){.name = r->name, .file = r->file, .begin_line = r->begin_line,
+                           .end_line = r->end_line, .paradigm = r->paradigm, .role = r->role,
+                           .description = r->description};
+    return 0;
+}
+
 uint32_t pp_profile_region_count(void)
 {
     return __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE);

@@ -141,11 +141,27 @@ void pp_profile_subtree_free(pp_location *loc, pp_node *n)
         pp_node *up = cur == n ? NULL : cur->parent;
         /* a stale hash entry must never match a free node */
         cur->parent = NULL;
+        if (PP_UNLIKELY(cur->extra != NULL)) {
+            cur->extra[0] = (uint64_t)(uintptr_t)loc->extra_free;
+            loc->extra_free = cur->extra;
+            cur->extra = NULL;
+        }
         cur->region = PP_REGION_INVALID;
         cur->next_sibling = loc->node_free;
         loc->node_free = cur;
         cur = up;
     }
+}
+
+uint64_t *pp_profile_extra_values(pp_location *loc)
+{
+    uint64_t *v = loc->extra_free;
+    if (v)
+        loc->extra_free = (uint64_t *)(uintptr_t)v[0];
+    else if (!(v = pp_profile_arena_alloc(loc, PP_PROFILE_EXTRA_MAX * sizeof *v, 1)))
+        return NULL;
+    memset(v, 0, PP_PROFILE_EXTRA_MAX * sizeof *v);
+    return v;
 }
 
 pp_task *pp_profile_task_alloc(pp_location *loc)

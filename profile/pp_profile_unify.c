@@ -20,6 +20,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/pp_counters.h"
 #include "lib/pp_message.h"
@@ -65,24 +66,23 @@ static int pp_unify_grow(pp_unify_ctx *c)
     return 0;
 }
 
-static pp_unode *pp_unode_new(pp_unify_ctx *c, pp_unode *parent, pp_region_id region,
-                              uint32_t pset)
+pp_unode *pp_unified_add_child(pp_unified *u, pp_unode *parent, pp_region_id region,
+                               uint32_t pset)
 {
-    size_t per = 4 + (size_t)c->n_ctr;
-    pp_unode *n = calloc(1, sizeof *n + per * c->n_loc * sizeof(uint64_t));
-    if (!n) {
-        c->failed = 1;
+    size_t n_loc = u->n_locations, per = 4 + (size_t)u->n_counters + u->n_extra;
+    pp_unode *n = calloc(1, sizeof *n + per * n_loc * sizeof(uint64_t));
+    if (!n)
         return NULL;
-    }
     uint64_t *v = (uint64_t *)(n + 1);
     n->region = region;
     n->pset = pset;
     n->visits = v;
-    n->time = v + c->n_loc;
-    n->min_time = v + 2 * c->n_loc;
-    n->max_time = v + 3 * c->n_loc;
-    n->counters = v + 4 * c->n_loc;
-    for (uint32_t i = 0; i < c->n_loc; i++)
+    n->time = v + n_loc;
+    n->min_time = v + 2 * n_loc;
+    n->max_time = v + 3 * n_loc;
+    n->counters = v + 4 * n_loc;
+    n->extra = v + (4 + u->n_counters) * n_loc;
+    for (size_t i = 0; i < n_loc; i++)
         n->min_time[i] = UINT64_MAX;
     n->parent = parent;
     if (parent) {
@@ -92,7 +92,16 @@ static pp_unode *pp_unode_new(pp_unify_ctx *c, pp_unode *parent, pp_region_id re
             parent->first_child = n;
         parent->last_child = n;
     }
-    c->u->n_nodes++;
+    u->n_nodes++;
+    return n;
+}
+
+static pp_unode *pp_unode_new(pp_unify_ctx *c, pp_unode *parent, pp_region_id region,
+                              uint32_t pset)
+{
+    pp_unode *n = pp_unified_add_child(c->u, parent, region, pset);
+    if (!n)
+        c->failed = 1;
     return n;
 }
 
@@ -127,6 +136,9 @@ static void pp_unify_values(pp_unify_ctx *c, pp_unode *un, const pp_node *n, uin
         un->max_time[i] = n->max;
     for (uint32_t k = 0; k < c->n_ctr; k++)
         un->counters[k * c->n_loc + i] += n->ctr[c->n_ctr + k];
+    if (PP_UNLIKELY(n->extra != NULL))
+        for (uint32_t k = 0; k < c->u->n_extra; k++)
+            un->extra[k * c->n_loc + i] += n->extra[k];
 }
 
 /* A node that holds nothing: no visit, no time, no counts, no children.  A
@@ -289,6 +301,26 @@ static int pp_unify_number(pp_unode *n, int id)
     return id;
 }
 
+/* Every location is a thread of this process, on this host. */
+static int pp_unify_locations(pp_unified *u)
+{
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = '\0';
+    const char *process = pp_profile_g.process_name[0] ? pp_profile_g.process_name : "Process";
+    size_t nh = strlen(host) + 1, np = strlen(process) + 1;
+    u->locations = calloc(u->n_locations ? u->n_locations : 1, sizeof *u->locations);
+    u->strings = malloc(nh + np);
+    if (!u->locations || !u->strings)
+        return -1;
+    memcpy(u->strings, host, nh);
+    memcpy(u->strings + nh, process, np);
+    for (uint32_t i = 0; i < u->n_locations; i++)
+        u->locations[i] = (pp_unified_location){.host = u->strings, .process = u->strings + nh,
+                                                .rank = pp_profile_g.process_rank, .thread = i};
+    return 0;
+}
+
 pp_unified *pp_profile_unify_at(uint64_t now)
 {
     if (!pp_profile_g.started || !pp_profile_g.config_enable || !pp_profile_g.first)
@@ -302,6 +334,7 @@ pp_unified *pp_profile_unify_at(uint64_t now)
         return NULL;
     u->n_locations = c.n_loc;
     u->n_counters = c.n_ctr;
+    u->n_extra = pp_profile_extra_count();
     u->t_finalize = now;
     for (uint32_t k = 0; k < c.n_ctr && k < PP_COUNTERS_MAX; k++)
         u->counter_names[k] = pp_counters_name((int)k);
@@ -309,7 +342,7 @@ pp_unified *pp_profile_unify_at(uint64_t now)
     u->root = pp_unode_new(&c, NULL, pp_profile_g.program_region, 0);
     if (u->root)
         u->tasks = pp_unify_child(&c, u->root, pp_profile_g.tasks_region, 0);
-    if (!u->max_active_tasks || !u->root || !u->tasks) {
+    if (!u->max_active_tasks || !u->root || !u->tasks || pp_unify_locations(u)) {
         free(c.slots);
         pp_unified_free(u);
         return NULL;
@@ -360,6 +393,29 @@ pp_unified *pp_profile_unify_at(uint64_t now)
     return u;
 }
 
+pp_unified *pp_unified_new(uint32_t n_locations, uint32_t n_counters, uint32_t n_extra,
+                           pp_region_id root_region)
+{
+    pp_unified *u = calloc(1, sizeof *u);
+    if (!u)
+        return NULL;
+    u->n_locations = n_locations;
+    u->n_counters = n_counters < PP_COUNTERS_MAX ? n_counters : PP_COUNTERS_MAX;
+    u->n_extra = n_extra < PP_PROFILE_EXTRA_MAX ? n_extra : PP_PROFILE_EXTRA_MAX;
+    u->max_active_tasks = calloc(n_locations ? n_locations : 1, sizeof(uint64_t));
+    u->locations = calloc(n_locations ? n_locations : 1, sizeof *u->locations);
+    if (!u->max_active_tasks || !u->locations || !(u->root = pp_unified_add_child(u, NULL, root_region, 0))) {
+        pp_unified_free(u);
+        return NULL;
+    }
+    return u;
+}
+
+void pp_unified_number(pp_unified *u)
+{
+    pp_unify_number(u->root, 0);
+}
+
 void pp_unified_free(pp_unified *u)
 {
     if (!u)
@@ -378,6 +434,8 @@ void pp_unified_free(pp_unified *u)
         cur = up;
     }
     free(u->max_active_tasks);
+    free(u->locations);
+    free(u->strings);
     free(u);
 }
 

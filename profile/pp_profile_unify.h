@@ -24,10 +24,20 @@ struct pp_unode {
     uint64_t *min_time; /* ticks; UINT64_MAX = no visit */
     uint64_t *max_time;
     uint64_t *counters; /* [counter * n_locations + location], inclusive */
+    uint64_t *extra;    /* [metric * n_locations + location], exclusive (pp_profile_extra.c) */
     /* a task construct (child of TASKS): per location, the most instances
      * of it active at once; NULL on every other node */
     uint64_t *max_active;
 };
+
+/* Where a location (a column of the profile) ran: the system tree
+ * machine -> node (host) -> process -> thread. */
+typedef struct pp_unified_location {
+    const char *host;    /* host name */
+    const char *process; /* e.g. "Process", "MPI Rank 3" */
+    int32_t rank;        /* the process's rank (0 for a program of one process) */
+    uint32_t thread;     /* index of the thread in its process (0: master) */
+} pp_unified_location;
 
 typedef struct pp_unified {
     pp_unode *root;  /* the program region */
@@ -38,6 +48,9 @@ typedef struct pp_unified {
     const char *counter_names[PP_COUNTERS_MAX];
     uint64_t *max_active_tasks; /* per location: the most task instances active at once */
     uint64_t t_finalize;        /* ticks */
+    uint32_t n_extra;           /* extra metrics: the engine's first n_extra */
+    pp_unified_location *locations; /* per location */
+    char *strings;              /* storage of the locations' strings, freed with u */
 } pp_unified;
 
 /* Close every region still open at `now` (ticks) on every location, finish
@@ -45,6 +58,19 @@ typedef struct pp_unified {
  * nothing was measured. */
 pp_unified *pp_profile_unify_at(uint64_t now);
 void pp_unified_free(pp_unified *u);
+/* For a layer that builds a profile itself (the MPI layer merges the
+ * ranks'): an empty profile with a root of region root_region and every
+ * location's min_time unset; its locations table is zeroed (the caller
+ * fills it, and may point its strings into u->strings).  NULL when memory
+ * is short. */
+pp_unified *pp_unified_new(uint32_t n_locations, uint32_t n_counters, uint32_t n_extra,
+                           pp_region_id root_region);
+/* A new last child of parent for region and parameter set pset (no lookup;
+ * NULL when memory is short). */
+pp_unode *pp_unified_add_child(pp_unified *u, pp_unode *parent, pp_region_id region,
+                               uint32_t pset);
+/* Number the nodes in pre-order (the ids the output needs). */
+void pp_unified_number(pp_unified *u);
 /* The child of parent for region (the first one when parameters split it;
  * NULL if none), and the one for region with parameter set pset. */
 pp_unode *pp_unified_child(const pp_unode *parent, pp_region_id region);

@@ -19,6 +19,7 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/params.py \
 	scripts/pompprof_tools/profile_model.py \
 	scripts/pompprof_tools/report.py \
+	scripts/pompprof_tools/report_mpi.py \
 	scripts/pompprof_tools/scaling.py \
 	scripts/pompprof_tools/svg.py \
 	scripts/pompprof_tools/textfmt.py \
@@ -33,6 +34,7 @@ dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/wrapper_fortran.py \
 	scripts/pompprof_tools/wrapper_instrument.py \
 	scripts/pompprof_tools/wrapper_link.py \
+	scripts/pompprof_tools/wrapper_mpi.py \
 	scripts/pompprof_tools/wrapper_prelude.py \
 	scripts/pompprof_tools/wrapper_rewrite.py \
 	scripts/pompprof_tools/wrapper_run.py
@@ -55,7 +57,9 @@ pompprof_scripts_edit = sed \
 	-e 's|[@]pkglibexecdir[@]|$(pkglibexecdir)|g' \
 	-e 's|[@]includedir[@]|$(includedir)|g' \
 	-e 's|[@]OPENMP_CFLAGS[@]|$(OPENMP_CFLAGS)|g' \
-	-e 's|[@]PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
+	-e 's|[@]PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
+	-e 's|[@]MPI_SUPPORT[@]|$(MPI_SUPPORT)|g' \
+	-e 's|[@]MPI_FORTRAN_SUPPORT[@]|$(MPI_FORTRAN_SUPPORT)|g'
 
 $(pompprof_commands): scripts/%: $(srcdir)/scripts/command-stub.in Makefile
 	@$(MKDIR_P) scripts

@@ -15,6 +15,7 @@ Every call path's *self* (exclusive) time on a thread goes to one component by i
   imbalance   `implicit barrier` ending a loop/sections/workshare or the parallel region
   limpar      `implicit barrier` ending a single (threads wait while one thread works)
   create      `task create`
+  mpi         an MPI function (paradigm `mpi`: libpompprof_mpi's regions, doc/mpi.md)
   work        everything else (user code, sblocks, loop bodies, ...)
   stub        a task region below a scheduling point (time executing tasks there): it is
               split by the shares of the components inside that task construct's tree on
@@ -36,7 +37,8 @@ The four ompP categories used by the report:
   imbalance             = imbalance
   limited parallelism   = limpar
   thread management     = fj + create
-and work.  pompprof-scaling shows  work | task management (create + taskwait) |
+beside them, for hybrid programs, MPI communication = mpi (all time in MPI calls), and
+work.  pompprof-scaling shows  work | task management (create + taskwait) |
 synchronization without taskwait (barrier + lockcrit) | imbalance | limited parallelism |
 fork/join  - the same components grouped differently.
 
@@ -48,7 +50,7 @@ from __future__ import annotations
 from .profile_model import Node, Profile, is_lock_region
 
 COMPONENTS = ("work", "barrier", "taskwait", "lockcrit", "imbalance", "limpar",
-              "create", "forkjoin")
+              "create", "forkjoin", "mpi")
 
 REPORT_CATEGORIES = (
     ("work", ("work",)),
@@ -56,6 +58,7 @@ REPORT_CATEGORIES = (
     ("imbalance", ("imbalance",)),
     ("limited parallelism", ("limpar",)),
     ("thread management", ("forkjoin", "create")),
+    ("MPI communication", ("mpi",)),
 )
 OVERHEAD_CATEGORIES = tuple(c for c in REPORT_CATEGORIES if c[0] != "work")
 
@@ -66,6 +69,7 @@ SCALING_CATEGORIES = (
     ("imbalance", ("imbalance",)),
     ("limited parallelism", ("limpar",)),
     ("fork/join", ("forkjoin",)),
+    ("MPI communication", ("mpi",)),
 )
 
 
@@ -76,6 +80,8 @@ def classify(node: Node) -> str:
         return "stub"
     if node.kind == "TASKS":
         return "work"
+    if node.region.paradigm == "mpi":   # before the roles: MPI_Barrier's is `barrier`
+        return "mpi"
     if role == "barrier":
         return "barrier"
     if role == "taskwait":

@@ -38,8 +38,10 @@ LOCK_FUNCS = LOCK_ENTER + LOCK_EXIT + ("omp_init_lock", "omp_destroy_lock",
                                        "omp_init_nest_lock", "omp_destroy_nest_lock")
 
 
-# metrics that are not counters: the time metrics and the task figures
-NOT_COUNTERS = ("visits", "time", "min_time", "max_time", "max_active_tasks")
+# metrics that are not counters: the time metrics, the task figures and the bytes of
+# the MPI calls (report_mpi.py shows those)
+NOT_COUNTERS = ("visits", "time", "min_time", "max_time", "max_active_tasks", "bytes_sent",
+                "bytes_received")
 
 # Ratios of two counters: (label, description, numerator names, denominator names); a
 # rate is shown when the profile has one name of each list.
@@ -343,7 +345,9 @@ class Profile:
 def region_label(region: Region) -> str:
     """ompP-style region description, e.g. `tasks.c (10-11) TASK`."""
     kind = region.role.upper()
-    if is_lock_region(region):
+    if region.paradigm == "mpi":
+        kind = "MPI " + kind
+    elif is_lock_region(region):
         kind = "LOCK API"
     elif region.role in ("user", "function"):
         kind = "USER REGION"

@@ -1,7 +1,9 @@
 """pompprof-report: ompP-style text report of one profile.
 
-Sections: header, region overview, flat profile (one row per thread + SUM), call tree
-(main tree and task trees), task statistics with granularity advice, overhead analysis.
+Sections: header, region overview, flat profile (one row per thread + SUM; for a profile of
+several MPI ranks one row per rank), call tree (main tree and task trees), task statistics
+with granularity advice, MPI (report_mpi.py: time per MPI function, imbalance across
+ranks, bytes), overhead analysis.
 All times are seconds.  Definitions (per thread t; sums over all call paths of a region,
 a call path nested in a call path of the same region is not counted twice):
 
@@ -43,8 +45,9 @@ too long for their column are shortened in the middle so that their file and lin
 the text is at most 100 columns wide plus the counter columns.
 
 Overhead analysis: see overhead.py for the exact split.  Categories (ompP):
-synchronization, imbalance, limited parallelism, thread management; percentages are of
-the scope's total thread time T (team size x region time for a parallel region).
+synchronization, imbalance, limited parallelism, thread management, and beside them MPI
+communication (time in MPI calls); percentages are of the scope's total thread time T
+(team size x region time for a parallel region).
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ import argparse
 import sys
 
 from . import params
+from . import report_mpi
 from . import textfmt as tf
 from .cli import main_guard
 from .overhead import Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES
@@ -86,7 +90,11 @@ overhead categories (of total thread time T = sum over threads of measured time 
   imbalance         implicit barrier waiting at the end of loops, sections, parallel regions
   limited parall.   implicit barrier waiting at the end of single constructs
   thread management fork/join (startup+shutdown) and task creation
+  MPI communication time in MPI calls (hybrid programs)
   work              everything else, including task bodies
+MPI section (hybrid programs): per MPI function calls, time, mean per call, the ranks
+  with least and most time in it, imbalance = (max - mean) / max over ranks, bytes sent and
+  received; the MPI time of every rank; the flat profile has one row per rank
 """
 
 
@@ -114,6 +122,8 @@ def _top_nodes(nodes: list[Node]) -> list[Node]:
 
 
 def _kind(region: Region) -> str:
+    if report_mpi.is_mpi(region):
+        return "plain"
     if region.role in ("task", "untied task"):
         return "task"
     if region.role == "parallel":
@@ -189,6 +199,9 @@ class Report:
         self.top = top
         self.paths = paths
         self.total = self.a.program.total()
+        # several processes: the flat profile shows one row per rank
+        self.loc_rank = report_mpi.rank_of_locations(profile)
+        self.ranks = report_mpi.ranks(profile)
         # call-tree percentages: of the measured time (fork/join gaps of workers excluded)
         self.measured = sum(profile.root_incl(t) for t in profile.threads)
 
@@ -201,6 +214,8 @@ class Report:
             "date": p.date,
             "creator": p.cube.attrs.get("Creator", ""),
             "threads": p.nthreads,
+            "ranks": len(self.ranks),
+            "rank_ids": self.ranks,
             "thread_names": p.thread_names,
             "wall_time": p.wall_time,
             "total_thread_time": self.total,
@@ -321,13 +336,18 @@ class Report:
         p = self.p
         rows = self._thread_rows(kind, nodes, info)
         counters = [p.counter_name(m) for m in p.counters]
-        return {"id": _rid(r), "region_id": r.id, "name": r.name,
-                "label": region_label(r), "kind": kind,
-                "columns": ["execT", "execC"] + [c for c, _ in _COLUMNS[kind]]
-                + self._counter_columns(),
-                "additive": ["execT", "execC"] + [c for c, a in _COLUMNS[kind] if a]
-                + counters,
-                "threads": rows, "sum": self._sum_row(kind, rows)}
+        return self._with_ranks({"id": _rid(r), "region_id": r.id, "name": r.name,
+                                 "label": region_label(r), "kind": kind,
+                                 "columns": ["execT", "execC"] + [c for c, _ in _COLUMNS[kind]]
+                                 + self._counter_columns(),
+                                 "additive": ["execT", "execC"]
+                                 + [c for c, a in _COLUMNS[kind] if a] + counters,
+                                 "threads": rows, "sum": self._sum_row(kind, rows)})
+
+    def _with_ranks(self, entry):
+        if len(self.ranks) > 1:
+            entry["ranks"] = report_mpi.rank_rows(entry, self.loc_rank, self.ranks, self.p.rates)
+        return entry
 
     def flat(self):
         return [self._flat_entry(i) for i in self._flat_items()]
@@ -366,13 +386,14 @@ class Report:
                 "enterT": e, "bodyT": [None] * n, "exitT": x}
         self._add_counters(cols, enter + leave)
         rows = [{k: v[t] for k, v in cols.items()} for t in p.threads]
-        return {"id": "LOCKS", "region_id": None, "name": "OpenMP locks (set/unset)",
-                "label": "OMP LOCKS", "kind": "locks",
-                "columns": ["execT", "execC", "enterT", "bodyT", "exitT"]
-                + self._counter_columns(),
-                "additive": ["execT", "execC", "enterT", "exitT"]
-                + [p.counter_name(m) for m in p.counters],
-                "threads": rows, "sum": self._sum_row("locks", rows)}
+        return self._with_ranks({"id": "LOCKS", "region_id": None,
+                                 "name": "OpenMP locks (set/unset)",
+                                 "label": "OMP LOCKS", "kind": "locks",
+                                 "columns": ["execT", "execC", "enterT", "bodyT", "exitT"]
+                                 + self._counter_columns(),
+                                 "additive": ["execT", "execC", "enterT", "exitT"]
+                                 + [p.counter_name(m) for m in p.counters],
+                                 "threads": rows, "sum": self._sum_row("locks", rows)})
 
     def _tree_rows(self, nodes: list[Node]):
         """The rows of a call tree, one at a time."""
@@ -578,6 +599,7 @@ class Report:
         data = {"header": self.header(), "regions": self.regions(), "flat": flat,
                 "flat_rest": flat_rest, "calltree": calltree, "tasktree": tasktree,
                 "tasks": tasks, "by_parameter": by_param, "advice": advice,
+                "mpi": report_mpi.section(p),
                 "overhead": self.overhead()}
         mat = self.p.max_active_tasks()
         if mat is not None:
@@ -673,6 +695,7 @@ def write_text(d, thread_names, stream):
 def render_lines(d, thread_names):
     """The text report in pieces of one or more lines, each as soon as it is made."""
     h = d["header"]
+    h_ranks = h.get("rank_ids", [])
     cols = _Columns(h)
     extra = [c for c in cols.extra()]
     yield ("pompprof-report: %s" % h["file"])
@@ -683,6 +706,8 @@ def render_lines(d, thread_names):
     if h["creator"]:
         yield ("written by         : %s" % h["creator"])
     yield ("threads            : %d" % h["threads"])
+    if h.get("ranks", 1) > 1:
+        yield ("MPI ranks          : %d (rows of the flat profile: one per rank)" % h["ranks"])
     yield ("wall time          : %s s" % tf.fmt_time(h["wall_time"]))
     yield ("total thread time  : %s s" % tf.fmt_time(h["total_thread_time"]))
     yield ("parallel coverage  : %.1f %%" % (100.0 * h["parallel_coverage"]))
@@ -710,14 +735,19 @@ def render_lines(d, thread_names):
         head = "%s %s  " % (e["id"], e["label"])
         yield (head + tf.shorten(e["name"], max(20, tf.WIDTH - len(head))))
         columns = [c for c in e["columns"] if not (e["kind"] == "task" and c == "execC")]
-        rows = [[thread_names[i] if i < len(thread_names) else str(i)]
-                + [cols.cell(r.get(c), c) for c in columns] for i, r in enumerate(e["threads"])]
+        if "ranks" in e:
+            rows = [["rank %d" % rk] + [cols.cell(r.get(c), c) for c in columns]
+                    for rk, r in zip(h_ranks, e["ranks"])]
+        else:
+            rows = [[thread_names[i] if i < len(thread_names) else str(i)]
+                    + [cols.cell(r.get(c), c) for c in columns]
+                    for i, r in enumerate(e["threads"])]
         rows.append(["SUM"] + [cols.cell(e["sum"].get(c), c) for c in columns])
         widths = [14] + [cols.width(c, 7 if c == "frags" else 9 if c == "instances" else
                                     8 if c == "execC" else 10) for c in columns]
         width = max(tf.WIDTH, sum(widths) + len(widths) - 1)
-        yield (tf.table(["thread"] + [cols.title(c) for c in columns], rows, widths=widths,
-                            width=width))
+        yield (tf.table(["rank" if "ranks" in e else "thread"] + [cols.title(c) for c in columns],
+                        rows, widths=widths, width=width))
     if d.get("flat_rest"):
         yield ("")
         yield ("The other regions, less expensive (sums over threads; execC: visits, of a task: "
@@ -806,20 +836,28 @@ def render_lines(d, thread_names):
             yield ("Task granularity: all task constructs are > %gx their creation cost."
                    % GRANULARITY_FACTOR)
 
+    if d.get("mpi"):
+        yield from report_mpi.render_lines(d["mpi"])
+
     o = d["overhead"]
     yield (tf.heading("Overhead analysis (seconds summed over threads)"))
-    hdr = ["scope", "total", "work", "sync", "imbal", "limpar", "mgmt", "ovhd%"]
+    mpi = bool(d.get("mpi"))
+    hdr = ["scope", "total", "work", "sync", "imbal", "limpar", "mgmt"] + ["mpi"] * mpi \
+        + ["ovhd%"]
 
     def orow(s):
         c = s["categories"]
-        return [s["id"] + " " + tf.short_name(s["name"]) if s["id"] != "program" else "whole program",
-                tf.fmt_time(s["total"]), tf.fmt_time(c["work"]["time"]),
-                tf.fmt_time(c["synchronization"]["time"]), tf.fmt_time(c["imbalance"]["time"]),
-                tf.fmt_time(c["limited parallelism"]["time"]),
-                tf.fmt_time(c["thread management"]["time"]), tf.fmt_pct(s["overhead_pct"])]
+        return ([s["id"] + " " + tf.short_name(s["name"]) if s["id"] != "program"
+                 else "whole program",
+                 tf.fmt_time(s["total"]), tf.fmt_time(c["work"]["time"]),
+                 tf.fmt_time(c["synchronization"]["time"]), tf.fmt_time(c["imbalance"]["time"]),
+                 tf.fmt_time(c["limited parallelism"]["time"]),
+                 tf.fmt_time(c["thread management"]["time"])]
+                + [tf.fmt_time(c["MPI communication"]["time"])] * mpi
+                + [tf.fmt_pct(s["overhead_pct"])])
 
     rows = [orow(o["program"])] + [orow(s) for s in o["parallel_regions"]]
-    yield (tf.table(hdr, rows, widths=[33, 9, 9, 9, 9, 9, 9, 6]))
+    yield (tf.table(hdr, rows, widths=[33 - 10 * mpi, 9, 9, 9, 9, 9, 9] + [9] * mpi + [6]))
     yield ("parallel coverage: %.1f %% of wall time" % (100.0 * o["parallel_coverage"]))
     if o["sources"]:
         yield ("")
@@ -880,6 +918,17 @@ def render_csv(d, thread_names):
             for x in e["rows"]:
                 out_rows.append(["by_parameter", e["id"], e["name"], e["parameter"], x["value"],
                                  x["instances"], x["mean"], x["time"], x["pct"], x["cum_pct"]])
+    if d.get("mpi"):
+        out_rows.append([])
+        out_rows.append(["mpi", "function", "calls", "time", "pct", "mean", "imbalance_pct",
+                         "bytes_sent", "bytes_received"])
+        for f in d["mpi"]["functions"]:
+            out_rows.append(["mpi", f["name"], f["calls"], repr(f["time"]), repr(f["pct"]),
+                             repr(f["mean"]), repr(f["ranks"]["imbalance_pct"]),
+                             f["bytes_sent"], f["bytes_received"]])
+        for r in d["mpi"]["per_rank"]:
+            out_rows.append(["mpi", "rank %d" % r["rank"], "", repr(r["time"]), repr(r["pct"]),
+                             "", "", r["bytes_sent"], r["bytes_received"]])
     out_rows.append([])
     out_rows.append(["overhead", "scope", "name", "total"]
                     + [n for n, _ in REPORT_CATEGORIES] + ["overhead_pct"])

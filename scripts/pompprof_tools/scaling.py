@@ -1,9 +1,10 @@
-"""pompprof-scaling: how a program's time splits up as the thread count grows.
+"""pompprof-scaling: how a program's time splits up as the thread count grows, or the
+rank count of a hybrid MPI + OpenMP program, or both.
 
-For each profile (thread count = number of locations; profiles are sorted by it):
-wall time, speedup = wall(fewest threads) / wall, efficiency = speedup * n0 / n, and the
-thread time T summed over threads split into (definitions in overhead.py, shared with
-pompprof-report):
+For each profile (n = number of locations, i.e. ranks x threads per rank; profiles are
+sorted by n, then by ranks): wall time, speedup = wall(smallest n) / wall, efficiency =
+speedup * n0 / n, and the thread time T summed over threads split into (definitions in
+overhead.py, shared with pompprof-report):
 
   work                 user code and task bodies (exclusive)
   task management      task creation + taskwait waiting not spent executing tasks
@@ -11,6 +12,7 @@ pompprof-report):
   imbalance            implicit-barrier waiting at the end of loops/sections/parallel
   limited parallelism  implicit-barrier waiting at the end of single constructs
   fork/join            thread startup/shutdown of parallel regions
+  MPI communication    time in MPI calls (shown when a profile has any)
 
 (report categories: synchronization = this synchronization + taskwait; thread management
 = fork/join + task creation).  The same is shown per parallel region (matched by name and
@@ -32,18 +34,21 @@ from .cli import ToolError, main_guard
 from .overhead import Analysis, Breakdown, SCALING_CATEGORIES
 from .profile_model import Profile, counter_label
 from .report import Report
+from .report_mpi import ranks as rank_list
 from .svg import stacked_area
 
 SHORT = {"work": "work", "task management": "taskmgmt", "synchronization": "sync",
-         "imbalance": "imbal", "limited parallelism": "limpar", "fork/join": "forkjoin"}
+         "imbalance": "imbal", "limited parallelism": "limpar", "fork/join": "forkjoin",
+         "MPI communication": "mpi"}
 
 EPILOG = """\
 columns (seconds summed over threads): work = user code + task bodies; taskmgmt = task
 creation + taskwait waiting; sync = barrier waiting (not executing tasks) + critical/lock
 entry; imbal = implicit barrier at the end of loops/sections/parallel regions; limpar =
-implicit barrier at the end of single; forkjoin = thread startup/shutdown.  They add up to
-the total thread time.  speedup and efficiency are relative to the profile with the fewest
-threads.
+implicit barrier at the end of single; forkjoin = thread startup/shutdown; mpi = time in
+MPI calls (hybrid programs).  They add up to the total thread time.  speedup and
+efficiency are relative to the profile with the fewest threads (ranks x threads per rank
+for a hybrid program: profiles may differ in either).
 """
 
 
@@ -57,7 +62,9 @@ class Scaling:
 
     def __init__(self, paths: list[str]):
         profiles = [Profile(p) for p in paths]
-        self.profiles = sorted(profiles, key=lambda p: p.nthreads)
+        ranks = {id(p): len(rank_list(p)) for p in profiles}
+        self.profiles = sorted(profiles, key=lambda p: (p.nthreads, ranks[id(p)]))
+        self.hybrid = any(r > 1 for r in ranks.values())
         self.rows = []
         self.regions = {}       # name -> list of per-profile dicts
         self.tasks = {}
@@ -79,13 +86,16 @@ class Scaling:
                 name = Profile.counter_name(m)
                 if name in self.counters:
                     counts[name] = sum(sum(p.counter_incl(r, m)) for r in p.roots)
-            self.rows.append({"file": p.path, "threads": p.nthreads, "wall": wall,
+            self.rows.append({"file": p.path, "threads": p.nthreads, "ranks": ranks[id(p)],
+                              "label": _label(p.nthreads, ranks[id(p)], self.hybrid),
+                              "wall": wall,
                               "speedup": speedup, "efficiency": eff,
                               "total": a.program.total(), "split": split, "counters": counts,
                               "rates": {r.label: r.value(counts) for r in self.rates}})
             merged = {}
             for b in a.regions:
-                m = merged.setdefault(b.name, {"threads": p.nthreads, "time": 0.0,
+                m = merged.setdefault(b.name, {"threads": p.nthreads,
+                                               "label": self.rows[-1]["label"], "time": 0.0,
                                                "total": 0.0, "split": dict.fromkeys(SHORT, 0.0)})
                 team = [t for t in p.threads if b.node.visits[t] > 0] or p.threads
                 m["time"] += max(b.node.incl[t] for t in team)
@@ -97,23 +107,39 @@ class Scaling:
             r = Report(p, paths=False, analysis=a)
             for t in r.tasks():
                 self.tasks.setdefault(t["name"], []).append(
-                    {"threads": p.nthreads, "instances": t["instances"], "mean": t["mean"],
+                    {"threads": p.nthreads, "label": self.rows[-1]["label"],
+                     "instances": t["instances"], "mean": t["mean"],
                      "mean_create": t["mean_create"], "time": t["time"],
                      "task_time_at_sync": t["task_time_at_sync"]})
                 for v in t["values"]:   # a construct split by parameters: per value too
                     self.tasks.setdefault("%s (%s)" % (t["name"], v["params"]), []).append(
-                        {"threads": p.nthreads, "instances": v["instances"], "mean": v["mean"],
+                        {"threads": p.nthreads, "label": self.rows[-1]["label"],
+                         "instances": v["instances"], "mean": v["mean"],
                          "mean_create": None, "time": v["time"], "task_time_at_sync": None})
+
+    def categories(self):
+        """The split's categories; MPI communication only when a profile has MPI time."""
+        return [n for n, _ in SCALING_CATEGORIES
+                if n != "MPI communication" or any(r["split"][n] > 0 for r in self.rows)]
 
     def data(self):
         return {"profiles": self.rows, "parallel_regions": self.regions, "tasks": self.tasks,
-                "categories": [n for n, _ in SCALING_CATEGORIES], "counters": self.counters,
+                "categories": self.categories(), "counters": self.counters,
                 "rates": [r.label for r in self.rates]}
 
     def svg(self, title):
-        xl = [str(r["threads"]) for r in self.rows]
-        series = [(name, [r["split"][name] for r in self.rows]) for name, _ in SCALING_CATEGORIES]
-        return stacked_area(xl, series, title, "threads", "time summed over threads [s]")
+        xl = [r["label"] for r in self.rows]
+        series = [(name, [r["split"][name] for r in self.rows]) for name in self.categories()]
+        return stacked_area(xl, series, title, "ranks x threads" if self.hybrid else "threads",
+                            "time summed over threads [s]")
+
+
+def _label(threads, ranks, hybrid):
+    """A profile's size: the thread count, or for hybrid runs ranks x threads per rank."""
+    if not hybrid:
+        return str(threads)
+    per = threads // ranks if ranks and threads % ranks == 0 else None
+    return "%dx%d" % (ranks, per) if per else "%dr/%dt" % (ranks, threads)
 
 
 def _f(x, fmt="%.2f"):
@@ -122,19 +148,22 @@ def _f(x, fmt="%.2f"):
 
 def render_text(s):
     out = ["pompprof-scaling: %d profiles" % len(s.rows)]
+    size = "ranks x threads" if s.hybrid else "threads"
     for r in s.rows:
-        out.append("  %2d threads: %s" % (r["threads"], r["file"]))
-    cats = [n for n, _ in SCALING_CATEGORIES]
+        out.append("  %5s %s: %s" % (r["label"], size, r["file"]))
+    cats = s.categories()
     out.append(tf.heading("Whole program (seconds summed over threads)"))
-    rows = [[str(r["threads"]), tf.fmt_time(r["wall"]), _f(r["speedup"]), _f(r["efficiency"])]
+    rows = [[r["label"], tf.fmt_time(r["wall"]), _f(r["speedup"]), _f(r["efficiency"])]
             + [tf.fmt_time(r["split"][c]) for c in cats] for r in s.rows]
-    out.append(tf.table(["threads", "wall", "speedup", "eff"] + [SHORT[c] for c in cats], rows,
-                        widths=[7, 9, 7, 5] + [9] * len(cats)))
+    out.append(tf.table(["rxt" if s.hybrid else "threads", "wall", "speedup", "eff"]
+                        + [SHORT[c] for c in cats], rows,
+                        widths=[7, 9, 7, 5] + [9] * len(cats),
+                        width=max(tf.WIDTH, 31 + 10 * len(cats))))
     if s.counters:
         out.append(tf.heading("Counters (whole program, summed over threads)"))
         cols = s.counters + [r.label for r in s.rates]
         widths = [7] + [max(8, min(12, len(counter_label(c)))) for c in cols]
-        rows = [[str(r["threads"])] + [tf.fmt_count(r["counters"][c]) for c in s.counters]
+        rows = [[r["label"]] + [tf.fmt_count(r["counters"][c]) for c in s.counters]
                 + [tf.fmt_rate(r["rates"][x.label]) for x in s.rates] for r in s.rows]
         out.append(tf.table(["threads"] + [counter_label(c) for c in cols], rows,
                             widths=widths, width=max(tf.WIDTH, sum(widths) + len(widths))))
@@ -145,21 +174,24 @@ def render_text(s):
         for name, ms in s.regions.items():
             for m in ms:
                 ovh = m["total"] - m["split"]["work"]
-                rows.append([tf.short_name(name), str(m["threads"]), tf.fmt_time(m["time"]),
+                rows.append([tf.short_name(name), m["label"], tf.fmt_time(m["time"]),
                              _f(100.0 * ovh / m["total"] if m["total"] else 0.0, "%.1f")]
                             + [tf.fmt_time(m["split"][c]) for c in cats[1:]])
         out.append(tf.table(["region", "thr", "time", "ovhd%"] + [SHORT[c] for c in cats[1:]],
-                            rows, widths=[29, 3, 9, 5] + [9] * (len(cats) - 1)))
+                            rows, widths=[29 - 4 * s.hybrid, 3 + 4 * s.hybrid, 9, 5]
+                            + [9] * (len(cats) - 1),
+                            width=max(tf.WIDTH, 49 + 10 * (len(cats) - 1))))
     if s.tasks:
         out.append(tf.heading("Task constructs"))
         rows = []
         for name, ms in s.tasks.items():
             for m in ms:
-                rows.append([tf.short_name(name), str(m["threads"]), tf.fmt_count(m["instances"]),
+                rows.append([tf.short_name(name), m["label"], tf.fmt_count(m["instances"]),
                              tf.fmt_time(m["mean"]), tf.fmt_time(m["mean_create"]),
                              tf.fmt_time(m["time"])])
         out.append(tf.table(["task construct", "thr", "instances", "mean task", "mean create",
-                             "total"], rows, widths=[34, 3, 10, 12, 12, 12]))
+                             "total"], rows, widths=[34 - 4 * s.hybrid, 3 + 4 * s.hybrid, 10,
+                                                     12, 12, 12]))
     return "\n".join(out) + "\n"
 
 
@@ -180,7 +212,8 @@ def _wrapped_legend(s):
 def build_parser():
     ap = argparse.ArgumentParser(
         prog="pompprof-scaling",
-        description="Compare profiles of one program run with different thread counts.",
+        description="Compare profiles of one program run with different thread counts (and, "
+                    "for a hybrid MPI program, rank counts).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("profiles", nargs="+", metavar="profile",
                     help="profile directories or .cubex files (any order)")

@@ -9,8 +9,9 @@ the user's flags, rewritten where OPARI2 2.0.7 would fail, instrumented by
 OPARI2 in a private temporary directory, and the result compiled in its
 place (wrapper_compile; doc/wrapper.md describes the pipeline).  Link lines
 get a small unit that calls every object's POMP2_Init_reg_* function and
-libpompprof.  Everything else (no -fopenmp, -E, --version, configure's
-probes...) runs unchanged.
+libpompprof, and those of MPI programs libpompprof_mpi (wrapper_mpi).
+Everything else (no -fopenmp, -E, --version, configure's probes...) runs
+unchanged.
 
 The command line is read in wrapper_cmdline, sources are compiled in
 wrapper_compile, the link step is wrapper_link; this module decides.
@@ -28,7 +29,8 @@ from . import wrapper_run
 from .wrapper_cmdline import (LAUNCHERS, CommandLine, expand_response_files,
                               is_dependency_flag)
 from .wrapper_compile import compile_sources
-from .wrapper_link import init_functions_from_nm, link_additions, needs_pompprof
+from .wrapper_link import init_functions_from_nm, libdir, link_additions, needs_pompprof
+from .wrapper_mpi import mpi_link_flags
 from .wrapper_run import note, run
 
 USAGE = """\
@@ -103,11 +105,13 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
                     if i in cl.languages else [objects[i]]
             elif not is_dependency_flag(a) or not compiled:
                 link_args.append(a)
-        functions = init_functions_from_nm(cl.objects + list(objects.values()))
+        linked = cl.objects + list(objects.values())
+        functions = init_functions_from_nm(linked)
         extra, status = link_additions(compiler_cmd, cl, workdir, functions)
         if extra is None:
             return status
-        return run(compiler_cmd + link_args + extra)
+        first = mpi_link_flags(compiler_cmd, args, linked, libdir())
+        return run(compiler_cmd + first + link_args + extra)
     finally:
         if "--keep" in wrapper_opts:
             note("kept intermediate files in %s" % workdir)

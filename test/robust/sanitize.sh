@@ -5,8 +5,7 @@
 # report fails: UBSan halts on the first error, ASan always does.
 #
 # Runs from 'make check' (as a test) and from 'make check-sanitize'.  The
-# sources are copied without build products first: CI configures in-tree, and
-# a configured source tree cannot host another (VPATH) build.
+# sources are copied without build products first (test/clean_copy.sh).
 #
 # ASAN_OPTIONS: no leak check (libgomp keeps its thread pool until exit by
 # design); handle_segv=0 keeps a program's own SIGSEGV a SIGSEGV (faults.py
@@ -24,12 +23,7 @@ src=$dir/src
 rm -rf "$dir" && mkdir -p "$src" || exit 99
 
 # a clean copy of the sources
-(cd "$top_srcdir" && tar -cf - --exclude=.git --exclude=_sanitize --exclude='work-*' \
-    --exclude='*.o' --exclude='*.lo' --exclude='*.la' --exclude=.libs --exclude=.deps \
-    --exclude=.dirstamp --exclude=config.status --exclude=config.log --exclude=config.h \
-    --exclude=stamp-h1 --exclude=libtool --exclude=Makefile --exclude='*.log' \
-    --exclude='*.trs' --exclude=pompprof.pc --exclude=autom4te.cache .) |
-    (cd "$src" && tar -xf -) || { echo "FAIL: cannot copy the sources"; exit 99; }
+sh "$top_srcdir/test/clean_copy.sh" "$src" || { echo "FAIL: cannot copy the sources"; exit 99; }
 
 # the inner make must not join the outer make's job server
 unset MAKEFLAGS MFLAGS MAKELEVEL

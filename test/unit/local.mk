@@ -7,3 +7,4 @@ include test/unit/pomp2/local.mk
 include test/unit/profile/local.mk
 include test/unit/trace/local.mk
 include test/unit/cube/local.mk
+include test/unit/mpi/local.mk

@@ -1,6 +1,7 @@
 /* Unit tests for lib/: POMPPROF_* parsing, message format, timer sanity. */
 #include <check.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

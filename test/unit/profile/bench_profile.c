@@ -30,9 +30,9 @@ int main(void)
 {
     pp_timer_init(pp_config_get()->timer);
     pp_profile_test_start_at(pp_timer_now());
-    pp_region_def d = {"bench", "bench.c", 1, 2, "user", "function"};
-    pp_region_def d2 = {"bench2", "bench.c", 3, 4, "user", "function"};
-    pp_region_def dt = {"!$omp task @bench.c:5", "bench.c", 5, 6, "openmp", "task"};
+    pp_region_def d = {"bench", "bench.c", 1, 2, "user", "function", NULL};
+    pp_region_def d2 = {"bench2", "bench.c", 3, 4, "user", "function", NULL};
+    pp_region_def dt = {"!$omp task @bench.c:5", "bench.c", 5, 6, "openmp", "task", NULL};
     pp_region_id r = pp_profile_region_define(&d), r2 = pp_profile_region_define(&d2);
     pp_region_id rt = pp_profile_region_define(&dt);
 
