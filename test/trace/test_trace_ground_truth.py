@@ -10,7 +10,9 @@ Breakdown, each within 15%:
   (the profile's, from the same run).
 Task graph:
 * gt_tree, a binary task tree of depth 8 with 256 leaves of 2 ms: work about 0.512 s
-  (15%), parallelism about leaves / longest leaf (256 on a quiet machine; 20%);
+  (15%), parallelism at most leaves / longest leaf (about 256) and at least half of it
+  (the span adds the creation path to the longest leaf), the span path summing to the
+  span;
 * gt_chain, 50 tasks each spinning 2 ms, creating the next and waiting for it:
   parallelism about 1 (20%).
 
@@ -116,12 +118,19 @@ class GroundTruth(unittest.TestCase):
         self.assertEqual(g["tasks"], 2 * 256 - 2)
         self.check("work", g["work"], rep["leaf_sum"], 0.512, 0.15)
         self.assertGreaterEqual(g["span"], rep["leaf_max"])
-        expected = rep["leaf_sum"] / rep["leaf_max"]
-        self.assertTrue(near(g["parallelism"], expected, 0.2),
-                        "parallelism %.1f, leaves/longest leaf %.1f" % (g["parallelism"],
-                                                                       expected))
-        if rep["leaf_max"] < 0.0021 and near(rep["leaf_sum"], 0.512, 0.05):
-            self.assertTrue(near(g["parallelism"], 256, 0.2), g["parallelism"])
+        # The span is the longest leaf plus the creation path down to it
+        # (eight levels of task creation, and whatever a loaded machine adds
+        # there), so the parallelism is at most leaves / longest leaf, and a
+        # tree's stays of that order (a graph that lost the tree's shape would
+        # give about 1 or 2): at least half of it.
+        bound = rep["leaf_sum"] / rep["leaf_max"]
+        self.assertLessEqual(g["parallelism"], bound * 1.05)
+        self.assertGreaterEqual(g["parallelism"], bound * 0.5,
+                                "parallelism %.1f, leaves/longest leaf %.1f, span %.6f s"
+                                % (g["parallelism"], bound, g["span"]))
+        # the span path accounts for the span
+        self.assertTrue(near(sum(p["seconds"] for p in g["span_path"]), g["span"], 0.01),
+                        (g["span_path"], g["span"]))
         constructs = {p["construct"] for p in g["span_path"]}
         self.assertTrue(any(c.startswith("!$omp task @gt_tree.c") for c in constructs),
                         constructs)
