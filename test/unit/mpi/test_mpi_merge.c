@@ -195,25 +195,40 @@ static void teardown(void)
     pp_profile_test_reset();
 }
 
-static pp_unified *merged_ab(void)
+/* The counts of a merged pack (its view is gone when they are read). */
+typedef struct merged_counts {
+    uint32_t n_loc, n_regions, n_ctr, n_extra, n_psets;
+} merged_counts;
+
+/* ha's and hb's packs merged and unpacked (write_pack, pp_mpi_merge,
+ * pp_mpi_unpack), the merged pack's counts in *c. */
+static pp_unified *merged_of(const hpack *ha, const hpack *hb, merged_counts *c)
 {
-    hpack ha = pack_a(), hb = pack_b();
     pp_mpi_buf a, b, out;
-    write_pack(&ha, &a);
-    write_pack(&hb, &b);
+    write_pack(ha, &a);
+    write_pack(hb, &b);
     pp_mpi_view va, vb, vo;
     ck_assert_int_eq(pp_mpi_view_open(&va, a.data, a.size), 0);
     ck_assert_int_eq(pp_mpi_view_open(&vb, b.data, b.size), 0);
     ck_assert_int_eq(pp_mpi_merge(&va, &vb, &out), 0);
     ck_assert_int_eq(pp_mpi_view_open(&vo, out.data, out.size), 0);
-    ck_assert_uint_eq(vo.n_loc, 4);
-    ck_assert_uint_eq(vo.n_regions, 6); /* MPI_Recv added once */
-    ck_assert_uint_eq(vo.n_ctr, 2);
-    ck_assert_uint_eq(vo.n_extra, 2);
+    *c = (merged_counts){vo.n_loc, vo.n_regions, vo.n_ctr, vo.n_extra, vo.n_psets};
     pp_unified *u = pp_mpi_unpack(&vo, 1234);
     ck_assert_ptr_nonnull(u);
     pp_mpi_view_close(&va), pp_mpi_view_close(&vb), pp_mpi_view_close(&vo);
     pp_mpi_buf_free(&a), pp_mpi_buf_free(&b), pp_mpi_buf_free(&out);
+    return u;
+}
+
+static pp_unified *merged_ab(void)
+{
+    hpack ha = pack_a(), hb = pack_b();
+    merged_counts c;
+    pp_unified *u = merged_of(&ha, &hb, &c);
+    ck_assert_uint_eq(c.n_loc, 4);
+    ck_assert_uint_eq(c.n_regions, 6); /* MPI_Recv added once */
+    ck_assert_uint_eq(c.n_ctr, 2);
+    ck_assert_uint_eq(c.n_extra, 2);
     return u;
 }
 
@@ -568,20 +583,12 @@ static pp_unode *task_with(const pp_unified *u, const char *want)
 START_TEST(test_merge_parameters)
 {
     hpack ha = pack_params_a(), hb = pack_params_b();
-    pp_mpi_buf a, b, out;
-    write_pack(&ha, &a);
-    write_pack(&hb, &b);
-    pp_mpi_view va, vb, vo;
-    ck_assert_int_eq(pp_mpi_view_open(&va, a.data, a.size), 0);
-    ck_assert_int_eq(pp_mpi_view_open(&vb, b.data, b.size), 0);
-    ck_assert_int_eq(pp_mpi_merge(&va, &vb, &out), 0);
-    ck_assert_int_eq(pp_mpi_view_open(&vo, out.data, out.size), 0);
-    ck_assert_uint_eq(vo.n_psets, 4); /* empty, depth 1, depth 2, (depth 3, leaf) */
-    pp_unified *u = pp_mpi_unpack(&vo, 0);
-    ck_assert_ptr_nonnull(u);
+    merged_counts c;
+    pp_unified *u = merged_of(&ha, &hb, &c);
+    ck_assert_uint_eq(c.n_psets, 4); /* empty, depth 1, depth 2, (depth 3, leaf) */
     ck_assert_ptr_nonnull(u->tasks);
     int children = 0;
-    for (pp_unode *c = u->tasks->first_child; c; c = c->next_sibling)
+    for (pp_unode *ch = u->tasks->first_child; ch; ch = ch->next_sibling)
         children++;
     ck_assert_int_eq(children, 3);
     pp_unode *d1 = task_with(u, "depth=1"), *d2 = task_with(u, "depth=2"),
@@ -599,8 +606,6 @@ START_TEST(test_merge_parameters)
     ck_assert_uint_ne(d1->pset, d2->pset);
     ck_assert_uint_ne(d1->pset, 0);
     pp_unified_free(u);
-    pp_mpi_view_close(&va), pp_mpi_view_close(&vb), pp_mpi_view_close(&vo);
-    pp_mpi_buf_free(&a), pp_mpi_buf_free(&b), pp_mpi_buf_free(&out);
 }
 END_TEST
 
