@@ -13,7 +13,8 @@ E2E_TESTS = \
 	test/e2e/test_e2e_fork.py \
 	test/e2e/test_e2e_cube_conventions.py \
 	test/e2e/test_e2e_counters.py \
-	test/e2e/test_e2e_parameters.py
+	test/e2e/test_e2e_parameters.py \
+	test/e2e/test_e2e_install.sh
 TESTS += $(E2E_TESTS)
 check_SCRIPTS += scripts/pompprof
 EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \

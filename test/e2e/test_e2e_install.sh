@@ -1,0 +1,38 @@
+#!/bin/bash
+# `make install` works from this build tree, into a staging directory
+# (DESTDIR): the commands, libpompprof, the header and pkg-config file, and
+# with MPI support the MPI layer's libraries, which libtool relinks against
+# the installed libpompprof (so that one must be installed first).
+. "$top_srcdir/test/e2e/e2e_common.sh"
+
+stage=$SCRATCH/stage
+# a make of its own: not the jobserver of the make running the tests
+if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top_builddir" install DESTDIR="$stage" \
+        >"$SCRATCH/install.log" 2>&1; then
+    pass "make install DESTDIR=..."
+else
+    fail "make install DESTDIR=... failed: $(grep -m1 -iE 'error|cannot' "$SCRATCH/install.log")"
+fi
+
+prefix=$(sed -n "s/^prefix = //p" "$top_builddir/Makefile")
+libdir=$(sed -n "s/^libdir = //p" "$top_builddir/Makefile" | sed "s|\${exec_prefix}|$prefix|")
+root=$stage$prefix
+want="bin/pompprof bin/pompprof-report bin/pompprof-diff bin/pompprof-scaling
+      bin/pompprof-timeline include/pompprof.h"
+for f in $want; do
+    [ -e "$root/$f" ] && pass "installed $f" || fail "not installed: $f"
+done
+for f in libpompprof.so pkgconfig/pompprof.pc; do
+    [ -e "$stage$libdir/$f" ] && pass "installed $f" || fail "not installed: $libdir/$f"
+done
+if [ -f "$top_builddir/libpompprof_mpi.la" ]; then
+    lib=$stage$libdir/libpompprof_mpi.so
+    if [ -e "$lib" ]; then
+        readelf -d "$lib" | grep -q 'NEEDED.*libpompprof\.so' \
+            && pass "libpompprof_mpi needs libpompprof" \
+            || fail "libpompprof_mpi.so does not name libpompprof.so"
+    else
+        fail "not installed: $libdir/libpompprof_mpi.so"
+    fi
+fi
+[ "$failures" -eq 0 ]
