@@ -23,6 +23,7 @@ FORTRAN_DRIVERS = ("mpif77", "mpif90", "mpifort")
 
 C_CALL = re.compile(r"\bU P?MPI_[A-Z][a-z_0-9]+\b")
 FORTRAN_CALL = re.compile(r"\bU (?:mpi|MPI)_[a-zA-Z0-9_]+_\b")
+F08_CALL = re.compile(r"\bU mpi_[a-z0-9_]+_f08_\b")
 
 
 def _driver(compiler: list[str]) -> str:
@@ -35,11 +36,22 @@ def mpi_use(compiler: list[str], args: list[str], files: list[str]) -> tuple[boo
     fortran = driver in FORTRAN_DRIVERS
     c = driver in MPI_DRIVERS or any(a in ("-lmpi", "-lmpi_mpifh") for a in args)
     if files and not (c and fortran):
-        listing = capture(["nm"] + files) or ""
+        listing = _symbols(files)
         fortran = fortran or FORTRAN_CALL.search(listing) is not None \
             or "-lmpi_mpifh" in args
         c = c or fortran or C_CALL.search(listing) is not None
     return c, fortran
+
+
+def _symbols(files: list[str]) -> str:
+    """nm's listing of the objects and archives on a link line (empty if none)."""
+    return (capture(["nm"] + files) or "") if files else ""
+
+
+def uses_mpi_f08(files: list[str]) -> bool:
+    """Whether the linked objects call the mpi_f08 module's routines, which
+    pompprof does not measure (doc/mpi.md)."""
+    return F08_CALL.search(_symbols(files)) is not None
 
 
 def mpi_link_flags(compiler: list[str], args: list[str], files: list[str],
@@ -54,6 +66,10 @@ def mpi_link_flags(compiler: list[str], args: list[str], files: list[str],
              "and every rank writes its own profile")
         return []
     libs = ["-lpompprof_mpi"]
+    if fortran and uses_mpi_f08(files):
+        note("the program calls MPI through the mpi_f08 module, whose calls pompprof does "
+             "not measure: they count in the enclosing regions, and every rank writes its "
+             "own profile (doc/mpi.md)")
     if fortran:
         if build_config.MPI_FORTRAN_SUPPORT == "yes":
             libs = ["-lpompprof_mpif"] + libs

@@ -7,7 +7,10 @@
   regions of the C binding (MPI_Sendrecv, MPI_Wtime, MPI_Comm_set_name ...),
   MPI_Allreduce visited once per rank;
 - the bytes: the Sendrecv ring, a receive with MPI_STATUS_IGNORE (its size
-  still comes from the status), collectives with MPI_IN_PLACE.
+  still comes from the status), collectives with MPI_IN_PLACE;
+- a program of the mpi_f08 module, which pompprof does not measure: the link
+  says so in one line (the `use mpi` program's says nothing), the program runs
+  as its plain build, and each of its 2 ranks writes a profile of its own.
 """
 import os
 import shutil
@@ -17,6 +20,50 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mpi_common as mc  # noqa: E402
+
+
+F08_PROGRAM = """
+program f08
+  use mpi_f08
+  implicit none
+  integer :: rank, total
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Allreduce(rank + 1, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  if (rank == 0) print '(a, i0)', 'total ', total
+  call MPI_Finalize()
+end program
+"""
+
+
+def link_lines(source, out):
+    """The pompprof lines of building source with pompprof mpif90."""
+    cmd = [mc.WRAPPER, "mpif90"] + mc.OPENMP + [source, "-o", out]
+    p = subprocess.run(cmd, env=mc.ENV, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("FAIL: %s\n%s" % (" ".join(cmd), p.stderr))
+    return mc.pompprof_lines(p.stderr)
+
+
+def check_f08(work, errors):
+    src = os.path.join(work, "f08.f90")
+    with open(src, "w") as f:
+        f.write(F08_PROGRAM)
+    said = link_lines(src, os.path.join(work, "f08"))
+    if len(said) != 1 or "mpi_f08" not in said[0]:
+        errors.append("mpi_f08 program: the link said %r" % said)
+    plain = mc.build("mpif90", src, os.path.join(work, "f08_plain"), False)
+    out = os.path.join(work, "f08_out")
+    want = mc.mpirun(2, 1, plain)
+    got = mc.mpirun(2, 1, os.path.join(work, "f08"), output=out)
+    if got[:2] != want[:2] or "total 3" not in want[1]:
+        errors.append("mpi_f08 program: status/output %r, plain build %r" % (got[:2], want[:2]))
+    files = sorted(os.listdir(out)) if os.path.isdir(out) else []
+    if len([f for f in files if f.endswith(".cubex")]) != 2:
+        errors.append("mpi_f08 program: 2 ranks left %s, not a profile each" % files)
+    said = link_lines(os.path.join(mc.PROGS, "fhybrid.f90"), os.path.join(work, "fhybrid2"))
+    if said:
+        errors.append("use mpi program: the link said %r" % said)
 
 
 def main():
@@ -71,6 +118,8 @@ def main():
             if visits != ranks:
                 errors.append("%d ranks: MPI_Allreduce visits %d" % (ranks, visits))
             print("%d ranks x 2 threads: checked" % ranks)
+        check_f08(work, errors)
+        print("mpi_f08: checked")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return mc.verdict(errors)
