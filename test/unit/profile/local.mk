@@ -12,7 +12,8 @@ test_unit_profile_test_profile_engine_SOURCES = $(CHECK_MAIN) test/unit/profile/
 test_unit_profile_test_profile_engine_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_engine_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
-test_unit_profile_test_profile_output_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_output.c
+test_unit_profile_test_profile_output_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_output.c \
+	$(STDERR_CAPTURE)
 test_unit_profile_test_profile_output_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_output_CPPFLAGS = $(AM_CPPFLAGS) -DPP_DOCDIR='"$(docdir)"'
 test_unit_profile_test_profile_output_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
@@ -22,12 +23,13 @@ test_unit_profile_test_profile_deep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_deep_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 # parameters: scenarios, and the written file through the CUBE tests' reader
-test_unit_profile_test_profile_params_SOURCES = $(CHECK_MAIN) \
+test_unit_profile_test_profile_params_SOURCES = $(CHECK_MAIN) $(STDERR_CAPTURE) \
 	test/unit/profile/test_profile_params.c test/unit/profile/engine_check.h $(CUBE_TEST_HELPERS)
 test_unit_profile_test_profile_params_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_params_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
-test_unit_profile_test_profile_job_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_job.c
+test_unit_profile_test_profile_job_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_job.c \
+	$(STDERR_CAPTURE)
 test_unit_profile_test_profile_job_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_job_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm

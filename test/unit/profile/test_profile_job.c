@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test/unit/stderr_capture.h"
 #include "profile/pp_profile.h"
 #include "profile/pp_profile_job.h"
 #include "profile/pp_profile_test.h"
@@ -304,27 +305,6 @@ END_TEST
 
 /* ---- a process of a job ------------------------------------------------------------------ */
 
-static char captured[4096];
-static int saved_fd = -1, cap_fd = -1;
-static void capture_begin(void)
-{
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/stderr.txt", tmpdir);
-    cap_fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-    ck_assert_int_ge(cap_fd, 0);
-    saved_fd = dup(2);
-    dup2(cap_fd, 2);
-}
-static const char *capture_end(void)
-{
-    dup2(saved_fd, 2);
-    close(saved_fd);
-    lseek(cap_fd, 0, SEEK_SET);
-    ssize_t n = read(cap_fd, captured, sizeof captured - 1);
-    captured[n < 0 ? 0 : n] = 0;
-    close(cap_fd);
-    return captured;
-}
 
 static void job_process(const char *own)
 {
@@ -349,10 +329,10 @@ START_TEST(test_hold_release_written)
     ck_assert_int_eq(u->locations[0].rank, 3);
     ck_assert_str_eq(u->locations[0].process, "MPI Rank 3");
     ck_assert_ptr_null(pp_profile_hold()); /* once */
-    capture_begin();
+    pp_test_capture_begin();
     pp_profile_release(u, 1);
     pp_profile_finalize();
-    ck_assert_str_eq(capture_end(), "");
+    ck_assert_str_eq(pp_test_capture_end(), "");
     ck_assert_int_ne(access(own, F_OK), 0);
 }
 END_TEST
@@ -367,11 +347,11 @@ START_TEST(test_finalize_while_held)
     job_process(own);
     pp_unified *u = pp_profile_hold();
     ck_assert_ptr_nonnull(u);
-    capture_begin();
+    pp_test_capture_begin();
     pp_profile_finalize();
     pp_profile_finalize();
     pp_profile_release(u, 0);
-    const char *err = capture_end();
+    const char *err = pp_test_capture_end();
     ck_assert_int_eq(access(own, F_OK), 0);
     char want[PATH_MAX + 128];
     snprintf(want, sizeof want, "pompprof: rank 3 ended before the ranks combined: %s\n", own);
@@ -390,10 +370,10 @@ START_TEST(test_release_unwritten)
     snprintf(own, sizeof own, "%s/own.cubex", tmpdir);
     job_process(own);
     pp_unified *u = pp_profile_hold();
-    capture_begin();
+    pp_test_capture_begin();
     pp_profile_release(u, 0);
     pp_profile_finalize();
-    const char *err = capture_end();
+    const char *err = pp_test_capture_end();
     ck_assert_int_eq(access(own, F_OK), 0);
     ck_assert_ptr_nonnull(strstr(err, "rank 3 ended before the ranks combined"));
     ck_assert_ptr_eq(strchr(err, '\n'), err + strlen(err) - 1);
@@ -407,9 +387,9 @@ START_TEST(test_finalize_own_profile)
     char own[PATH_MAX];
     snprintf(own, sizeof own, "%s/dir", tmpdir);
     job_process(own);
-    capture_begin();
+    pp_test_capture_begin();
     pp_profile_finalize();
-    const char *err = capture_end();
+    const char *err = pp_test_capture_end();
     char want[PATH_MAX + 32];
     snprintf(want, sizeof want, "%s/profile.cubex", own);
     ck_assert_int_eq(access(want, F_OK), 0);

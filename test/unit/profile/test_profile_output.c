@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lib/pp_timer.h"
+#include "test/unit/stderr_capture.h"
 #include "profile/pp_profile.h"
 #include "profile/pp_profile_test.h"
 
@@ -230,36 +231,15 @@ static pp_unified *two_thread_task_profile(void)
     return worker_and_unify(par, ctx, serial, bar, ta);
 }
 
-static char captured[4096];
-static int saved_fd = -1, cap_fd = -1;
-static void capture_stderr_begin(void)
-{
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/stderr.txt", tmpdir);
-    cap_fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-    ck_assert_int_ge(cap_fd, 0);
-    saved_fd = dup(2);
-    dup2(cap_fd, 2);
-}
-static const char *capture_stderr_end(void)
-{
-    dup2(saved_fd, 2);
-    close(saved_fd);
-    lseek(cap_fd, 0, SEEK_SET);
-    ssize_t n = read(cap_fd, captured, sizeof captured - 1);
-    captured[n < 0 ? 0 : n] = 0;
-    close(cap_fd);
-    return captured;
-}
 
 START_TEST(test_write_and_read_back)
 {
     pp_unified *u = two_thread_task_profile();
     char setting[PATH_MAX], path[PATH_MAX];
     snprintf(setting, sizeof setting, "%s/out", tmpdir);
-    capture_stderr_begin();
+    pp_test_capture_begin();
     int rc = pp_profile_output_write(u, setting, path, sizeof path);
-    const char *err = capture_stderr_end();
+    const char *err = pp_test_capture_end();
     ck_assert_int_eq(rc, 0);
     ck_assert_str_eq(err, ""); /* quiet by default */
     char want[PATH_MAX + 32];
@@ -322,9 +302,9 @@ START_TEST(test_write_and_read_back)
     /* a second write never overwrites: profile.1.cubex beside it, one line */
     struct stat st0, st1;
     ck_assert_int_eq(stat(want, &st0), 0);
-    capture_stderr_begin();
+    pp_test_capture_begin();
     rc = pp_profile_output_write(u, setting, path, sizeof path);
-    err = capture_stderr_end();
+    err = pp_test_capture_end();
     ck_assert_int_eq(rc, 0);
     snprintf(want, sizeof want, "%s/profile.1.cubex", setting);
     ck_assert_str_eq(path, want);
@@ -479,9 +459,9 @@ START_TEST(test_unwritable_falls_back)
     snprintf(fallback, sizeof fallback, "%s/tmp", tmpdir);
     ck_assert_int_eq(mkdir(fallback, 0700), 0);
     setenv("TMPDIR", fallback, 1);
-    capture_stderr_begin();
+    pp_test_capture_begin();
     int rc = pp_profile_output_write(u, setting, path, sizeof path);
-    const char *err = capture_stderr_end();
+    const char *err = pp_test_capture_end();
     unsetenv("TMPDIR");
     ck_assert_int_eq(rc, 0);
     ck_assert_int_eq(strncmp(path, fallback, strlen(fallback)), 0);

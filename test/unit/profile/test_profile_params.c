@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test/unit/stderr_capture.h"
 #include "profile/pp_profile.h"
 #include "profile/pp_profile_test.h"
 #include "test/unit/cube/cube_test_util.h"
@@ -283,27 +284,6 @@ START_TEST(test_combinations)
 }
 END_TEST
 
-static char captured[4096];
-static int saved_fd = -1, cap_fd = -1;
-static void capture_begin(void)
-{
-    char path[] = "/tmp/pp_test_params_XXXXXX";
-    cap_fd = mkstemp(path);
-    ck_assert_int_ge(cap_fd, 0);
-    unlink(path);
-    saved_fd = dup(2);
-    dup2(cap_fd, 2);
-}
-static const char *capture_end(void)
-{
-    dup2(saved_fd, 2);
-    close(saved_fd);
-    lseek(cap_fd, 0, SEEK_SET);
-    ssize_t n = read(cap_fd, captured, sizeof captured - 1);
-    captured[n < 0 ? 0 : n] = 0;
-    close(cap_fd);
-    return captured;
-}
 
 static int count_lines(const char *s)
 {
@@ -323,7 +303,7 @@ START_TEST(test_fold_at_cap)
     pp_param_key n = K("n"), s = K("s"), depth = K("depth");
     pp_profile_test_set_max_parameter_values(3);
     uint64_t t = 0;
-    capture_begin();
+    pp_test_capture_begin();
     for (int i = 0; i < 10; i++) {
         pp_profile_enter_at(foo, t);
         pp_profile_parameter_int64(n, i);
@@ -358,7 +338,7 @@ START_TEST(test_fold_at_cap)
         pp_profile_task_end_at(ta, t + 4);
         t += 10;
     }
-    const char *err = capture_end();
+    const char *err = pp_test_capture_end();
     ck_assert_int_eq(count_lines(err), 1);
     ck_assert_ptr_nonnull(strstr(err, "pompprof: parameter 'n' took more than 3 values"));
     ck_assert_ptr_nonnull(strstr(err, "POMPPROF_MAX_PARAMETER_VALUES"));
@@ -399,9 +379,9 @@ START_TEST(test_teams_and_split_nodes)
     pp_region_id foo = R("foo", "function"), par = R("!$omp parallel @f.c:1", "parallel");
     pp_region_id bar = R("bar", "function");
     pp_param_key n = K("n"), m = K("m");
-    capture_begin();
+    pp_test_capture_begin();
     pp_profile_parameter_int64(n, 9); /* no region: ignored */
-    const char *err = capture_end();
+    const char *err = pp_test_capture_end();
     ck_assert_int_eq(count_lines(err), 1);
     ck_assert_ptr_nonnull(strstr(err, "outside of any region"));
 
@@ -455,11 +435,11 @@ START_TEST(test_parameters_in_cubex)
     pp_profile_parameter_int64(big, 4611686018427387904LL);
     pp_profile_parameter_int64(neg, -17);
     pp_profile_exit_at(foo, 10);
-    capture_begin();
+    pp_test_capture_begin();
     pp_profile_enter_at(foo, 20);
     pp_profile_parameter_string(mode, "z", 1); /* beyond the cap of 1 */
     pp_profile_exit_at(foo, 30);
-    capture_end();
+    pp_test_capture_end();
     pp_unified *u = pp_profile_unify_at(100);
 
     char dir[PATH_MAX], setting[PATH_MAX + 16], path[PATH_MAX], err[256];
