@@ -4,6 +4,7 @@ small generated unit, and add it and libpompprof to the link line."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 
@@ -20,14 +21,35 @@ def libdir() -> str:
     return os.environ.get("POMPPROF_LIBDIR") or build_config.LIBDIR
 
 
+@functools.lru_cache(maxsize=None)
+def _nm(files: tuple[str, ...], _stamps: tuple[tuple[int, int], ...]) -> str:
+    nm = (capture([build_config.OPARI2_CONFIG, "--nm"]) or "nm -B").split()
+    return capture(nm + list(files)) or ""
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+        return st.st_mtime_ns, st.st_size
+    except OSError:
+        return 0, -1
+
+
+def symbols(files: list[str]) -> str:
+    """nm's listing (BSD format) of objects and archives, read once per list of
+    files as they are (absolute paths, modification times and sizes key it):
+    the link step asks it for init functions, calls into libpompprof and MPI
+    calls."""
+    if not files:
+        return ""
+    paths = tuple(os.path.abspath(f) for f in files)
+    return _nm(paths, tuple(_stamp(p) for p in paths))
+
+
 def init_functions_from_nm(files: list[str]) -> dict[str, int]:
     """POMP2_Init_reg_* / POMP2_USER_Init_reg_* defined in objects/archives."""
     found: dict[str, int] = {}
-    if not files:
-        return found
-    nm = (capture([build_config.OPARI2_CONFIG, "--nm"]) or "nm -B").split()
-    listing = capture(nm + files) or ""
-    for line in listing.splitlines():
+    for line in symbols(files).splitlines():
         parts = line.split()
         if len(parts) >= 3 and parts[-2] in ("T", "D", "A"):
             m = INIT_REG.fullmatch(parts[-1].lstrip("."))
@@ -38,10 +60,7 @@ def init_functions_from_nm(files: list[str]) -> dict[str, int]:
 
 def needs_pompprof(files: list[str]) -> bool:
     """Do these objects/archives call into libpompprof?"""
-    if not files:
-        return False
-    listing = capture(["nm"] + files) or ""
-    return re.search(r"\bU (POMP2_|pomp2_|pompprof_|pomp_tpd)", listing) is not None
+    return re.search(r"\bU (POMP2_|pomp2_|pompprof_|pomp_tpd)", symbols(files)) is not None
 
 
 def init_unit_text(functions: dict[str, int]) -> str:

@@ -16,7 +16,8 @@ import os
 import re
 
 from . import build_config
-from .wrapper_run import capture, note
+from .wrapper_link import symbols
+from .wrapper_run import note
 
 MPI_DRIVERS = ("mpicc", "mpicxx", "mpic++", "mpiCC", "mpif77", "mpif90", "mpifort")
 FORTRAN_DRIVERS = ("mpif77", "mpif90", "mpifort")
@@ -36,22 +37,17 @@ def mpi_use(compiler: list[str], args: list[str], files: list[str]) -> tuple[boo
     fortran = driver in FORTRAN_DRIVERS
     c = driver in MPI_DRIVERS or any(a in ("-lmpi", "-lmpi_mpifh") for a in args)
     if files and not (c and fortran):
-        listing = _symbols(files)
+        listing = symbols(files)
         fortran = fortran or FORTRAN_CALL.search(listing) is not None \
             or "-lmpi_mpifh" in args
         c = c or fortran or C_CALL.search(listing) is not None
     return c, fortran
 
 
-def _symbols(files: list[str]) -> str:
-    """nm's listing of the objects and archives on a link line (empty if none)."""
-    return (capture(["nm"] + files) or "") if files else ""
-
-
 def uses_mpi_f08(files: list[str]) -> bool:
     """Whether the linked objects call the mpi_f08 module's routines, which
     pompprof does not measure (doc/mpi.md)."""
-    return F08_CALL.search(_symbols(files)) is not None
+    return F08_CALL.search(symbols(files)) is not None
 
 
 def mpi_link_flags(compiler: list[str], args: list[str], files: list[str],
