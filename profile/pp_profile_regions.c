@@ -67,6 +67,31 @@ pp_region_id pp_profile_region_define(const pp_region_def *def)
     return id;
 }
 
+int pp_profile_region_rename(pp_region_id id, const pp_region_def *def)
+{
+    pp_region_rec *r = (pp_region_rec *)pp_profile_region_get(id);
+    if (!r || !def)
+        return -1;
+    int failed = 0;
+    char *name = pp_region_strdup(def->name, &failed);
+    char *file = pp_region_strdup(def->file, &failed);
+    if (failed) {
+        free(name), free(file);
+        return -1;
+    }
+    pthread_mutex_lock(&pp_region_lock);
+    if (name)
+        free(r->name), r->name = name;
+    if (file)
+        free(r->file), r->file = file;
+    if (def->begin_line >= 0)
+        r->begin_line = def->begin_line;
+    if (def->end_line >= 0)
+        r->end_line = def->end_line;
+    pthread_mutex_unlock(&pp_region_lock);
+    return 0;
+}
+
 const pp_region_rec *pp_profile_region_get(pp_region_id id)
 {
     if (id >= __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE))
