@@ -94,12 +94,16 @@ static int pp_dwarf_is_fortran(Dwarf_Die *cu)
 /* Fortran: the procedure's name behind the names of the modules and host
  * procedures that contain it ("mod::host::inner"), as the source nests them;
  * the link names (__mod_MOD_proc) are the compiler's, not the user's. */
-static void pp_dwarf_fortran_name(Dwarf_Die *fn, const char *name, char *buf, size_t size)
+static void pp_dwarf_fortran_name(Dwarf_Die *fn, const char *name, const char *link, char *buf,
+                                  size_t size)
 {
     Dwarf_Die decl = *fn, origin;
     Dwarf_Attribute a;
-    /* an out-of-line copy of an inlined procedure: its nesting is its origin's */
-    if (dwarf_attr(fn, DW_AT_abstract_origin, &a) && dwarf_formref_die(&a, &origin))
+    /* an out-of-line copy of an inlined procedure, or the definition of a
+     * declared one: its nesting is its origin's */
+    while ((dwarf_attr(&decl, DW_AT_abstract_origin, &a) ||
+            dwarf_attr(&decl, DW_AT_specification, &a)) &&
+           dwarf_formref_die(&a, &origin))
         decl = origin;
     Dwarf_Die *chain = NULL;
     int n = dwarf_getscopes_die(&decl, &chain);
@@ -114,6 +118,11 @@ static void pp_dwarf_fortran_name(Dwarf_Die *fn, const char *name, char *buf, si
             len += (size_t)snprintf(buf + len, size - len, "%s::", s);
     }
     free(chain);
+    /* minimal debug information (-g1) has no module entries: the link name
+     * of a module procedure, __<module>_MOD_<name>, still says which */
+    const char *mod = link ? strstr(link, "_MOD_") : NULL;
+    if (len == 0 && mod && link[0] == '_' && link[1] == '_' && mod > link + 2)
+        len = (size_t)snprintf(buf, size, "%.*s::", (int)(mod - link - 2), link + 2);
     if (len < size)
         snprintf(buf + len, size - len, "%s", name);
 }
@@ -132,6 +141,19 @@ static void pp_dwarf_file(Dwarf_Die *cu, Dwarf_Die *fn, pp_dwarf_func *out)
         snprintf(out->file, sizeof out->file, "%s/%s", dir, file);
     else
         pp_dwarf_copy(out->file, sizeof out->file, file);
+}
+
+/* Where the code at addr comes from, by the line table: for functions the
+ * compiler made without a declaration of their own (lambdas' operator()). */
+static void pp_dwarf_line_of(Dwfl_Module *m, uintptr_t addr, pp_dwarf_func *out)
+{
+    Dwfl_Line *l = dwfl_module_getsrc(m, addr);
+    int line = -1;
+    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+    if (!file)
+        return;
+    pp_dwarf_copy(out->file, sizeof out->file, file);
+    out->line = line;
 }
 
 int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
@@ -163,13 +185,23 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
             found = 0;
             if (link)
                 pp_dwarf_copy(out->mangled, sizeof out->mangled, link);
+            /* C++ without a link name in DWARF (a lambda's operator()): the
+             * symbol table's, which says whose lambda it is */
+            const char *sym = NULL;
+            if (!link && !pp_dwarf_is_fortran(cu) && (sym = dwfl_module_addrname(m, addr)) &&
+                sym[0] == '_' && sym[1] == 'Z') {
+                link = sym;
+                pp_dwarf_copy(out->mangled, sizeof out->mangled, link);
+            }
             if (pp_dwarf_is_fortran(cu))
-                pp_dwarf_fortran_name(fn, name ? name : link, out->name, sizeof out->name);
+                pp_dwarf_fortran_name(fn, name ? name : link, link, out->name, sizeof out->name);
             else if (link && link[0] == '_' && link[1] == 'Z')
                 pp_dwarf_demangle(link, out->name, sizeof out->name);
             else
                 pp_dwarf_copy(out->name, sizeof out->name, name ? name : link);
             pp_dwarf_file(cu, fn, out);
+            if (!out->file[0])
+                pp_dwarf_line_of(m, addr, out);
         }
     }
     free(scopes);

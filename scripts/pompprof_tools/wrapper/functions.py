@@ -5,8 +5,9 @@ What is never instrumented, whatever the user's filter says: code from
 system headers and the C++ standard library (/usr/include, gcc's own include
 directory), pompprof's own prelude and the region initialisation OPARI2
 appends (the `<pompprof>` marker, POMP2_Init_reg_*), and pompprof.h.  The
-program also gets minimal debug information (-g1) when it asks for none:
-the library names the functions from it at the end, with file and line."""
+program also gets debug information (-g, which changes no code) when it asks
+for none: the library names the functions from it at the end, with file and
+line."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def compile_flags(args: list[str], includedir: str | None = None) -> list[str]:
              "-finstrument-functions-exclude-file-list=" + ",".join(files),
              "-finstrument-functions-exclude-function-list=" + ",".join(NEVER_FUNCTIONS)]
     if not asks_for_debug_info(args):
-        flags.append("-g1")
+        flags.append("-g")
     return flags
 
 
