@@ -10,10 +10,13 @@
 #include "functions/pp_functions.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "functions/pp_filter.h"
+#include "lib/pp_config.h"
 #include "lib/pp_dwarf.h"
 #include "lib/pp_message.h"
 #include "profile/pp_profile.h"
@@ -34,6 +37,42 @@ static uint32_t pp_fn_used; /* slots taken, under the lock */
 static pthread_mutex_t pp_fn_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void pp_functions_name_all(void);
+
+/* POMPPROF_FILTER: read at the first function call (under the lock); the
+ * debug information it needs to name functions stays open until the end. */
+static int pp_fn_filter_state; /* 0: not read yet, 1: read */
+static pp_filter *pp_fn_filter;
+static pp_dwarf *pp_fn_dwarf;
+
+static __attribute__((no_instrument_function)) void pp_fn_filter_load(void)
+{
+    pp_fn_filter_state = 1;
+    const char *path = pp_config_get()->filter;
+    if (!path)
+        return;
+    char err[1024];
+    pp_fn_filter = pp_filter_load(path, err, sizeof err);
+    if (!pp_fn_filter)
+        pp_message_warn("POMPPROF_FILTER: %s; all instrumented functions are measured", err);
+    else if (!(pp_fn_dwarf = pp_dwarf_open_self()))
+        pp_message_warn("POMPPROF_FILTER: the program's debug information cannot be read; "
+                        "the filter applies to nothing");
+}
+
+/* Does the run-time filter exclude the function at addr?  Its name from the
+ * debug information (once per function, at its first call). */
+static __attribute__((no_instrument_function)) bool pp_fn_filtered(uintptr_t addr)
+{
+    if (!pp_fn_filter_state)
+        pp_fn_filter_load();
+    if (!pp_fn_filter || !pp_fn_dwarf)
+        return false;
+    pp_dwarf_func *f = malloc(sizeof *f);
+    bool out = f && pp_dwarf_lookup(pp_fn_dwarf, addr, f) == 0 &&
+               pp_filter_excludes(pp_fn_filter, f->name, f->mangled, f->file);
+    free(f);
+    return out;
+}
 
 static inline __attribute__((no_instrument_function)) uint32_t pp_fn_hash(uintptr_t addr)
 {
@@ -68,12 +107,15 @@ pp_fn_define(uintptr_t addr)
     }
     if (pp_fn_used == 0 && pp_profile_at_end(pp_functions_name_all) != 0)
         pp_message_warn("functions: no end hook left; functions are named by address");
-    /* a placeholder until the end names it */
-    char name[64];
-    snprintf(name, sizeof name, "function @%#lx", (unsigned long)addr);
-    pp_region_def def = {.name = name, .begin_line = -1, .end_line = -1,
-                         .paradigm = "compiler", .role = "function"};
-    pp_region_id r = pp_profile_region_define(&def);
+    pp_region_id r = PP_REGION_INVALID;
+    if (!pp_fn_filtered(addr)) {
+        /* a placeholder until the end names it */
+        char name[64];
+        snprintf(name, sizeof name, "function @%#lx", (unsigned long)addr);
+        pp_region_def def = {.name = name, .begin_line = -1, .end_line = -1,
+                             .paradigm = "compiler", .role = "function"};
+        r = pp_profile_region_define(&def);
+    }
     pp_fn_table[h].region = r;
     __atomic_store_n(&pp_fn_table[h].addr, addr, __ATOMIC_RELEASE);
     pp_fn_used++;
@@ -113,6 +155,7 @@ void __cyg_profile_func_exit(void *fn, void *call_site)
  * line, from the debug information of the modules loaded now. */
 static void pp_functions_name_all(void)
 {
+    /* opened afresh: libraries loaded since the filter opened it are mapped too */
     pp_dwarf *d = pp_dwarf_open_self();
     if (!d)
         pp_message_warn("functions: the debug information of the program cannot be read; "
@@ -135,6 +178,8 @@ static void pp_functions_name_all(void)
     pthread_mutex_unlock(&pp_fn_lock);
     free(f);
     pp_dwarf_close(d);
+    pp_dwarf_close(pp_fn_dwarf), pp_fn_dwarf = NULL;
+    pp_filter_free(pp_fn_filter), pp_fn_filter = NULL;
     if (unnamed)
         pp_message_warn("functions: %u called functions have no name in the debug information "
                         "or symbol table; they appear as 'function @address'",

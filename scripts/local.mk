@@ -11,7 +11,8 @@ pompprof_pythondir = $(pkgdatadir)/python
 pompprof_toolsdir = $(pompprof_pythondir)/pompprof_tools
 dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/__init__.py \
-	scripts/pompprof_tools/cli.py
+	scripts/pompprof_tools/cli.py \
+	scripts/pompprof_tools/filterfile.py
 # One subpackage per concern: the compiler wrapper, CUBE reading and writing,
 # the analyses behind the commands.
 pompprof_tools_wrapperdir = $(pompprof_toolsdir)/wrapper
@@ -24,6 +25,7 @@ dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/depend.py \
 	scripts/pompprof_tools/wrapper/directive.py \
 	scripts/pompprof_tools/wrapper/fortran.py \
+	scripts/pompprof_tools/wrapper/functions.py \
 	scripts/pompprof_tools/wrapper/instrument.py \
 	scripts/pompprof_tools/wrapper/link.py \
 	scripts/pompprof_tools/wrapper/mpi.py \

@@ -14,8 +14,10 @@ from __future__ import annotations
 import os
 
 from .. import build_config
+from .. import filterfile
 
 ENVIRONMENT = "POMPPROF_FUNCTIONS"
+FILTER_ENVIRONMENT = "POMPPROF_FILTER"
 TRUE_WORDS = ("1", "yes", "true", "on")
 
 # substrings of a function's source file (gcc matches them anywhere in the path)
@@ -27,8 +29,10 @@ NEVER_FUNCTIONS = ("POMP2_Init_reg_", "POMP2_USER_Init_reg_", "pomp2_init_reg_",
 
 
 def enabled(wrapper_opts: list[str]) -> bool:
-    return "--functions" in wrapper_opts or \
-        os.environ.get(ENVIRONMENT, "").strip().lower() in TRUE_WORDS
+    """--functions, --filter=FILE or POMPPROF_FUNCTIONS=1."""
+    return "--functions" in wrapper_opts \
+        or any(o.startswith("--filter=") for o in wrapper_opts) \
+        or os.environ.get(ENVIRONMENT, "").strip().lower() in TRUE_WORDS
 
 
 def asks_for_debug_info(args: list[str]) -> bool:
@@ -36,15 +40,33 @@ def asks_for_debug_info(args: list[str]) -> bool:
     return any(a.startswith("-g") and not a.startswith("-gsplit") for a in args)
 
 
-def compile_flags(args: list[str], includedir: str | None = None) -> list[str]:
-    """The options that instrument a compile line's functions."""
+def filter_path(wrapper_opts: list[str]) -> str | None:
+    """--filter=FILE, else $POMPPROF_FILTER, else None."""
+    for o in wrapper_opts:
+        if o.startswith("--filter="):
+            return o.split("=", 1)[1]
+    return os.environ.get(FILTER_ENVIRONMENT) or None
+
+
+def compile_flags(args: list[str], includedir: str | None = None,
+                  flt: filterfile.Filter | None = None, plain_c: bool = False) -> list[str]:
+    """The options that instrument a compile line's functions; with a filter,
+    what gcc can leave out of it (Filter.compile_time: files always, function
+    names when every source of the line is C, whose names gcc matches as
+    written)."""
     files = list(NEVER_FILES)
+    names = list(NEVER_FUNCTIONS)
     inc = includedir or os.environ.get("POMPPROF_INCDIR") or build_config.INCLUDEDIR
     if inc:
         files.append(os.path.join(inc, "pompprof.h"))
+    if flt is not None:
+        more_files, more_names = flt.compile_time()
+        files += more_files
+        if plain_c:
+            names += more_names
     flags = ["-finstrument-functions",
              "-finstrument-functions-exclude-file-list=" + ",".join(files),
-             "-finstrument-functions-exclude-function-list=" + ",".join(NEVER_FUNCTIONS)]
+             "-finstrument-functions-exclude-function-list=" + ",".join(names)]
     if not asks_for_debug_info(args):
         flags.append("-g")
     return flags
