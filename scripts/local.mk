@@ -42,6 +42,8 @@ dist_pompprof_tools_cube_DATA = \
 pompprof_tools_analysisdir = $(pompprof_toolsdir)/analysis
 dist_pompprof_tools_analysis_DATA = \
 	scripts/pompprof_tools/analysis/__init__.py \
+	scripts/pompprof_tools/analysis/costs.py \
+	scripts/pompprof_tools/analysis/score.py \
 	scripts/pompprof_tools/analysis/diff.py \
 	scripts/pompprof_tools/analysis/overhead.py \
 	scripts/pompprof_tools/analysis/profile_model.py \
@@ -54,7 +56,7 @@ dist_pompprof_tools_analysis_DATA = \
 	scripts/pompprof_tools/analysis/timeline_plot.py
 nodist_pompprof_tools_DATA = scripts/pompprof_tools/build_config.py
 pompprof_commands = scripts/pompprof scripts/pompprof-report scripts/pompprof-diff \
-	scripts/pompprof-scaling scripts/pompprof-timeline
+	scripts/pompprof-scaling scripts/pompprof-timeline scripts/pompprof-score
 bin_SCRIPTS += $(pompprof_commands)
 CLEANFILES += $(pompprof_commands) scripts/pompprof_tools/build_config.py
 EXTRA_DIST += scripts/command-stub.in scripts/pompprof_tools/build_config.py.in \

@@ -8,7 +8,8 @@ profile:
   are missing, the others keep their exact visits;
 * at compile time (pompprof --filter=FILE): what gcc can leave out is not
   instrumented, so it is missing even when the program runs without
-  POMPPROF_FILTER;
+  POMPPROF_FILTER (wildcard rules *TEXT*, and C functions named exactly when
+  no measured function of their unit contains the name);
 * a broken filter file: one line naming file and line, everything measured.
 """
 import os
@@ -109,6 +110,20 @@ class Filters(unittest.TestCase):
             "-o", exe2], env=env, cwd=self.scratch, check=True)
         out, cube, err = run(self.scratch, exe2, 1)
         self.assertEqual(functions(cube), {"main", "compute", "helper", "helper2"})
+
+    def test_compile_time_exact_names(self):
+        """Names without wildcards: gcc leaves out util_add (no other function of
+        the unit contains that string); helper is a part of helper2's name, so
+        gcc cannot leave it out alone: the run-time filter does."""
+        path = self.write("exact.filter", "SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE util_add helper\n"
+                          "SCOREP_REGION_NAMES_END\n")
+        exe, err = self.build_filter_prog("exact", ["--filter=" + path])
+        self.assertEqual(err, "")
+        out, cube, err = run(self.scratch, exe, 1)
+        self.assertEqual(functions(cube), ALL - {"util_add"})
+        out, cube, err = run(self.scratch, exe, 1, env={"POMPPROF_FILTER": path})
+        self.assertEqual(functions(cube), ALL - {"util_add", "helper"})
+        self.assertEqual(total(cube, "visits", cnodes_of(cube, "helper2")), 100)
 
     def test_mangled_cplusplus(self):
         exe = build(self.scratch, "names.cpp", compiler=CXX.split())

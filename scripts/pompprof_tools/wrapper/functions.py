@@ -12,6 +12,7 @@ line."""
 from __future__ import annotations
 
 import os
+import re
 
 from .. import build_config
 from .. import filterfile
@@ -72,3 +73,38 @@ def compile_flags(args: list[str], includedir: str | None = None,
     return flags
 
 
+
+
+# `.type name, @function` in gcc's assembly: the functions a unit defines
+FUNCTION_LABEL = re.compile(r"^\s*\.type\s+([A-Za-z_.$][\w.$]*)\s*,\s*[@%]function", re.M)
+
+
+def unit_exclusions(flt: filterfile.Filter, assembly: str) -> list[str]:
+    """The C functions of one unit (as its plain compile defined them) that the
+    filter excludes by name, each given to gcc only where that is exact: gcc
+    leaves out every function whose name contains a listed string, so a name
+    goes on the list only when no function of the unit that stays measured
+    contains it.  The others are left to the run-time filter (POMPPROF_FILTER).
+    Files are unknown here: file rules are Filter.compile_time's concern."""
+    try:
+        with open(assembly, encoding="utf-8", errors="replace") as f:
+            names = set(FUNCTION_LABEL.findall(f.read()))
+    except OSError:
+        return []
+    names = {n for n in names if "." not in n}      # gcc's clones (foo.part.0) and the like
+    out = [n for n in names if flt.excludes(n)]
+    kept = names - set(out)
+    return sorted(n for n in out if not any(n in k for k in kept) and "," not in n)
+
+
+def unit_flags_for(flt: filterfile.Filter):
+    """compile_sources' unit_flags for pompprof --filter: C units only (gcc
+    matches C++ and Fortran functions by names this step does not know)."""
+    def flags(source: str, assembly: str, cplusplus: bool, fortran: bool) -> list[str]:
+        if cplusplus or fortran:
+            return []
+        names = unit_exclusions(flt, assembly)
+        if not names:
+            return []
+        return ["-finstrument-functions-exclude-function-list=" + ",".join(names)]
+    return flags

@@ -88,8 +88,8 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
 
     if cl.runs_unchanged:
         return run(passthrough)
+    flt = None
     if wrapper_functions.enabled(wrapper_opts) and (cl.sources or cl.fortran):
-        flt = None
         path = wrapper_functions.filter_path(wrapper_opts)
         if path:
             try:
@@ -115,8 +115,9 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
         return run(passthrough)     # gcc refuses -o with several inputs: its message
     workdir = tempfile.mkdtemp(prefix="pompprof-")
     try:
-        status, compiled = compile_sources(compiler_cmd, cl, workdir,
-                                           opari2_options_from(wrapper_opts))
+        status, compiled = compile_sources(
+            compiler_cmd, cl, workdir, opari2_options_from(wrapper_opts),
+            wrapper_functions.unit_flags_for(flt) if flt is not None else None)
         if cl.compile_only:
             # other inputs of the line (assembler, preprocessed files) as written
             others = set(cl.input_indexes) - set(sources)
