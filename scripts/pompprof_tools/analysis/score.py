@@ -111,8 +111,10 @@ class Score:
         return c
 
     def plain_time(self) -> float:
-        """The program's own time: the measured total minus what measuring cost."""
-        return max(self.total - self.measured_cost(), 1e-12)
+        """The program's own time: the measured total minus what measuring cost
+        (at least a tenth of the total: costs measured on a busier machine than
+        the run's can exceed the time they are part of; render() says so)."""
+        return max(self.total - self.measured_cost(), 0.1 * self.total, 1e-12)
 
     def overhead_pct(self) -> float:
         return 100.0 * self.total_cost() / self.plain_time()
@@ -145,6 +147,10 @@ def render(score: Score, flt_name: str | None, top: int | None) -> str:
                % (c.source, c.function_pair_ns, c.filtered_pair_ns, c.construct_pair_ns,
                   TRACE_BYTES_PER_EVENT))
     measured = score.measured_cost()
+    if measured > 0.9 * score.total:
+        out.append("note: the estimated cost is more than 90 %% of the measured time: the event "
+                   "costs were measured under other conditions than this run (a busier "
+                   "machine?); percentages are relative to a tenth of the measured time")
     out.append("total thread time %s s; estimated cost of this run %s s: %.1f %% over the "
                "program's own %s s" % (tf.fmt_time(score.total), tf.fmt_time(measured),
                                        100.0 * measured / score.plain_time(),
