@@ -156,6 +156,24 @@ static void pp_dwarf_line_of(Dwfl_Module *m, uintptr_t addr, pp_dwarf_func *out)
     out->line = line;
 }
 
+/* The function's last line: that of its last instruction (normally the
+ * closing brace), when the line table puts it in the declaring file. */
+static void pp_dwarf_end_line(Dwfl_Module *m, Dwarf_Die *fn, Dwarf_Addr bias, pp_dwarf_func *out)
+{
+    Dwarf_Addr high;
+    if (out->line < 0 || !out->file[0] || dwarf_highpc(fn, &high) != 0)
+        return;
+    Dwfl_Line *l = dwfl_module_getsrc(m, high - 1 + bias);
+    int line = -1;
+    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+    if (!file || line < out->line)
+        return;
+    size_t lf = strlen(file), lo = strlen(out->file);
+    const char *tail = lf <= lo ? out->file + (lo - lf) : NULL;
+    if (tail && strcmp(tail, file) == 0)
+        out->end_line = line;
+}
+
 int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
 {
     memset(out, 0, sizeof *out);
@@ -202,6 +220,7 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
             pp_dwarf_file(cu, fn, out);
             if (!out->file[0])
                 pp_dwarf_line_of(m, addr, out);
+            pp_dwarf_end_line(m, fn, bias, out);
         }
     }
     free(scopes);
