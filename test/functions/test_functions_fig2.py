@@ -16,16 +16,24 @@ At 1, 2 and 4 threads, against what the program measured itself:
   taskwait inside the implicit task's foo (its scheduling point);
 * no exclusive time is negative.
 """
+import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from functions_common import build, cnodes_of, in_tasks, run, total  # noqa: E402
+from functions_common import ENV, PROGS, build, cnodes_of, in_tasks, run, total  # noqa: E402
 
 TASKS, SPIN_US = 6, 2000
+
+
+def source_line(start):
+    """The line of progs/fig2.c that starts with start."""
+    with open(os.path.join(PROGS, "fig2.c")) as f:
+        return next(i for i, line in enumerate(f, 1) if line.startswith(start))
 
 
 class Fig2(unittest.TestCase):
@@ -46,8 +54,8 @@ class Fig2(unittest.TestCase):
         calls = 2 * (TASKS + 1)
         self.assertEqual(out, "foo %d bar %d\n" % (calls, calls))
         with open(truth_file) as f:
-            foo_n, foo_s, bar_n, bar_s = f.read().split()
-        foo_s, bar_s = float(foo_s), float(bar_s)
+            foo_n, foo_s, bar_n, bar_s, task_s = f.read().split()
+        foo_s, bar_s, task_s = float(foo_s), float(bar_s), float(task_s)
         foo, bar = cnodes_of(cube, "foo"), cnodes_of(cube, "bar")
         self.assertTrue(foo and bar)
         # names, files and lines from the debug information
@@ -55,8 +63,8 @@ class Fig2(unittest.TestCase):
             self.assertTrue(c.region.mod.endswith("fig2.c"), c.region.mod)
             self.assertEqual(c.region.paradigm, "compiler")
             self.assertEqual(c.region.role, "function")
-        self.assertEqual(foo[0].region.begin, 43)
-        self.assertEqual(bar[0].region.begin, 34)
+        self.assertEqual(foo[0].region.begin, source_line("void foo("))
+        self.assertEqual(bar[0].region.begin, source_line("double bar("))
         # visits exact
         self.assertEqual(total(cube, "visits", foo), int(foo_n))
         self.assertEqual(total(cube, "visits", bar), int(bar_n))
@@ -89,11 +97,32 @@ class Fig2(unittest.TestCase):
                      and c.region.role in ("taskwait", "task create")]
             work = foo_s + bar_s
             self.assertLess(total(cube, "time", sched, "inclusive"), 0.02 * work)
+            # foo in the task trees: the work of foo and bar inside the tasks,
+            # without the child tasks that ran while it was suspended
             in_tree = total(cube, "time", cnodes_of(cube, "foo", where=True), "inclusive")
-            per_call = work / calls
-            self.assertLess(in_tree, 1.1 * per_call * 2 * TASKS,
-                            "foo in the task trees: %g s for %d calls of %g s"
-                            % (in_tree, 2 * TASKS, per_call))
+            self.assertAlmostEqual(in_tree / task_s, 1.0, delta=0.05,
+                                   msg="foo in the task trees: %g s, the tasks' own work of "
+                                   "foo and bar %g s" % (in_tree, task_s))
+
+    def test_report_by_callee(self):
+        """pompprof-report: every task construct lists foo and bar with their visits,
+        foo holding (nearly) all of the construct's time."""
+        out, cube, err = run(self.scratch, self.exe, 2, TASKS, 200)
+        report = os.path.join(os.environ["top_builddir"], "scripts", "pompprof-report")
+        js = subprocess.run([report, "--format", "json", cube.path], env=ENV, check=True,
+                            stdout=subprocess.PIPE, universal_newlines=True).stdout
+        tasks = {t["name"]: t for t in json.loads(js)["tasks"]}
+        self.assertEqual(len(tasks), 2)
+        for t in tasks.values():
+            callees = {c["name"]: c for c in t["callees"]}
+            self.assertEqual(set(callees), {"foo", "bar"})
+            self.assertEqual(callees["foo"]["visits"], t["instances"])
+            self.assertEqual(callees["bar"]["visits"], t["instances"])
+            self.assertGreater(callees["foo"]["pct"], 95.0)
+        text = subprocess.run([report, cube.path], env=ENV, check=True, stdout=subprocess.PIPE,
+                              universal_newlines=True).stdout
+        self.assertIn("Task constructs by callee", text)
+        self.assertIn("FUNCTION", text)
 
     def test_one_thread(self):
         self.check(1)

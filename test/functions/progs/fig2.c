@@ -3,13 +3,14 @@
  * calls foo() runs on the same thread; foo calls bar.  Every spin measures
  * its own duration, and the program writes the sums (the ground truth) to
  * the file named by FIG2_TRUTH:
- *   foo_visits foo_seconds bar_visits bar_seconds
- * foo_seconds is foo's own work (its exclusive time), bar_seconds bar's. */
+ *   foo_visits foo_seconds bar_visits bar_seconds task_seconds
+ * foo_seconds is foo's own work (its exclusive time), bar_seconds bar's,
+ * task_seconds the work of foo and bar called inside explicit tasks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-static double foo_s, bar_s;
+static double foo_s, bar_s, task_s;
 static long foo_n, bar_n;
 static int spin_us;
 
@@ -31,29 +32,34 @@ __attribute__((no_instrument_function)) static double spin(void)
     return t - t0;
 }
 
-void bar(void)
+double bar(void)
 {
     double s = spin();
 #pragma omp atomic
     bar_s += s;
 #pragma omp atomic
     bar_n++;
+    return s;
 }
 
-void foo(int depth)
+void foo(int depth, int in_task)
 {
     double s = spin();
     if (depth > 0) {
         /* this task is suspended here when the new one runs at once, or at
          * the taskwait, while the new one runs foo on this thread */
 #pragma omp task
-        foo(depth - 1);
+        foo(depth - 1, 1);
 #pragma omp taskwait
     }
-    bar();
+    double b = bar();
     s += spin();
 #pragma omp atomic
     foo_s += s;
+    if (in_task) {
+#pragma omp atomic
+        task_s += s + b;
+    }
 #pragma omp atomic
     foo_n++;
 }
@@ -68,15 +74,15 @@ int main(int argc, char **argv)
         {
             for (int i = 0; i < tasks; i++) {
 #pragma omp task
-                foo(1);
+                foo(1, 1);
             }
-            foo(1); /* the implicit task too: stubs below its foo's taskwait */
+            foo(1, 0); /* the implicit task too: stubs below its foo's taskwait */
         }
     }
     const char *truth = getenv("FIG2_TRUTH");
     FILE *f = truth ? fopen(truth, "w") : NULL;
     if (f) {
-        fprintf(f, "%ld %.9f %ld %.9f\n", foo_n, foo_s, bar_n, bar_s);
+        fprintf(f, "%ld %.9f %ld %.9f %.9f\n", foo_n, foo_s, bar_n, bar_s, task_s);
         fclose(f);
     }
     printf("foo %ld bar %ld\n", foo_n, bar_n);
