@@ -4,7 +4,8 @@ FUNCTIONS_TESTS = \
 	test/functions/test_functions_fig2.py \
 	test/functions/test_functions_names.py \
 	test/functions/test_functions_filter.py \
-	test/functions/test_functions_score.py
+	test/functions/test_functions_score.py \
+	test/functions/test_functions_filterfile.py
 TESTS += $(FUNCTIONS_TESTS)
 EXTRA_DIST += $(FUNCTIONS_TESTS) test/functions/functions_common.py \
 	test/functions/progs/fig2.c test/functions/progs/names.cpp test/functions/progs/names.f90 \
