@@ -14,7 +14,9 @@ At 1, 2 and 4 threads, against what the program measured itself:
 * every node in the task trees is foo, bar or an OpenMP construct, foo sits
   right below each task construct, and the child tasks' stubs hang below the
   taskwait inside the implicit task's foo (its scheduling point);
-* no exclusive time is negative.
+* no exclusive time is negative;
+* the trace (POMPPROF_TRACE=1) has their enters and leaves, the report lists
+  them by task construct.
 """
 import json
 import os
@@ -123,6 +125,23 @@ class Fig2(unittest.TestCase):
                               universal_newlines=True).stdout
         self.assertIn("Task constructs by callee", text)
         self.assertIn("FUNCTION", text)
+
+    def test_trace(self):
+        """POMPPROF_TRACE=1: the trace has an enter and a leave of foo and bar per call."""
+        if not shutil.which("otf2-print"):
+            self.skipTest("no otf2-print (Debian: otf2-tools)")
+        out, cube, err = run(self.scratch, self.exe, 2, 2, 100, env={"POMPPROF_TRACE": "1"})
+        anchor = os.path.join(os.path.dirname(cube.path), "traces.otf2")
+        if "no tracing" in err or not os.path.exists(anchor):
+            self.skipTest("this pompprof has no OTF2 tracing")
+        text = subprocess.run(["otf2-print", anchor], stdout=subprocess.PIPE, check=True,
+                              universal_newlines=True).stdout
+        calls = 2 * (2 + 1)
+        for name in ("foo", "bar"):
+            for event in ("ENTER", "LEAVE"):
+                n = sum(1 for line in text.splitlines()
+                        if line.startswith(event) and 'Region: "%s"' % name in line)
+                self.assertEqual(n, calls, "%s %s" % (event, name))
 
     def test_one_thread(self):
         self.check(1)
