@@ -19,7 +19,10 @@ taken without measurement.
 -g [FILE] writes a filter that brings the estimate under --target percent
 (default 10): it excludes functions (never OpenMP constructs, user regions
 or MPI), shortest mean visit first, until the estimate is under the target,
-and any function whose mean visit is shorter than its own measurement cost.
+and any function whose measurement costs more than the target share of its
+mean visit (a function with short visits);
+never one whose cost is negligible (below NEGLIGIBLE_PCT of the program's
+time: main, set-up code), whose absence would only lose information.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ from . import textfmt as tf
 KINDS = {"openmp": "OMP", "compiler": "FUN", "user": "USR", "mpi": "MPI"}
 KIND_ORDER = ("OMP", "FUN", "USR", "MPI")
 TRACE_BYTES_PER_EVENT = event_costs.TRACE_BYTES_PER_EVENT
+# -g never leaves out a function whose estimated cost is below this share of
+# the program's own time
+NEGLIGIBLE_PCT = 0.1
 
 
 class Region:
@@ -125,15 +131,23 @@ class Score:
 
     def choose_exclusions(self, target_pct: float) -> list[Region]:
         """Functions to leave out, shortest mean visit first, until the estimate is
-        under the target; a function whose visits take less than its own
-        measurement cost is always left out."""
+        under the target; a function whose measurement costs more than the target
+        share of its mean visit (exclusive time) is always left out."""
         funs = sorted((r for r in self.regions.values() if r.kind == "FUN" and r.visits),
                       key=lambda r: (r.per_visit, -r.visits))
+        # leaving out a function whose measurement costs next to nothing (main,
+        # set-up code) only loses information, also when the target is out of reach
+        negligible = NEGLIGIBLE_PCT / 100.0 * self.plain_time()
         chosen = []
         for r in funs:
-            cheap = r.per_visit < self.costs.function_pair_ns * 1e-9
-            if self.overhead_pct() <= target_pct and not cheap:
+            # its measurement takes more than the target share of its own time: the
+            # function's figures are distorted by it whatever the program's total
+            # (which a busy machine stretches) says
+            short = r.per_visit * target_pct / 100.0 < self.costs.function_pair_ns * 1e-9
+            if self.overhead_pct() <= target_pct and not short:
                 break
+            if self.cost(r) < negligible:
+                continue
             r.filtered = True
             chosen.append(r)
         return chosen
