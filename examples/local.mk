@@ -37,7 +37,7 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/bench/manytasks.c examples/bench/rss_run.c examples/bench/trace_bench.py \
 	examples/bench/bench_tools.py examples/bench/synth_profile.py \
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
-	examples/bench/function_overhead.c examples/bench/function_bench.py examples/health.c
+	examples/bench/function_bench.py examples/health.c
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
 	examples/bench/manytasks_plain examples/bench/rss_run \

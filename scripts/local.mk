@@ -90,3 +90,8 @@ scripts/pompprof_tools/build_config.py: $(srcdir)/scripts/pompprof_tools/build_c
 	@$(MKDIR_P) scripts/pompprof_tools
 	$(AM_V_GEN)$(pompprof_scripts_edit) $(srcdir)/scripts/pompprof_tools/build_config.py.in \
 	  >$@.tmp && mv -f $@.tmp $@
+
+# pompprof-score measures the event costs with this program when make bench
+# has not (scripts/pompprof_tools/analysis/costs.py looks for it here)
+pompprof_calibrationdir = $(pkgdatadir)
+dist_pompprof_calibration_DATA = examples/bench/function_overhead.c
