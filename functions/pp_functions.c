@@ -172,7 +172,8 @@ static void pp_functions_name_all(void)
             continue;
         }
         pp_region_def def = {.name = f->name, .file = f->file[0] ? f->file : NULL,
-                             .begin_line = f->line, .end_line = f->end_line};
+                             .begin_line = f->line, .end_line = f->end_line,
+                             .mangled = f->mangled[0] ? f->mangled : NULL};
         pp_profile_region_rename(pp_fn_table[i].region, &def);
     }
     pthread_mutex_unlock(&pp_fn_lock);

@@ -30,6 +30,7 @@ typedef struct pp_region_def {
     const char *role;     /* "parallel", "task", "task create", "taskwait", "barrier", ... */
     const char *description; /* NULL, or a note the trace keeps ("depend": a task construct
                                 with depend clauses, doc/trace.md) */
+    const char *mangled;  /* NULL, or the link name (a C++ function's mangled name) */
 } pp_region_def;
 
 /* Define a region; strings are copied.  Thread-safe (takes a lock: called

@@ -4,7 +4,7 @@
 
 * C++ (progs/names.cpp): a member function, a namespace, a template
   instantiated twice, a lambda inside a task, overloads -- demangled, each at
-  its declaring line; nothing of the C++ standard library (std::sort,
+  its declaring line, with its link name as the region's mangled name; nothing of the C++ standard library (std::sort,
   std::vector) and nothing of pompprof's own (POMP2_Init_reg_*) appears;
 * Fortran (progs/names.f90): module procedures as module::name, a contained
   procedure as module::host::name, each at its line;
@@ -76,6 +76,13 @@ class Names(unittest.TestCase):
         }
         self.assertEqual(function_regions(cube), expected)
         self.check_task_callees(cube, [n for n in expected if n != "main"])
+        # the link names, for MANGLED filter rules (pompprof-score -f reads them)
+        mangled = {c.region.name: c.region.mangled_name for c in cube.cnodes_in_order()}
+        self.assertEqual(mangled["geo::pick(int)"], "_ZN3geo4pickEi")
+        self.assertEqual(mangled["geo::Box::area(int) const"], "_ZNK3geo3Box4areaEi")
+        self.assertEqual(mangled["main::{lambda(int)#1}::operator()(int) const"],
+                         "_ZZ4mainENKUliE_clEi")
+        self.assertEqual(mangled["main"], "main")
 
     def test_fortran(self):
         fc = (os.environ.get("FC") or "gfortran").split()
