@@ -133,6 +133,21 @@ class Filters(unittest.TestCase):
         self.assertEqual(functions(cube), {
             "main", "int geo::twice<int>(int)", "double geo::twice<double>(double)",
             "main::{lambda(int)#1}::operator()(int) const"})
+        # pompprof-score -f marks the same functions, reading the link names
+        # from the unfiltered run's profile
+        out, cube, err = run(self.scratch, exe, 2)
+        score = os.path.join(os.environ["top_builddir"], "scripts", "pompprof-score")
+        text = subprocess.run([score, os.path.dirname(cube.path), "-f", path, "--top", "0"],
+                              env=ENV, stdout=subprocess.PIPE, check=True,
+                              universal_newlines=True).stdout
+        marked = set()
+        for line in text.splitlines():
+            for name in ("geo::pick(int)", "geo::pick(double)", "geo::Box::area(int) const",
+                         "int geo::twice<int>(int)"):
+                if line.startswith(name + " ") and line[len(name):].split()[0] == "-":
+                    marked.add(name)
+        self.assertEqual(marked, {"geo::pick(int)", "geo::pick(double)",
+                                  "geo::Box::area(int) const"})
 
     def test_broken_filter(self):
         exe, _ = self.build_filter_prog("broken", ["--functions"])

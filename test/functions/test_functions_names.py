@@ -117,6 +117,16 @@ class Names(unittest.TestCase):
         out, cube, _ = run(self.scratch, exe, 1)
         self.assertEqual(out, "49\n")
         self.assertEqual(function_regions(cube), {"main": ("noomp.c", 3), "sq": ("noomp.c", 2)})
+        # compiled apart, linked by a line without --functions: the objects'
+        # calls of __cyg_profile_func_enter bring libpompprof in
+        obj = os.path.join(self.scratch, "noomp.o")
+        subprocess.run([WRAPPER, "--functions"] + CC + ["-c", noomp, "-o", obj], env=ENV,
+                       check=True)
+        exe2 = os.path.join(self.scratch, "noomp2")
+        subprocess.run([WRAPPER] + CC + [obj, "-o", exe2], env=ENV, check=True)
+        out, cube, _ = run(self.scratch, exe2, 1)
+        self.assertEqual(out, "49\n")
+        self.assertEqual(function_regions(cube), {"main": ("noomp.c", 3), "sq": ("noomp.c", 2)})
 
 
 if __name__ == "__main__":
