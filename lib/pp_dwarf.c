@@ -3,6 +3,7 @@
 #include "lib/pp_dwarf.h"
 
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,8 @@ int pp_dwarf_demangle(const char *mangled, char *buf, size_t size)
     /* looked up each time: only called once per function, at the end */
     demangler dm = (demangler)(uintptr_t)dlsym(RTLD_DEFAULT, "__cxa_demangle");
     int status = -1;
-    char *d = (dm && mangled && mangled[0] == '_' && mangled[1] == 'Z') ? dm(mangled, NULL, NULL, &status)
-                                                                         : NULL;
+    bool cxx = mangled && mangled[0] == '_' && mangled[1] == 'Z';
+    char *d = dm && cxx ? dm(mangled, NULL, NULL, &status) : NULL;
     if (d && status == 0) {
         pp_dwarf_copy(buf, size, d);
         free(d);

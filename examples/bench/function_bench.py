@@ -71,10 +71,14 @@ def main():
                                  POMPPROF_OUTPUT=os.path.join(work, "cost-profile")))
         costs = dict(line.split() for line in out.splitlines() if len(line.split()) == 2)
         print("Event costs (ns of CPU time, examples/bench/function_overhead.c)")
-        print("  function enter/exit pair, recursion with a small leaf : %8s" % costs["function_pair_ns"])
-        print("  function enter/exit pair, empty leaf in a loop        : %8s" % costs["leaf_pair_ns"])
-        print("  function left out by POMPPROF_FILTER (table lookup)   : %8s" % costs["filtered_pair_ns"])
-        print("  OpenMP construct enter/exit pair (POMP2_Atomic_*)     : %8s" % costs["construct_pair_ns"])
+        for label, key in (("function enter/exit pair, recursion with a small leaf",
+                            "function_pair_ns"),
+                           ("function enter/exit pair, empty leaf in a loop", "leaf_pair_ns"),
+                           ("function left out by POMPPROF_FILTER (table lookup)",
+                            "filtered_pair_ns"),
+                           ("OpenMP construct enter/exit pair (POMP2_Atomic_*)",
+                            "construct_pair_ns")):
+            print("  %-54s: %8s" % (label, costs[key]))
         target = os.path.join(b, "event-costs.txt")
         with open(target, "w") as f:
             f.write("# measured by make bench on %s, %s (pompprof-score reads this file)\n"

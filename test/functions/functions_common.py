@@ -10,6 +10,19 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from e2e_env import CC, ENV, OPENMP, WRAPPER, cubex  # noqa: E402,F401
 
 PROGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs")
+
+
+def require_libdw():
+    """Function names come from libdw: without it (configure --without-libdw, or
+    no libdw-dev) the tests that read names are skipped."""
+    import unittest
+    try:
+        with open(os.path.join(os.environ["top_builddir"], "config.h")) as f:
+            if "#define HAVE_LIBDW 1" in f.read():
+                return
+    except OSError:
+        pass
+    raise unittest.SkipTest("built without libdw: functions have no names")
 FC = os.environ.get("FC") or "gfortran"
 CXX = os.environ.get("CXX") or "g++"
 

@@ -27,7 +27,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from functions_common import ENV, PROGS, build, cnodes_of, in_tasks, run, total  # noqa: E402
+from functions_common import (  # noqa: E402
+    ENV, PROGS, build, cnodes_of, in_tasks, require_libdw, run, total)
 
 TASKS, SPIN_US = 6, 2000
 
@@ -41,6 +42,7 @@ def source_line(start):
 class Fig2(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        require_libdw()
         cls.scratch = tempfile.mkdtemp(prefix="pp_fn_fig2_")
         cls.exe = build(cls.scratch, "fig2.c")
 

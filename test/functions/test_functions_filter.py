@@ -20,7 +20,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from functions_common import CC, CXX, ENV, OPENMP, PROGS, WRAPPER, build, cnodes_of, run, total  # noqa: E402,E501
+from functions_common import (  # noqa: E402
+    CC, CXX, ENV, OPENMP, PROGS, WRAPPER, build, cnodes_of, require_libdw, run, total)
 
 RUNTIME_FILTER = """\
 # a user's Score-P filter, unchanged
@@ -58,6 +59,7 @@ def functions(cube):
 class Filters(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        require_libdw()
         cls.scratch = tempfile.mkdtemp(prefix="pp_fn_filter_")
 
     @classmethod

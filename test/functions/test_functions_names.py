@@ -4,7 +4,8 @@
 
 * C++ (progs/names.cpp): a member function, a namespace, a template
   instantiated twice, a lambda inside a task, overloads -- demangled, each at
-  its declaring line, with its link name as the region's mangled name; nothing of the C++ standard library (std::sort,
+  its declaring line, with its link name as the region's mangled name;
+  nothing of the C++ standard library (std::sort,
   std::vector) and nothing of pompprof's own (POMP2_Init_reg_*) appears;
 * Fortran (progs/names.f90): module procedures as module::name, a contained
   procedure as module::host::name, each at its line;
@@ -19,7 +20,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from functions_common import CC, OPENMP, PROGS, build, cnodes_of, in_tasks, run  # noqa: E402
+from functions_common import (  # noqa: E402
+    CC, OPENMP, PROGS, build, cnodes_of, in_tasks, require_libdw, run)
 
 
 def function_regions(cube):
@@ -35,6 +37,7 @@ def function_regions(cube):
 class Names(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        require_libdw()
         cls.scratch = tempfile.mkdtemp(prefix="pp_fn_names_")
 
     @classmethod

@@ -23,7 +23,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from functions_common import CC, ENV, OPENMP, PROGS, build, cnodes_of, run, total  # noqa: E402
+from functions_common import (  # noqa: E402
+    CC, ENV, OPENMP, PROGS, build, cnodes_of, require_libdw, run, total)
 
 TOP_BUILDDIR = os.environ["top_builddir"]
 SCORE = os.path.join(TOP_BUILDDIR, "scripts", "pompprof-score")
@@ -41,6 +42,7 @@ def calls(n):
 class Score(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        require_libdw()
         cls.scratch = tempfile.mkdtemp(prefix="pp_fn_score_")
         cls.exe = build(cls.scratch, "recursive.c")
         cls.plain = os.path.join(cls.scratch, "recursive_plain")

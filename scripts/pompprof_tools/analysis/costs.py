@@ -31,7 +31,8 @@ FILE_NAME = "event-costs.txt"
 KEYS = ("function_pair_ns", "filtered_pair_ns", "construct_pair_ns")
 CALIBRATION_SOURCE = "function_overhead.c"
 # the filter the calibration runs with: its filtered function
-CALIBRATION_FILTER = ("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE leaf_filtered rec_filtered work_filtered\n"
+CALIBRATION_FILTER = ("SCOREP_REGION_NAMES_BEGIN\n"
+                      "  EXCLUDE leaf_filtered rec_filtered work_filtered\n"
                       "SCOREP_REGION_NAMES_END\n")
 
 
