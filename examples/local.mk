@@ -35,7 +35,7 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/demo.sh examples/test_examples.sh \
 	examples/bench/run_bench.py examples/bench/pomp2_overhead.c \
 	examples/bench/manytasks.c examples/bench/rss_run.c examples/bench/trace_bench.py \
-	examples/bench/bench_tools.py examples/bench/synth_profile.py \
+	examples/bench/bench_tools.py examples/bench/synth_profile.py examples/bench/view_bench.py \
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
@@ -76,7 +76,7 @@ endif
 # Every module's benchmark: the writer (100k cnodes x 16 threads x 4
 # metrics), the engine's event costs, the tools against the profile size,
 # and the examples' overheads.
-bench: bench-cube bench-profile bench-tools bench-examples bench-trace bench-mpi
+bench: bench-cube bench-profile bench-tools bench-examples bench-trace bench-mpi bench-view
 
 # pompprof-report, -diff and -scaling on profiles of 500, 5,000 and 50,000
 # task constructs (BENCH_TOOL_SIZES to choose others).
@@ -114,6 +114,13 @@ bench-examples: examples examples/bench/pomp2_overhead examples/bench/manytasks 
 		examples/bench/manytasks_plain examples/bench/rss_run
 	$(PYTHON) $(srcdir)/examples/bench/run_bench.py --builddir '$(abs_top_builddir)' \
 		--csv '$(abs_top_builddir)/bench-results.csv'
+
+# pompprof-view (view_bench.py): time to write and to open (headless Chromium)
+# pages of 200,000 call paths and of a trace of more than 10 million events,
+# and their sizes.
+.PHONY: bench-view
+bench-view: examples scripts/pompprof-view
+	$(PYTHON) $(srcdir)/examples/bench/view_bench.py --builddir '$(abs_top_builddir)'
 
 # Tracing: the event path with POMPPROF_TRACE=1, the examples traced, and
 # the analysis of a trace of more than 10 million events (trace_bench.py).

@@ -24,8 +24,10 @@
         model.nloc + " locations)";
       PP.tabs.add("profile", "Profile", "view-profile", null);
       PP.tabs.add("flame", "Flame graph", "view-flame", () => flame.draw());
-      PP.tabs.add("tables", "Tables", "view-tables", null);
-      PP.tables(meta.profile.report);
+      let tablesDone = false;   // laid out when first shown
+      PP.tabs.add("tables", "Tables", "view-tables", () => {
+        if (!tablesDone) { PP.tables(meta.profile.report); tablesDone = true; }
+      });
       let trace = null;
       if (meta.trace) {
         trace = new PP.Trace(meta.trace);
@@ -39,8 +41,8 @@
         PP.$("search-count").textContent = PP.$("search").value ? hits.length + " found" : "";
         results.hidden = !hits.length;
         for (const i of hits.slice(0, 300)) {
-          const li = PP.el("li", { "data-node": i, text: model.label(i) + (model.where(i) ? "  @" +
-            model.where(i) : "") + (model.isTasks(i) ? "  [TASKS]" : "") });
+          const li = PP.el("li", { "data-node": i, text: model.label(i) + model.whereSuffix(i) +
+            (model.isTasks(i) ? "  [TASKS]" : "") });
           li.addEventListener("click", () => { results.hidden = true; PP.tabs.show("profile"); view.reveal(i); });
           results.append(li);
         }

@@ -42,6 +42,11 @@ PP.Profile = class {
     const r = this.meta.regions[this.region[i]];
     return r.file ? r.file + (r.begin > 0 ? ":" + r.begin : "") : "";
   }
+  /* " @file:line" unless the name says it already (OpenMP constructs' names do) */
+  whereSuffix(i) {
+    const w = this.where(i);
+    return w && !this.meta.regions[this.region[i]].name.includes("@" + w) ? "  @" + w : "";
+  }
   depth(i) { let d = 0; for (let p = this.parent[i]; p >= 0; p = this.parent[p]) d++; return d; }
   isTasks(i) { let r = i; while (this.parent[r] >= 0) r = this.parent[r]; return this.kind[r] === 3; }
 
@@ -225,7 +230,7 @@ PP.ProfileView = class {
     const vals = locs.map((_, l) => p.value(this.metric, i, this.flavour, l));
     const finite = vals.filter((v) => v !== null && isFinite(v));
     const max = Math.max(0, ...finite.map(Math.abs));
-    PP.$("system-path").textContent = p.label(i) + (p.where(i) ? "  @" + p.where(i) : "");
+    PP.$("system-path").textContent = p.label(i) + p.whereSuffix(i);
     if (finite.length) {
       const mn = Math.min(...finite), mx = Math.max(...finite);
       const mean = finite.reduce((a, b) => a + b, 0) / finite.length;
@@ -258,12 +263,29 @@ PP.ProfileView = class {
   }
 };
 
-/* Search by name, parameters or file:line over every call path. */
+/* Search over every call path: FILE:LINE finds the regions that begin at that line of a
+ * file whose name ends with FILE (none there: the innermost ones holding the line);
+ * anything else is looked for in the names (parameters included). */
 PP.search = function (view, query) {
   const p = view.p, q = query.trim().toLowerCase(), out = [];
   if (!q) return out;
-  const regionHit = p.meta.regions.map((r) =>
-    (r.name + " " + (r.file ? r.file + ":" + r.begin : "")).toLowerCase().includes(q));
+  let regionHit;
+  const fl = /^(.*\S):(\d+)$/.exec(q);
+  if (fl) {
+    const file = fl[1], line = +fl[2], regs = p.meta.regions;
+    const inFile = (r) => r.file && r.file.toLowerCase().endsWith(file);
+    regionHit = regs.map((r) => inFile(r) && r.begin === line);
+    if (!regionHit.some((x) => x)) {
+      let best = -1;
+      regs.forEach((r) => {
+        if (inFile(r) && r.begin <= line && line <= r.end &&
+            (best < 0 || r.end - r.begin < regs[best].end - regs[best].begin)) best = regs.indexOf(r);
+      });
+      regionHit = regs.map((_, k) => k === best);
+    }
+  } else {
+    regionHit = p.meta.regions.map((r) => r.name.toLowerCase().includes(q));
+  }
   const paramHit = p.meta.strings.map((s) => s.toLowerCase().includes(q));
   for (let i = 0; i < p.n; i++) {
     const pr = p.param[i];
