@@ -210,7 +210,6 @@ class ViewInBrowser(unittest.TestCase):
         self.open(self.page_tw)
         self.b.find("#tab-flame").click()
         self.assertGreater(int(self.b.find("#flame").get_attribute("data-boxes")), 3)
-        self.shot("view-flame")
         # a task construct's merged tree
         opts = self.b.finds("#flame-root option")
         self.assertGreater(len(opts), 1)
@@ -241,6 +240,14 @@ class ViewInBrowser(unittest.TestCase):
             self.assertIn("(depth=3)", nodes[int(h.get_attribute("data-node"))].label)
         hits[0].click()
         self.assertIn("(depth=3)", self.b.find("#tree .row.on .name").text)
+        # the task construct's merged tree: a box per depth below one for the construct
+        self.b.find("#tab-flame").click()
+        self.b.finds("#flame-root option")[1].click()
+        boxes = int(self.b.find("#flame").get_attribute("data-boxes"))
+        depths = {r.name for r in prof.task_roots}
+        self.assertGreaterEqual(boxes, len(prof.task_roots) + 1)
+        self.assertEqual(len(depths), 1)
+        self.shot("view-flame")
         self.b.find("#tab-tables").click()
         tables = self.b.finds("table[id^='t-param-']")
         self.assertTrue(tables)
@@ -303,8 +310,29 @@ class ViewInBrowser(unittest.TestCase):
         self.assertClose(total[0], data["total"]["time"])
         self.assertClose(total[1], data["total"]["work"])
         self.assertTrue(self.b.finds("#t-span tbody tr"))
-        self.b.find("#zoom-reset").click()
+        # hover a task instance (zoomed to a window around one that began on another
+        # thread than the one that created it): its tooltip names its creator, and
+        # the creation link is drawn
+        pos = self.b.js("""
+            const tr = PP.PAGE.trace, c = document.getElementById('timeline');
+            const inst = tr.instances.find((i) => i.fragments.some((f) => f[3] && f[2] !== i.creator))
+                || tr.instances[tr.instances.length >> 1];
+            const k = tr.instances.indexOf(inst), f = inst.fragments.find((x) => x[3]);
+            const w0 = inst.fragments[0][0], span = Math.max(f[1] - w0, 1e-6) * 3;
+            tr.setWindow(w0 - span / 3, w0 + span);
+            const h = c.clientHeight, rh = (h - 8) / tr.nthreads, strip = Math.min(8, rh / 4);
+            const x = (((f[0] + f[1]) / 2) - tr.v0) / (tr.v1 - tr.v0) * c.clientWidth;
+            const y = tr.rowY(f[2], h) + rh - strip - 1 + strip / 2;
+            return [x - c.clientWidth / 2, y - h / 2, k, inst.creator];""")
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(self.b.d).move_to_element_with_offset(
+            self.b.find("#timeline"), int(pos[0]), int(pos[1])).perform()
+        tip = self.b.find("#trace-tip")
+        self.assertTrue(tip.is_displayed())
+        self.assertIn("(instance %d)" % pos[2], tip.text)
+        self.assertIn("created on thread %d" % pos[3], tip.text)
         self.shot("view-timeline")
+        self.b.find("#zoom-reset").click()
 
 
 if __name__ == "__main__":

@@ -52,8 +52,9 @@ PP.Compare = class {
   }
   render() {
     const a = this.values("a"), b = this.values("b"), rows = [];
-    let maxd = 0;
+    let maxd = 0, maxv = 0;
     for (let i = 0; i < this.n; i++) {
+      if (Math.abs(a[i]) > maxv) maxv = Math.abs(a[i]);
       const d = (Number.isNaN(b[i]) ? 0 : b[i]) - (Number.isNaN(a[i]) ? 0 : a[i]);
       if (Math.abs(d) > maxd) maxd = Math.abs(d);
     }
@@ -77,8 +78,11 @@ PP.Compare = class {
         PP.el("span", { class: "val va", text: PP.fmt(Number.isNaN(va) ? null : va) }),
         PP.el("span", { class: "val vb", text: PP.fmt(Number.isNaN(vb) ? null : vb) }),
         PP.el("span", { class: "val vd", text: (d > 0 ? "+" : "") + PP.fmt(d) }),
-        PP.el("span", { class: "val", style: "min-width:6em", text: !Number.isNaN(va) && va &&
-          !Number.isNaN(vb) ? (d >= 0 ? "+" : "") + (100 * d / va).toFixed(1) + " %" : "" }),
+        // no relative change of a value that is rounding noise (an exclusive value of
+        // a node whose children hold all its time)
+        PP.el("span", { class: "val", style: "min-width:6em", text: !Number.isNaN(va) &&
+          Math.abs(va) > 1e-9 * maxv && !Number.isNaN(vb) ? (d >= 0 ? "+" : "") +
+          (100 * d / va).toFixed(1) + " %" : "" }),
         PP.el("span", { style: "padding-left:" + depth * 14 + "px" },
           PP.el("span", { class: "tog", text: kids.length ? (this.open.has(i) ? "\u25be" : "\u25b8") : "" }),
           PP.el("span", { class: "name", text: this.meta.labels[i] + status }))));

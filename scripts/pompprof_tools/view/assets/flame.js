@@ -79,8 +79,9 @@ PP.Flame = class {
       }
     }
     const cv = PP.$("flame");
-    const need = (Math.max(...boxes.map((b) => b.y)) + 2 * H);
-    if (cv.clientHeight < need) { cv.style.height = need + "px"; return this.draw(); }
+    // as tall as the deepest box, at least a few rows
+    const need = Math.max(8 * H, Math.max(...boxes.map((b) => b.y)) + 2 * H);
+    if (Math.abs(cv.clientHeight - need) > 1) { cv.style.height = need + "px"; return this.draw(); }
     g.font = "11px sans-serif";
     g.textBaseline = "middle";
     for (const b of boxes) {
