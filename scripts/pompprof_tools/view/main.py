@@ -54,7 +54,10 @@ def document(runs: list[str], with_trace: bool) -> tuple[str, dict, Blob]:
         doc = {"mode": "profile", "profile": profile_payload(prof, blob)}
         d = run_dir(runs[0])
         if with_trace and os.path.isdir(runs[0]) and has_trace(d):
-            doc["trace"] = trace_payload(d)
+            try:
+                doc["trace"] = trace_payload(d)
+            except ToolError as e:
+                raise ToolError("%s (--no-trace writes the page without the trace)" % e) from None
         title = "pompprof: %s" % prof.program
     else:
         a, b = Profile(runs[0]), Profile(runs[1])
