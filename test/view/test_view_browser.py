@@ -315,11 +315,18 @@ class ViewInBrowser(unittest.TestCase):
         # the creation link is drawn
         pos = self.b.js("""
             const tr = PP.PAGE.trace, c = document.getElementById('timeline');
-            const inst = tr.instances.find((i) => i.fragments.some((f) => f[3] && f[2] !== i.creator))
-                || tr.instances[tr.instances.length >> 1];
+            // the instance whose first fragment is widest beside its wait, preferring
+            // one begun on another thread than its creator's
+            let inst = null, best = -1;
+            for (const i of tr.instances) {
+              const f = i.fragments.find((x) => x[3]), w = i.fragments[0][0];
+              if (!f) continue;
+              const score = (f[1] - f[0]) / (f[1] - w + 1e-12) + (f[2] !== i.creator ? 1 : 0);
+              if (score > best) { best = score; inst = i; }
+            }
             const k = tr.instances.indexOf(inst), f = inst.fragments.find((x) => x[3]);
-            const w0 = inst.fragments[0][0], span = Math.max(f[1] - w0, 1e-6) * 3;
-            tr.setWindow(w0 - span / 3, w0 + span);
+            const w0 = inst.fragments[0][0], d = (f[1] - f[0]) / 2;
+            tr.setWindow(Math.min(w0, f[0]) - d, f[1] + d);
             const h = c.clientHeight, rh = (h - 8) / tr.nthreads, strip = Math.min(8, rh / 4);
             const x = (((f[0] + f[1]) / 2) - tr.v0) / (tr.v1 - tr.v0) * c.clientWidth;
             const y = tr.rowY(f[2], h) + rh - strip - 1 + strip / 2;

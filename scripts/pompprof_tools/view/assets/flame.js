@@ -15,8 +15,13 @@ PP.Flame = class {
       if (!byRegion.has(r)) byRegion.set(r, []);
       byRegion.get(r).push(i);
     }
-    for (const [r, kids] of byRegion)
-      this.trees.push({ label: "task " + p.meta.regions[r].name, kids });
+    // the task constructs by their time, the 1000 largest (a select of 50,000 options
+    // takes the browser longer than the rest of the page)
+    const time = p.metric("time");
+    const groups = [...byRegion].map(([r, kids]) => ({ label: "task " + p.meta.regions[r].name, kids,
+      t: time ? kids.reduce((s, i) => s + (p.value(time, i, "incl", -1) || 0), 0) : 0 }));
+    groups.sort((a, b) => b.t - a.t);
+    for (const g of groups.slice(0, 1000)) this.trees.push(g);
     this.trees.forEach((t, k) => sel.append(PP.el("option", { value: k, text: t.label })));
     sel.addEventListener("change", () => { this.focus = null; this.draw(); });
     PP.$("flame-up").addEventListener("click", () => {

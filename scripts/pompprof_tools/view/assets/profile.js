@@ -5,6 +5,11 @@
 
 PP.Profile = class {
   constructor(meta, arrays, prefix) {
+    // the regions come as columns (faster to parse); one object per region here
+    const rc = meta.regions;
+    if (!Array.isArray(rc))
+      meta.regions = rc.name.map((name, k) => ({ name, file: rc.files[rc.file[k]],
+        begin: rc.begin[k], end: rc.end[k], role: rc.roles[rc.role[k]] }));
     this.meta = meta;
     this.n = meta.nodes;
     this.nloc = meta.locations.length;
