@@ -152,6 +152,16 @@ class ViewInBrowser(unittest.TestCase):
         # the metric pane's total: the measured time (all roots, not TASKS)
         total = number(b.find('#metrics [data-metric="time"] .val').text)
         self.assertClose(total, sum(prof.root_incl(t) for t in prof.threads))
+        # % of root: of the measured time, as the report's % columns
+        b.find("#percent").click()
+        measured = sum(prof.root_incl(t) for t in prof.threads)
+        for r in b.finds("#tree .row[data-node]"):
+            i = int(r.get_attribute("data-node"))
+            text = r.find_element(B.By.CSS_SELECTOR, ".val").text
+            self.assertTrue(text.endswith(" %"), text)
+            self.assertAlmostEqual(float(text[:-2]), 100 * sum(nodes[i].incl) / measured,
+                                   delta=0.051)
+        b.find("#percent").click()
         # exclusive
         b.find('input[name="flavour"][value="excl"]').click()
         for i, v in self.rows().items():
