@@ -43,6 +43,9 @@ class HybridPage(unittest.TestCase):
             b = B.Browser()
             self.assertEqual(b.open(page), "1", b.console_errors())
             self.assertEqual(b.console_errors(), [])
+            # node (the host), then a process per rank
+            hosts = {loc.node_name for loc in prof.cube.locations}
+            self.assertEqual([e.text for e in b.finds("#system .node")], sorted(hosts))
             procs = [e.text for e in b.finds("#system .proc")]
             self.assertEqual(len(procs), 2, procs)
             self.assertIn("rank 0", procs[0])

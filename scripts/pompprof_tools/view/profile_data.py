@@ -33,12 +33,14 @@ def metric_kind(name: str) -> str:
 
 
 def locations(profile: Profile) -> list[dict]:
-    """The system tree's leaves in location order: process (rank) and thread."""
+    """The system tree's leaves in location order: node (host), process (rank) and
+    thread."""
     out = []
     by_id = {loc.id: loc for loc in profile.cube.locations}
     for t in profile.threads:
         loc = by_id.get(t)
         out.append({"name": profile.thread_names[t],
+                    "node": loc.node_name if loc else "",
                     "rank": loc.group_rank if loc else 0,
                     "process": (loc.group_name if loc and loc.group_name else
                                 "process %d" % (loc.group_rank if loc else 0)),

@@ -248,12 +248,19 @@ PP.ProfileView = class {
       PP.$("system-stats").textContent = "no value";
     }
     box.textContent = "";
-    let proc = null;
-    const several = new Set(locs.map((l) => l.process)).size > 1;
+    // node > process > thread, as Cube's system tree; a process line only when
+    // there are several
+    let node = null, proc = null;
+    const several = new Set(locs.map((l) => l.process + "\0" + l.rank)).size > 1;
     locs.forEach((loc, l) => {
-      if (several && loc.process !== proc) {
-        proc = loc.process;
-        box.append(PP.el("div", { class: "proc", text: proc + " (rank " + loc.rank + ")" }));
+      if (loc.node && loc.node !== node) {
+        node = loc.node;
+        proc = null;
+        box.append(PP.el("div", { class: "node", text: node }));
+      }
+      if (several && loc.process + "\0" + loc.rank !== proc) {
+        proc = loc.process + "\0" + loc.rank;
+        box.append(PP.el("div", { class: "proc", text: loc.process + " (rank " + loc.rank + ")" }));
       }
       const v = vals[l];
       const w = max && v ? (100 * Math.abs(v) / max).toFixed(2) : 0;
