@@ -351,61 +351,53 @@ class ViewInBrowser(unittest.TestCase):
         self.shot("view-timeline")
         self.b.find("#zoom-reset").click()
 
-
-class CountersInBrowser(unittest.TestCase):
-    """Counters, their rate (IPC) and min/max per visit, on a synthetic profile with a
-    counter pair (examples/bench/synth_profile.py, pompprof's own writer)."""
-
-    def test_rates_and_min_max(self):
+    def test_7_counters_rates_min_max(self):
+        """Counters, their rate (IPC) and min/max per visit, on a synthetic profile with
+        a counter pair (examples/bench/synth_profile.py, pompprof's own writer)."""
         sys.path.insert(0, os.path.join(TOP_SRCDIR, "examples", "bench"))
         import synth_profile
-        tmp = tempfile.mkdtemp(prefix="pp-view-ctr-")
-        b = None
-        try:
-            prof_path = os.path.join(tmp, "c.cubex")
-            synth_profile.write_profile(prof_path, 10, 3, counters=True)
-            page = os.path.join(tmp, "c.html")
-            view(prof_path, "-o", page)
-            prof = Profile(prof_path)
-            cube = prof.cube
-            nodes = prof.main_nodes + prof.task_nodes
-            b = B.Browser()
-            self.assertEqual(b.open(page), "1", b.console_errors())
-            ids = [e.get_attribute("data-metric") for e in b.finds("#metrics li")]
-            for m in ("time", "visits", "PAPI_TOT_INS", "PAPI_TOT_CYC", "min_time", "max_time",
-                      "time_per_visit", "rate:IPC"):
-                self.assertIn(m, ids)
-            for _ in range(3):
-                closed = [t for t in b.finds("#tree .row .tog") if t.text == "\u25b8"]
-                if closed:
-                    closed[0].click()
+        tmp = os.path.join(self.tmp, "counters")
+        os.mkdir(tmp)
+        b = self.b
+        prof_path = os.path.join(tmp, "c.cubex")
+        synth_profile.write_profile(prof_path, 10, 3, counters=True)
+        page = os.path.join(tmp, "c.html")
+        view(prof_path, "-o", page)
+        prof = Profile(prof_path)
+        cube = prof.cube
+        nodes = prof.main_nodes + prof.task_nodes
+        self.open(page)
+        ids = [e.get_attribute("data-metric") for e in b.finds("#metrics li")]
+        for m in ("time", "visits", "PAPI_TOT_INS", "PAPI_TOT_CYC", "min_time", "max_time",
+                  "time_per_visit", "rate:IPC"):
+            self.assertIn(m, ids)
+        for _ in range(3):
+            closed = [t for t in b.finds("#tree .row .tog") if t.text == "\u25b8"]
+            if closed:
+                closed[0].click()
 
-            def shown():
-                return {int(r.get_attribute("data-node")): number(r.find_element(
-                    B.By.CSS_SELECTOR, ".val").text) for r in b.finds("#tree .row[data-node]")}
-            b.find('#metrics [data-metric="rate:IPC"]').click()
-            rows = shown()
-            self.assertGreater(len(rows), 3)
-            for i, v in rows.items():
-                ins = sum(cube.inclusive_row("PAPI_TOT_INS", nodes[i].cnode))
-                cyc = sum(cube.inclusive_row("PAPI_TOT_CYC", nodes[i].cnode))
-                if cyc:
-                    self.assertAlmostEqual(v, ins / cyc, delta=ins / cyc * 2e-5)
-            b.find('#metrics [data-metric="max_time"]').click()
-            for i, v in shown().items():
-                mm = prof.min_max_rows(nodes[i])
-                if mm:
-                    self.assertAlmostEqual(v, max(m[2] for m in mm), delta=1e-12 + v * 2e-5)
-            b.find('#metrics [data-metric="min_time"]').click()
-            for i, v in shown().items():
-                mm = prof.min_max_rows(nodes[i])
-                if mm:
-                    self.assertAlmostEqual(v, min(m[1] for m in mm), delta=1e-12 + v * 2e-5)
-            self.assertEqual(b.console_errors(), [])
-        finally:
-            if b:
-                b.quit()
-            shutil.rmtree(tmp, ignore_errors=True)
+        def shown():
+            return {int(r.get_attribute("data-node")): number(r.find_element(
+                B.By.CSS_SELECTOR, ".val").text) for r in b.finds("#tree .row[data-node]")}
+        b.find('#metrics [data-metric="rate:IPC"]').click()
+        rows = shown()
+        self.assertGreater(len(rows), 3)
+        for i, v in rows.items():
+            ins = sum(cube.inclusive_row("PAPI_TOT_INS", nodes[i].cnode))
+            cyc = sum(cube.inclusive_row("PAPI_TOT_CYC", nodes[i].cnode))
+            if cyc:
+                self.assertAlmostEqual(v, ins / cyc, delta=ins / cyc * 2e-5)
+        b.find('#metrics [data-metric="max_time"]').click()
+        for i, v in shown().items():
+            mm = prof.min_max_rows(nodes[i])
+            if mm:
+                self.assertAlmostEqual(v, max(m[2] for m in mm), delta=1e-12 + v * 2e-5)
+        b.find('#metrics [data-metric="min_time"]').click()
+        for i, v in shown().items():
+            mm = prof.min_max_rows(nodes[i])
+            if mm:
+                self.assertAlmostEqual(v, min(m[1] for m in mm), delta=1e-12 + v * 2e-5)
+        self.assertEqual(b.console_errors(), [])
 
 
 if __name__ == "__main__":
