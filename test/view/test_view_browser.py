@@ -1,6 +1,7 @@
 """pompprof-view in a real browser (headless Chromium through Selenium), one session for
 all checks: pages of real runs (examples/treewalk.c traced, examples/nqueens_depth.c
-with a parameter, two runs of it compared), built with the build tree's wrapper.
+with a parameter, two runs of it compared), built with the build tree's wrapper, and of
+a synthetic profile with a counter pair (rates, min/max per visit).
 
 Checked by clicking, as a user would: metrics, call paths (expand, select), locations;
 the numbers the page shows against the .cubex values the project's reader reads

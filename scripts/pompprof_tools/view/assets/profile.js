@@ -52,7 +52,6 @@ PP.Profile = class {
     const w = this.where(i);
     return w && !this.meta.regions[this.region[i]].name.includes("@" + w) ? "  @" + w : "";
   }
-  depth(i) { let d = 0; for (let p = this.parent[i]; p >= 0; p = this.parent[p]) d++; return d; }
   isTasks(i) { let r = i; while (this.parent[r] >= 0) r = this.parent[r]; return this.kind[r] === 3; }
 
   /* inclusive values per (node, location) of an additive metric */
