@@ -46,7 +46,8 @@ class Names(unittest.TestCase):
 
     def plain_output(self, source, compiler):
         exe = os.path.join(self.scratch, "plain_" + os.path.splitext(source)[0])
-        subprocess.run(compiler + OPENMP + [os.path.join(PROGS, source), "-o", exe], check=True)
+        subprocess.run(compiler + OPENMP + [os.path.join(PROGS, source), "-o", exe], check=True,
+                       cwd=self.scratch)
         return subprocess.run([exe], stdout=subprocess.PIPE, universal_newlines=True,
                               check=True).stdout
 
