@@ -29,13 +29,13 @@ void POMP2_Task_create_begin(POMP2_Region_handle *pomp2_handle,
 {
     (void)pomp2_if; /* an undeferred task is measured like the others (see above) */
     pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, ctc_string);
-    pp_task_handle task = pp_profile_task_new_handle();
-    if (pomp2_new_task) /* hand-written calls may pass NULL */
-        *pomp2_new_task = (POMP2_Task_handle)task;
     /* a scheduling point (pp_pomp2_scheduling_point_begin) whose enter also
-     * tells a trace which task is created */
-    pp_pomp2_store_current_task(pomp2_old_task);
-    pp_profile_task_create_enter(r->inner, task);
+     * tells a trace which task is created; hand-written calls may pass NULL
+     * for either handle */
+    pp_task_handle task =
+        pp_profile_task_create_begin(r->inner, (pp_task_handle *)pomp2_old_task);
+    if (pomp2_new_task)
+        *pomp2_new_task = (POMP2_Task_handle)task;
 }
 
 void POMP2_Task_create_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)

@@ -77,32 +77,84 @@ static inline __attribute__((always_inline)) void pp_profile_exit_body(pp_locati
     t->pos = n->parent;
 }
 
+/* The fast paths of enter and exit: the common case on a location that
+ * neither traces nor counts (loc->plain), the node next to the one entered
+ * last, no folded region.  Anything else goes to the bodies above, before
+ * anything changed.  No calls but tail calls: no stack frame. */
+static __attribute__((noinline)) void pp_profile_enter_general(pp_location *loc,
+                                                               pp_region_id region, uint64_t now)
+{
+    pp_profile_enter_body(loc, region, now);
+}
+
+static __attribute__((noinline)) void pp_profile_exit_general(pp_location *loc,
+                                                              pp_region_id region, uint64_t now)
+{
+    pp_profile_exit_body(loc, region, now);
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_enter_fast(pp_location *loc, pp_region_id region, uint64_t now)
+{
+    pp_task *t = loc->current;
+    pp_node *c;
+    if (PP_UNLIKELY(!loc->plain || t->fold ||
+                    !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+        pp_profile_enter_general(loc, region, now);
+        return;
+    }
+    loc->last = now;
+    c->start = now - t->susp;
+    t->pos = c;
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_exit_fast(pp_location *loc, pp_task *t, pp_region_id region, uint64_t now)
+{
+    pp_node *n = t->pos;
+    if (PP_UNLIKELY(!loc->plain || n->region != region || n == t->floor || t->fold)) {
+        pp_profile_exit_general(loc, region, now);
+        return;
+    }
+    loc->last = now;
+    pp_profile_node_visit(n, now - t->susp - n->start);
+    t->pos = n->parent;
+}
+
 void pp_profile_enter_at(pp_region_id region, uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_enter_body(loc, region, now);
+        pp_profile_enter_fast(loc, region, now);
 }
 
 void pp_profile_exit_at(pp_region_id region, uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_exit_body(loc, region, now);
+        pp_profile_exit_fast(loc, loc->current, region, now);
 }
 
 void pp_profile_enter(pp_region_id region)
 {
+    if (PP_UNLIKELY(!pp_timer_is_tsc())) {
+        pp_profile_enter_at(region, pp_timer_clock_ns());
+        return;
+    }
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_enter_body(loc, region, pp_timer_now());
+        pp_profile_enter_fast(loc, region, pp_timer_tsc());
 }
 
 void pp_profile_exit(pp_region_id region)
 {
+    if (PP_UNLIKELY(!pp_timer_is_tsc())) {
+        pp_profile_exit_at(region, pp_timer_clock_ns());
+        return;
+    }
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_exit_body(loc, region, pp_timer_now());
+        pp_profile_exit_fast(loc, loc->current, region, pp_timer_tsc());
 }
 
 /* ---- events a trace needs beside the profile's (one clock read each) -------- */
@@ -146,6 +198,76 @@ void pp_profile_task_create_enter_at(pp_region_id region, pp_task_handle task, u
         pp_profile_task_create_enter_loc(loc, region, task, now);
 }
 
+/* The adapters' paths while not measuring or before the thread's first
+ * event: the single calls in turn (cold, out of the fast path's way). */
+static __attribute__((noinline, cold)) pp_task_handle
+pp_profile_task_create_begin_slow(pp_region_id region, pp_task_handle *current)
+{
+    pp_task_handle task = pp_profile_task_new_handle();
+    if (current)
+        *current = pp_profile_task_current();
+    pp_profile_task_create_enter(region, task);
+    return task;
+}
+
+static __attribute__((noinline, cold)) pp_task_handle
+pp_profile_scheduling_enter_slow(pp_region_id region)
+{
+    pp_task_handle current = pp_profile_task_current();
+    pp_profile_enter(region);
+    return current;
+}
+
+static __attribute__((noinline)) pp_task_handle
+pp_profile_task_create_general(pp_location *loc, pp_region_id region, pp_task_handle task,
+                               uint64_t now)
+{
+    pp_profile_task_create_enter_loc(loc, region, task, now);
+    return task;
+}
+
+static inline __attribute__((always_inline)) pp_task_handle
+pp_profile_task_create_begin_loc(pp_location *loc, pp_region_id region, pp_task_handle *current,
+                                 uint64_t now)
+{
+    pp_task_handle task = pp_profile_handle_of(loc);
+    pp_task *t = loc->current;
+    if (current)
+        *current = t->handle;
+    pp_node *c;
+    /* pp_profile_enter_fast, which the trace's creation record keeps out */
+    if (PP_UNLIKELY(!loc->plain || t->fold ||
+                    !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0)))))
+        return pp_profile_task_create_general(loc, region, task, now);
+    loc->last = now;
+    c->start = now - t->susp;
+    t->pos = c;
+    return task;
+}
+
+pp_task_handle pp_profile_task_create_begin(pp_region_id region, pp_task_handle *current)
+{
+    pp_location *loc = pp_profile_tls_;
+    if (PP_UNLIKELY(loc == NULL || !pp_profile_measuring()))
+        return pp_profile_task_create_begin_slow(region, current);
+    if (PP_UNLIKELY(!pp_timer_is_tsc()))
+        return pp_profile_task_create_begin_loc(loc, region, current, pp_timer_clock_ns());
+    return pp_profile_task_create_begin_loc(loc, region, current, pp_timer_tsc());
+}
+
+pp_task_handle pp_profile_scheduling_enter(pp_region_id region)
+{
+    pp_location *loc = pp_profile_tls_;
+    if (PP_UNLIKELY(loc == NULL || !pp_profile_measuring()))
+        return pp_profile_scheduling_enter_slow(region);
+    pp_task_handle current = loc->current->handle;
+    if (PP_UNLIKELY(!pp_timer_is_tsc()))
+        pp_profile_enter_fast(loc, region, pp_timer_clock_ns());
+    else
+        pp_profile_enter_fast(loc, region, pp_timer_tsc());
+    return current;
+}
+
 void pp_profile_exit_acquire(pp_region_id region, const void *lock)
 {
     pp_location *loc = pp_profile_event_loc();
@@ -174,15 +296,40 @@ void pp_profile_enter_release_at(pp_region_id region, const void *lock, uint64_t
         pp_profile_enter_release_loc(loc, region, lock, now);
 }
 
+static __attribute__((noinline)) void pp_profile_switch_exit_general(pp_location *loc,
+                                                                     pp_task_handle resumed,
+                                                                     pp_region_id region,
+                                                                     uint64_t now)
+{
+    pp_profile_task_switch_loc(loc, resumed, now);
+    pp_profile_exit_body(loc, region, now);
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_switch_exit_loc(pp_location *loc, pp_task_handle resumed, pp_region_id region,
+                           uint64_t now)
+{
+    pp_task *t = loc->current;
+    /* the switch back to the newest active task, when other tasks ran */
+    if (PP_UNLIKELY(t->handle != resumed) &&
+        (!loc->plain || !(t = pp_profile_task_resume_top(loc, t, resumed, now)))) {
+        pp_profile_switch_exit_general(loc, resumed, region, now);
+        return;
+    }
+    pp_profile_exit_fast(loc, t, region, now);
+}
+
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_UNLIKELY(loc == NULL))
+    if (PP_UNLIKELY(!pp_timer_is_tsc())) {
+        pp_location *loc = pp_profile_event_loc();
+        if (PP_LIKELY(loc != NULL))
+            pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_clock_ns());
         return;
-    uint64_t now = pp_timer_now();
-    if (PP_UNLIKELY(loc->current->handle != resumed))
-        pp_profile_task_switch_loc(loc, resumed, now);
-    pp_profile_exit_body(loc, region, now);
+    }
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_tsc());
 }
 
 /* ---- parallel regions ------------------------------------------------------------ */
