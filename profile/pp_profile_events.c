@@ -135,25 +135,35 @@ void pp_profile_exit_at(pp_region_id region, uint64_t now)
         pp_profile_exit_fast(loc, loc->current, region, now);
 }
 
+/* The public events begin with pp_profile_fast_loc (pp_profile_internal.h):
+ * without a location yet, while not measuring, or with the clock as the
+ * source (no TSC), they go on as their _at form with the time read here,
+ * so that the fast paths stay free of calls. */
+static __attribute__((noinline)) void pp_profile_enter_other(pp_region_id region)
+{
+    pp_profile_enter_at(region, pp_timer_now());
+}
+
+static __attribute__((noinline)) void pp_profile_exit_other(pp_region_id region)
+{
+    pp_profile_exit_at(region, pp_timer_now());
+}
+
 void pp_profile_enter(pp_region_id region)
 {
-    if (PP_UNLIKELY(!pp_timer_is_tsc())) {
-        pp_profile_enter_at(region, pp_timer_clock_ns());
-        return;
-    }
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_enter_other(region);
+    else
         pp_profile_enter_fast(loc, region, pp_timer_tsc());
 }
 
 void pp_profile_exit(pp_region_id region)
 {
-    if (PP_UNLIKELY(!pp_timer_is_tsc())) {
-        pp_profile_exit_at(region, pp_timer_clock_ns());
-        return;
-    }
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_exit_other(region);
+    else
         pp_profile_exit_fast(loc, loc->current, region, pp_timer_tsc());
 }
 
@@ -198,74 +208,74 @@ void pp_profile_task_create_enter_at(pp_region_id region, pp_task_handle task, u
         pp_profile_task_create_enter_loc(loc, region, task, now);
 }
 
-/* The adapters' paths while not measuring or before the thread's first
- * event: the single calls in turn (cold, out of the fast path's way). */
-static __attribute__((noinline, cold)) pp_task_handle
-pp_profile_task_create_begin_slow(pp_region_id region, pp_task_handle *current)
+/* The adapters' paths without a location yet, while not measuring, or
+ * with the clock as the source: the single calls in turn (cold, out of the
+ * fast path's way). */
+static __attribute__((noinline, cold)) void
+pp_profile_task_create_begin_other(pp_region_id region, pp_task_handle *task,
+                                   pp_task_handle *current)
 {
-    pp_task_handle task = pp_profile_task_new_handle();
+    pp_task_handle h = pp_profile_task_new_handle();
+    if (task)
+        *task = h;
     if (current)
         *current = pp_profile_task_current();
-    pp_profile_task_create_enter(region, task);
-    return task;
+    pp_profile_task_create_enter(region, h);
 }
 
-static __attribute__((noinline, cold)) pp_task_handle
-pp_profile_scheduling_enter_slow(pp_region_id region)
+static __attribute__((noinline, cold)) void
+pp_profile_scheduling_enter_other(pp_region_id region, pp_task_handle *current)
 {
-    pp_task_handle current = pp_profile_task_current();
+    if (current)
+        *current = pp_profile_task_current();
     pp_profile_enter(region);
-    return current;
 }
 
-static __attribute__((noinline)) pp_task_handle
-pp_profile_task_create_general(pp_location *loc, pp_region_id region, pp_task_handle task,
-                               uint64_t now)
+static __attribute__((noinline)) void pp_profile_task_create_general(pp_location *loc,
+                                                                     pp_region_id region,
+                                                                     pp_task_handle task,
+                                                                     uint64_t now)
 {
     pp_profile_task_create_enter_loc(loc, region, task, now);
-    return task;
 }
 
-static inline __attribute__((always_inline)) pp_task_handle
-pp_profile_task_create_begin_loc(pp_location *loc, pp_region_id region, pp_task_handle *current,
-                                 uint64_t now)
+void pp_profile_task_create_begin(pp_region_id region, pp_task_handle *task,
+                                  pp_task_handle *current)
 {
-    pp_task_handle task = pp_profile_handle_of(loc);
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_profile_task_create_begin_other(region, task, current);
+        return;
+    }
+    uint64_t now = pp_timer_tsc();
+    pp_task_handle h = pp_profile_handle_of(loc);
     pp_task *t = loc->current;
+    if (task)
+        *task = h;
     if (current)
         *current = t->handle;
     pp_node *c;
-    /* pp_profile_enter_fast, which the trace's creation record keeps out */
+    /* pp_profile_enter_fast, whose general path also names the task in a trace */
     if (PP_UNLIKELY(!loc->plain || t->fold ||
-                    !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0)))))
-        return pp_profile_task_create_general(loc, region, task, now);
+                    !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+        pp_profile_task_create_general(loc, region, h, now);
+        return;
+    }
     loc->last = now;
     c->start = now - t->susp;
     t->pos = c;
-    return task;
 }
 
-pp_task_handle pp_profile_task_create_begin(pp_region_id region, pp_task_handle *current)
+void pp_profile_scheduling_enter(pp_region_id region, pp_task_handle *current)
 {
-    pp_location *loc = pp_profile_tls_;
-    if (PP_UNLIKELY(loc == NULL || !pp_profile_measuring()))
-        return pp_profile_task_create_begin_slow(region, current);
-    if (PP_UNLIKELY(!pp_timer_is_tsc()))
-        return pp_profile_task_create_begin_loc(loc, region, current, pp_timer_clock_ns());
-    return pp_profile_task_create_begin_loc(loc, region, current, pp_timer_tsc());
-}
-
-pp_task_handle pp_profile_scheduling_enter(pp_region_id region)
-{
-    pp_location *loc = pp_profile_tls_;
-    if (PP_UNLIKELY(loc == NULL || !pp_profile_measuring()))
-        return pp_profile_scheduling_enter_slow(region);
-    pp_task_handle current = loc->current->handle;
-    if (PP_UNLIKELY(!pp_timer_is_tsc()))
-        pp_profile_enter_fast(loc, region, pp_timer_clock_ns());
-    else
-        pp_profile_enter_fast(loc, region, pp_timer_tsc());
-    return current;
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_profile_scheduling_enter_other(region, current);
+        return;
+    }
+    if (current)
+        *current = loc->current->handle;
+    pp_profile_enter_fast(loc, region, pp_timer_tsc());
 }
 
 void pp_profile_exit_acquire(pp_region_id region, const void *lock)
@@ -319,16 +329,20 @@ pp_profile_switch_exit_loc(pp_location *loc, pp_task_handle resumed, pp_region_i
     pp_profile_exit_fast(loc, t, region, now);
 }
 
-void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
+static __attribute__((noinline)) void pp_profile_switch_exit_other(pp_task_handle resumed,
+                                                                   pp_region_id region)
 {
-    if (PP_UNLIKELY(!pp_timer_is_tsc())) {
-        pp_location *loc = pp_profile_event_loc();
-        if (PP_LIKELY(loc != NULL))
-            pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_clock_ns());
-        return;
-    }
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
+        pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_now());
+}
+
+void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_switch_exit_other(resumed, region);
+    else
         pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_tsc());
 }
 

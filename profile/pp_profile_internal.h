@@ -30,6 +30,7 @@
 #ifndef PP_PROFILE_INTERNAL_H
 #define PP_PROFILE_INTERNAL_H
 
+#include "lib/pp_timer.h"
 #include "profile/pp_profile_node.h"
 
 /* ---- the process-wide state (pp_profile_state.c) ----------------------------- */
@@ -189,6 +190,18 @@ static inline pp_location *pp_profile_event_loc(void)
     if (PP_UNLIKELY(!pp_profile_measuring()))
         return NULL;
     return pp_profile_loc();
+}
+
+/* The prologue of the public events' fast form: the calling thread's
+ * location when it exists, measurement is on and the TSC is the source
+ * (the event then reads it with pp_timer_tsc()); else NULL, and the event
+ * takes its general form (pp_profile_event_loc, pp_timer_now). */
+static inline pp_location *pp_profile_fast_loc(void)
+{
+    pp_location *loc = pp_profile_tls_;
+    if (PP_UNLIKELY(loc == NULL || !pp_profile_measuring() || !pp_timer_is_tsc()))
+        return NULL;
+    return loc;
 }
 
 /* ---- extra metrics (pp_profile_extra.c) -------------------------------------- */

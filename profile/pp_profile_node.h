@@ -127,10 +127,8 @@ struct pp_task {
     pp_region_id region;   /* explicit: the task construct */
     pp_node *stub;         /* explicit and running: its open stub */
     uint64_t suspend_start;
-    /* explicit and active: the location's active instances, a list in the
-     * order they began (next: begun before, newer: begun after); else the
-     * free list (next) */
-    pp_task *next, *newer;
+    pp_task *next; /* explicit and active: the one begun before (active
+                    * list, pp_location.active_top); else the free list */
     pp_task *parent_task;  /* implicit: task to resume at parallel end */
     pp_task *parent_implicit;
     uint64_t *csusp;       /* counters: [0,n) suspended sums, [n,2n) at suspend */

@@ -15,7 +15,9 @@
 /* ---- the active instances (per location, newest first) -------------------- */
 
 /* Tied tasks run nested on a thread, so the task a scheduling point's end
- * resumes is the newest active one: the search stops at once. */
+ * resumes is the newest active one, and the task that ends is the newest
+ * too: the list is a stack whose top is all the event path touches (an
+ * instance that ends below the top, which nesting rules out, costs a walk). */
 static inline pp_task *pp_profile_task_find(pp_location *loc, pp_task_handle h)
 {
     for (pp_task *t = loc->active_top; t; t = t->next)
@@ -26,22 +28,25 @@ static inline pp_task *pp_profile_task_find(pp_location *loc, pp_task_handle h)
 
 static inline void pp_profile_task_push_active(pp_location *loc, pp_task *t)
 {
-    pp_task *top = loc->active_top;
-    t->next = top;
-    t->newer = NULL;
-    if (top)
-        top->newer = t;
+    t->next = loc->active_top;
     loc->active_top = t;
+}
+
+static void pp_profile_task_unlink_active(pp_location *loc, pp_task *t)
+{
+    pp_task **link = &loc->active_top;
+    while (*link && *link != t)
+        link = &(*link)->next;
+    if (*link)
+        *link = t->next;
 }
 
 static inline void pp_profile_task_remove_active(pp_location *loc, pp_task *t)
 {
-    if (t->newer)
-        t->newer->next = t->next;
-    else
+    if (PP_LIKELY(loc->active_top == t))
         loc->active_top = t->next;
-    if (t->next)
-        t->next->newer = t->newer;
+    else
+        pp_profile_task_unlink_active(loc, t);
 }
 
 /* ---- stubs and switches ------------------------------------------------------ */
@@ -313,7 +318,7 @@ pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t no
     pp_node *root = t->floor, *m;
     if (PP_UNLIKELY(!loc->plain || !t->is_explicit || t->region != task_region ||
                     t->pos != root || t->fold || !(m = root->link) ||
-                    loc->nodes_made != t->nodes_mark)) {
+                    loc->nodes_made != t->nodes_mark || loc->active_top != t)) {
         pp_profile_task_end_general(loc, task_region, now);
         return;
     }
@@ -325,7 +330,7 @@ pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t no
     /* pp_profile_instance_keep: no node was made while it ran */
     root->next_sibling = m->link;
     m->link = root;
-    pp_profile_task_remove_active(loc, t);
+    loc->active_top = t->next;
     loc->active_tasks--;
     loc->current = loc->implicit;
     pp_profile_task_free(loc, t);
@@ -346,25 +351,35 @@ void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
         pp_profile_task_end_fast(loc, task_region, now);
 }
 
+/* Without a location yet, while not measuring, or with the clock as the
+ * source: the _at form with the time read here, out of the fast path. */
+static __attribute__((noinline)) void pp_profile_task_begin_other(pp_region_id task_region,
+                                                                  pp_task_handle task,
+                                                                  bool untied)
+{
+    pp_profile_task_begin_at(task_region, task, untied, pp_timer_now());
+}
+
+static __attribute__((noinline)) void pp_profile_task_end_other(pp_region_id task_region)
+{
+    pp_profile_task_end_at(task_region, pp_timer_now());
+}
+
 void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied)
 {
-    if (PP_UNLIKELY(!pp_timer_is_tsc())) {
-        pp_profile_task_begin_at(task_region, task, untied, pp_timer_clock_ns());
-        return;
-    }
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_task_begin_other(task_region, task, untied);
+    else
         pp_profile_task_begin_fast(loc, task_region, task, untied, pp_timer_tsc());
 }
 
 void pp_profile_task_end(pp_region_id task_region)
 {
-    if (PP_UNLIKELY(!pp_timer_is_tsc())) {
-        pp_profile_task_end_at(task_region, pp_timer_clock_ns());
-        return;
-    }
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_task_end_other(task_region);
+    else
         pp_profile_task_end_fast(loc, task_region, pp_timer_tsc());
 }
 

@@ -181,7 +181,7 @@ pp_task *pp_profile_task_alloc(pp_location *loc)
     t->is_explicit = t->suspended = 0;
     t->region = 0;
     t->stub = NULL;
-    t->next = t->newer = t->parent_task = t->parent_implicit = NULL;
+    t->next = t->parent_task = t->parent_implicit = NULL;
     t->csusp = NULL;
     t->nodes_mark = 0;
     if (extra) {

@@ -109,19 +109,20 @@ void pp_profile_task_create_enter(pp_region_id r, pp_task_handle t)
 }
 /* the one-call starts of a scheduling point: recorded as the calls they
  * stand for, in turn */
-pp_task_handle pp_profile_task_create_begin(pp_region_id r, pp_task_handle *current)
+void pp_profile_task_create_begin(pp_region_id r, pp_task_handle *task, pp_task_handle *current)
 {
     pp_task_handle t = pp_profile_task_new_handle();
+    if (task)
+        *task = t;
     if (current)
         *current = pp_profile_task_current();
     pp_profile_task_create_enter(r, t);
-    return t;
 }
-pp_task_handle pp_profile_scheduling_enter(pp_region_id r)
+void pp_profile_scheduling_enter(pp_region_id r, pp_task_handle *current)
 {
-    pp_task_handle current = pp_profile_task_current();
+    if (current)
+        *current = pp_profile_task_current();
     pp_profile_enter(r);
-    return current;
 }
 void pp_profile_exit_acquire(pp_region_id r, const void *lock)
 {
