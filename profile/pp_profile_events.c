@@ -77,9 +77,9 @@ static inline __attribute__((always_inline)) void pp_profile_exit_body(pp_locati
     t->pos = n->parent;
 }
 
-/* The fast paths of enter and exit: the common case on a location that
- * neither traces nor counts (loc->plain), the node next to the one entered
- * last, no folded region.  Anything else goes to the bodies above, before
+/* The fast paths of enter and exit, for a location that neither traces nor
+ * counts (loc->plain; the callers check): the common case of the node next
+ * to the one entered last and no folded region.  Anything else goes to the bodies above, before
  * anything changed.  No calls but tail calls: no stack frame. */
 static __attribute__((noinline)) void pp_profile_enter_general(pp_location *loc,
                                                                pp_region_id region, uint64_t now)
@@ -98,8 +98,7 @@ pp_profile_enter_fast(pp_location *loc, pp_region_id region, uint64_t now)
 {
     pp_task *t = loc->current;
     pp_node *c;
-    if (PP_UNLIKELY(!loc->plain || t->fold ||
-                    !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+    if (PP_UNLIKELY(t->fold || !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
         pp_profile_enter_general(loc, region, now);
         return;
     }
@@ -112,7 +111,7 @@ static inline __attribute__((always_inline)) void
 pp_profile_exit_fast(pp_location *loc, pp_task *t, pp_region_id region, uint64_t now)
 {
     pp_node *n = t->pos;
-    if (PP_UNLIKELY(!loc->plain || n->region != region || n == t->floor || t->fold)) {
+    if (PP_UNLIKELY(n->region != region || n == t->floor || t->fold)) {
         pp_profile_exit_general(loc, region, now);
         return;
     }
@@ -124,15 +123,23 @@ pp_profile_exit_fast(pp_location *loc, pp_task *t, pp_region_id region, uint64_t
 void pp_profile_enter_at(pp_region_id region, uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    if (PP_UNLIKELY(loc == NULL))
+        return;
+    if (loc->plain)
         pp_profile_enter_fast(loc, region, now);
+    else
+        pp_profile_enter_body(loc, region, now);
 }
 
 void pp_profile_exit_at(pp_region_id region, uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    if (PP_UNLIKELY(loc == NULL))
+        return;
+    if (loc->plain)
         pp_profile_exit_fast(loc, loc->current, region, now);
+    else
+        pp_profile_exit_body(loc, region, now);
 }
 
 /* The public events begin with pp_profile_fast_loc (pp_profile_internal.h):
@@ -256,8 +263,7 @@ void pp_profile_task_create_begin(pp_region_id region, pp_task_handle *task,
         *current = t->handle;
     pp_node *c;
     /* pp_profile_enter_fast, whose general path also names the task in a trace */
-    if (PP_UNLIKELY(!loc->plain || t->fold ||
-                    !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+    if (PP_UNLIKELY(t->fold || !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
         pp_profile_task_create_general(loc, region, h, now);
         return;
     }
@@ -322,7 +328,7 @@ pp_profile_switch_exit_loc(pp_location *loc, pp_task_handle resumed, pp_region_i
     pp_task *t = loc->current;
     /* the switch back to the newest active task, when other tasks ran */
     if (PP_UNLIKELY(t->handle != resumed) &&
-        (!loc->plain || !(t = pp_profile_task_resume_top(loc, t, resumed, now)))) {
+        !(t = pp_profile_task_resume_top(loc, t, resumed, now))) {
         pp_profile_switch_exit_general(loc, resumed, region, now);
         return;
     }
@@ -333,8 +339,12 @@ static __attribute__((noinline)) void pp_profile_switch_exit_other(pp_task_handl
                                                                    pp_region_id region)
 {
     pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    if (PP_UNLIKELY(loc == NULL))
+        return;
+    if (loc->plain)
         pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_now());
+    else
+        pp_profile_switch_exit_general(loc, resumed, region, pp_timer_now());
 }
 
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)

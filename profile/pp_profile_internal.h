@@ -192,14 +192,22 @@ static inline pp_location *pp_profile_event_loc(void)
     return pp_profile_loc();
 }
 
+/* Make loc (NULL: none) the calling thread's location. */
+static inline void pp_profile_tls_set(pp_location *loc)
+{
+    pp_profile_tls_ = loc;
+    pp_profile_fast_tls_ = loc && loc->plain && pp_timer_is_tsc() ? loc : NULL;
+}
+
 /* The prologue of the public events' fast form: the calling thread's
- * location when it exists, measurement is on and the TSC is the source
- * (the event then reads it with pp_timer_tsc()); else NULL, and the event
- * takes its general form (pp_profile_event_loc, pp_timer_now). */
+ * location while measurement is on, when it neither traces nor counts and
+ * the TSC is the source (the event then reads it with pp_timer_tsc()); else
+ * NULL, and the event takes its general form (pp_profile_event_loc,
+ * pp_timer_now). */
 static inline pp_location *pp_profile_fast_loc(void)
 {
-    pp_location *loc = pp_profile_tls_;
-    if (PP_UNLIKELY(loc == NULL || !pp_profile_measuring() || !pp_timer_is_tsc()))
+    pp_location *loc = pp_profile_fast_tls_;
+    if (PP_UNLIKELY(loc == NULL || !pp_profile_measuring()))
         return NULL;
     return loc;
 }

@@ -54,7 +54,7 @@ pp_location *pp_profile_location_create(void)
         pp_profile_g.first = loc;
     pp_profile_g.last = loc;
     pthread_mutex_unlock(&pp_profile_g.lock);
-    pp_profile_tls_ = loc;
+    pp_profile_tls_set(loc);
     return loc;
 }
 

@@ -274,6 +274,10 @@ extern pp_profile_global pp_profile_g;
 extern int pp_profile_measuring_;
 
 extern __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
+/* The same location when the events' fast paths apply to it (no trace, no
+ * counters, the TSC as the clock; pp_profile_tls_set), else NULL: one test
+ * in the prologue of an event decides (pp_profile_fast_loc). */
+extern __thread pp_location *pp_profile_fast_tls_ __attribute__((tls_model("initial-exec")));
 
 static inline int pp_profile_measuring(void)
 {

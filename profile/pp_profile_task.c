@@ -254,8 +254,8 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
 }
 
 /* ---- the fast path of task begin and end ------------------------------------------
- * The common case on a location that neither traces nor counts
- * (loc->plain): a spare instance tree and a free task at hand, the stub's
+ * For a location that neither traces nor counts (loc->plain; the callers
+ * check), the common case: a spare instance tree and a free task at hand, the stub's
  * node found next to the one entered last, no folded or open region at the
  * end.  It does what the general bodies above do, in fewer steps; anything
  * else goes to them (before changing anything).  No calls but tail calls,
@@ -284,7 +284,7 @@ pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_h
     pp_task *t = loc->task_free;
     pp_node *m = loc->construct_cache[pp_profile_construct_slot(key)];
     pp_node *root, *s;
-    if (PP_UNLIKELY(!loc->plain || untied || !t || !m || m->key != key || !(root = m->link) ||
+    if (PP_UNLIKELY(untied || !t || !m || m->key != key || !(root = m->link) ||
                     !(s = pp_profile_child_near(loc->implicit->pos, key)))) {
         pp_profile_task_begin_general(loc, task_region, task, untied, now);
         return;
@@ -316,7 +316,7 @@ pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t no
 {
     pp_task *t = loc->current;
     pp_node *root = t->floor, *m;
-    if (PP_UNLIKELY(!loc->plain || !t->is_explicit || t->region != task_region ||
+    if (PP_UNLIKELY(!t->is_explicit || t->region != task_region ||
                     t->pos != root || t->fold || !(m = root->link) ||
                     loc->nodes_made != t->nodes_mark || loc->active_top != t)) {
         pp_profile_task_end_general(loc, task_region, now);
@@ -340,15 +340,23 @@ void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, boo
                               uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    if (PP_UNLIKELY(loc == NULL))
+        return;
+    if (loc->plain)
         pp_profile_task_begin_fast(loc, task_region, task, untied, now);
+    else
+        pp_profile_task_begin_loc(loc, task_region, task, untied, now);
 }
 
 void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    if (PP_UNLIKELY(loc == NULL))
+        return;
+    if (loc->plain)
         pp_profile_task_end_fast(loc, task_region, now);
+    else
+        pp_profile_task_end_loc(loc, task_region, now);
 }
 
 /* Without a location yet, while not measuring, or with the clock as the
