@@ -120,40 +120,56 @@ pp_profile_exit_fast(pp_location *loc, pp_task *t, pp_region_id region, uint64_t
     t->pos = n->parent;
 }
 
-void pp_profile_enter_at(pp_region_id region, uint64_t now)
+/* Either body, for a location of either kind (the _at forms and the
+ * public events' general form). */
+static inline __attribute__((always_inline)) void
+pp_profile_enter_any(pp_location *loc, pp_region_id region, uint64_t now)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        return;
     if (loc->plain)
         pp_profile_enter_fast(loc, region, now);
     else
         pp_profile_enter_body(loc, region, now);
 }
 
-void pp_profile_exit_at(pp_region_id region, uint64_t now)
+static inline __attribute__((always_inline)) void
+pp_profile_exit_any(pp_location *loc, pp_region_id region, uint64_t now)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        return;
     if (loc->plain)
         pp_profile_exit_fast(loc, loc->current, region, now);
     else
         pp_profile_exit_body(loc, region, now);
 }
 
+void pp_profile_enter_at(pp_region_id region, uint64_t now)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_enter_any(loc, region, now);
+}
+
+void pp_profile_exit_at(pp_region_id region, uint64_t now)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_exit_any(loc, region, now);
+}
+
 /* The public events begin with pp_profile_fast_loc (pp_profile_internal.h):
- * without a location yet, while not measuring, or with the clock as the
- * source (no TSC), they go on as their _at form with the time read here,
- * so that the fast paths stay free of calls. */
+ * without a location yet, while not measuring, or for a location that
+ * traces or counts or reads the clock (no TSC), they take their general
+ * form, which tail calls keep out of the fast paths' way. */
 static __attribute__((noinline)) void pp_profile_enter_other(pp_region_id region)
 {
-    pp_profile_enter_at(region, pp_timer_now());
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_enter_any(loc, region, pp_timer_now());
 }
 
 static __attribute__((noinline)) void pp_profile_exit_other(pp_region_id region)
 {
-    pp_profile_exit_at(region, pp_timer_now());
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_exit_any(loc, region, pp_timer_now());
 }
 
 void pp_profile_enter(pp_region_id region)
@@ -215,27 +231,43 @@ void pp_profile_task_create_enter_at(pp_region_id region, pp_task_handle task, u
         pp_profile_task_create_enter_loc(loc, region, task, now);
 }
 
-/* The adapters' paths without a location yet, while not measuring, or
- * with the clock as the source: the single calls in turn (cold, out of the
- * fast path's way). */
-static __attribute__((noinline, cold)) void
-pp_profile_task_create_begin_other(pp_region_id region, pp_task_handle *task,
-                                   pp_task_handle *current)
+/* The adapters' starts of a scheduling point in their general form (see
+ * pp_profile_fast_loc); without a location to record in, the single calls
+ * in turn, which still hand out handles. */
+static __attribute__((noinline)) void pp_profile_task_create_begin_other(pp_region_id region,
+                                                                         pp_task_handle *task,
+                                                                         pp_task_handle *current)
 {
-    pp_task_handle h = pp_profile_task_new_handle();
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_task_handle h = pp_profile_task_new_handle();
+        if (task)
+            *task = h;
+        if (current)
+            *current = pp_profile_task_current();
+        pp_profile_task_create_enter(region, h);
+        return;
+    }
+    pp_task_handle h = pp_profile_handle_of(loc);
     if (task)
         *task = h;
     if (current)
-        *current = pp_profile_task_current();
-    pp_profile_task_create_enter(region, h);
+        *current = loc->current->handle;
+    pp_profile_task_create_enter_loc(loc, region, h, pp_timer_now());
 }
 
-static __attribute__((noinline, cold)) void
-pp_profile_scheduling_enter_other(pp_region_id region, pp_task_handle *current)
+static __attribute__((noinline)) void pp_profile_scheduling_enter_other(pp_region_id region,
+                                                                        pp_task_handle *current)
 {
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (current)
+            *current = pp_profile_task_current();
+        return;
+    }
     if (current)
-        *current = pp_profile_task_current();
-    pp_profile_enter(region);
+        *current = loc->current->handle;
+    pp_profile_enter_any(loc, region, pp_timer_now());
 }
 
 static __attribute__((noinline)) void pp_profile_task_create_general(pp_location *loc,
@@ -317,7 +349,8 @@ static __attribute__((noinline)) void pp_profile_switch_exit_general(pp_location
                                                                      pp_region_id region,
                                                                      uint64_t now)
 {
-    pp_profile_task_switch_loc(loc, resumed, now);
+    if (loc->current->handle != resumed)
+        pp_profile_task_switch_loc(loc, resumed, now);
     pp_profile_exit_body(loc, region, now);
 }
 
@@ -341,10 +374,11 @@ static __attribute__((noinline)) void pp_profile_switch_exit_other(pp_task_handl
     pp_location *loc = pp_profile_event_loc();
     if (PP_UNLIKELY(loc == NULL))
         return;
+    uint64_t now = pp_timer_now();
     if (loc->plain)
-        pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_now());
+        pp_profile_switch_exit_loc(loc, resumed, region, now);
     else
-        pp_profile_switch_exit_general(loc, resumed, region, pp_timer_now());
+        pp_profile_switch_exit_general(loc, resumed, region, now);
 }
 
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)

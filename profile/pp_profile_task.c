@@ -336,41 +336,59 @@ pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t no
     pp_profile_task_free(loc, t);
 }
 
-void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, bool untied,
-                              uint64_t now)
+/* Either body, for a location of either kind (the _at forms and the
+ * public events' general form). */
+static inline __attribute__((always_inline)) void
+pp_profile_task_begin_any(pp_location *loc, pp_region_id task_region, pp_task_handle task,
+                          bool untied, uint64_t now)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        return;
     if (loc->plain)
         pp_profile_task_begin_fast(loc, task_region, task, untied, now);
     else
         pp_profile_task_begin_loc(loc, task_region, task, untied, now);
 }
 
-void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
+static inline __attribute__((always_inline)) void
+pp_profile_task_end_any(pp_location *loc, pp_region_id task_region, uint64_t now)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        return;
     if (loc->plain)
         pp_profile_task_end_fast(loc, task_region, now);
     else
         pp_profile_task_end_loc(loc, task_region, now);
 }
 
-/* Without a location yet, while not measuring, or with the clock as the
- * source: the _at form with the time read here, out of the fast path. */
+void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, bool untied,
+                              uint64_t now)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_task_begin_any(loc, task_region, task, untied, now);
+}
+
+void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_task_end_any(loc, task_region, now);
+}
+
+/* The general form of the public events (no location yet, not measuring,
+ * trace, counters or the clock as the source; pp_profile_fast_loc), out of
+ * the fast path's way. */
 static __attribute__((noinline)) void pp_profile_task_begin_other(pp_region_id task_region,
                                                                   pp_task_handle task,
                                                                   bool untied)
 {
-    pp_profile_task_begin_at(task_region, task, untied, pp_timer_now());
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_task_begin_any(loc, task_region, task, untied, pp_timer_now());
 }
 
 static __attribute__((noinline)) void pp_profile_task_end_other(pp_region_id task_region)
 {
-    pp_profile_task_end_at(task_region, pp_timer_now());
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_task_end_any(loc, task_region, pp_timer_now());
 }
 
 void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied)
