@@ -123,7 +123,7 @@ bench-examples: examples examples/bench/pomp2_overhead examples/bench/manytasks 
 .PHONY: bench-task-cost
 bench-task-cost: examples/plain/fib examples/prof/fib examples/plain/nqueens \
 		examples/prof/nqueens examples/plain/treewalk examples/prof/treewalk \
-		examples/bench/rss_run
+		examples/bench/rss_run examples/bench/pomp2_overhead
 	$(PYTHON) $(srcdir)/examples/bench/task_cost.py --builddir '$(abs_top_builddir)'
 
 # Tracing: the event path with POMPPROF_TRACE=1, the examples traced, and

@@ -14,6 +14,8 @@ task, three ways:
    start and end (configuration, unification, the profile write), libgomp
    and the rest (libc, the loader) -- with the data accesses, D1 and LL
    misses per task of each group, and the functions that add the most.
+   Also the instructions of each POMP2 event sequence alone (enter+exit, a
+   task's creation, begin and end, a taskwait), from pomp2_overhead's loops.
 2. Memory: peak RSS of both builds at two sizes and what the profiled build
    grows by per task between them (the engine reuses instance trees, so this
    should be about 0).
@@ -239,6 +241,42 @@ def instructions(builddir, n, tmp, top):
     return total
 
 
+# pomp2_overhead's loops: (function, what one iteration is, iterations
+# at a scale s: a warm-up of n / 10 + 1 and 7 timed runs of n, n = 1e7 s + 1
+# or 1e6 s + 1; see pomp2_overhead.c)
+EVENT_LOOPS = [("loop_enter_exit", "region enter+exit pair (atomic)", 1e7),
+               ("loop_task", "task create_begin+begin+end+create_end", 1e6),
+               ("loop_taskwait", "taskwait begin+end, no children", 1e6)]
+EVENT_SCALE = 0.001
+
+
+def events(builddir, tmp):
+    """Instructions per POMP2 event sequence: pomp2_overhead's loops under
+    callgrind, each counted alone (--toggle-collect), divided by the
+    iterations: the per-event figures, free of the machine's load."""
+    exe = os.path.join(builddir, "examples", "bench", "pomp2_overhead")
+    print("\n== Instructions per event: POMP2 entry points called directly, 1 thread")
+    print("(examples/bench/pomp2_overhead under callgrind, library and adapter included)")
+    for fn, label, big in EVENT_LOOPS:
+        out = os.path.join(tmp, "callgrind.%s" % fn)
+        env = dict(os.environ, OMP_NUM_THREADS="1", POMPPROF_OUTPUT=fresh_dir(tmp))
+        r = subprocess.run(["valgrind", "--tool=callgrind", "--toggle-collect=" + fn,
+                            "--callgrind-out-file=" + out, exe, str(EVENT_SCALE)],
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        if r.returncode != 0:
+            raise RuntimeError("pomp2_overhead under callgrind failed (status %d)"
+                               % r.returncode)
+        n = int(big * EVENT_SCALE) + 1
+        iterations = n // 10 + 1 + 7 * n
+        ir = 0
+        with open(out) as f:
+            for line in f:
+                if line.startswith("summary:"):
+                    ir = int(line.split()[1])
+        print("  %-45s %8.1f instructions" % (label, ir / iterations))
+
+
 def peak_rss(rss_run, argv, env, tmp):
     res = os.path.join(tmp, "maxrss")
     with open(os.devnull, "wb") as null:
@@ -318,11 +356,11 @@ def main():
     ap.add_argument("--n", type=int, default=22, help="fib size under callgrind (22)")
     ap.add_argument("--top", type=int, default=15, help="functions listed (15)")
     ap.add_argument("--only", action="append",
-                    choices=["instructions", "memory", "wall"])
+                    choices=["instructions", "events", "memory", "wall"])
     ap.add_argument("--reps", type=int, default=int(os.environ.get("BENCH_REPS", "5")))
     args = ap.parse_args()
     builddir = os.path.abspath(args.builddir)
-    parts = args.only or ["instructions", "memory", "wall"]
+    parts = args.only or ["instructions", "events", "memory", "wall"]
     tmp = tempfile.mkdtemp(prefix="pompprof-taskcost.")
     try:
         if "instructions" in parts:
@@ -330,6 +368,11 @@ def main():
                 instructions(builddir, args.n, tmp, args.top)
             else:
                 print("== Cost per task: skipped (no valgrind)")
+        if "events" in parts:
+            if shutil.which("valgrind"):
+                events(builddir, tmp)
+            else:
+                print("== Instructions per event: skipped (no valgrind)")
         if "memory" in parts:
             memory(builddir, (args.n, args.n + 5), tmp)
         if "wall" in parts:
