@@ -20,8 +20,10 @@ task, three ways:
    grows by per task between them (the engine reuses instance trees, so this
    should be about 0).
 3. Wall time of the recursive examples without cut-off (fib, nqueens,
-   treewalk) at 1 and 2 threads: BENCH_REPS (default 5) pairs of runs, plain
-   and profiled back to back; the paired median of prof/plain.
+   treewalk) at 1 and 2 threads: BENCH_REPS (default 5) rounds, plain and
+   profiled back to back; the paired median of prof/plain, of wall and of
+   CPU time.  --compare DIR adds the profiled programs of another build to
+   every round (before/after a change, against the same plain runs).
 
 Tasks of fib(n): every call but the first is a task, and fib(n) makes
 2 F(n+1) - 1 calls.  Prints figures; never fails on timing (exit status 1
@@ -307,31 +309,43 @@ def memory(builddir, sizes, tmp):
           % (n1, n2, grow))
 
 
-def wall(builddir, reps, tmp):
+def wall(builddir, reps, tmp, compare=None):
+    """Paired medians of profiled / plain, wall and CPU time (user + system,
+    from rss_run: less sensitive to other processes on a busy machine).
+    compare: another build directory whose profiled programs run in the same
+    rounds, against the same plain run (before/after a change)."""
+    rss_run = os.path.join(builddir, "examples", "bench", "rss_run")
+    builds = [("", builddir)] + ([("other", compare)] if compare else [])
     print("\n== Wall time, recursive examples without cut-off: paired median of %d runs"
           % reps)
-    print("(each pair runs plain then profiled; ratio = profiled / plain of the pair)")
-    header = "%-10s %-5s %3s %9s %9s %8s %9s" % ("example", "input", "thr", "plain s",
-                                                 "prof s", "ratio", "overhead")
+    print("(each round runs plain, then the profiled build%s; ratio = profiled / plain of"
+          " the round)" % (" and the one of --compare (other)" if compare else ""))
+    header = "%-10s %-5s %3s %-6s %8s %8s %7s %9s %8s" % (
+        "example", "input", "thr", "build", "plain s", "prof s", "ratio", "overhead", "cpu ovh")
     print(header)
     print("-" * len(header))
     for name, args in WALL_EXAMPLES:
-        plain = os.path.join(builddir, "examples", "plain", name)
-        prof = os.path.join(builddir, "examples", "prof", name)
         for threads in WALL_THREADS:
             env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-            tp, tq, ratios = [], [], []
+            plain_t, res = [], {label: ([], [], []) for label, _ in builds}
             for _ in range(reps):
-                a = timed(plain, args, env)
-                env["POMPPROF_OUTPUT"] = fresh_dir(tmp)
-                b = timed(prof, args, env)
-                tp.append(a)
-                tq.append(b)
-                ratios.append(b / a)
-            r = statistics.median(ratios)
-            print("%-10s %-5s %3d %9.3f %9.3f %8.2f %8.0f%%" % (
-                name, " ".join(args), threads, statistics.median(tp), statistics.median(tq),
-                r, (r - 1) * 100))
+                a, a_cpu = timed(rss_run, os.path.join(builddir, "examples", "plain", name),
+                                 args, env, tmp)
+                plain_t.append(a)
+                for label, d in builds:
+                    env["POMPPROF_OUTPUT"] = fresh_dir(tmp)
+                    b, b_cpu = timed(rss_run, os.path.join(d, "examples", "prof", name), args,
+                                     env, tmp)
+                    res[label][0].append(b)
+                    res[label][1].append(b / a)
+                    res[label][2].append(b_cpu / a_cpu if a_cpu > 0 else float("nan"))
+            for label, _ in builds:
+                times, ratios, cpu = res[label]
+                r = statistics.median(ratios)
+                print("%-10s %-5s %3d %-6s %8.3f %8.3f %7.2f %8.0f%% %7.0f%%" % (
+                    name, " ".join(args), threads, label or "this", statistics.median(plain_t),
+                    statistics.median(times), r, (r - 1) * 100,
+                    (statistics.median(cpu) - 1) * 100))
             sys.stdout.flush()
 
 
@@ -340,14 +354,17 @@ def fresh_dir(tmp):
     return tempfile.mkdtemp(dir=tmp)
 
 
-def timed(exe, args, env):
+def timed(rss_run, exe, args, env, tmp):
+    """One run under rss_run: (wall seconds, CPU seconds)."""
+    res = os.path.join(tmp, "cpu")
     start = time.perf_counter()
-    r = subprocess.run([exe] + args, env=env, stdout=subprocess.PIPE,
+    r = subprocess.run([rss_run, res, exe] + args, env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.DEVNULL, universal_newlines=True)
     t = time.perf_counter() - start
     if r.returncode != 0 or "OK" not in r.stdout.split():
         raise RuntimeError("%s %s failed (status %d)" % (exe, " ".join(args), r.returncode))
-    return t
+    with open(res) as f:
+        return t, float(f.read().split()[1])
 
 
 def main():
@@ -358,6 +375,8 @@ def main():
     ap.add_argument("--only", action="append",
                     choices=["instructions", "events", "memory", "wall"])
     ap.add_argument("--reps", type=int, default=int(os.environ.get("BENCH_REPS", "5")))
+    ap.add_argument("--compare", metavar="BUILDDIR",
+                    help="also time the profiled programs of this build (before/after)")
     args = ap.parse_args()
     builddir = os.path.abspath(args.builddir)
     parts = args.only or ["instructions", "events", "memory", "wall"]
@@ -376,7 +395,8 @@ def main():
         if "memory" in parts:
             memory(builddir, (args.n, args.n + 5), tmp)
         if "wall" in parts:
-            wall(builddir, max(1, args.reps), tmp)
+            wall(builddir, max(1, args.reps), tmp,
+                 os.path.abspath(args.compare) if args.compare else None)
     except (RuntimeError, OSError) as e:
         print("task_cost.py: %s" % e, file=sys.stderr)
         return 1
