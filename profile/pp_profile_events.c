@@ -157,19 +157,20 @@ void pp_profile_exit_at(pp_region_id region, uint64_t now)
 /* The public events begin with pp_profile_fast_loc (pp_profile_internal.h):
  * without a location yet, while not measuring, or for a location that
  * traces or counts or reads the clock (no TSC), they take their general
- * form, which tail calls keep out of the fast paths' way. */
+ * form (the general body, as before the fast paths existed), which tail
+ * calls keep out of the fast paths' way. */
 static __attribute__((noinline)) void pp_profile_enter_other(pp_region_id region)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_enter_any(loc, region, pp_timer_now());
+        pp_profile_enter_body(loc, region, pp_timer_now());
 }
 
 static __attribute__((noinline)) void pp_profile_exit_other(pp_region_id region)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_exit_any(loc, region, pp_timer_now());
+        pp_profile_exit_body(loc, region, pp_timer_now());
 }
 
 void pp_profile_enter(pp_region_id region)
@@ -267,7 +268,7 @@ static __attribute__((noinline)) void pp_profile_scheduling_enter_other(pp_regio
     }
     if (current)
         *current = loc->current->handle;
-    pp_profile_enter_any(loc, region, pp_timer_now());
+    pp_profile_enter_body(loc, region, pp_timer_now());
 }
 
 static __attribute__((noinline)) void pp_profile_task_create_general(pp_location *loc,
@@ -374,11 +375,7 @@ static __attribute__((noinline)) void pp_profile_switch_exit_other(pp_task_handl
     pp_location *loc = pp_profile_event_loc();
     if (PP_UNLIKELY(loc == NULL))
         return;
-    uint64_t now = pp_timer_now();
-    if (loc->plain)
-        pp_profile_switch_exit_loc(loc, resumed, region, now);
-    else
-        pp_profile_switch_exit_general(loc, resumed, region, now);
+    pp_profile_switch_exit_general(loc, resumed, region, pp_timer_now());
 }
 
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)

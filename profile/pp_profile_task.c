@@ -373,22 +373,22 @@ void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
 }
 
 /* The general form of the public events (no location yet, not measuring,
- * trace, counters or the clock as the source; pp_profile_fast_loc), out of
- * the fast path's way. */
+ * trace, counters or the clock as the source; pp_profile_fast_loc): the
+ * general body, out of the fast path's way. */
 static __attribute__((noinline)) void pp_profile_task_begin_other(pp_region_id task_region,
                                                                   pp_task_handle task,
                                                                   bool untied)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_task_begin_any(loc, task_region, task, untied, pp_timer_now());
+        pp_profile_task_begin_loc(loc, task_region, task, untied, pp_timer_now());
 }
 
 static __attribute__((noinline)) void pp_profile_task_end_other(pp_region_id task_region)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_task_end_any(loc, task_region, pp_timer_now());
+        pp_profile_task_end_loc(loc, task_region, pp_timer_now());
 }
 
 void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied)
