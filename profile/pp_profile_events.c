@@ -175,7 +175,9 @@ static __attribute__((noinline)) void pp_profile_exit_other(pp_region_id region)
 
 void pp_profile_enter(pp_region_id region)
 {
-    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_fast_tls_;
     if (PP_UNLIKELY(loc == NULL))
         pp_profile_enter_other(region);
     else
@@ -184,7 +186,9 @@ void pp_profile_enter(pp_region_id region)
 
 void pp_profile_exit(pp_region_id region)
 {
-    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_fast_tls_;
     if (PP_UNLIKELY(loc == NULL))
         pp_profile_exit_other(region);
     else
@@ -380,7 +384,9 @@ static __attribute__((noinline)) void pp_profile_switch_exit_other(pp_task_handl
 
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
 {
-    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_fast_tls_;
     if (PP_UNLIKELY(loc == NULL))
         pp_profile_switch_exit_other(resumed, region);
     else

@@ -203,7 +203,9 @@ static inline void pp_profile_tls_set(pp_location *loc)
  * location while measurement is on, when it neither traces nor counts and
  * the TSC is the source (the event then reads it with pp_timer_tsc()); else
  * NULL, and the event takes its general form (pp_profile_event_loc,
- * pp_timer_now). */
+ * pp_timer_now).  Events that record nothing while measurement is off test
+ * the flag first and pp_profile_fast_tls_ then, so that their disabled path
+ * returns at once. */
 static inline pp_location *pp_profile_fast_loc(void)
 {
     pp_location *loc = pp_profile_fast_tls_;
