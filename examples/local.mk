@@ -37,7 +37,7 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/bench/manytasks.c examples/bench/rss_run.c examples/bench/trace_bench.py \
 	examples/bench/bench_tools.py examples/bench/synth_profile.py examples/bench/view_bench.py \
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
-	examples/bench/function_bench.py examples/health.c
+	examples/bench/function_bench.py examples/health.c examples/bench/task_cost.py
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
 	examples/bench/manytasks_plain examples/bench/rss_run \
@@ -78,8 +78,8 @@ endif
 # Every module's benchmark: the writer (100k cnodes x 16 threads x 4
 # metrics), the engine's event costs, the tools against the profile size,
 # and the examples' overheads.
-bench: bench-cube bench-profile bench-tools bench-examples bench-trace bench-mpi bench-view \
-	bench-functions
+bench: bench-cube bench-profile bench-task-cost bench-tools bench-examples bench-trace bench-mpi \
+	bench-view bench-functions
 
 # pompprof-report, -diff and -scaling on profiles of 500, 5,000 and 50,000
 # task constructs (BENCH_TOOL_SIZES to choose others).
@@ -158,6 +158,16 @@ clean-local:
 .PHONY: bench-view
 bench-view: examples scripts/pompprof-view
 	$(PYTHON) $(srcdir)/examples/bench/view_bench.py --builddir '$(abs_top_builddir)'
+# What pompprof adds per task (examples/bench/task_cost.py): callgrind's
+# instructions, data accesses and cache misses per task of fib without
+# cut-off at 1 thread, by group (inserted code, pomp2/, profile/, clock,
+# start and end, libgomp); peak RSS per task; wall time of fib, nqueens and
+# treewalk (no cut-off) at 1 and 2 threads, paired medians against plain.
+.PHONY: bench-task-cost
+bench-task-cost: examples/plain/fib examples/prof/fib examples/plain/nqueens \
+		examples/prof/nqueens examples/plain/treewalk examples/prof/treewalk \
+		examples/bench/rss_run examples/bench/pomp2_overhead
+	$(PYTHON) $(srcdir)/examples/bench/task_cost.py --builddir '$(abs_top_builddir)'
 
 # Tracing: the event path with POMPPROF_TRACE=1, the examples traced, and
 # the analysis of a trace of more than 10 million events (trace_bench.py).

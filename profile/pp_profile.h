@@ -100,6 +100,19 @@ void pp_profile_task_end(pp_region_id task_region);
 /* The start of a task creation: enter(region) and, in a trace, the creation
  * of task (one clock read). */
 void pp_profile_task_create_enter(pp_region_id region, pp_task_handle task);
+/* The same two starts of a scheduling point in one call each (one location
+ * look-up and one clock read instead of two or three calls):
+ * - task_create_begin: a new handle for the task to be created into *task,
+ *   the handle of the current task into *current (each unless NULL), and
+ *   task_create_enter(region, new handle);
+ * - scheduling_enter: the handle of the current task into *current (unless
+ *   NULL; what the end of the scheduling point hands to switch_exit), and
+ *   enter(region).
+ * Equivalent to new_handle, current, task_create_enter and enter called in
+ * turn, also while measurement is off. */
+void pp_profile_task_create_begin(pp_region_id region, pp_task_handle *task,
+                                  pp_task_handle *current);
+void pp_profile_scheduling_enter(pp_region_id region, pp_task_handle *current);
 /* Lock wrappers: exit(region) with lock acquired at that moment, and
  * enter(region) with lock released at that moment (one clock read each; the
  * trace records the lock events). */

@@ -19,9 +19,8 @@ void pp_profile_close_location(pp_location *loc, uint64_t now)
         it->floor = NULL;
     }
     loc->current = loc->implicit;
-    for (uint32_t b = 0; b < PP_TASK_BUCKETS; b++)
-        while (loc->task_table[b])
-            pp_profile_task_finish(loc, loc->task_table[b], now);
+    while (loc->active_top)
+        pp_profile_task_finish(loc, loc->active_top, now);
     /* finished instances may leave their values in their kept trees */
     pp_profile_instance_flush(loc);
     /* the serial part: the master's program root is open since init */

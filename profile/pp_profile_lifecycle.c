@@ -396,7 +396,7 @@ void pp_profile_lifecycle_reset(void)
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     memset(&pp_profile_g, 0, sizeof pp_profile_g);
     pp_profile_g.lock = lock;
-    pp_profile_tls_ = NULL;
+    pp_profile_tls_set(NULL);
     pp_profile_update_measuring();
     pthread_mutex_unlock(&pp_profile_init_lock);
 }
