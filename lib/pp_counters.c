@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/pp_message.h"
+#include "lib/pp_nearest.h"
 
 static int pp_counters_n;
 static char pp_counters_names[PP_COUNTERS_MAX][PP_COUNTERS_NAME_LEN];
@@ -98,6 +99,33 @@ static int pp_counters_try(int code, int with)
     return ret;
 }
 
+/* "did you mean": the closest name among PAPI's presets (countable here or not) and
+ * every component's native events (PAPI's own list, as papi_avail and
+ * papi_native_avail print it).  Only when a name is unknown, so the walk
+ * over a few hundred names costs nothing in a correct run. */
+static const char *pp_counters_nearest(const char *name, pp_nearest *near)
+{
+    pp_nearest_begin(near, name);
+    char text[PAPI_MAX_STR_LEN];
+    int code = PAPI_PRESET_MASK;
+    if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK) {
+        do {
+            if (PAPI_event_code_to_name(code, text) == PAPI_OK)
+                pp_nearest_offer(near, text);
+        } while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+    }
+    for (int cid = 0; cid < PAPI_num_components(); cid++) {
+        code = PAPI_NATIVE_MASK;
+        if (PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cid) != PAPI_OK)
+            continue;
+        do {
+            if (PAPI_event_code_to_name(code, text) == PAPI_OK)
+                pp_nearest_offer(near, text);
+        } while (PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cid) == PAPI_OK);
+    }
+    return pp_nearest_result(near);
+}
+
 static void pp_counters_keep(const char *name, int code)
 {
     PAPI_event_info_t info;
@@ -144,7 +172,12 @@ int pp_counters_init(const char (*names)[PP_COUNTERS_NAME_LEN], int n)
         }
         ret = PAPI_event_name_to_code((char *)names[i], &code);
         if (ret != PAPI_OK) {
-            snprintf(why, sizeof why, "unknown to PAPI: %s", PAPI_strerror(ret));
+            pp_nearest near;
+            const char *guess = pp_counters_nearest(names[i], &near);
+            if (guess)
+                snprintf(why, sizeof why, "unknown to PAPI; did you mean %s?", guess);
+            else
+                snprintf(why, sizeof why, "unknown to PAPI: %s", PAPI_strerror(ret));
             pp_counters_leave_out(&note, names[i], why);
             continue;
         }

@@ -5,12 +5,14 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/pp_config.h"
 #include "lib/pp_counters.h"
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
 #include "profile/pp_profile_output.h"
+#include "profile/pp_profile_runfacts.h"
 
 void pp_profile_trace_start(uint64_t now)
 {
@@ -26,6 +28,27 @@ void pp_profile_trace_start(uint64_t now)
         return;
     }
     pp_trace_start(dir, cfg->trace_buffer, now);
+}
+
+#define PP_TRACE_FACTS_MAX 256
+
+typedef struct pp_trace_facts {
+    char *keys[PP_TRACE_FACTS_MAX], *values[PP_TRACE_FACTS_MAX];
+    uint32_t n;
+} pp_trace_facts;
+
+static int pp_profile_trace_fact(void *user, const char *key, const char *value)
+{
+    pp_trace_facts *f = user;
+    if (f->n == PP_TRACE_FACTS_MAX)
+        return 0;
+    f->keys[f->n] = strdup(key);
+    f->values[f->n] = strdup(value);
+    if (f->keys[f->n] && f->values[f->n])
+        f->n++;
+    else
+        free(f->keys[f->n]), free(f->values[f->n]);
+    return 0;
 }
 
 void pp_profile_trace_finish(uint64_t now)
@@ -45,6 +68,15 @@ void pp_profile_trace_finish(uint64_t now)
         .ticks_per_second = pp_timer_ticks_per_second(),
         .wall_t0 = pp_profile_g.wall_init,
     };
+    pp_trace_facts *facts = calloc(1, sizeof *facts);
+    if (facts) {
+        pp_profile_trace_fact(facts, "command_line", pp_profile_g.command_line ? pp_profile_g.command_line : "");
+        pp_profile_trace_fact(facts, "date", pp_profile_g.date);
+        pp_profile_runfacts_each(pp_profile_trace_fact, facts);
+        defs.fact_keys = (const char *const *)facts->keys;
+        defs.fact_values = (const char *const *)facts->values;
+        defs.n_facts = facts->n;
+    }
     for (uint32_t i = 0; i < pp_profile_g.n_ctr && i < PP_COUNTERS_MAX; i++)
         metrics[i] = pp_counters_name((int)i);
     for (uint32_t i = 0; regions && i < n; i++) {
@@ -56,4 +88,7 @@ void pp_profile_trace_finish(uint64_t now)
      * and no archive is written */
     pp_trace_finish(regions ? &defs : NULL);
     free(regions);
+    for (uint32_t i = 0; facts && i < facts->n; i++)
+        free(facts->keys[i]), free(facts->values[i]);
+    free(facts);
 }

@@ -140,6 +140,10 @@ typedef struct pp_trace_defs {
     uint64_t t_end;                 /* ticks at the end of measurement */
     double ticks_per_second;
     double wall_t0;                 /* seconds since 1970 at t0 */
+    /* the run's facts (profile/pp_profile_runfacts.c), stored as archive
+     * properties POMPPROF::<KEY> */
+    const char *const *fact_keys, *const *fact_values;
+    uint32_t n_facts;
 } pp_trace_defs;
 
 /* Stop recording and write the archive (every thread has stopped sending
