@@ -45,6 +45,7 @@ dist_pompprof_tools_analysis_DATA = \
 	scripts/pompprof_tools/analysis/profile_model.py \
 	scripts/pompprof_tools/analysis/report.py \
 	scripts/pompprof_tools/analysis/report_mpi.py \
+	scripts/pompprof_tools/analysis/runfacts.py \
 	scripts/pompprof_tools/analysis/scaling.py \
 	scripts/pompprof_tools/analysis/svg.py \
 	scripts/pompprof_tools/analysis/textfmt.py \

@@ -59,6 +59,7 @@ from ..cube import params
 from . import report_mpi
 from . import textfmt as tf
 from ..cli import main_guard
+from . import runfacts
 from .overhead import Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES
 from ..cube.cubex import Region
 from .profile_model import (LOCK_ENTER, LOCK_EXIT, Node, Profile, counter_label,
@@ -208,6 +209,7 @@ class Report:
     # ---- sections as data --------------------------------------------------------------
     def header(self):
         p = self.p
+        f = runfacts.facts(p.cube)
         return {
             "file": p.path,
             "program": p.program,
@@ -221,6 +223,9 @@ class Report:
             "total_thread_time": self.total,
             "metrics": p.metric_names,
             "parallel_coverage": self.a.coverage(),
+            "run_facts": f,
+            "interrupted": runfacts.interrupted(f),
+            "oversubscribed": runfacts.oversubscribed(f, p.nthreads),
         }
 
     def regions(self):
@@ -700,7 +705,12 @@ def render_lines(d, thread_names):
     extra = [c for c in cols.extra()]
     yield ("pompprof-report: %s" % h["file"])
     yield (tf.heading("Header"))
+    for warning in ("interrupted", "oversubscribed"):
+        if h.get(warning):
+            yield from runfacts.wrapped(["*** " + h[warning]])
     yield ("program            : %s" % h["program"])
+    for label, value in runfacts.header_rows(h.get("run_facts") or {}):
+        yield from runfacts.wrapped(["%-19s: %s" % (label, value)], indent=21)
     if h["date"]:
         yield ("date               : %s" % h["date"])
     if h["creator"]:
@@ -825,7 +835,8 @@ def render_lines(d, thread_names):
                                                      tf.fmt_time(w["time"]), tf.fmt_pct(w["pct"])))
             yield ("")
 
-    if d["tasks"]:
+    if any(t["instances"] for t in d["tasks"]):
+        # no verdict about constructs that never ran a task
         yield ("")
         if d["advice"]:
             yield ("Task granularity advice (a task's work, or a task with all it spawns, "
@@ -959,6 +970,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.top is not None and args.top < 1:
         build_parser().error("--top needs a positive number")
     profile = Profile(args.profile)
+    runfacts.refuse_diff(profile, "pompprof-report")
     text = args.format == "text"
     data = Report(profile, top=args.top, paths=not text).build(lazy=text)
     if args.format == "json":

@@ -31,7 +31,8 @@ import sys
 
 from . import textfmt as tf
 from ..cli import ToolError, main_guard
-from .overhead import Analysis, Breakdown, SCALING_CATEGORIES
+from . import runfacts
+from .overhead import Analysis, Breakdown, SCALING_CATEGORIES, classify
 from .profile_model import Profile, counter_label
 from .report import Report
 from .report_mpi import ranks as rank_list
@@ -60,8 +61,11 @@ class Scaling:
     """The profiles sorted by thread count, with their splits per program, parallel
     region and task construct."""
 
-    def __init__(self, paths: list[str]):
+    def __init__(self, paths: list[str], force: bool = False):
         profiles = [Profile(p) for p in paths]
+        for p in profiles:
+            runfacts.refuse_diff(p, "pompprof-scaling")
+        self.warnings = runfacts.compare(profiles, force)
         ranks = {id(p): len(rank_list(p)) for p in profiles}
         self.profiles = sorted(profiles, key=lambda p: (p.nthreads, ranks[id(p)]))
         self.hybrid = any(r > 1 for r in ranks.values())
@@ -117,13 +121,19 @@ class Scaling:
                          "instances": v["instances"], "mean": v["mean"],
                          "mean_create": None, "time": v["time"], "task_time_at_sync": None})
 
+        self.inflation = work_inflation(self.profiles, [r["split"]["work"] for r in self.rows],
+                                        [r["label"] for r in self.rows])
+        if self.inflation:
+            self.warnings.append(self.inflation["text"])
+
     def categories(self):
         """The split's categories; MPI communication only when a profile has MPI time."""
         return [n for n, _ in SCALING_CATEGORIES
                 if n != "MPI communication" or any(r["split"][n] > 0 for r in self.rows)]
 
     def data(self):
-        return {"profiles": self.rows, "parallel_regions": self.regions, "tasks": self.tasks,
+        return {"warnings": self.warnings, "work_inflation": self.inflation,
+                "profiles": self.rows, "parallel_regions": self.regions, "tasks": self.tasks,
                 "categories": self.categories(), "counters": self.counters,
                 "rates": [r.label for r in self.rates]}
 
@@ -132,6 +142,47 @@ class Scaling:
         series = [(name, [r["split"][name] for r in self.rows]) for name in self.categories()]
         return stacked_area(xl, series, title, "ranks x threads" if self.hybrid else "threads",
                             "time summed over threads [s]")
+
+
+# work (user code and task bodies) summed over threads should not grow with the thread
+# count; beyond this factor it did for a reason worth a look (waiting for a core, memory
+# bandwidth, false sharing, ...), well above the noise of a busy machine
+INFLATION_FACTOR = 1.25
+
+
+def _work_by_path(p: Profile) -> dict[tuple, float]:
+    """Exclusive work per call path (region names), summed over threads."""
+    out: dict[tuple, float] = {}
+    for n in p.main_nodes + p.task_nodes:
+        if classify(n) == "work" and n.kind != "TASKS":
+            k = n.path
+            out[k] = out.get(k, 0.0) + sum(n.excl)
+    return out
+
+
+def work_inflation(profiles, work, labels):
+    """The same work taking longer in total at more threads: the largest factor over
+    the profile with the fewest threads, and the call paths whose work grew most."""
+    if len(profiles) < 2 or work[0] <= 0:
+        return None
+    i = max(range(1, len(profiles)), key=lambda k: work[k])
+    factor = work[i] / work[0]
+    if factor < INFLATION_FACTOR:
+        return None
+    a, b = _work_by_path(profiles[0]), _work_by_path(profiles[i])
+    grew = sorted(((b.get(k, 0.0) - a.get(k, 0.0), k) for k in set(a) | set(b)),
+                  reverse=True)[:3]
+    paths = [{"path": list(k), "from": a.get(k, 0.0), "to": b.get(k, 0.0)}
+             for d, k in grew if d > 0]
+    text = ("WORK INFLATION: the work summed over threads grew %.2fx from %s s (%s) to %s s "
+            "(%s); grew most: %s" % (factor, tf.fmt_time(work[0]), labels[0],
+                                     tf.fmt_time(work[i]), labels[i],
+                                     "; ".join("%s %s -> %s s" % (" / ".join(tf.short_name(x)
+                                                                            for x in q["path"][-2:]),
+                                                                  tf.fmt_time(q["from"]),
+                                                                  tf.fmt_time(q["to"]))
+                                               for q in paths)))
+    return {"factor": factor, "from": labels[0], "to": labels[i], "paths": paths, "text": text}
 
 
 def _label(threads, ranks, hybrid):
@@ -151,6 +202,7 @@ def render_text(s):
     size = "ranks x threads" if s.hybrid else "threads"
     for r in s.rows:
         out.append("  %5s %s: %s" % (r["label"], size, r["file"]))
+    out.extend(runfacts.wrapped(s.warnings))
     cats = s.categories()
     out.append(tf.heading("Whole program (seconds summed over threads)"))
     rows = [[r["label"], tf.fmt_time(r["wall"]), _f(r["speedup"]), _f(r["efficiency"])]
@@ -219,12 +271,14 @@ def build_parser():
                     help="profile directories or .cubex files (any order)")
     ap.add_argument("--svg", metavar="OUT.svg", help="write a stacked-area chart")
     ap.add_argument("--format", choices=("text", "json"), default="text")
+    ap.add_argument("--force", action="store_true",
+                    help="compare profiles of different programs anyway")
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    s = Scaling(args.profiles)
+    s = Scaling(args.profiles, force=args.force)
     if args.svg:
         text = s.svg("%s: time by category" % s.profiles[0].program)
         try:

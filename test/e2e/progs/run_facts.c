@@ -1,0 +1,46 @@
+/* Run facts and interrupted runs (test_e2e_run_facts.py).
+ *   run_facts normal N   tasks, then a team where every thread spins N steps
+ *   run_facts exit N     the same, then exit() inside the parallel region
+ *   run_facts term N     the same, then SIGTERM raised inside the parallel region */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double spin(long n)
+{
+    volatile double x = 0;
+    for (long k = 0; k < n; k++)
+        x += (double)k;
+    return x;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "normal";
+    long n = argc > 2 ? atol(argv[2]) : 100000;
+#pragma omp parallel
+    {
+#pragma omp single
+        for (int i = 0; i < 8; i++) {
+#pragma omp task
+            spin(n / 8);
+        }
+        /* every thread: the same steps, so the work summed over threads grows
+         * with the team (work inflation for pompprof-scaling to find) */
+        spin(n);
+#pragma omp barrier
+#pragma omp master
+        {
+            if (!strcmp(mode, "exit")) {
+                printf("exit\n");
+                fflush(stdout);
+                exit(3);
+            }
+            if (!strcmp(mode, "term"))
+                raise(SIGTERM);
+        }
+    }
+    printf("done\n");
+    return 0;
+}
