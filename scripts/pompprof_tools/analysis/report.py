@@ -60,7 +60,8 @@ from . import report_mpi
 from . import textfmt as tf
 from ..cli import main_guard
 from . import runfacts
-from .overhead import Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES
+from .overhead import (Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES, SHORT,
+                       legend as overhead_legend)
 from ..cube.cubex import Region
 from .profile_model import (LOCK_ENTER, LOCK_EXIT, Node, Profile, counter_label,
                             is_lock_region, region_label)
@@ -87,12 +88,7 @@ definitions (seconds, per thread; SUM row = over threads):
                % per value; cut-off advice: the depth from which on a task with all
                the tasks it spawns takes < 10 x the mean creation time
 overhead categories (of total thread time T = sum over threads of measured time + fork/join):
-  synchronization   barrier and taskwait waiting (not executing tasks), critical/lock enter
-  imbalance         implicit barrier waiting at the end of loops, sections, parallel regions
-  limited parall.   implicit barrier waiting at the end of single constructs
-  thread management fork/join (startup+shutdown) and task creation
-  MPI communication time in MPI calls (hybrid programs)
-  work              everything else, including task bodies
+""" + overhead_legend() + """
 MPI section (hybrid programs): per MPI function calls, time, mean per call, the ranks
   with least and most time in it, imbalance = (max - mean) / max over ranks, bytes sent and
   received; the MPI time of every rank; the flat profile has one row per rank
@@ -853,8 +849,8 @@ def render_lines(d, thread_names):
     o = d["overhead"]
     yield (tf.heading("Overhead analysis (seconds summed over threads)"))
     mpi = bool(d.get("mpi"))
-    hdr = ["scope", "total", "work", "sync", "imbal", "limpar", "mgmt"] + ["mpi"] * mpi \
-        + ["ovhd%"]
+    hdr = ["scope", "total"] + [SHORT[n] for n, _ in REPORT_CATEGORIES
+                                if n != "MPI communication" or mpi] + ["ovhd%"]
 
     def orow(s):
         c = s["categories"]

@@ -3,25 +3,20 @@ rank count of a hybrid MPI + OpenMP program, or both.
 
 For each profile (n = number of locations, i.e. ranks x threads per rank; profiles are
 sorted by n, then by ranks): wall time, speedup = wall(smallest n) / wall, efficiency =
-speedup * n0 / n, and the thread time T summed over threads split into (definitions in
-overhead.py, shared with pompprof-report):
-
-  work                 user code and task bodies (exclusive)
-  task management      task creation + taskwait waiting not spent executing tasks
-  synchronization      barrier waiting not spent executing tasks, critical/lock entry
-  imbalance            implicit-barrier waiting at the end of loops/sections/parallel
-  limited parallelism  implicit-barrier waiting at the end of single constructs
-  fork/join            thread startup/shutdown of parallel regions
-  MPI communication    time in MPI calls (shown when a profile has any)
-
-(report categories: synchronization = this synchronization + taskwait; thread management
-= fork/join + task creation).  The same is shown per parallel region (matched by name and
-parameters) and, per task construct, instances, mean time per task and mean creation
+speedup * n0 / n, and the thread time T summed over threads split into the categories of
+overhead.CATEGORIES, the same as pompprof-report's (one vocabulary; MPI communication
+shown when a profile has any).  The same is shown per parallel region (matched by name
+and parameters) and, per task construct, instances, mean time per task and mean creation
 time, and for a construct split by parameters the same per combination of values
-(`name (depth=3)`).  Counters
-(PAPI events) are shown for the whole program, summed over threads, with the rates of two
-counters (profile_model.RATES, e.g. IPC), for the counters all profiles have.
---svg draws the split as a stacked-area chart over the thread counts.
+(`name (depth=3)`).  Counters (PAPI events) are shown for the whole program, summed over
+threads, with the rates of two counters (profile_model.RATES, e.g. IPC), for the counters
+all profiles have.  --svg draws the split as a stacked-area chart over the thread counts.
+
+Before any number, the run facts are compared (runfacts.compare): runs of different
+programs are refused (--force compares anyway); different arguments, hosts or OMP
+settings, interrupted and oversubscribed runs are warned about; work inflation (work
+summed over threads growing with the thread count) is flagged with its factor and the
+call paths that grew most.
 """
 
 from __future__ import annotations
@@ -32,25 +27,23 @@ import sys
 from . import textfmt as tf
 from ..cli import ToolError, main_guard
 from . import runfacts
-from .overhead import Analysis, Breakdown, SCALING_CATEGORIES, classify
+from .overhead import (Analysis, Breakdown, SCALING_CATEGORIES, SHORT, classify,
+                       legend as overhead_legend)
 from .profile_model import Profile, counter_label
 from .report import Report
 from .report_mpi import ranks as rank_list
 from .svg import stacked_area
 
-SHORT = {"work": "work", "task management": "taskmgmt", "synchronization": "sync",
-         "imbalance": "imbal", "limited parallelism": "limpar", "fork/join": "forkjoin",
-         "MPI communication": "mpi"}
-
 EPILOG = """\
-columns (seconds summed over threads): work = user code + task bodies; taskmgmt = task
-creation + taskwait waiting; sync = barrier waiting (not executing tasks) + critical/lock
-entry; imbal = implicit barrier at the end of loops/sections/parallel regions; limpar =
-implicit barrier at the end of single; forkjoin = thread startup/shutdown; mpi = time in
-MPI calls (hybrid programs).  They add up to the total thread time.  speedup and
-efficiency are relative to the profile with the fewest threads (ranks x threads per rank
-for a hybrid program: profiles may differ in either).
-"""
+columns (seconds summed over threads; the same categories as pompprof-report's):
+""" + overhead_legend() + """
+They add up to the total thread time.  speedup and efficiency are relative to the profile
+with the fewest threads (ranks x threads per rank for a hybrid program: profiles may
+differ in either).  WARNING lines: runs that may not belong together (different
+arguments, hosts, OMP settings; interrupted or oversubscribed runs); profiles of
+different programs are refused unless --force.  WORK INFLATION: the work summed over
+threads grew by more than %gx, with the call paths that grew most.
+""" % 1.25
 
 
 def _split(breakdown: Breakdown) -> dict[str, float]:
@@ -121,8 +114,7 @@ class Scaling:
                          "instances": v["instances"], "mean": v["mean"],
                          "mean_create": None, "time": v["time"], "task_time_at_sync": None})
 
-        self.inflation = work_inflation(self.profiles, [r["split"]["work"] for r in self.rows],
-                                        [r["label"] for r in self.rows])
+        self.inflation = work_inflation(self.profiles, [r["label"] for r in self.rows])
         if self.inflation:
             self.warnings.append(self.inflation["text"])
 
@@ -151,30 +143,36 @@ INFLATION_FACTOR = 1.25
 
 
 def _work_by_path(p: Profile) -> dict[tuple, float]:
-    """Exclusive work per call path (region names), summed over threads."""
+    """Exclusive work per call path (region names), summed over threads.  The program
+    root's own time is left out: on a worker thread it is the time the thread waited
+    outside any parallel region, which grows with the thread count by itself."""
     out: dict[tuple, float] = {}
     for n in p.main_nodes + p.task_nodes:
-        if classify(n) == "work" and n.kind != "TASKS":
+        if classify(n) == "work" and n.kind != "TASKS" and n.parent is not None:
             k = n.path
             out[k] = out.get(k, 0.0) + sum(n.excl)
     return out
 
 
-def work_inflation(profiles, work, labels):
+def work_inflation(profiles, labels):
     """The same work taking longer in total at more threads: the largest factor over
     the profile with the fewest threads, and the call paths whose work grew most."""
-    if len(profiles) < 2 or work[0] <= 0:
+    if len(profiles) < 2:
+        return None
+    by_path = [_work_by_path(p) for p in profiles]
+    work = [sum(w.values()) for w in by_path]
+    if work[0] <= 0:
         return None
     i = max(range(1, len(profiles)), key=lambda k: work[k])
     factor = work[i] / work[0]
     if factor < INFLATION_FACTOR:
         return None
-    a, b = _work_by_path(profiles[0]), _work_by_path(profiles[i])
+    a, b = by_path[0], by_path[i]
     grew = sorted(((b.get(k, 0.0) - a.get(k, 0.0), k) for k in set(a) | set(b)),
                   reverse=True)[:3]
     paths = [{"path": list(k), "from": a.get(k, 0.0), "to": b.get(k, 0.0)}
              for d, k in grew if d > 0]
-    text = ("WORK INFLATION: the work summed over threads grew %.2fx from %s s (%s) to %s s "
+    text = ("WORK INFLATION: the work in parallel code summed over threads grew %.2fx from %s s (%s) to %s s "
             "(%s); grew most: %s" % (factor, tf.fmt_time(work[0]), labels[0],
                                      tf.fmt_time(work[i]), labels[i],
                                      "; ".join("%s %s -> %s s" % (" / ".join(tf.short_name(x)
