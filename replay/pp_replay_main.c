@@ -283,9 +283,14 @@ static void pp_replay_setup(pp_replay *r, const pp_replay_options *o)
     r->to = o->to < 0 ? end : r->offset + (uint64_t)(o->to * (double)r->resolution);
     if (r->to > end)
         r->to = end;
-    if (r->from >= r->to)
+    if (r->from >= r->to) {
+        /* only the bounds the user gave: --to < 0 means none was */
+        if (o->to < 0)
+            pp_replay_die("the window from --from %g is empty (the trace lasts %.6g s)", o->from,
+                          pp_replay_seconds(r, r->length));
         pp_replay_die("the window --from %g --to %g is empty (the trace lasts %.6g s)", o->from,
                       o->to, pp_replay_seconds(r, r->length));
+    }
     r->depend_construct = calloc(r->n_regions + 1, 1);
     if (o->pictures && !(r->view = pp_replay_view_new(r, o->bins, o->instances)))
         pp_replay_die("out of memory");

@@ -98,7 +98,16 @@ class TimelineTool(unittest.TestCase):
         bogus = os.path.join(self.tmp, "bogus.otf2")
         with open(bogus, "w") as f:
             f.write("not OTF2\n")
+        # what a traced run that crashed leaves: raw thread files and the reserve
+        crashed = os.path.join(self.tmp, "crashed")
+        os.makedirs(os.path.join(crashed, "traces.raw"), exist_ok=True)
+        for name, size in (("0.raw", 4096), ("1.raw", 2048), ("reserve", 1 << 20)):
+            with open(os.path.join(crashed, "traces.raw", name), "wb") as f:
+                f.write(b"\0" * size)
         cases = [((missing,), "no such file"), ((empty,), "holds no trace"),
+                 ((crashed,), "2 raw thread files of 0.0 MiB (about 384 events) and a 1.0 MiB "
+                  "space reserve in %s" % os.path.join(crashed, "traces.raw")),
+                 ((self.synthetic, "--from", "5"), "the window from --from 5 is empty"),
                  ((two,), "several traces"), ((bogus,), bogus),
                  ((self.synthetic, "--from", "1", "--to", "2"), "empty"),
                  ((self.synthetic, "--svg", self.tmp), "is a directory"),
@@ -110,6 +119,10 @@ class TimelineTool(unittest.TestCase):
             self.assertTrue(p.stderr.startswith("pompprof-timeline: "), p.stderr)
             self.assertIn(msg, p.stderr)
             self.assertEqual(p.stdout, "")
+            self.assertNotIn("run the program with POMPPROF_TRACE=1", p.stderr
+                             if args == (crashed,) else "")
+            if "--to" not in args:      # a bound never given is never shown
+                self.assertNotIn("--to", p.stderr)
         for args in (("--to", "-1"), ("--from", "2", "--to", "1"), ("--bins", "3"),
                      ("--speedup", "x.pdf"), ("--format", "xml")):
             p = tool(self.synthetic, *args)
