@@ -87,6 +87,41 @@ class TimelineTool(unittest.TestCase):
         tasks = [e for e in events if e.get("cat") == "task" and e["ph"] == "X"]
         self.assertGreaterEqual(len(tasks), 486)
 
+    def test_readable_pictures(self):
+        """Issue 23: the task view's title overlaps no legend, bin averages are not
+        labelled as maxima, and regions get colours far apart."""
+        sys.path[0:0] = [os.path.join(TOP_BUILDDIR, "scripts"), os.path.join(TOP_SRCDIR, "scripts")]
+        import argparse
+        from pompprof_tools.analysis import timeline, timeline_plot as tp
+        args = argparse.Namespace(window_from=None, window_to=None, bins=400, chrome=None)
+        data = timeline.run_replay(os.path.join(self.real, "traces.otf2"), args, True)
+        fig = tp.timeline_figure(data)
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        ax_thr, ax_task, ax_ready = fig.axes[:3]
+        title = ax_task._left_title.get_window_extent(renderer)
+        # within its own axes' width: the legends sit to the right of the axes
+        self.assertLessEqual(title.x1, ax_task.get_window_extent(renderer).x1)
+        for ax in (ax_thr, ax_ready):
+            leg = ax.get_legend()
+            if leg is not None:
+                self.assertFalse(title.overlaps(leg.get_window_extent(renderer)))
+        labels = [t.get_text() for t in ax_task.get_yticklabels()]
+        self.assertTrue(labels)
+        self.assertFalse([x for x in labels if "<=" in x], labels)
+
+        def rgb(h):
+            return tuple(int(h[i:i + 2], 16) for i in (1, 3, 5))
+
+        def dist(a, b):     # "redmean" approximation of perceived distance
+            (r1, g1, b1), (r2, g2, b2) = rgb(a), rgb(b)
+            rm = (r1 + r2) / 2
+            return ((2 + rm / 256) * (r1 - r2) ** 2 + 4 * (g1 - g2) ** 2
+                    + (2 + (255 - rm) / 256) * (b1 - b2) ** 2) ** 0.5
+        colours = list(tp.PALETTE) + list(tp.CATEGORY_COLORS.values())
+        least = min(dist(a, b) for i, a in enumerate(colours) for b in colours[i + 1:])
+        self.assertGreater(least, 60)      # the old palette had two at 28
+
     def test_bad_input(self):
         missing = os.path.join(self.tmp, "nothing-here")
         empty = os.path.join(self.tmp, "empty")
