@@ -34,7 +34,7 @@ from e2e_env import CC, ENV, OPENMP, PROGS, TOP_BUILDDIR, WRAPPER  # noqa: E402
 ENV = {k: v for k, v in ENV.items() if not k.startswith(("POMPPROF_", "OMP_"))
        or k in ("POMPPROF_LIBDIR", "POMPPROF_INCDIR")}
 CORES = os.sysconf("SC_NPROCESSORS_ONLN")
-STEPS = "300000"
+STEPS = "3000000"
 
 
 def tool(name, *args):

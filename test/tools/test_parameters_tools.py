@@ -158,13 +158,13 @@ class ParametersInTools(unittest.TestCase):
 
     def test_csv_sections(self):
         text = T.run_tool("report", "--format", "csv", self.a, check=True).stdout
-        rows = [r for r in csv.reader(io.StringIO(text)) if r]
-        by = [r for r in rows if r[0] == "by_parameter" and r[1] != "region"]
-        self.assertEqual([(r[3], r[4], r[5]) for r in by],
-                         [("depth", "0", "1"), ("depth", "1", "2"), ("depth", "2", "4"),
-                          ("depth", "3", "8"), ("kind", "leaf", "5")])
-        values = [r for r in rows if r[0] == "task_values" and r[1] != "region"]
-        self.assertEqual([(r[3], r[4]) for r in values],
+        rows = list(csv.DictReader(io.StringIO(text)))
+        by = [r for r in rows if r["section"] == "by_parameter" and r["field"] == "instances"]
+        self.assertEqual([(r["row"], r["value"]) for r in by],
+                         [("depth=0", "1"), ("depth=1", "2"), ("depth=2", "4"),
+                          ("depth=3", "8"), ("kind=leaf", "5")])
+        values = [r for r in rows if r["section"] == "task_values" and r["field"] == "instances"]
+        self.assertEqual([(r["row"], r["value"]) for r in values],
                          [("depth=0", "1"), ("depth=1", "2"), ("depth=2", "4"), ("depth=3", "3"),
                           ("depth=3, kind=leaf", "5")])
 

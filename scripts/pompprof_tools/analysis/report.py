@@ -416,11 +416,23 @@ class Report:
                 row["rates"] = {r.label: r.value(counts) for r in p.rates}
             yield row
 
+    def _tree_nodes(self, nodes: list[Node]) -> list[Node]:
+        """A tree's nodes in pre-order; with --top N only the N call paths of most
+        inclusive time and their ancestors (so the tree stays a tree)."""
+        if not self.top or len(nodes) <= self.top:
+            return nodes
+        keep = set()
+        for n in sorted(nodes, key=lambda x: -sum(x.incl))[:self.top]:
+            while n is not None and id(n) not in keep:
+                keep.add(id(n))
+                n = n.parent
+        return [n for n in nodes if id(n) in keep]
+
     def calltree(self):
-        return list(self._tree_rows(self.p.main_nodes))
+        return list(self._tree_rows(self._tree_nodes(self.p.main_nodes)))
 
     def tasktree(self):
-        return list(self._tree_rows(self.p.task_nodes))
+        return list(self._tree_rows(self._tree_nodes(self.p.task_nodes)))
 
     def tasks(self, items=None, sums=None):
         """Statistics per task construct; items: _flat_items() when already computed, sums:
@@ -583,8 +595,10 @@ class Report:
                     yield e
             flat = _Lazy(flat_entries, bool(detailed))
             flat_rest = _Lazy(lambda: (self._flat_summary(i) for i in rest), bool(rest))
-            calltree = _Lazy(lambda: self._tree_rows(p.main_nodes), bool(p.main_nodes))
-            tasktree = _Lazy(lambda: self._tree_rows(p.task_nodes), bool(p.task_nodes))
+            calltree = _Lazy(lambda: self._tree_rows(self._tree_nodes(p.main_nodes)),
+                             bool(p.main_nodes))
+            tasktree = _Lazy(lambda: self._tree_rows(self._tree_nodes(p.task_nodes)),
+                             bool(p.task_nodes))
             tasks = _Once(lambda: self.tasks(items, sums))
             by_param = _Once(lambda: self.by_parameter(tasks))
             advice = _Once(lambda: [self._advice(t) for t in tasks if t["too_fine"]]
@@ -875,76 +889,88 @@ def render_lines(d, thread_names):
                             widths=[52, 22, 12, 7]))
 
 
-def render_csv(d, thread_names):
-    rows = [["section", "key", "field", "value"]]
+CSV_COLUMNS = ["section", "key", "name", "row", "field", "value"]
+
+
+def _csv_value(v):
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, float):
+        return repr(v)
+    return v
+
+
+def csv_rows(d):
+    """The report as one tidy table: (section, key, name, row, field, value) per value.
+    key: the region or call path id (R0012, a cnode number, MPI function, ...), name: its
+    name, row: the sub-row (thread number or SUM, tree, parameter values, ...)."""
     h = d["header"]
     for k in ("file", "program", "date", "threads", "wall_time", "total_thread_time",
-              "parallel_coverage"):
-        rows.append(["header", "", k, h[k]])
-    rows.append(["header", "", "metrics", " ".join(h["metrics"])])
-    rows.append([])
-    rows.append(["flat", "region", "name", "thread"] + ["column", "value"])
-    out_rows = rows
+              "parallel_coverage", "interrupted", "oversubscribed"):
+        yield ("header", "", "", "", k, h.get(k))
+    yield ("header", "", "", "", "metrics", " ".join(h["metrics"]))
+    for k, v in (h.get("run_facts") or {}).items():
+        if k == "env":
+            for name, value in sorted((v or {}).items()):
+                yield ("header", "", "", "", "env:" + name, value)
+        elif k != "diff_of":
+            yield ("header", "", "", "", k, v)
     for e in d["flat"]:
         for i, r in enumerate(e["threads"] + [e["sum"]]):
             who = "SUM" if i == len(e["threads"]) else str(i)
             for c in e["columns"]:
-                out_rows.append(["flat", e["id"], e["name"], who, c,
-                                 "" if r.get(c) is None else repr(r.get(c))])
-    out_rows.append([])
+                yield ("flat", e["id"], e["name"], who, c, r.get(c))
     counters = [c["name"] for c in h.get("counters", [])]
     rates = [r["label"] for r in h.get("rates", [])]
-    out_rows.append(["calltree", "cnode", "tree", "path", "visits", "incl", "excl"]
-                    + counters + rates)
     for tree, rs in (("main", d["calltree"]), ("tasks", d["tasktree"])):
         for r in rs:
-            out_rows.append(["calltree", r["cnode"], tree, "/".join(r["path"]), r["visits"],
-                             repr(r["incl"]), repr(r["excl"])]
-                            + [r["counters"][c] for c in counters]
-                            + ["" if r["rates"][x] is None else repr(r["rates"][x])
-                               for x in rates])
-    out_rows.append([])
-    out_rows.append(["tasks", "region", "name", "instances", "mean", "min", "max",
-                     "mean_excl", "create_time", "create_count", "too_fine"])
+            path = "/".join(r["path"]) if "path" in r else r["name"]
+            for f in ("visits", "incl", "excl"):
+                yield ("calltree", r["cnode"], path, tree, f, r[f])
+            for c in counters:
+                yield ("calltree", r["cnode"], path, tree, c, r["counters"][c])
+            for x in rates:
+                yield ("calltree", r["cnode"], path, tree, x, r["rates"][x])
     for t in d["tasks"]:
-        out_rows.append(["tasks", t["id"], t["name"], t["instances"], t["mean"], t["min"],
-                         t["max"], t["mean_excl"], t["create_time"], t["create_count"],
-                         int(t["too_fine"])])
-    if d.get("by_parameter"):     # parameters split something: per value
-        out_rows.append([])
-        out_rows.append(["task_values", "region", "name", "parameters", "instances", "time",
-                         "mean", "min", "max", "mean_excl"])
-        for t in d["tasks"]:
-            for v in t.get("values", []):
-                out_rows.append(["task_values", t["id"], t["name"], v["params"], v["instances"],
-                                 v["time"], v["mean"], v["min"], v["max"], v["mean_excl"]])
-        out_rows.append([])
-        out_rows.append(["by_parameter", "region", "name", "parameter", "value", "instances",
-                         "mean", "time", "pct", "cum_pct"])
-        for e in d["by_parameter"]:
-            for x in e["rows"]:
-                out_rows.append(["by_parameter", e["id"], e["name"], e["parameter"], x["value"],
-                                 x["instances"], x["mean"], x["time"], x["pct"], x["cum_pct"]])
+        for f in ("instances", "mean", "min", "max", "mean_excl", "create_time",
+                  "create_count", "too_fine"):
+            yield ("tasks", t["id"], t["name"], "", f, t[f])
+        for v in t.get("values", []):
+            for f in ("instances", "time", "mean", "min", "max", "mean_excl"):
+                yield ("task_values", t["id"], t["name"], v["params"], f, v[f])
+    for e in d.get("by_parameter") or []:
+        for x in e["rows"]:
+            for f in ("instances", "mean", "time", "pct", "cum_pct"):
+                yield ("by_parameter", e["id"], e["name"], "%s=%s" % (e["parameter"], x["value"]),
+                       f, x[f])
     if d.get("mpi"):
-        out_rows.append([])
-        out_rows.append(["mpi", "function", "calls", "time", "pct", "mean", "imbalance_pct",
-                         "bytes_sent", "bytes_received"])
         for f in d["mpi"]["functions"]:
-            out_rows.append(["mpi", f["name"], f["calls"], repr(f["time"]), repr(f["pct"]),
-                             repr(f["mean"]), repr(f["ranks"]["imbalance_pct"]),
-                             f["bytes_sent"], f["bytes_received"]])
+            for k in ("calls", "time", "pct", "mean", "bytes_sent", "bytes_received"):
+                yield ("mpi", f["name"], f["name"], "", k, f[k])
+            yield ("mpi", f["name"], f["name"], "", "imbalance_pct", f["ranks"]["imbalance_pct"])
         for r in d["mpi"]["per_rank"]:
-            out_rows.append(["mpi", "rank %d" % r["rank"], "", repr(r["time"]), repr(r["pct"]),
-                             "", "", r["bytes_sent"], r["bytes_received"]])
-    out_rows.append([])
-    out_rows.append(["overhead", "scope", "name", "total"]
-                    + [n for n, _ in REPORT_CATEGORIES] + ["overhead_pct"])
+            for k in ("time", "pct", "bytes_sent", "bytes_received"):
+                yield ("mpi_rank", "rank %d" % r["rank"], "", "", k, r[k])
     o = d["overhead"]
-    for s in [o["program"]] + o["parallel_regions"]:
-        out_rows.append(["overhead", s["id"], s["name"], repr(s["total"])]
-                        + [repr(s["categories"][n]["time"]) for n, _ in REPORT_CATEGORIES]
-                        + [repr(s["overhead_pct"])])
-    return tf.csv_text(out_rows)
+    for sc in [o["program"]] + o["parallel_regions"]:
+        yield ("overhead", sc["id"], sc["name"], "", "total", sc["total"])
+        for n, _ in REPORT_CATEGORIES:
+            yield ("overhead", sc["id"], sc["name"], "", n, sc["categories"][n]["time"])
+        yield ("overhead", sc["id"], sc["name"], "", "overhead_pct", sc["overhead_pct"])
+
+
+def render_csv(d, thread_names, section=None):
+    """Tidy long format: one header row, then rows of six fields (csv_rows); section:
+    only that section's rows."""
+    rows = [CSV_COLUMNS]
+    rows += [[_csv_value(x) for x in r] for r in csv_rows(d) if section in (None, r[0])]
+    return tf.csv_text(rows)
+
+
+CSV_SECTIONS = ("header", "flat", "calltree", "tasks", "task_values", "by_parameter", "mpi",
+                "mpi_rank", "overhead")
 
 
 def build_parser():
@@ -957,7 +983,10 @@ def build_parser():
     ap.add_argument("--format", choices=("text", "csv", "json"), default="text",
                     help="output format (default: text, at most 100 columns)")
     ap.add_argument("--top", type=int, metavar="N", default=None,
-                    help="show only the N most expensive regions and overhead sources")
+                    help="show only the N most expensive regions and overhead sources, and "
+                         "the N most expensive call paths of each tree")
+    ap.add_argument("--section", choices=CSV_SECTIONS, default=None,
+                    help="with --format csv: only this section's rows")
     return ap
 
 
@@ -965,6 +994,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.top is not None and args.top < 1:
         build_parser().error("--top needs a positive number")
+    if args.section and args.format != "csv":
+        build_parser().error("--section goes with --format csv")
     profile = Profile(args.profile)
     runfacts.refuse_diff(profile, "pompprof-report")
     text = args.format == "text"
@@ -972,7 +1003,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.format == "json":
         sys.stdout.write(tf.json_text(data))
     elif args.format == "csv":
-        sys.stdout.write(render_csv(data, profile.thread_names))
+        sys.stdout.write(render_csv(data, profile.thread_names, args.section))
     else:
         write_text(data, profile.thread_names, sys.stdout)
     return 0

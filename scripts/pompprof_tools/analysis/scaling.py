@@ -142,16 +142,31 @@ class Scaling:
 INFLATION_FACTOR = 1.25
 
 
-def _work_by_path(p: Profile) -> dict[tuple, float]:
-    """Exclusive work per call path (region names), summed over threads.  The program
-    root's own time is left out: on a worker thread it is the time the thread waited
-    outside any parallel region, which grows with the thread count by itself."""
-    out: dict[tuple, float] = {}
-    for n in p.main_nodes + p.task_nodes:
+def _work_by_path(p: Profile, keys: dict) -> dict[int, float]:
+    """Exclusive work per call path, summed over threads, by path key: keys maps
+    (parent's key, region name) to a number shared by all profiles, so a path is
+    keyed in constant time (a deep tree's spelled-out paths would be quadratic).  The
+    program root's own time is left out: on a worker thread it is the time the thread
+    waited outside any parallel region, which grows with the thread count by itself."""
+    out: dict[int, float] = {}
+    key_of: dict[int, int] = {}
+    for n in p.main_nodes + p.task_nodes:   # pre-order: a parent before its children
+        parent = key_of.get(id(n.parent)) if n.parent is not None else None
+        k = keys.setdefault((parent, n.name), len(keys))
+        key_of[id(n)] = k
         if classify(n) == "work" and n.kind != "TASKS" and n.parent is not None:
-            k = n.path
             out[k] = out.get(k, 0.0) + sum(n.excl)
     return out
+
+
+def _spelled(keys: dict, k: int) -> list[str]:
+    back = {v: kv for kv, v in keys.items()}
+    names = []
+    while k is not None:
+        parent, name = back[k]
+        names.append(name)
+        k = parent
+    return names[::-1]
 
 
 def work_inflation(profiles, labels):
@@ -159,7 +174,8 @@ def work_inflation(profiles, labels):
     the profile with the fewest threads, and the call paths whose work grew most."""
     if len(profiles) < 2:
         return None
-    by_path = [_work_by_path(p) for p in profiles]
+    keys: dict = {}
+    by_path = [_work_by_path(p, keys) for p in profiles]
     work = [sum(w.values()) for w in by_path]
     if work[0] <= 0:
         return None
@@ -170,16 +186,14 @@ def work_inflation(profiles, labels):
     a, b = by_path[0], by_path[i]
     grew = sorted(((b.get(k, 0.0) - a.get(k, 0.0), k) for k in set(a) | set(b)),
                   reverse=True)[:3]
-    paths = [{"path": list(k), "from": a.get(k, 0.0), "to": b.get(k, 0.0)}
+    paths = [{"path": _spelled(keys, k), "from": a.get(k, 0.0), "to": b.get(k, 0.0)}
              for d, k in grew if d > 0]
-    text = ("WORK INFLATION: the work in parallel code summed over threads grew %.2fx from %s s (%s) to %s s "
-            "(%s); grew most: %s" % (factor, tf.fmt_time(work[0]), labels[0],
-                                     tf.fmt_time(work[i]), labels[i],
-                                     "; ".join("%s %s -> %s s" % (" / ".join(tf.short_name(x)
-                                                                            for x in q["path"][-2:]),
-                                                                  tf.fmt_time(q["from"]),
-                                                                  tf.fmt_time(q["to"]))
-                                               for q in paths)))
+    text = ("WORK INFLATION: the work in parallel code summed over threads grew %.2fx from %s s "
+            "(%s) to %s s (%s); grew most: %s"
+            % (factor, tf.fmt_time(work[0]), labels[0], tf.fmt_time(work[i]), labels[i],
+               "; ".join("%s %s -> %s s" % (" / ".join(tf.short_name(x) for x in q["path"][-2:]),
+                                            tf.fmt_time(q["from"]), tf.fmt_time(q["to"]))
+                         for q in paths)))
     return {"factor": factor, "from": labels[0], "to": labels[i], "paths": paths, "text": text}
 
 

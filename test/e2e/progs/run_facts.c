@@ -24,7 +24,7 @@ int main(int argc, char **argv)
 #pragma omp single
         for (int i = 0; i < 8; i++) {
 #pragma omp task
-            spin(n / 8);
+            spin(n / 64);
         }
         /* every thread: the same steps, so the work summed over threads grows
          * with the team (work inflation for pompprof-scaling to find) */
