@@ -219,6 +219,15 @@ class RunFacts(unittest.TestCase):
                               extra={"POMPPROF_METRICS": "perf::PAGE-FAULT"})
             self.assertIn("perf::PAGE-FAULT (unknown to PAPI; did you mean perf::PAGE-FAULTS?)",
                           p.stderr)
+            # the header names a counter as it was asked for, as its column does
+            d = self.out("pagefaults")
+            p = self.run_prog(d, "normal", "1000", extra={"POMPPROF_METRICS": "perf::PAGE-FAULTS"})
+            if p.stderr == "":      # counted here
+                text = tool("report", d).stdout
+                metrics = [ln for ln in text.splitlines() if ln.startswith("metrics ")][0]
+                self.assertIn("perf::PAGE-FAULTS", metrics)
+                self.assertNotIn("PAGE_FAULTS", metrics)
+                self.assertIn("PAGE-FAULTS = perf::PAGE-FAULTS", text)
 
 
 if __name__ == "__main__":

@@ -207,9 +207,10 @@ class ReportGolden(unittest.TestCase):
         self.assertTrue(0 < h["parallel_coverage"] <= 1.0)
 
 
-def fine_grained_profile(path):
+def fine_grained_profile(path, ran=True):
     """A pompprof-style profile (attributes, max_active_tasks) whose tasks are tiny:
-    1000 instances of 2 us work each, created at 1 us each."""
+    1000 instances of 2 us work each, created at 1 us each (ran=False: a task construct
+    whose call paths are there, without any instance)."""
     w = CubeWriter()
     w.add_attr("pompprof::program", "fib")
     w.add_attr("pompprof::date", "2026-01-01T00:00:00")
@@ -243,6 +244,9 @@ def fine_grained_profile(path):
     t = {root: [0.4, 0.35], par: [0.35, 0.35], single: [0.35, 0.35], sblock: [0.3, 0.0],
          create: [0.001, 0.0], bar: [0.05, 0.35], stub: [0.0008, 0.0012],
          tasks: [0.0008, 0.0012], body: [0.0008, 0.0012]}
+    if not ran:
+        for c in (create, stub, tasks, body):
+            v[c], t[c] = [0, 0], [0.0, 0.0]
     for c in v:
         w.set_row(visits, c, v[c])
         w.set_row(time, c, t[c])
@@ -251,6 +255,21 @@ def fine_grained_profile(path):
 
 
 class ReportSynthetic(unittest.TestCase):
+    def test_no_granularity_verdict_without_instances(self):
+        """Issue 23: "all task constructs are > 10x their creation cost" was printed for
+        a task table without a single instance."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "none.cubex")
+            fine_grained_profile(path, ran=False)
+            d = json.loads(T.run_tool("report", "--format", "json", path, check=True).stdout)
+            self.assertTrue(d["tasks"])
+            self.assertEqual([t["instances"] for t in d["tasks"]], [0])
+            text = T.run_tool("report", path, check=True).stdout
+            self.assertNotIn("Task granularity", text)
+            path = os.path.join(tmp, "some.cubex")
+            fine_grained_profile(path)
+            self.assertIn("Task granularity", T.run_tool("report", path, check=True).stdout)
+
     def test_granularity_advice_and_attributes(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "profile.cubex")
