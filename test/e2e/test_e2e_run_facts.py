@@ -12,7 +12,9 @@ gcc, libgomp, the commands make built).
 - the report refuses a difference profile with one line that says what it is;
 - pompprof-scaling and pompprof-diff: different arguments are warned about, different
   programs refused (accepted with --force, with a warning), an oversubscribed run and
-  work inflation (the same steps on every thread: work x threads) are flagged;
+  work inflation (steps per thread in proportion to the team: work x threads^2) are
+  flagged;
+- the link says when no object of the program was instrumented (-fopenmp forgotten);
 - messages: a misspelt POMPPROF_ variable and a misspelt PAPI event get the nearest
   name.
 """
@@ -54,9 +56,11 @@ class RunFacts(unittest.TestCase):
     def setUpClass(cls):
         cls.scratch = tempfile.mkdtemp(prefix="pp_e2e_facts_")
         cls.exe = os.path.join(cls.scratch, "run_facts")
-        subprocess.run([WRAPPER] + CC + OPENMP + ["-O1", os.path.join(PROGS, "run_facts.c"),
-                                                  "-o", cls.exe],
-                       env=ENV, check=True, stdout=subprocess.DEVNULL)
+        p = subprocess.run([WRAPPER] + CC + OPENMP + ["-O1", os.path.join(PROGS, "run_facts.c"),
+                                                      "-o", cls.exe],
+                           env=ENV, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        cls.build_stderr = p.stderr
         cls.plain = os.path.join(cls.scratch, "run_facts_plain")
         subprocess.run(CC + OPENMP + [os.path.join(PROGS, "run_facts.c"), "-o", cls.plain],
                        check=True)
@@ -178,7 +182,7 @@ class RunFacts(unittest.TestCase):
         self.assertFalse([w for w in data["warnings"] if "different arguments" in w])
         inf = data["work_inflation"]
         self.assertIsNotNone(inf)
-        self.assertGreater(inf["factor"], 1.25)
+        self.assertGreater(inf["factor"], 1.25)     # 4x by construction
         self.assertTrue(any(q["path"][-1].startswith("!$omp parallel @run_facts.c")
                             for q in inf["paths"]), inf["paths"])
         self.assertIn("WORK INFLATION", tool("scaling", p1, p2).stdout)
@@ -201,6 +205,28 @@ class RunFacts(unittest.TestCase):
         self.assertIn("OVERSUBSCRIBED: %d threads on %d core" % (CORES + 1, CORES),
                       tool("scaling", p1, pov).stdout)
         self.assertIn("*** OVERSUBSCRIBED", tool("report", pov).stdout)
+
+    def test_link_says_when_nothing_was_instrumented(self):
+        """Item 6: -fopenmp forgotten on the compile line (the wrapper then runs the
+        compiler as it is): one line at the link, none for an instrumented program."""
+        self.assertEqual(self.build_stderr, "")
+        src = os.path.join(PROGS, "run_facts.c")
+        obj, exe = self.out("serial.o"), self.out("serial")
+        p = subprocess.run([WRAPPER] + CC + ["-O1", "-c", src, "-o", obj], env=ENV,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        p = subprocess.run([WRAPPER] + CC + OPENMP + [obj, "-o", exe], env=ENV,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(p.returncode, 0)
+        self.assertEqual(p.stderr.splitlines(),
+                         ["pompprof: no object of %s was instrumented (were its sources compiled "
+                          "through pompprof with -fopenmp?): it runs, but its profile will show "
+                          "no OpenMP construct" % exe])
+        # a shared library may hold no OpenMP code of its own: no line
+        p = subprocess.run([WRAPPER] + CC + OPENMP + ["-shared", "-fPIC", src, "-o",
+                                                      self.out("libx.so")],
+                           env=ENV, stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(p.stderr, "")
 
     def test_misspellings_get_the_nearest_name(self):
         p = self.run_prog(self.out("typo"), "normal", "1000",

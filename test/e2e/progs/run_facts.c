@@ -2,6 +2,7 @@
  *   run_facts normal N   tasks, then a team where every thread spins N steps
  *   run_facts exit N     the same, then exit() inside the parallel region
  *   run_facts term N     the same, then SIGTERM raised inside the parallel region */
+#include <omp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +27,11 @@ int main(int argc, char **argv)
 #pragma omp task
             spin(n / 64);
         }
-        /* every thread: the same steps, so the work summed over threads grows
-         * with the team (work inflation for pompprof-scaling to find) */
-        spin(n);
+        /* every thread: steps in proportion to the team, so the work summed
+         * over threads grows with its square (work inflation for
+         * pompprof-scaling to find, 4x from 1 to 2 threads: clear of a busy
+         * machine's noise) */
+        spin(n * omp_get_num_threads());
 #pragma omp barrier
 #pragma omp master
         {
