@@ -156,6 +156,22 @@ class ParametersInTools(unittest.TestCase):
             e = next(e for e in self.report(path)["by_parameter"] if e["parameter"] == "depth")
             self.assertEqual(e.get("cutoff", {}).get("value"), value)
 
+    def test_parameter_rows_in_value_order(self):
+        """Issue 23: a construct reached deepest-first listed its rows 3, 2, 1, 0 where
+        another listed 0, 1, 2, 3; the trees now list every construct's values in
+        ascending order, and keep every call path."""
+        path = os.path.join(self.tmp.name, "reversed.cubex")
+        depth_profile(path, list(reversed(ROOTS_A)))
+        d = self.report(path)
+        rows = [r["params"] for r in d["tasktree"] if r.get("params")]
+        self.assertEqual(rows, ["depth=0", "depth=1", "depth=2", "depth=3",
+                                "depth=3, kind=leaf"])
+        self.assertEqual(len(d["tasktree"]), len(self.report(self.a)["tasktree"]))
+        text = T.run_tool("report", path, check=True).stdout
+        tree = text[text.index("Task trees"):]
+        order = [tree.index("(depth=%d" % k) for k in range(4)]
+        self.assertEqual(order, sorted(order))
+
     def test_csv_sections(self):
         text = T.run_tool("report", "--format", "csv", self.a, check=True).stdout
         rows = list(csv.DictReader(io.StringIO(text)))

@@ -184,6 +184,32 @@ class _Once:
         return bool(self._get())
 
 
+def _parameter_order(nodes: list[Node]) -> list[Node]:
+    """nodes (a pre-order) again in pre-order, with the siblings that differ only by
+    their parameters sorted by the values (params.order); other siblings keep their
+    order.  Unchanged (the same list) when no node has parameters."""
+    if not any(n.cnode.parameters for n in nodes):
+        return nodes
+    inset = {id(n) for n in nodes}
+    position = {id(n): i for i, n in enumerate(nodes)}
+
+    def arranged(siblings):
+        first = {}
+        for n in siblings:
+            first.setdefault(n.region.id, position[id(n)])
+        return sorted(siblings, key=lambda n: (
+            first[n.region.id], [(k, params.order(v)) for k, v in params.items(n.cnode)],
+            position[id(n)]))
+
+    roots = [n for n in nodes if n.parent is None or id(n.parent) not in inset]
+    out, stack = [], list(reversed(arranged(roots)))
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(reversed(arranged([c for c in n.children if id(c) in inset])))
+    return out
+
+
 class Report:
     """The report's sections as data (build()); paths=False leaves out the call paths'
     region-name lists (the text report needs none, and their size is quadratic in the
@@ -417,16 +443,18 @@ class Report:
             yield row
 
     def _tree_nodes(self, nodes: list[Node]) -> list[Node]:
-        """A tree's nodes in pre-order; with --top N only the N call paths of most
-        inclusive time and their ancestors (so the tree stays a tree)."""
-        if not self.top or len(nodes) <= self.top:
-            return nodes
-        keep = set()
-        for n in sorted(nodes, key=lambda x: -sum(x.incl))[:self.top]:
-            while n is not None and id(n) not in keep:
-                keep.add(id(n))
-                n = n.parent
-        return [n for n in nodes if id(n) in keep]
+        """A tree's nodes in pre-order, siblings of one region in the order of their
+        parameter values (numbers ascending: depth 0, 1, 2, ... for every construct,
+        whatever order the program first reached them in); with --top N only the N call
+        paths of most inclusive time and their ancestors (so the tree stays a tree)."""
+        if self.top and len(nodes) > self.top:
+            keep = set()
+            for n in sorted(nodes, key=lambda x: -sum(x.incl))[:self.top]:
+                while n is not None and id(n) not in keep:
+                    keep.add(id(n))
+                    n = n.parent
+            nodes = [n for n in nodes if id(n) in keep]
+        return _parameter_order(nodes)
 
     def calltree(self):
         return list(self._tree_rows(self._tree_nodes(self.p.main_nodes)))
