@@ -126,10 +126,6 @@ class TimelineTool(unittest.TestCase):
         missing = os.path.join(self.tmp, "nothing-here")
         empty = os.path.join(self.tmp, "empty")
         os.makedirs(empty, exist_ok=True)
-        two = os.path.join(self.tmp, "two")
-        os.makedirs(two, exist_ok=True)
-        for name in ("traces.otf2", "traces.1.otf2"):
-            shutil.copy(os.path.join(self.synthetic, "traces.otf2"), os.path.join(two, name))
         bogus = os.path.join(self.tmp, "bogus.otf2")
         with open(bogus, "w") as f:
             f.write("not OTF2\n")
@@ -143,7 +139,7 @@ class TimelineTool(unittest.TestCase):
                  ((crashed,), "2 raw thread files of 0.0 MiB (about 384 events) and a 1.0 MiB "
                   "space reserve in %s" % os.path.join(crashed, "traces.raw")),
                  ((self.synthetic, "--from", "5"), "the window from --from 5 is empty"),
-                 ((two,), "several traces"), ((bogus,), bogus),
+                 ((bogus,), bogus),
                  ((self.synthetic, "--from", "1", "--to", "2"), "empty"),
                  ((self.synthetic, "--svg", self.tmp), "is a directory"),
                  ((self.synthetic, "--png", "/nonexistent/dir/x.png"), "cannot write")]
@@ -158,6 +154,15 @@ class TimelineTool(unittest.TestCase):
                              if args == (crashed,) else "")
             if "--to" not in args:      # a bound never given is never shown
                 self.assertNotIn("--to", p.stderr)
+        # several traces (reruns into one directory): the newest, said on stderr
+        rerun = os.path.join(self.tmp, "rerun")
+        shutil.copytree(self.synthetic, rerun)
+        shutil.copy(os.path.join(rerun, "traces.otf2"), os.path.join(rerun, "traces.0.otf2"))
+        os.utime(os.path.join(rerun, "traces.0.otf2"), (1, 1))
+        p = tool(rerun, "--format", "json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("holds 2 traces; reading the newest, traces.otf2", p.stderr)
+        self.assertTrue(json.loads(p.stdout)["trace"]["archive"].endswith("/traces.otf2"))
         for args in (("--to", "-1"), ("--from", "2", "--to", "1"), ("--bins", "3"),
                      ("--speedup", "x.pdf"), ("--format", "xml")):
             p = tool(self.synthetic, *args)

@@ -83,9 +83,13 @@ def find_archive(path: str) -> str:
             raise ToolError(leftovers)
         raise ToolError("%s holds no trace (run the program with POMPPROF_TRACE=1)" % path)
     if len(found) > 1:
-        raise ToolError("%s holds several traces (%s): name one" % (
-            path, ", ".join(os.path.basename(f) for f in found)))
-    return found[0]
+        # reruns into one directory: the newest, as pompprof-report takes the newest profile
+        found.sort(key=lambda f: (os.stat(f).st_mtime_ns, f))
+        sys.stderr.write("%s: %s holds %d traces; reading the newest, %s (the others: %s; name "
+                         "a .otf2 file to read another)\n"
+                         % (PROG, path, len(found), os.path.basename(found[-1]),
+                            ", ".join(os.path.basename(f) for f in reversed(found[:-1]))))
+    return found[-1]
 
 
 def raw_leftovers(path: str) -> str | None:
