@@ -143,8 +143,8 @@ def timeline_figure(data: dict):
             # a bin holds the average over its time, so the scale is the largest average
             names.append("%s\n(largest bin average: %.2g running, %.3g waiting)" % (
                 _short(labels.get(str(row["label"]), "?"), 30), max(run), max(wait)))
-        title = ("task view: one row per task construct\n(filled: instances running, line: "
-                 "created and waiting; bin averages, each row scaled to its largest)")
+        title = ("task view: one row per task construct\n(filled: running, line: waiting; "
+                 "bin averages, each row to its own scale)")
     ax_task.set_yticks(range(len(names)))
     ax_task.set_yticklabels(names, fontsize=7)
     ax_task.set_ylim(max(len(names), 1) - 0.5, -0.5)
