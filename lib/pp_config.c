@@ -77,10 +77,11 @@ static int pp_config_parse_size(const char *var, const char *v, size_t *out)
  * names and names longer than PAPI's limit are refused here. */
 static int pp_config_parse_metrics(const char *var, const char *v, pp_config *cfg)
 {
-    char accepted[128];
+    char accepted[160];
     snprintf(accepted, sizeof accepted,
-             "up to %d comma-separated PAPI event names, e.g. PAPI_TOT_INS,perf::PAGE-FAULTS",
-             PP_CONFIG_METRICS_MAX);
+             "comma-separated PAPI event names, e.g. PAPI_TOT_INS,perf::PAGE-FAULTS; pompprof "
+             "counts at most %d events",
+             PP_COUNTERS_MAX);
     cfg->n_metrics = 0;
     const char *p = v;
     for (;;) {
