@@ -70,7 +70,7 @@ def require_wrapper():
 
 
 def require_reader():
-    if not os.path.exists(os.path.join(srcdir(), "scripts", "pompprof_tools", "cubex.py")):
+    if not os.path.exists(os.path.join(srcdir(), "scripts", "pompprof_tools", "cube", "cubex.py")):
         skip("the .cubex reader (scripts/pompprof_tools/cube/cubex.py) is not there yet")
 
 
