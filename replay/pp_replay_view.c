@@ -36,6 +36,7 @@ typedef struct pp_view_fragment {
 
 typedef struct pp_view_instance {
     uint32_t label;
+    char params[96]; /* the task's parameters when it last ran */
     uint32_t n;
     pp_view_fragment frag[PP_VIEW_FRAGMENTS];
 } pp_view_instance;
@@ -195,6 +196,8 @@ void pp_replay_view_task(pp_replay_view *v, const pp_replay *r, pp_replay_task *
         pp_view_instance *in = &v->inst[t->instance];
         if (in->label == PP_LABEL_NONE)
             in->label = label;
+        if (running)
+            pp_replay_task_params(r, t, in->params, sizeof in->params);
         if (in->n < PP_VIEW_FRAGMENTS)
             in->frag[in->n++] = (pp_view_fragment){pp_replay_seconds(r, a - r->offset),
                                                    pp_replay_seconds(r, b - r->offset), loc,
@@ -276,7 +279,9 @@ void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out)
             pp_view_instance *in = &v->inst[i];
             if (used && in->label < r->n_regions)
                 used[in->label] = 1;
-            fprintf(out, "%s\n    {\"label\": %u, \"fragments\": [", i ? "," : "", in->label);
+            fprintf(out, "%s\n    {\"label\": %u, \"parameters\": ", i ? "," : "", in->label);
+            pp_replay_json_string(out, in->params);
+            fprintf(out, ", \"fragments\": [");
             for (uint32_t k = 0; k < in->n; k++)
                 fprintf(out, "%s[%.9g, %.9g, %u, %d]", k ? ", " : "", in->frag[k].a, in->frag[k].b,
                         in->frag[k].loc, in->frag[k].running);

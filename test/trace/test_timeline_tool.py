@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -13,7 +14,8 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
-from trace_common import E2E_PROGS, ENV, TIMELINE, TOP_BUILDDIR, TOP_SRCDIR, Events, build, run
+from trace_common import (E2E_PROGS, ENV, PROGS, TIMELINE, TOP_BUILDDIR, TOP_SRCDIR, Events, build,
+                          run)
 
 SCENARIOS = os.path.join(TOP_BUILDDIR, "test", "unit", "trace", "trace_scenarios")
 
@@ -121,6 +123,41 @@ class TimelineTool(unittest.TestCase):
         colours = list(tp.PALETTE) + list(tp.CATEGORY_COLORS.values())
         least = min(dist(a, b) for i, a in enumerate(colours) for b in colours[i + 1:])
         self.assertGreater(least, 60)      # the old palette had two at 28
+
+    def test_parameters_travel(self):
+        """Issue 23: parameter values are in the trace (OTF2 parameter events), the
+        Chrome export (a slice's args) and the pictures (an instance's label)."""
+        out = os.path.join(self.tmp, "params.trace")
+        run(build(self.tmp, os.path.join(PROGS, "params.c")), out)
+        archive = os.path.join(out, "traces.otf2")
+        p = subprocess.run(["otf2-print", archive], stdout=subprocess.PIPE,
+                           universal_newlines=True)
+        depths = re.findall(r'PARAMETER_INT64 .*Parameter: "depth" <\d+>, Value: (\d+)', p.stdout)
+        kinds = re.findall(r'PARAMETER_STRING .*Parameter: "kind" <\d+>, Value: "(\w+)"', p.stdout)
+        # fib(7): 41 calls, each names its depth (0 to 6); every first-task body its kind
+        self.assertGreaterEqual(len(depths), 41)
+        self.assertEqual(sorted({int(d) for d in depths}), list(range(7)))
+        self.assertEqual(set(kinds), {"big", "small"})
+        chrome = os.path.join(self.tmp, "params.json")
+        q = tool(out, "--chrome", chrome)
+        self.assertEqual(q.returncode, 0, q.stderr)
+        with open(chrome) as f:
+            events = json.load(f)["traceEvents"]
+        tasks = [e for e in events if e.get("cat") == "task" and e["ph"] == "X"]
+        self.assertTrue(tasks)
+        for e in tasks:
+            self.assertRegex(e["args"].get("parameters", ""), r"depth=[1-6]\b", e)
+        self.assertTrue(any("kind=small" in e["args"]["parameters"] for e in tasks))
+        sys.path[0:0] = [os.path.join(TOP_BUILDDIR, "scripts"), os.path.join(TOP_SRCDIR, "scripts")]
+        import argparse
+        from pompprof_tools.analysis import timeline, timeline_plot as tp
+        args = argparse.Namespace(window_from=None, window_to=None, bins=200, chrome=None)
+        data = timeline.run_replay(archive, args, True)
+        params = [i["parameters"] for i in data["pictures"]["instances"]]
+        self.assertTrue(all(re.search(r"depth=\d", x) for x in params), params)
+        fig = tp.timeline_figure(data)
+        labels = [t.get_text() for t in fig.axes[1].get_yticklabels()]
+        self.assertTrue(any("depth=" in x for x in labels), labels)
 
     def test_bad_input(self):
         missing = os.path.join(self.tmp, "nothing-here")

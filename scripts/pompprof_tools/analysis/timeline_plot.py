@@ -128,7 +128,9 @@ def timeline_figure(data: dict):
             for a, b, _loc, running in inst["fragments"]:
                 ax_task.broken_barh([(a, b - a)], (i - 0.35, 0.7), facecolors=color,
                                     alpha=1.0 if running else 0.3, linewidth=0)
-            names.append("%s #%d" % (_short(labels.get(str(inst["label"]), "?"), 30), i))
+            par = inst.get("parameters") or ""     # the task's parameter values
+            names.append("%s #%d%s" % (_short(labels.get(str(inst["label"]), "?"), 30), i,
+                                       " (%s)" % _short(par, 30) if par else ""))
         title = "task view: one row per task instance (dark: running, light: created, waiting)"
     else:
         xs = [t0 + k * width for k in range(bins + 1)]
