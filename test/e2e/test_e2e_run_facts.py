@@ -219,9 +219,9 @@ class RunFacts(unittest.TestCase):
                            stderr=subprocess.PIPE, universal_newlines=True)
         self.assertEqual(p.returncode, 0)
         self.assertEqual(p.stderr.splitlines(),
-                         ["pompprof: no object of %s was instrumented (were its sources compiled "
-                          "through pompprof with -fopenmp?): it runs, but its profile will show "
-                          "no OpenMP construct" % exe])
+                         ["pompprof: no OpenMP construct of %s is measured: none of its objects "
+                          "was instrumented (were its sources compiled through pompprof with "
+                          "-fopenmp?)" % exe])
         # a shared library may hold no OpenMP code of its own: no line
         p = subprocess.run([WRAPPER] + CC + OPENMP + ["-shared", "-fPIC", src, "-o",
                                                       self.out("libx.so")],

@@ -109,10 +109,11 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
         functions = init_functions_from_nm(linked)
         if not functions and not cl.shared:
             # forgetting -fopenmp when compiling gives a serial program whose profile
-            # says "parallel coverage 0 %" and nothing else: say it now, once
-            note("no object of %s was instrumented (were its sources compiled through "
-                 "pompprof with -fopenmp?): it runs, but its profile will show no OpenMP "
-                 "construct" % (cl.output or "a.out"))
+            # says "parallel coverage 0 %" and nothing else: say it now, once (also
+            # right for a program whose constructs are all ones pompprof does not measure)
+            note("no OpenMP construct of %s is measured: none of its objects was "
+                 "instrumented (were its sources compiled through pompprof with -fopenmp?)"
+                 % (cl.output or "a.out"))
         extra, status = link_additions(compiler_cmd, cl, workdir, functions)
         if extra is None:
             return status
