@@ -122,6 +122,15 @@ class RunFacts(unittest.TestCase):
         self.assertEqual(attrs(os.path.join(d, "profile.cubex"))["pompprof::end"],
                          "signal SIGTERM")
         self.assertIn("*** INTERRUPTED by SIGTERM", tool("report", d).stdout)
+        # killed while tracing: what is left is described, not "run with POMPPROF_TRACE=1"
+        d = self.out("killed")
+        p = self.run_prog(d, "kill", STEPS, extra={"POMPPROF_TRACE": "1"})
+        self.assertEqual(p.returncode, -9)
+        r = tool("timeline", d)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("raw thread files", r.stderr)
+        self.assertIn("space reserve in %s" % os.path.join(d, "traces.raw"), r.stderr)
+        self.assertNotIn("run the program with", r.stderr)
 
     def test_profiles_never_collide(self):
         d = self.out("rerun")

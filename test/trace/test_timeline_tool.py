@@ -173,8 +173,10 @@ class TimelineTool(unittest.TestCase):
             with open(os.path.join(crashed, "traces.raw", name), "wb") as f:
                 f.write(b"\0" * size)
         cases = [((missing,), "no such file"), ((empty,), "holds no trace"),
-                 ((crashed,), "2 raw thread files of 0.0 MiB (about 384 events) and a 1.0 MiB "
-                  "space reserve in %s" % os.path.join(crashed, "traces.raw")),
+                 ((crashed,), "2 raw thread files of 0.0 MiB (about 376 events flushed to "
+                  "disk"),
+                 ((crashed,), "and a 1.0 MiB space reserve in %s" % os.path.join(crashed,
+                                                                                 "traces.raw")),
                  ((self.synthetic, "--from", "5"), "the window from --from 5 is empty"),
                  ((bogus,), bogus),
                  ((self.synthetic, "--from", "1", "--to", "2"), "empty"),

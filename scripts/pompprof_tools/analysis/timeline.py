@@ -107,13 +107,16 @@ def raw_leftovers(path: str) -> str | None:
     if not raws:
         return None
     size = sum(os.path.getsize(f) for f in raws)
+    # a raw file: a 64-byte header, then records of 16 bytes and more (doc/trace.md)
+    events = max(0, size - 64 * len(raws)) // 16
     return ("%s holds no trace, only what a traced run left when it ended without converting "
             "its trace (a crash or SIGKILL; SIGINT/SIGTERM and exit() convert it): %d raw "
-            "thread file%s of %.1f MiB (about %d events) and a %.1f MiB space reserve in %s. "
+            "thread file%s of %.1f MiB (about %d events flushed to disk; the ones still in "
+            "the threads' buffers died with the process) and a %.1f MiB space reserve in %s. "
             "The raw records name regions by number only, their names died with the process, "
             "so no readable trace can be made of them; remove %s and run again with "
             "POMPPROF_TRACE=1" % (path, len(raws), "" if len(raws) == 1 else "s",
-                                  size / 2**20, size // 16, reserve / 2**20,
+                                  size / 2**20, events, reserve / 2**20,
                                   os.path.dirname(raws[0]), os.path.dirname(raws[0])))
 
 

@@ -1,7 +1,8 @@
 /* Run facts and interrupted runs (test_e2e_run_facts.py).
  *   run_facts normal N   tasks, then a team where every thread spins N steps
  *   run_facts exit N     the same, then exit() inside the parallel region
- *   run_facts term N     the same, then SIGTERM raised inside the parallel region */
+ *   run_facts term N     the same, then SIGTERM raised inside the parallel region
+ *   run_facts kill N     the same, then SIGKILL (a crash: nothing of pompprof runs) */
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,6 +43,8 @@ int main(int argc, char **argv)
             }
             if (!strcmp(mode, "term"))
                 raise(SIGTERM);
+            if (!strcmp(mode, "kill"))
+                raise(SIGKILL);
         }
     }
     printf("done\n");
