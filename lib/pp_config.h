@@ -11,9 +11,10 @@
 #include "lib/pp_counters.h"
 #include "lib/pp_timer.h"
 
-/* POMPPROF_METRICS takes this many names at most; pp_counters keeps as many
- * of them as PAPI can count together (up to PP_COUNTERS_MAX). */
-#define PP_CONFIG_METRICS_MAX 32
+/* POMPPROF_METRICS takes this many names; pp_counters keeps as many of them
+ * as PAPI can count together, at most PP_COUNTERS_MAX (16, the one limit the
+ * messages and the README state) and names the others. */
+#define PP_CONFIG_METRICS_MAX PP_COUNTERS_NAMES_MAX
 #define PP_CONFIG_PARAMETER_VALUES_DEFAULT 256
 #define PP_CONFIG_PARAMETER_VALUES_MAX 1000000
 

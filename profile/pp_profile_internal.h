@@ -18,6 +18,8 @@
  *   close               closing what is still open at the end
  *   unify               one tree for all locations (pp_profile_unify.h)
  *   system              the system tree of the CUBE file
+ *   runfacts            the run's facts: host, cores, settings, how it ended
+ *                       (pp_profile_runfacts.h)
  *   metrics             the metrics in the file: types, values, links
  *                       (pp_profile_metrics.h)
  *   output              the CUBE4 file (pp_profile_output.h)

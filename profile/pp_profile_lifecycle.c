@@ -27,6 +27,7 @@
 #include "lib/pp_timer.h"
 #include "profile/pp_profile_job.h"
 #include "profile/pp_profile_output.h"
+#include "profile/pp_profile_runfacts.h"
 #include "profile/pp_profile_unify.h"
 
 static pthread_mutex_t pp_profile_init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -264,6 +265,7 @@ static pp_unified *pp_profile_end(const uint64_t *now_given)
          * are read. */
         if (pp_profile_g.n_locations > 1)
             usleep(2000);
+        pp_profile_runfacts_note_end();
         for (int i = 0; i < pp_profile_n_end_hooks; i++)
             pp_profile_end_hooks[i]();
         u = pp_profile_unify_at(now);
@@ -392,6 +394,7 @@ void pp_profile_lifecycle_reset(void)
     pp_profile_extra_reset();
     pp_profile_regions_reset();
     pp_profile_params_reset();
+    pp_profile_runfacts_reset();
     pp_trace_reset();
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     memset(&pp_profile_g, 0, sizeof pp_profile_g);

@@ -76,6 +76,10 @@ void pp_replay_seg_unref(pp_replay_seg *s);
 
 typedef struct pp_replay_team pp_replay_team;
 
+/* The parameters a task keeps (more are dropped: a picture's label has room
+ * for a few). */
+#define PP_REPLAY_PARAMS 4
+
 /* An open region of a task: which, and since when. */
 typedef struct pp_replay_entry {
     uint64_t t;
@@ -107,6 +111,10 @@ struct pp_replay_task {
     uint8_t waiting_shown;     /* its wait (create to begin) went to the view */
     int32_t instance;          /* index among the recorded instances, -1 none */
     uint64_t frag_start;       /* chrome/view: start of the running fragment */
+    /* its parameters (pompprof_parameter_*): the latest value of each */
+    uint32_t n_par;
+    uint32_t par_id[PP_REPLAY_PARAMS];
+    char *par_val[PP_REPLAY_PARAMS];
 };
 
 /* An instance of a thread team. */
@@ -163,6 +171,8 @@ typedef struct pp_replay {
     uint32_t n_regions;
     char **strings;
     uint32_t n_strings;
+    uint32_t *param_name; /* parameter id -> its name's string */
+    uint32_t n_params;
     pp_replay_loc *locs;
     uint32_t n_locs;
     uint64_t resolution, offset, length;
@@ -192,6 +202,11 @@ typedef struct pp_replay {
 /* model */
 int pp_replay_model_init(pp_replay *r);
 void pp_replay_enter(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region);
+/* A parameter's value (as text) in the task running on l. */
+void pp_replay_param(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t param,
+                     const char *value);
+/* "depth=3, kind=leaf": a task's parameters into buf ("" without any). */
+void pp_replay_task_params(const pp_replay *r, const pp_replay_task *t, char *buf, size_t size);
 void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region);
 void pp_replay_fork(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t threads);
 void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t comm);
@@ -257,7 +272,7 @@ const char *pp_replay_label_name(const pp_replay *r, uint32_t label);
 /* chrome */
 pp_replay_chrome *pp_replay_chrome_open(const char *path, char *err, size_t err_size);
 void pp_replay_chrome_slice(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint32_t region,
-                            uint64_t a, uint64_t b, uint64_t task);
+                            uint64_t a, uint64_t b, const pp_replay_task *task);
 void pp_replay_chrome_flow(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint64_t t,
                            uint64_t task, int begin);
 void pp_replay_chrome_counter(pp_replay_chrome *c, const pp_replay *r, uint64_t t, uint64_t ready);

@@ -101,6 +101,26 @@ static int pp_def_kind(OTF2_RegionRole role, OTF2_Paradigm paradigm, const char 
     }
 }
 
+static OTF2_CallbackCode pp_def_parameter(void *user, OTF2_ParameterRef self,
+                                          OTF2_StringRef name, OTF2_ParameterType type)
+{
+    pp_replay *r = user;
+    (void)type;
+    if (self >= (1u << 20))
+        return OTF2_CALLBACK_SUCCESS; /* not ours: pompprof numbers them from 0 */
+    if (self >= r->n_params) {
+        uint32_t *t = realloc(r->param_name, (self + 1) * sizeof *t);
+        if (!t)
+            return OTF2_CALLBACK_ERROR;
+        for (uint32_t i = r->n_params; i <= self; i++)
+            t[i] = UINT32_MAX;
+        r->param_name = t;
+        r->n_params = self + 1;
+    }
+    r->param_name[self] = name;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode pp_def_region(void *user, OTF2_RegionRef self, OTF2_StringRef name,
                                        OTF2_StringRef canonical, OTF2_StringRef description,
                                        OTF2_RegionRole role, OTF2_Paradigm paradigm,
@@ -230,6 +250,27 @@ PP_TASK_EVENT(pp_ev_create, pp_replay_task_create)
 PP_TASK_EVENT(pp_ev_switch, pp_replay_task_switch)
 PP_TASK_EVENT(pp_ev_complete, pp_replay_task_complete)
 
+/* Parameters: their value as text, into the running task. */
+static OTF2_CallbackCode pp_ev_param_int(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                         OTF2_AttributeList *attrs, OTF2_ParameterRef param,
+                                         int64_t value)
+{
+    PP_EVENT_PROLOGUE
+    char text[32];
+    snprintf(text, sizeof text, "%lld", (long long)value);
+    pp_replay_param(r, l, t, param, text);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_ev_param_string(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                            OTF2_AttributeList *attrs, OTF2_ParameterRef param,
+                                            OTF2_StringRef value)
+{
+    PP_EVENT_PROLOGUE
+    pp_replay_param(r, l, t, param, pp_def_str(r, value));
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 /* Every other event still counts (and moves the end of the trace). */
 static OTF2_CallbackCode pp_ev_other(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
                                      OTF2_AttributeList *attrs)
@@ -283,9 +324,14 @@ static void pp_replay_setup(pp_replay *r, const pp_replay_options *o)
     r->to = o->to < 0 ? end : r->offset + (uint64_t)(o->to * (double)r->resolution);
     if (r->to > end)
         r->to = end;
-    if (r->from >= r->to)
+    if (r->from >= r->to) {
+        /* only the bounds the user gave: --to < 0 means none was */
+        if (o->to < 0)
+            pp_replay_die("the window from --from %g is empty (the trace lasts %.6g s)", o->from,
+                          pp_replay_seconds(r, r->length));
         pp_replay_die("the window --from %g --to %g is empty (the trace lasts %.6g s)", o->from,
                       o->to, pp_replay_seconds(r, r->length));
+    }
     r->depend_construct = calloc(r->n_regions + 1, 1);
     if (o->pictures && !(r->view = pp_replay_view_new(r, o->bins, o->instances, o->levels)))
         pp_replay_die("out of memory");
@@ -310,6 +356,7 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
     OTF2_GlobalDefReaderCallbacks_SetStringCallback(dc, pp_def_string);
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dc, pp_def_region);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, pp_def_location);
+    OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dc, pp_def_parameter);
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dc, r);
     uint64_t n = 0;
     OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
@@ -354,6 +401,8 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
     OTF2_GlobalEvtReaderCallbacks_SetThreadAcquireLockCallback(ec, pp_ev_lock);
     OTF2_GlobalEvtReaderCallbacks_SetThreadReleaseLockCallback(ec, pp_ev_lock);
     OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(ec, pp_ev_metric);
+    OTF2_GlobalEvtReaderCallbacks_SetParameterIntCallback(ec, pp_ev_param_int);
+    OTF2_GlobalEvtReaderCallbacks_SetParameterStringCallback(ec, pp_ev_param_string);
     OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, ec, r);
     OTF2_Reader_ReadAllGlobalEvents(rd, ger, &n);
     OTF2_GlobalEvtReaderCallbacks_Delete(ec);

@@ -116,6 +116,8 @@ static void pp_replay_task_unref(pp_replay_task *t)
         pp_replay_task *parent = t->parent;
         pp_replay_seg_unref(t->seg);
         pp_replay_seg_unref(t->child_max_seg);
+        for (uint32_t i = 0; i < t->n_par; i++)
+            free(t->par_val[i]);
         free(t->stack);
         free(t);
         t = parent;
@@ -279,8 +281,7 @@ static void pp_replay_switch_out(pp_replay *r, pp_replay_loc *l, pp_replay_task 
         return;
     for (uint32_t i = 0; i < t->depth; i++) {
         uint64_t a = t->stack[i].t > t->frag_start ? t->stack[i].t : t->frag_start;
-        pp_replay_chrome_slice(r->chrome, r, l->index, t->stack[i].region, a, now,
-                               t->is_explicit ? t->id : 0);
+        pp_replay_chrome_slice(r->chrome, r, l->index, t->stack[i].region, a, now, t);
     }
 }
 
@@ -302,6 +303,45 @@ int pp_replay_model_init(pp_replay *r)
         l->cur = l->initial;
     }
     return 0;
+}
+
+void pp_replay_param(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t param,
+                     const char *value)
+{
+    pp_replay_settle(r, l, t);
+    if (!l->cur)
+        l->cur = pp_replay_implicit(l);
+    pp_replay_task *task = l->cur;
+    uint32_t i = 0;
+    while (i < task->n_par && task->par_id[i] != param)
+        i++;
+    if (i == PP_REPLAY_PARAMS)
+        return;
+    char *copy = strdup(value ? value : "");
+    if (!copy)
+        return;
+    if (i == task->n_par)
+        task->par_id[task->n_par++] = param;
+    else
+        free(task->par_val[i]);
+    task->par_val[i] = copy;
+}
+
+void pp_replay_task_params(const pp_replay *r, const pp_replay_task *t, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; t && i < t->n_par && n < size; i++) {
+        const char *name = t->par_id[i] < r->n_params &&
+                                   r->param_name[t->par_id[i]] < r->n_strings &&
+                                   r->strings[r->param_name[t->par_id[i]]]
+                               ? r->strings[r->param_name[t->par_id[i]]]
+                               : "?";
+        int k = snprintf(buf + n, size - n, "%s%s=%s", i ? ", " : "", name, t->par_val[i]);
+        if (k < 0)
+            break;
+        n += (size_t)k;
+    }
 }
 
 void pp_replay_enter(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region)
@@ -341,8 +381,7 @@ void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
         uint32_t reg = e.region;
         if (r->chrome)
             pp_replay_chrome_slice(r->chrome, r, l->index, reg,
-                                   e.t > task->frag_start ? e.t : task->frag_start, t,
-                                   task->is_explicit ? task->id : 0);
+                                   e.t > task->frag_start ? e.t : task->frag_start, t, task);
         task->depth--;
         int kind = reg < r->n_regions ? r->regions[reg].kind : PP_RK_OTHER;
         if (kind == PP_RK_TASKWAIT) {

@@ -42,6 +42,7 @@ typedef struct pp_view_fragment {
 typedef struct pp_view_instance {
     uint32_t label;
     uint32_t creator; /* location that created it */
+    char params[96]; /* the task's parameters when it last ran */
     uint32_t n;
     pp_view_fragment frag[PP_VIEW_FRAGMENTS];
 } pp_view_instance;
@@ -268,6 +269,8 @@ void pp_replay_view_task(pp_replay_view *v, const pp_replay *r, pp_replay_task *
         pp_view_instance *in = &v->inst[t->instance];
         if (in->label == PP_LABEL_NONE)
             in->label = label;
+        if (running)
+            pp_replay_task_params(r, t, in->params, sizeof in->params);
         if (in->n < PP_VIEW_FRAGMENTS)
             in->frag[in->n++] = (pp_view_fragment){pp_replay_seconds(r, a - r->offset),
                                                    pp_replay_seconds(r, b - r->offset), loc,
@@ -383,8 +386,10 @@ void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out)
             pp_view_instance *in = &v->inst[i];
             if (used && in->label < r->n_regions)
                 used[in->label] = 1;
-            fprintf(out, "%s\n    {\"label\": %u, \"creator\": %u, \"fragments\": [", i ? "," : "",
-                    in->label, in->creator);
+            fprintf(out, "%s\n    {\"label\": %u, \"creator\": %u, \"parameters\": ",
+                    i ? "," : "", in->label, in->creator);
+            pp_replay_json_string(out, in->params);
+            fprintf(out, ", \"fragments\": [");
             for (uint32_t k = 0; k < in->n; k++)
                 fprintf(out, "%s[%.9g, %.9g, %u, %d]", k ? ", " : "", in->frag[k].a, in->frag[k].b,
                         in->frag[k].loc, in->frag[k].running);

@@ -49,6 +49,7 @@ dist_pompprof_tools_analysis_DATA = \
 	scripts/pompprof_tools/analysis/profile_model.py \
 	scripts/pompprof_tools/analysis/report.py \
 	scripts/pompprof_tools/analysis/report_mpi.py \
+	scripts/pompprof_tools/analysis/runfacts.py \
 	scripts/pompprof_tools/analysis/scaling.py \
 	scripts/pompprof_tools/analysis/svg.py \
 	scripts/pompprof_tools/analysis/textfmt.py \
@@ -84,6 +85,26 @@ bin_SCRIPTS += $(pompprof_commands)
 CLEANFILES += $(pompprof_commands) scripts/pompprof_tools/build_config.py
 EXTRA_DIST += scripts/command-stub.in scripts/pompprof_tools/build_config.py.in \
 	scripts/pyproject.toml
+
+# man pages, one per command, made of its --help (scripts/help2roff.py): a page never
+# says other than the command does
+pompprof_mans = man/pompprof.1 man/pompprof-report.1 man/pompprof-diff.1 \
+	man/pompprof-scaling.1 man/pompprof-timeline.1
+man_MANS = $(pompprof_mans)
+CLEANFILES += $(pompprof_mans)
+EXTRA_DIST += scripts/help2roff.py
+$(pompprof_mans): man/%.1: scripts/% $(srcdir)/scripts/help2roff.py
+	@$(MKDIR_P) man
+	$(AM_V_GEN)case $* in \
+	  pompprof) what='build OpenMP programs for profiling with pompprof' ;; \
+	  pompprof-report) what='report of a pompprof profile: flat profile, call and task trees, overheads' ;; \
+	  pompprof-diff) what='per call path difference of two pompprof profiles' ;; \
+	  pompprof-scaling) what='how a program'"'"'s time splits up across thread counts' ;; \
+	  pompprof-timeline) what='work, overhead and idleness from a pompprof trace; timeline pictures' ;; \
+	esac; \
+	COLUMNS=80 ./scripts/$* --help >$@.help && \
+	$(PYTHON) $(srcdir)/scripts/help2roff.py $* '$(PACKAGE_VERSION)' "$$what" <$@.help >$@.tmp && \
+	rm -f $@.help && mv $@.tmp $@
 
 pompprof_scripts_edit = sed \
 	-e 's|[@]PYTHON[@]|$(PYTHON)|g' \

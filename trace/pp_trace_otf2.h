@@ -24,7 +24,7 @@ typedef struct pp_trace_lock {
 enum pp_trace_ev {
     PP_EV_ENTER, PP_EV_LEAVE, PP_EV_FORK, PP_EV_JOIN, PP_EV_TEAM_BEGIN, PP_EV_TEAM_END,
     PP_EV_TASK_CREATE, PP_EV_TASK_SWITCH, PP_EV_TASK_COMPLETE, PP_EV_ACQUIRE, PP_EV_RELEASE,
-    PP_EV_METRIC, PP_EV_N
+    PP_EV_METRIC, PP_EV_PARAM, PP_EV_N
 };
 
 typedef struct pp_trace_conv {
@@ -74,6 +74,16 @@ int pp_trace_otf2_location(pp_trace_conv *c, pp_trace_buf *b, const pp_trace_bud
 int pp_trace_otf2_definitions(pp_trace_conv *c);
 /* Bytes the definitions will take at most (for the disk budget). */
 uint64_t pp_trace_otf2_definitions_size(const pp_trace_defs *defs, uint32_t n_locations);
+
+/* Parameters: parameter i is OTF2 parameter i, its name string 1 + i; value
+ * j of pset_values is string 1 + n_params + j (as text, also a number's, for
+ * a parameter that took a string somewhere: OTF2 gives a parameter one type). */
+static inline uint32_t pp_trace_param_string(const pp_trace_defs *d, uint32_t j)
+{
+    return 1 + d->n_params + j;
+}
+/* Whether parameter i is a string parameter (any of its values is one). */
+int pp_trace_param_is_string(const pp_trace_defs *d, uint32_t i);
 
 /* A task handle as OTF2 identifies tasks: the creating thread (the handle's
  * location index) and its generation number (the handle's counter).  Thread

@@ -161,6 +161,9 @@ void pp_trace_otf2_event_sizes(pp_trace_conv *c)
         ts + (uint32_t)OTF2_EventSizeEstimator_GetSizeOfThreadReleaseLockEvent(e);
     c->size[PP_EV_METRIC] = ts + (uint32_t)OTF2_EventSizeEstimator_GetSizeOfMetricEvent(
                                      e, (uint8_t)(c->defs->n_metrics ? c->defs->n_metrics : 1));
+    uint32_t pi = (uint32_t)OTF2_EventSizeEstimator_GetSizeOfParameterIntEvent(e);
+    uint32_t ps = (uint32_t)OTF2_EventSizeEstimator_GetSizeOfParameterStringEvent(e);
+    c->size[PP_EV_PARAM] = ts + (pi > ps ? pi : ps);
     OTF2_EventSizeEstimator_Delete(e);
 }
 
@@ -442,6 +445,26 @@ static void pp_conv_metrics(pp_conv_loc *l, const uint64_t *rec)
                   0);
 }
 
+/* The values of the parameter set now in force, one event each. */
+static void pp_conv_params(pp_conv_loc *l, uint64_t pset)
+{
+    const pp_trace_defs *d = l->c->defs;
+    if (!d->pset_first || pset >= d->n_psets)
+        return;
+    for (uint32_t j = d->pset_first[pset]; j < d->pset_first[pset + 1]; j++) {
+        const pp_trace_param *v = &d->pset_values[j];
+        if (!pp_conv_room(l, l->c->size[PP_EV_PARAM]))
+            return;
+        OTF2_ErrorCode e;
+        if (pp_trace_param_is_string(d, v->param))
+            e = OTF2_EvtWriter_ParameterString(l->w, NULL, l->t_last, v->param,
+                                               pp_trace_param_string(d, j));
+        else
+            e = OTF2_EvtWriter_ParameterInt(l->w, NULL, l->t_last, v->param, v->value);
+        pp_conv_count(l, e, 0);
+    }
+}
+
 static void pp_conv_record(pp_conv_loc *l, const uint64_t *rec)
 {
     unsigned kind = (unsigned)(rec[0] & 0xff);
@@ -476,6 +499,7 @@ static void pp_conv_record(pp_conv_loc *l, const uint64_t *rec)
     case PP_TRACE_METRICS: pp_conv_metrics(l, rec); break;
     case PP_TRACE_FLUSH_BEGIN: pp_conv_enter(l, l->c->flush_region + (rec[1] == 1)); break;
     case PP_TRACE_FLUSH_END: pp_conv_leave(l, l->c->flush_region + (rec[1] == 1)); break;
+    case PP_TRACE_PARAMS: pp_conv_params(l, rec[1]); break;
     default: break;
     }
 }

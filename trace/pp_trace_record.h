@@ -35,6 +35,7 @@ enum pp_trace_kind {
     PP_TRACE_METRICS,      /* a: n, then n counter values; time: the record before it */
     PP_TRACE_FLUSH_BEGIN,  /* a: 0 a flush, 1 the trace's start (pp_trace_started) */
     PP_TRACE_FLUSH_END,    /* a: as its begin */
+    PP_TRACE_PARAMS,       /* a: the parameter set now in force (the engine's set id) */
     PP_TRACE_KIND_END
 };
 

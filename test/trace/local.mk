@@ -17,4 +17,4 @@ endif
 EXTRA_DIST += $(TRACE_TESTS) test/trace/trace_common.py \
 	test/trace/progs/spin.h test/trace/progs/gt_idle.c test/trace/progs/gt_critical.c \
 	test/trace/progs/gt_tree.c test/trace/progs/gt_chain.c test/trace/progs/depend.c \
-	test/trace/progs/fdepend.f90
+	test/trace/progs/fdepend.f90 test/trace/progs/params.c

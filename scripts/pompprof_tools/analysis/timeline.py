@@ -78,11 +78,46 @@ def find_archive(path: str) -> str:
         raise ToolError("%s: no such file or directory" % path)
     found = sorted(glob.glob(os.path.join(glob.escape(path), "*.otf2")))
     if not found:
+        leftovers = raw_leftovers(path)
+        if leftovers:
+            raise ToolError(leftovers)
         raise ToolError("%s holds no trace (run the program with POMPPROF_TRACE=1)" % path)
     if len(found) > 1:
-        raise ToolError("%s holds several traces (%s): name one" % (
-            path, ", ".join(os.path.basename(f) for f in found)))
-    return found[0]
+        # reruns into one directory: the newest, as pompprof-report takes the newest profile
+        found.sort(key=lambda f: (os.stat(f).st_mtime_ns, f))
+        sys.stderr.write("%s: %s holds %d traces; reading the newest, %s (the others: %s; name "
+                         "a .otf2 file to read another)\n"
+                         % (PROG, path, len(found), os.path.basename(found[-1]),
+                            ", ".join(os.path.basename(f) for f in reversed(found[:-1]))))
+    return found[-1]
+
+
+def raw_leftovers(path: str) -> str | None:
+    """What a traced run that never ended left in path (doc/trace.md: the threads' raw
+    files and the reserve, converted to OTF2 only at the end of the run), said precisely;
+    None when there is none."""
+    raws, reserve = [], 0
+    for d in sorted(glob.glob(os.path.join(glob.escape(path), "*.raw"))):
+        if not os.path.isdir(d):
+            continue
+        raws += [f for f in glob.glob(os.path.join(glob.escape(d), "*.raw")) if os.path.isfile(f)]
+        r = os.path.join(d, "reserve")
+        if os.path.isfile(r):
+            reserve += os.path.getsize(r)
+    if not raws:
+        return None
+    size = sum(os.path.getsize(f) for f in raws)
+    # a raw file: a 64-byte header, then records of 16 bytes and more (doc/trace.md)
+    events = max(0, size - 64 * len(raws)) // 16
+    return ("%s holds no trace, only what a traced run left when it ended without converting "
+            "its trace (a crash or SIGKILL; SIGINT/SIGTERM and exit() convert it): %d raw "
+            "thread file%s of %.1f MiB (about %d events flushed to disk; the ones still in "
+            "the threads' buffers died with the process) and a %.1f MiB space reserve in %s. "
+            "The raw records name regions by number only, their names died with the process, "
+            "so no readable trace can be made of them; remove %s and run again with "
+            "POMPPROF_TRACE=1" % (path, len(raws), "" if len(raws) == 1 else "s",
+                                  size / 2**20, events, reserve / 2**20,
+                                  os.path.dirname(raws[0]), os.path.dirname(raws[0])))
 
 
 def run_replay(archive: str, args, pictures: bool, extra=()) -> dict:

@@ -25,8 +25,10 @@ CATEGORY_COLORS = {
     "trace flush or start": "#000000",
     "undetermined (depend tasks waiting)": "#8c8c8c",
 }
-PALETTE = ("#4e79a7", "#59a14f", "#76b7b2", "#edc948", "#86bcb6", "#499894", "#b6992d",
-           "#8cd17d", "#a0cbe8", "#f1ce63", "#79706e", "#d4a6c8", "#9d7660", "#d7b5a6")
+# regions and task constructs: colours far apart from each other and from the ones above
+# (test_timeline_tool checks the least distance), so neighbouring regions never look alike
+PALETTE = ("#1f77b4", "#2ca02c", "#edc948", "#17becf", "#8c564b", "#e377c2", "#393b79",
+           "#bcbd22", "#7fc97f", "#a6cee3", "#6a3d9a", "#b15928", "#005824", "#fb9a99")
 
 
 def check_matplotlib():
@@ -75,6 +77,12 @@ def _colors(pic: dict) -> dict:
 
 
 def draw_timeline(data: dict, path: str, fmt: str):
+    plt = _pyplot()
+    _save(timeline_figure(data), plt, path, fmt)
+
+
+def timeline_figure(data: dict):
+    """The timeline pictures as one matplotlib figure (laid out, not yet saved)."""
     pic = data.get("pictures")
     if not pic:
         raise ToolError("the replay returned no picture data")
@@ -120,7 +128,9 @@ def draw_timeline(data: dict, path: str, fmt: str):
             for a, b, _loc, running in inst["fragments"]:
                 ax_task.broken_barh([(a, b - a)], (i - 0.35, 0.7), facecolors=color,
                                     alpha=1.0 if running else 0.3, linewidth=0)
-            names.append("%s #%d" % (_short(labels.get(str(inst["label"]), "?"), 30), i))
+            par = inst.get("parameters") or ""     # the task's parameter values
+            names.append("%s #%d%s" % (_short(labels.get(str(inst["label"]), "?"), 30), i,
+                                       " (%s)" % _short(par, 30) if par else ""))
         title = "task view: one row per task instance (dark: running, light: created, waiting)"
     else:
         xs = [t0 + k * width for k in range(bins + 1)]
@@ -132,10 +142,11 @@ def draw_timeline(data: dict, path: str, fmt: str):
             ax_task.fill_between(xs, i + 0.4, ys, step="post", color=color, linewidth=0)
             yw = [i + 0.4 - 0.8 * v / top_w for v in wait + wait[-1:]]
             ax_task.step(xs, yw, where="post", color="#333333", linewidth=0.6)
-            names.append("%s\n(running <= %.2g, waiting <= %.3g)" % (
+            # a bin holds the average over its time, so the scale is the largest average
+            names.append("%s\n(largest bin average: %.2g running, %.3g waiting)" % (
                 _short(labels.get(str(row["label"]), "?"), 30), max(run), max(wait)))
-        title = ("task view: one row per task construct (filled: instances running, line: "
-                 "created and waiting; each scaled to its maximum)")
+        title = ("task view: one row per task construct\n(filled: running, line: waiting; "
+                 "bin averages, each row to its own scale)")
     ax_task.set_yticks(range(len(names)))
     ax_task.set_yticklabels(names, fontsize=7)
     ax_task.set_ylim(max(len(names), 1) - 0.5, -0.5)
@@ -158,7 +169,7 @@ def draw_timeline(data: dict, path: str, fmt: str):
     fig.suptitle("%s: %d threads, %.4g s" % (data["trace"]["archive"], nthreads, t1 - t0),
                  fontsize=10, x=0.01, ha="left")
     fig.tight_layout()
-    _save(fig, plt, path, fmt)
+    return fig
 
 
 def draw_speedup(data: dict, path: str):

@@ -32,7 +32,7 @@ from .compile import compile_sources
 from . import functions as wrapper_functions
 from .. import filterfile
 from .link import init_functions_from_nm, libdir, link_additions, needs_pompprof
-from .mpi import mpi_link_flags
+from .mpi import mpi_link_flags, mpi_use
 from .run import note, run
 
 USAGE = """\
@@ -138,6 +138,14 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
                 link_args.append(a)
         linked = cl.objects + list(objects.values())
         functions = init_functions_from_nm(linked)
+        if not functions and not cl.shared and not mpi_use(compiler_cmd, args, linked)[0]:
+            # forgetting -fopenmp when compiling gives a serial program whose profile
+            # says "parallel coverage 0 %" and nothing else: say it now, once (also
+            # right for a program whose constructs are all ones pompprof does not measure;
+            # an MPI program has its MPI calls measured, or its own line about them)
+            note("no OpenMP construct of %s is measured: none of its objects was "
+                 "instrumented (were its sources compiled through pompprof with -fopenmp?)"
+                 % (cl.output or "a.out"))
         extra, status = link_additions(compiler_cmd, cl, workdir, functions)
         if extra is None:
             return status

@@ -209,7 +209,8 @@ static int scenario_metrics(const char *dir)
     pp_trace_metrics(b, 2, v2);
     pp_trace_region r = {"work", "synthetic.c", "user", "function", NULL, 1, 2};
     const char *names[2] = {"PAPI_TOT_INS", "PAPI_L2_DCM"};
-    pp_trace_defs defs = {&r, 1, names, 2, "metrics", 30, 1e9, 0};
+    pp_trace_defs defs = {.regions = &r, .n_regions = 1, .metrics = names, .n_metrics = 2,
+                          .program = "metrics", .t_end = 30, .ticks_per_second = 1e9};
     return pp_trace_finish(&defs) == 0 ? 0 : 1;
 }
 
