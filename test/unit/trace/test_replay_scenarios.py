@@ -7,6 +7,7 @@ a time window, the pictures' data and a Chrome trace.  otf2-print must read ever
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,7 +31,7 @@ class Scenarios(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="pp_replay_")
         cls.archives = {}
-        for name in ("idle", "critical", "depend", "tied"):
+        for name in ("idle", "critical", "depend", "tied", "graph"):
             out = os.path.join(cls.tmp, name)
             subprocess.run([SCENARIOS, name, out], check=True)
             cls.archives[name] = os.path.join(out, "traces.otf2")
@@ -63,6 +64,29 @@ class Scenarios(unittest.TestCase):
                 leaves = sum(1 for l in lines if l[0] == "LEAVE" and l[1] == loc)
                 self.assertEqual(enters, leaves, "%s, location %s" % (name, loc))
                 self.assertGreater(enters, 0)
+
+    def test_dependences_in_otf2(self):
+        """Each list item is three attributes (depend[i] address, size, kind) of its task's
+        ThreadTaskCreate; a taskwait depend's go with the taskwait's Enter."""
+        text = subprocess.run(["otf2-print", self.archives["graph"]], stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout.splitlines()
+        items = []
+        for i, line in enumerate(text):
+            if line.startswith(("THREAD_TASK_CREATE", "ENTER")) and i + 1 < len(text) and \
+                    "ADDITIONAL ATTRIBUTES" in text[i + 1]:
+                attrs = re.findall(r'\("depend\[(\d+)\] (\w+)" <\d+>; \w+; (\d+)\)', text[i + 1])
+                items.append((line.split()[0], int(line.split()[2]),
+                              [(int(n), k, int(v)) for n, k, v in attrs]))
+        def item(n, addr, size, kind):
+            return [(n, "address", addr), (n, "size", size), (n, "kind", kind)]
+        x, y = 0x1000, 0x2000
+        self.assertEqual(items, [
+            ("THREAD_TASK_CREATE", 100, item(0, x, 8, 2)),
+            ("THREAD_TASK_CREATE", 200, item(0, x, 8, 1)),
+            ("THREAD_TASK_CREATE", 300, item(0, x, 8, 1)),
+            ("THREAD_TASK_CREATE", 400, item(0, x, 8, 3)),
+            ("THREAD_TASK_CREATE", 450, item(0, y, 8, 1) + item(1, x + 64, 16, 2)),
+            ("ENTER", 500, item(0, x, 8, 1))])
 
     def test_metrics(self):
         out = os.path.join(self.tmp, "metrics")

@@ -4,7 +4,7 @@
  * adapter would send them, then written by the engine's finalize.  The
  * breakdown of each is worked out by hand in the test.
  *
- *   trace_scenarios NAME DIR     NAME: idle, critical, depend, tied, metrics
+ *   trace_scenarios NAME DIR     NAME: idle, critical, depend, tied, graph, metrics
  *
  * metrics writes its records through trace/ directly: counter values
  * (which need PAPI to come from the engine) on one thread. */
@@ -15,6 +15,7 @@
 #include "lib/pp_config.h"
 #include "lib/pp_timer.h"
 #include "profile/pp_profile.h"
+#include "profile/pp_profile_depend.h"
 #include "profile/pp_profile_test.h"
 #include "trace/pp_trace.h"
 
@@ -155,6 +156,78 @@ static void scenario_depend(void)
     pp_profile_test_finalize_at(6600);
 }
 
+/* A task created by the calling location at [t, t + 10) with one
+ * dependence on x (of kind), and for y unless y is 0. */
+static pp_task_handle create_dep(uint64_t t, uint64_t x, unsigned kind, uint64_t y, unsigned ykind)
+{
+    pp_task_handle h = pp_profile_task_new_handle();
+    pp_profile_task_create_enter_at(CD, h, t);
+    pp_depend items[2] = {{x, 8, kind}, {y, 16, ykind}};
+    pp_profile_task_depend(h, items, y ? 2 : 1);
+    pp_profile_exit_at(CD, t + 10);
+    return h;
+}
+
+#define X 0x1000
+#define Y 0x2000
+
+/* A diamond on x: A (out x) -> B, C (in x) -> D (inout x), and E (in y)
+ * alone; then a taskwait depend(in: x) that waits for D.  loc 0 creates
+ * them (A at 100, B 200, C 300, D 400, E 450), waits in the taskwait depend
+ * from 500, and runs E and B; loc 1 waits in the barrier from 100 and runs
+ * A, C and D:
+ *   loc 1: A 600-1600, C 1650-2650, D 2800-3800;
+ *   loc 0: E 520-620, B 1700-2700, taskwait left at 3850, barrier 3900-4000.
+ * Ready: A, E from their creation; B, C at 1600; D at 2700. */
+static void scenario_graph(void)
+{
+    AT(0);
+    pp_task_handle initial = pp_profile_task_current();
+    int64_t ctx = pp_profile_fork_at(P, 2, 0);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    pp_task_handle implicit0 = pp_profile_task_current();
+    AT(1);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    pp_task_handle implicit1 = pp_profile_task_current();
+    pp_profile_enter_at(B, 100);
+    AT(0);
+    pp_task_handle a = create_dep(100, X, PP_DEPEND_OUT, 0, 0);
+    pp_task_handle b = create_dep(200, X, PP_DEPEND_IN, 0, 0);
+    pp_task_handle c = create_dep(300, X, PP_DEPEND_IN, 0, 0);
+    pp_task_handle d = create_dep(400, X, PP_DEPEND_INOUT, 0, 0);
+    pp_task_handle e = create_dep(450, Y, PP_DEPEND_IN, X + 64, PP_DEPEND_OUT);
+    pp_depend wait_on = {X, 8, PP_DEPEND_IN};
+    pp_profile_taskwait_depend(&wait_on, 1);
+    pp_profile_enter_at(TW, 500);
+    pp_profile_task_begin_at(TD, e, false, 520);
+    pp_profile_task_end_at(TD, 620);
+    pp_profile_task_switch_to_at(implicit0, 620);
+    AT(1);
+    pp_profile_task_begin_at(TD, a, false, 600);
+    pp_profile_task_end_at(TD, 1600);
+    pp_profile_task_begin_at(TD, c, false, 1650);
+    pp_profile_task_end_at(TD, 2650);
+    AT(0);
+    pp_profile_task_begin_at(TD, b, false, 1700);
+    pp_profile_task_end_at(TD, 2700);
+    pp_profile_task_switch_to_at(implicit0, 2700);
+    AT(1);
+    pp_profile_task_begin_at(TD, d, false, 2800);
+    pp_profile_task_end_at(TD, 3800);
+    pp_profile_task_switch_to_at(implicit1, 3800);
+    AT(0);
+    pp_profile_exit_at(TW, 3850);
+    pp_profile_enter_at(B, 3900);
+    pp_profile_exit_at(B, 4000);
+    pp_profile_parallel_end_at(P, 4100);
+    AT(1);
+    pp_profile_exit_at(B, 4000);
+    pp_profile_parallel_end_at(P, 4100);
+    AT(0);
+    pp_profile_join_at(P, initial, 4200);
+    pp_profile_test_finalize_at(4300);
+}
+
 /* loc 0's implicit task waits in a taskwait for its child A (run by loc 1,
  * done at 50) and runs task Z (loc 1's) meanwhile, until 200: from 50 on it
  * is ready, for loc 0 only, so loc 0's 10 ns from Z's end to its resumption
@@ -236,6 +309,8 @@ int main(int argc, char **argv)
         scenario_depend();
     else if (!strcmp(argv[1], "tied"))
         scenario_tied();
+    else if (!strcmp(argv[1], "graph"))
+        scenario_graph();
     else {
         fprintf(stderr, "trace_scenarios: unknown scenario %s\n", argv[1]);
         return 2;
