@@ -146,6 +146,55 @@ class Scenarios(unittest.TestCase):
         self.assertEqual(d["depend"]["constructs"], ["!$omp task @synthetic.c:6"])
         self.assertEqual(d["graph"]["depend_tasks"], 1)
 
+    def test_graph(self):
+        """The diamond A -> B, C -> D on x, E alone, a taskwait depend on D (trace_scenarios.c
+        gives the times): readiness from the edges, no undetermined time."""
+        d = self.replay("graph")
+        # thread 1: waits 100-600 while A is ready (overhead), runs A; 1600-1650 B and C
+        # ready; 2650-2700 nothing ready (D waits for B), 2700-2800 D ready; after D idle
+        self.assertBreakdown(d["threads"][1], work_task=3000, work_implicit=200,
+                             overhead_switch=650, idleness=250, undetermined=0)
+        # thread 0: taskwait depend from 500: 20 while A is ready, E, then idle until B and C
+        # are ready (1600), 100 until it takes B, 100 while D is ready, idle until D ends
+        # (3800), 50 until it resumes (its taskwait is ready for it alone)
+        self.assertBreakdown(d["threads"][0], work_task=1100, work_implicit=700,
+                             overhead_create=50, overhead_switch=270, idleness=2180,
+                             undetermined=0)
+        dep = d["depend"]
+        self.assertEqual((dep["tasks"], dep["recorded"], dep["items"], dep["edges"],
+                          dep["taskwaits"]), (0, 5, 7, 4, 1))
+        g = d["graph"]
+        # the path: serial 100, A, C (or B), D 3000, the taskwait's end to the barrier 50,
+        # the parallel's end 100, after the join 100
+        self.assertEqual(ns(g["work"]), 5050)
+        self.assertEqual(ns(g["span"]), 3350)
+        path = [(p["construct"], ns(p["seconds"]), p["segments"]) for p in g["span_path"]]
+        self.assertEqual(path[1], ("!$omp task @synthetic.c:6", 3000, 3))
+        self.assertEqual((g["depend_tasks"], g["dependent_tasks"], g["dependence_edges"]),
+                         (0, 5, 4))
+        # ready waits: A 500, B 100, C 50, D 100, E 70
+        (rw,) = d["ready_wait"]
+        self.assertEqual((rw["tasks"], ns(rw["total"]), ns(rw["max"])), (5, 820, 500))
+
+    def test_dot(self):
+        path = os.path.join(self.tmp, "graph.dot")
+        self.replay("graph", "--dot", path)
+        with open(path) as f:
+            text = f.read()
+        edges = re.findall(r"^  t(\d+) -> t(\d+)( \[penwidth=3\])?;$", text, re.M)
+        self.assertEqual(sorted((int(a), int(b), bool(w)) for a, b, w in edges),
+                         [(0, 1, False), (0, 2, True), (1, 3, False), (2, 3, True)])
+        bold = re.findall(r"^  t(\d+) \[.*penwidth=3", text, re.M)
+        self.assertEqual(sorted(int(b) for b in bold), [0, 2, 3])
+        # collapsed: one construct, its self-edges counted, the predecessors' work 4000 ns
+        self.replay("graph", "--dot", path, "--dot-instances", "2")
+        with open(path) as f:
+            text = f.read()
+        self.assertIn('c0 -> c0 [label="4 x, 0.004 ms", penwidth=3]', text)
+        self.assertIn("5 tasks", text)
+        if shutil.which("dot"):
+            subprocess.run(["dot", "-Tsvg", path, "-o", path + ".svg"], check=True)
+
     def test_tied(self):
         d = self.replay("tied")
         # thread 0: taskwait 20 while tasks are ready; 10 after task Z while its own
