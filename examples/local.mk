@@ -10,7 +10,7 @@
 # makefile for users building the examples with an INSTALLED pompprof.
 
 EXAMPLES_NAMES = fib fib_cutoff nqueens nqueens_cutoff nqueens_depth mergesort sparselu \
-	treewalk prodcons worksharing
+	treewalk prodcons worksharing wavefront
 EXAMPLES_PLAIN = $(EXAMPLES_NAMES:%=examples/plain/%)
 EXAMPLES_PROF = $(EXAMPLES_NAMES:%=examples/prof/%)
 # the hybrid MPI + OpenMP example, built with $(MPICC) when configure found MPI
