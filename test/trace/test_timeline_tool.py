@@ -62,6 +62,54 @@ class TimelineTool(unittest.TestCase):
         self.assertIn("%.4f" % data["threads"][1]["idleness"], t.stdout)
         self.assertIn("parallelism", t.stdout)
 
+    def test_pot_quadrant(self):
+        # the idle scenario: thread 1 waits about 100 us of 200 with nothing ready
+        p = tool(self.synthetic, "--format", "json")
+        pot = json.loads(p.stdout)["pot"]
+        self.assertEqual(pot["quadrant"], "high idleness, low overhead")
+        self.assertAlmostEqual(pot["idleness_share"], (390 + 100290) / (102000 + 100450),
+                               places=6)
+        self.assertIn("more (finer) tasks", pot["advice"])
+        t = tool(self.synthetic)
+        self.assertIn("POT quadrant: high idleness, low overhead", t.stdout)
+
+    def test_dependences(self):
+        graph = os.path.join(self.tmp, "graph")
+        subprocess.run([SCENARIOS, "graph", graph], check=True)
+        dot = os.path.join(self.tmp, "graph.dot")
+        t = tool(graph, "--dot", dot)
+        self.assertEqual(t.returncode, 0, t.stderr)
+        self.assertIn("Dependences: 5 tasks with 7 recorded list items, 4 edges between "
+                      "siblings, 1 taskwait depend", t.stdout)
+        # ready waits 500, 100, 50, 100, 70 ns
+        self.assertRegex(t.stdout, r"!\$omp task @synthetic.c:6 +5 tasks  mean 0.000000 s  "
+                                   r"max 0.00000[01] s  total 0.000001 s")
+        self.assertIn("4 dependence edges", t.stdout)
+        self.assertNotIn("lower bound", t.stdout)
+        with open(dot) as f:
+            self.assertEqual(f.read().count(" -> "), 4)
+        bad = tool(graph, "--dot", dot, "--dot-instances", "0")
+        self.assertEqual(bad.returncode, 2)
+
+    def test_heatmap(self):
+        graph = os.path.join(self.tmp, "graph_h")
+        subprocess.run([SCENARIOS, "graph", graph], check=True)
+        svg = os.path.join(self.tmp, "heat.svg")
+        p = tool("--heatmap", svg, "10=" + self.synthetic, "2=" + graph)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(ET.parse(svg).getroot().tag.endswith("svg"))
+        rows = [l.split() for l in p.stdout.splitlines()[2:]]
+        self.assertEqual([r[:2] for r in rows], [["2", "2"], ["10", "2"]])
+        data = json.loads(tool(graph, "--format", "json").stdout)
+        self.assertEqual(rows[0][3], "%.4f" % data["total"]["work"])
+        for title in ("work", "idleness", "overhead"):
+            self.assertIn(title + " (s, all threads)", open(svg).read())
+        dup = tool("--heatmap", svg, "2=" + self.synthetic, "2=" + graph)
+        self.assertEqual(dup.returncode, 1)
+        self.assertIn("two runs with parameter 2 and 2 threads", dup.stderr)
+        self.assertEqual(len(dup.stderr.splitlines()), 1)
+        self.assertEqual(tool(self.synthetic, graph).returncode, 2)
+
     def test_window(self):
         p = tool(self.synthetic, "--format", "json", "--from", "0.00005", "--to", "0.0001")
         self.assertEqual(p.returncode, 0, p.stderr)
