@@ -38,7 +38,18 @@ PRAGMA = re.compile(r"^\s*#\s*pragma\s+omp\s+(.*)$")
 # What evaluating an expression again could change: increments, assignments, calls.
 NOT_CALLS = r"(?:sizeof|_Alignof|alignof|__alignof__|__builtin_offsetof|__builtin_addressof|" \
             r"typeof|__typeof__|decltype|__extension__)"
-SIDE_EFFECT = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)|\b(?!" + NOT_CALLS + r"\b)[A-Za-z_]\w*\s*\(")
+MODIFIES = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)")
+CALLS = re.compile(r"\b(?!" + NOT_CALLS + r"\b)[A-Za-z_]\w*\s*\(")
+SIDE_EFFECT = re.compile(MODIFIES.pattern + "|" + CALLS.pattern)
+SIDE_EFFECTS = "its expression has side effects"
+MAY_HAVE = "its expression calls a function, which may have side effects"
+
+
+def _why_not(text: str) -> str | None:
+    """Why text must not be evaluated a second time (None: it may)."""
+    if MODIFIES.search(text):
+        return SIDE_EFFECTS
+    return MAY_HAVE if CALLS.search(text) else None
 
 # pompprof_uintptr_t: an integer as wide as a pointer (size_t is, on every target gcc
 # supports with OpenMP), named without a header: the text is compiled preprocessed.
@@ -65,6 +76,11 @@ def declarations(body: str) -> list[str]:
 
 class Unrecorded(Exception):
     """A list item that cannot be recorded without evaluating it twice (or read)."""
+
+
+def _reason(e: Unrecorded) -> str:
+    text = str(e)
+    return text if text in (SIDE_EFFECTS, MAY_HAVE) else "pompprof cannot read %s there" % text
 
 
 def _split_colon(text: str) -> list[str]:
@@ -117,8 +133,9 @@ class Item:
         self.text = " ".join(text.split())
         if not self.text:
             raise Unrecorded("empty")
-        if SIDE_EFFECT.search(self.text):
-            raise Unrecorded("side effects")
+        why = _why_not(self.text)
+        if why:
+            raise Unrecorded(why)
         base, groups = _trailing_subscripts(self.text)
         if any(len(_split_colon(g)) > 1 for g in groups):
             self.addr, self.size = self._section(base, groups)
@@ -159,8 +176,12 @@ def _iterators(spec: str) -> list[tuple[str, str, str, str, str]]:
         if not m:
             raise Unrecorded("an iterator")
         bounds = [b.strip() for b in _split_colon(m.group(3))]
-        if len(bounds) not in (2, 3) or any(SIDE_EFFECT.search(b) for b in bounds):
-            raise Unrecorded("an iterator's bounds")
+        if len(bounds) not in (2, 3):
+            raise Unrecorded("an iterator")
+        for b in bounds:
+            why = _why_not(b)
+            if why:
+                raise Unrecorded(why)
         out.append((m.group(1).strip() or "int", m.group(2), bounds[0], bounds[1],
                     bounds[2] if len(bounds) == 3 else "1"))
     return out
@@ -197,8 +218,9 @@ class Recorder:
     def item(self, text: str, kind: int) -> None:
         if kind == DEPOBJ:
             try:
-                if SIDE_EFFECT.search(text):
-                    raise Unrecorded("its expression has side effects")
+                why = _why_not(text)
+                if why:
+                    raise Unrecorded(why)
                 self.pending.append(_entry(Item._address(" ".join(text.split()), self.cplusplus),
                                            "0", DEPOBJ))
             except Unrecorded as e:
@@ -209,9 +231,7 @@ class Recorder:
             it = Item(text, self.cplusplus)
             self.pending.append(_entry(it.addr, it.size, kind))
         except Unrecorded as e:
-            why = "its expression has side effects" if str(e) == "side effects" \
-                else "pompprof cannot read %s there" % e
-            self.note(text, why)
+            self.note(text, _reason(e))
             self.pending.append(_entry("0", "0", UNKNOWN))
 
     def iterated(self, iters, items: list[str], kind: int) -> None:
@@ -222,8 +242,7 @@ class Recorder:
                 it = Item(text, self.cplusplus)
                 body.append(_entry(it.addr, it.size, kind))
             except Unrecorded as e:
-                self.note(text, "pompprof cannot read it there" if str(e) != "side effects"
-                          else "its expression has side effects")
+                self.note(text, _reason(e))
                 body.append(_entry("0", "0", UNKNOWN))
         n = len(body)
         loops = "".join("for (%s %s = (%s)(%s); %s %s (%s)(%s); %s += (%s)(%s)) " % (
@@ -249,7 +268,7 @@ class Recorder:
                 iters = (iters or []) + _iterators(m.group(1))
             except Unrecorded as e:
                 for text in wd.split_top(items, ","):
-                    self.note(text, "pompprof cannot read %s there" % e)
+                    self.note(text, _reason(e))
                     self.pending.append(_entry("0", "0", UNKNOWN))
                 return
         kind = DEPOBJ if kind_word == "depobj" else KINDS.get(kind_word)
@@ -288,8 +307,7 @@ def _depobj(d: wd.Directive, cplusplus: bool, where: str, notes: list[str]) -> l
                 return ["pompprof_depobj_init(%s, %s, %s, %du);" % (ref, it.addr, it.size, kind)]
             except Unrecorded as e:
                 notes.append("%s: the dependence that depobj '%s' holds is not recorded (%s)"
-                             % (where, obj, "its expression has side effects"
-                                if str(e) == "side effects" else e))
+                             % (where, obj, _reason(e)))
                 return ["pompprof_depobj_init(%s, 0ull, 0ull, %du);" % (ref, UNKNOWN)]
         if c.name == "update":
             kind = KINDS.get((c.args or "").strip().lower(), UNKNOWN)
