@@ -31,7 +31,7 @@ class Scenarios(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="pp_replay_")
         cls.archives = {}
-        for name in ("idle", "critical", "depend", "tied", "graph"):
+        for name in ("idle", "critical", "depend", "tied", "graph", "kinds"):
             out = os.path.join(cls.tmp, name)
             subprocess.run([SCENARIOS, name, out], check=True)
             cls.archives[name] = os.path.join(out, "traces.otf2")
@@ -194,6 +194,24 @@ class Scenarios(unittest.TestCase):
         self.assertIn("5 tasks", text)
         if shutil.which("dot"):
             subprocess.run(["dot", "-Tsvg", path, "-o", path + ".svg"], check=True)
+
+    def test_kinds(self):
+        """OpenMP 5.x's rules for in, out, inoutset and mutexinoutset on one location,
+        and an item of unknown storage (trace_scenarios.c, scenario_kinds)."""
+        path = os.path.join(self.tmp, "kinds.dot")
+        d = self.replay("kinds", "--dot", path)
+        with open(path) as f:
+            edges = {(int(a), int(b)) for a, b in re.findall(r"^  t(\d+) -> t(\d+)", f.read(), re.M)}
+        self.assertEqual(edges, {(0, 1), (0, 2), (1, 3), (2, 3), (1, 4), (2, 4), (3, 5), (4, 5),
+                                 (3, 6), (4, 6), (5, 7), (6, 7), (7, 8)})
+        dep = d["depend"]
+        # 9 has the unknown item, 10 comes after it: their readiness is unknown
+        self.assertEqual((dep["recorded"], dep["tasks"], dep["unknown_items"], dep["items"]),
+                         (9, 2, 1, 11))
+        self.assertEqual(dep["constructs"], ["!$omp task @synthetic.c:6"])
+        # loc 1 waits in the barrier: while 10 waits (created at 1100, begun at 11300), with
+        # nothing else ready, its time is undetermined
+        self.assertGreater(ns(d["threads"][1]["undetermined"]), 0)
 
     def test_tied(self):
         d = self.replay("tied")

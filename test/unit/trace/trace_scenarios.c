@@ -4,7 +4,8 @@
  * adapter would send them, then written by the engine's finalize.  The
  * breakdown of each is worked out by hand in the test.
  *
- *   trace_scenarios NAME DIR     NAME: idle, critical, depend, tied, graph, metrics
+ *   trace_scenarios NAME DIR     NAME: idle, critical, depend, tied, graph, kinds,
+ *                                metrics
  *
  * metrics writes its records through trace/ directly: counter values
  * (which need PAPI to come from the engine) on one thread. */
@@ -228,6 +229,51 @@ static void scenario_graph(void)
     pp_profile_test_finalize_at(4300);
 }
 
+/* The kinds on one storage location, created by loc 0 at 100, 200, ...
+ * and run in creation order in its barrier (loc 1 waits there):
+ *   0 out, 1 inoutset, 2 inoutset, 3 in, 4 in, 5 mutexinoutset,
+ *   6 mutexinoutset, 7 inoutset, 8 out
+ * edges 0-1 0-2 1-3 2-3 1-4 2-4 3-5 4-5 3-6 4-6 5-7 6-7 7-8; then 9 with an
+ * item of unknown storage and 10 (out on another location) after it:
+ * neither's readiness is known. */
+static void scenario_kinds(void)
+{
+    static const unsigned kinds[] = {PP_DEPEND_OUT,           PP_DEPEND_INOUTSET,
+                                     PP_DEPEND_INOUTSET,      PP_DEPEND_IN,
+                                     PP_DEPEND_IN,            PP_DEPEND_MUTEXINOUTSET,
+                                     PP_DEPEND_MUTEXINOUTSET, PP_DEPEND_INOUTSET,
+                                     PP_DEPEND_OUT,           PP_DEPEND_UNKNOWN,
+                                     PP_DEPEND_OUT};
+    enum { N = sizeof kinds / sizeof kinds[0] };
+    pp_task_handle h[N];
+    AT(0);
+    pp_task_handle initial = pp_profile_task_current();
+    int64_t ctx = pp_profile_fork_at(P, 2, 0);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    pp_task_handle implicit0 = pp_profile_task_current();
+    AT(1);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    pp_profile_enter_at(B, 50);
+    AT(0);
+    for (unsigned k = 0; k < N; k++)
+        h[k] = create_dep(100 * (k + 1), k == N - 1 ? Y : X, kinds[k], 0, 0);
+    uint64_t t = 100 * (N + 1);
+    pp_profile_enter_at(B, t);
+    for (unsigned k = 0; k < N; k++, t += 1000) {
+        pp_profile_task_begin_at(TD, h[k], false, t + 100);
+        pp_profile_task_end_at(TD, t + 1000);
+        pp_profile_task_switch_to_at(implicit0, t + 1000);
+    }
+    pp_profile_exit_at(B, t + 100);
+    pp_profile_parallel_end_at(P, t + 200);
+    AT(1);
+    pp_profile_exit_at(B, t + 100);
+    pp_profile_parallel_end_at(P, t + 200);
+    AT(0);
+    pp_profile_join_at(P, initial, t + 300);
+    pp_profile_test_finalize_at(t + 400);
+}
+
 /* loc 0's implicit task waits in a taskwait for its child A (run by loc 1,
  * done at 50) and runs task Z (loc 1's) meanwhile, until 200: from 50 on it
  * is ready, for loc 0 only, so loc 0's 10 ns from Z's end to its resumption
@@ -311,6 +357,8 @@ int main(int argc, char **argv)
         scenario_tied();
     else if (!strcmp(argv[1], "graph"))
         scenario_graph();
+    else if (!strcmp(argv[1], "kinds"))
+        scenario_kinds();
     else {
         fprintf(stderr, "trace_scenarios: unknown scenario %s\n", argv[1]);
         return 2;
