@@ -361,3 +361,138 @@ def insert(out: str, main_file: str, cplusplus: bool, notes: list[str]) -> str:
             if code:
                 result += code + [o.marker(o.line + 1)]
     return "\n".join(result)
+
+
+# ---- Fortran ------------------------------------------------------------------------------
+
+F_CREATE = re.compile(r"^\s*call\s+POMP2_(?:Untied_task|Task)_create_begin\s*\(", re.I)
+F_TASKWAIT = re.compile(r"^\s*call\s+POMP2_Taskwait_begin\s*\(", re.I)
+F_DIRECTIVE = re.compile(r"^[!cC*]\$omp(&?)\s?(.*)$", re.I)
+F_SUBSCRIPTED = re.compile(r"^(.*?)\((.*)\)$", re.S)
+
+
+def _fortran_item(text: str) -> tuple[str, str]:
+    """(address, size) expressions of a Fortran list item (gfortran's LOC and SIZEOF)."""
+    t = " ".join(text.split())
+    m = F_SUBSCRIPTED.match(t)
+    if not m:
+        if not re.fullmatch(r"[A-Za-z_][\w%]*", t):
+            raise Unrecorded("the item")
+        return "loc(%s)" % t, "sizeof(%s)" % t
+    base, subs = m.group(1), m.group(2)
+    if not re.fullmatch(r"[A-Za-z_][\w%()]*", base) or "(" in subs and CALLS.search(subs):
+        raise Unrecorded(MAY_HAVE if CALLS.search(subs) else "the item")
+    dims = wd.split_top(subs, ",")
+    if not any(len(_split_colon(d)) > 1 for d in dims):
+        return "loc(%s)" % t, "sizeof(%s)" % t
+    first, last = [], []
+    for d in dims:
+        parts = [p.strip() for p in _split_colon(d)]
+        if len(parts) == 1:
+            first.append(parts[0])
+            last.append(parts[0])
+        elif len(parts) == 2 and parts[0] and parts[1]:
+            first.append(parts[0])
+            last.append(parts[1])
+        else:
+            raise Unrecorded("a section without both bounds or with a stride")
+    f = "%s(%s)" % (base, ", ".join(first))
+    return "loc(%s)" % f, "loc(%s(%s)) - loc(%s) + sizeof(%s)" % (base, ", ".join(last), f, f)
+
+
+def _fortran_call(name: str, args: list[str], fixed: bool) -> list[str]:
+    """`call name(args)` as lines of the source form (fixed: columns 7 to 72)."""
+    width = 72 if fixed else 130
+    lines, cur = [], "      call %s(" % name
+    for k, a in enumerate(args):
+        piece = a + (", " if k + 1 < len(args) else ")")
+        if len(cur) + len(piece) + 1 > width and cur.strip():
+            lines.append(cur.rstrip() + ("" if fixed else " &"))
+            cur = "     &" if fixed else "      "
+        cur += piece
+    lines.append(cur)
+    return lines
+
+
+def _fortran_directive(lines: list[str], j: int) -> str | None:
+    """The OpenMP directive starting at lines[j] with its continuations (text after the
+    sentinels), or None."""
+    m = F_DIRECTIVE.match(lines[j].strip()) if j < len(lines) else None
+    if not m or m.group(1):
+        return None
+    text = [m.group(2)]
+    while text[-1].rstrip().endswith("&") or (j + 1 < len(lines) and F_DIRECTIVE.match(
+            lines[j + 1].strip()) and F_DIRECTIVE.match(lines[j + 1].strip()).group(1)):
+        text[-1] = text[-1].rstrip().rstrip("&")
+        j += 1
+        c = F_DIRECTIVE.match(lines[j].strip()) if j < len(lines) else None
+        if not c:
+            break
+        text.append(c.group(2))
+    return " ".join(text)
+
+
+def _fortran_code(d: wd.Directive, call: str, handle: list[str], fixed: bool, where: str,
+                  notes: list[str]) -> list[str]:
+    out = []
+    for c in d.clauses:
+        if c.name != "depend":
+            continue
+        mod, items = c.modifier_and_list()
+        kind = KINDS.get((mod or "").strip().lower())
+        for text in wd.split_top(items, ","):
+            try:
+                if kind is None:
+                    raise Unrecorded("its modifier" if mod and "iterator" in mod.lower()
+                                     else "its dependence type")
+                addr, size = _fortran_item(text)
+                args = [addr, size, str(kind)]
+            except Unrecorded as e:
+                text = "%s: the dependence on '%s' is not recorded (%s): the trace cannot say " \
+                       "when this task was ready" % (where, text.strip(), _reason(e))
+                if text not in notes:
+                    notes.append(text)
+                args = ["0_8", "0_8", str(UNKNOWN)]
+            out += _fortran_call(call, handle + args, fixed)
+    return out
+
+
+def insert_fortran(out: str, fixed: bool, notes: list[str]) -> str:
+    """OPARI2's Fortran output with the recording calls (after each task's
+    POMP2_Task_create_begin, before a taskwait depend's POMP2_Taskwait_begin)."""
+    if not re.search(r"depend", out, re.I):
+        return out
+    lines = out.split("\n")
+    origins = line_origins(lines, "")
+    result: list[str] = []
+    pending: list[str] = []
+    for k, line in enumerate(lines):
+        create, wait = F_CREATE.match(line), F_TASKWAIT.match(line)
+        if create or wait:
+            j = k + 1
+            while j < len(lines) and not F_DIRECTIVE.match(lines[j].strip()):
+                if j - k > 8:
+                    break
+                j += 1
+            text = _fortran_directive(lines, j)
+            try:
+                d = wd.parse(text, fortran=True) if text else None
+            except wd.DirectiveError:
+                d = None
+            if d and d.has("depend") and d.words[0] in ("task", "taskwait"):
+                o = origins[j]
+                where = "%s:%d" % (o.display_file, o.line)
+                if wait:
+                    result += _fortran_code(d, "pompprof_taskwait_depend", [], fixed, where,
+                                            notes)
+                else:
+                    code = _fortran_code(d, "pompprof_task_depend", ["pomp2_new_task"], fixed,
+                                         where, notes)
+                    # after the guarded create call, before the directive's marker
+                    pending = ["      if (pomp2_if) then"] + code + ["      end if"]
+        if pending and MARKER.match(line) and F_DIRECTIVE.match(
+                lines[k + 1].strip() if k + 1 < len(lines) else ""):
+            result += pending
+            pending = []
+        result.append(line)
+    return "\n".join(result)
