@@ -10,7 +10,9 @@ graph pompprof-replay builds from them, on real programs at 1, 2 and 4 threads.
   its serial parts, which only lower its parallelism;
 * test/e2e/progs/depend_graphs.c: in/out/inout, mutexinoutset, depobj (init, update,
   destroy), iterator, a 2-D array section, a section and an element at one address, a
-  taskwait depend: the replay's edges equal the known graph, edge for edge;
+  taskwait depend: the replay's edges equal the known graph, edge for edge; and the same
+  for Fortran (fdepend_graphs.f90: sections, a 2-D section, a whole array, an element,
+  mutexinoutset, taskwait depend);
 * no undetermined time, and every program prints what its plain build prints;
 * the profile's metric "dependences" counts the recorded list items."""
 import os
@@ -25,6 +27,9 @@ from pompprof_tools.cube import cubex
 REPLAY = os.path.join(TOP_BUILDDIR, "replay", "pompprof-replay")
 GRAPHS = os.path.join(TOP_SRCDIR, "test", "e2e", "progs", "depend_graphs.c")
 STEPS = 250000  # about 1 ms of work per task here
+FGRAPHS = os.path.join(TOP_SRCDIR, "test", "e2e", "progs", "fdepend_graphs.f90")
+FGRAPH_EDGES = {(0, 1), (0, 2), (1, 3), (2, 3), (4, 5), (4, 6), (5, 7), (6, 7), (8, 9),
+                (10, 11), (12, 13)}
 GRAPH_EDGES = {(0, 1), (0, 2), (1, 3), (2, 3), (4, 5), (4, 6), (5, 7), (6, 7), (8, 9),
                (8, 10), (9, 11), (10, 11), (12, 13), (12, 14), (15, 16), (17, 18)}
 
@@ -136,6 +141,21 @@ class Depend(unittest.TestCase):
     def test_wavefront(self):
         for threads in (1, 2, 4):
             self.check_wave(False, threads)
+
+    def test_graphs_fortran(self):
+        if os.environ.get("FORTRAN_BINDINGS") != "yes":
+            self.skipTest("no Fortran bindings in this build")
+        exe = build(self.scratch, FGRAPHS)
+        plain = build(self.scratch, FGRAPHS, profiled=False)
+        for threads in (1, 2, 4):
+            out = self.traced(exe, plain, "fgraphs", threads)
+            dot = os.path.join(out, "graph.dot")
+            d = replay(out, "--dot", dot)
+            self.assertEqual(dot_edges(dot), FGRAPH_EDGES, "%d threads" % threads)
+            dep = d["depend"]
+            self.assertEqual((dep["tasks"], dep["recorded"], dep["items"], dep["unknown_items"],
+                              dep["taskwaits"], dep["edges"]), (0, 16, 17, 0, 1, 11))
+            self.assertEqual(d["total"]["undetermined"], 0)
 
     def test_graphs(self):
         for threads in (1, 2, 4):
