@@ -5,7 +5,7 @@ own `dependences` and `task_dependence` callbacks.  Task by task, in creation or
 dependences pompprof recorded (addresses and types; gcc's interface passes out as inout,
 so the runtime cannot tell those two apart, and out items before in items, so each
 task's are compared as a set) equal the runtime's, a taskwait depend's too;
-the runtime's edges are a subset of the replay's (the runtime leaves out edges to tasks
+the runtime's edges are a subset of the replay's (C and Fortran) (the runtime leaves out edges to tasks
 already completed); and the replay still finds nothing undetermined.  Skips without
 libomp or its omp-tools.h (Debian libomp-14-dev)."""
 import glob
@@ -23,6 +23,7 @@ REPLAY = os.path.join(TOP_BUILDDIR, "replay", "pompprof-replay")
 LIBOMP = "/usr/lib/x86_64-linux-gnu/libomp.so.5"
 HEADERS = sorted(glob.glob("/usr/lib/llvm-*/lib/clang/*/include/omp-tools.h"))
 GRAPHS = os.path.join(TOP_SRCDIR, "test", "e2e", "progs", "depend_graphs.c")
+FGRAPHS = os.path.join(TOP_SRCDIR, "test", "e2e", "progs", "fdepend_graphs.f90")
 SAME = {2: 3}  # out -> inout: gcc's GOMP interface passes both alike
 
 
@@ -111,6 +112,14 @@ class OmptCrossCheck(unittest.TestCase):
         for threads in (1, 2, 4):
             edges, replay = self.check(self.graphs, "graphs", threads)
             self.assertEqual(len(replay), 16)
+
+    def test_fortran(self):
+        if os.environ.get("FORTRAN_BINDINGS") != "yes":
+            self.skipTest("no Fortran bindings in this build")
+        exe = build(self.tmp, FGRAPHS)
+        for threads in (1, 2, 4):
+            edges, replay = self.check(exe, "fgraphs", threads)
+            self.assertEqual(len(replay), 11)
 
     def test_wavefront_and_chains(self):
         for threads in (1, 2, 4):
