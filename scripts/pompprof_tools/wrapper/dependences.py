@@ -401,17 +401,16 @@ def _fortran_item(text: str) -> tuple[str, str]:
 
 
 def _fortran_call(name: str, args: list[str], fixed: bool) -> list[str]:
-    """`call name(args)` as lines of the source form (fixed: columns 7 to 72)."""
-    width = 72 if fixed else 130
-    lines, cur = [], "      call %s(" % name
-    for k, a in enumerate(args):
-        piece = a + (", " if k + 1 < len(args) else ")")
-        if len(cur) + len(piece) + 1 > width and cur.strip():
-            lines.append(cur.rstrip() + ("" if fixed else " &"))
-            cur = "     &" if fixed else "      "
-        cur += piece
-    lines.append(cur)
-    return lines
+    """`call name(args)` as lines of the source form: fixed form takes columns 7 to 72 and
+    continues in column 6, free form continues with a `&` at both ends, so either may
+    split the statement anywhere (it holds no character constant)."""
+    text = "call %s(%s)" % (name, ", ".join(args))
+    width = 66
+    chunks = [text[k:k + width] for k in range(0, len(text), width)]
+    if fixed:
+        return ["      " + chunks[0]] + ["     &" + c for c in chunks[1:]]
+    return ["      " + c + ("&" if k + 1 < len(chunks) else "") if k == 0 else
+            "     &" + c + ("&" if k + 1 < len(chunks) else "") for k, c in enumerate(chunks)]
 
 
 def _fortran_directive(lines: list[str], j: int) -> str | None:
