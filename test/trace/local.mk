@@ -20,5 +20,5 @@ EXTRA_DIST += $(TRACE_TESTS) test/trace/trace_common.py \
 	test/trace/progs/spin.h test/trace/progs/gt_idle.c test/trace/progs/gt_critical.c \
 	test/trace/progs/gt_tree.c test/trace/progs/gt_chain.c test/trace/progs/depend.c \
 	test/trace/progs/fdepend.f90 test/e2e/progs/depend_graphs.c test/e2e/progs/fdepend_graphs.f90 \
-	test/trace/progs/depend_items.c test/trace/progs/depend_members.cpp \
+	test/trace/progs/depend_items.c test/trace/progs/depend_members.cpp test/trace/progs/fdepend_items.f \
 	test/trace/progs/ompt_deps.c

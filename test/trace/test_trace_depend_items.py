@@ -1,7 +1,8 @@
 """The list items the wrapper records at task creation, item by item, against the
 addresses, sizes and kinds the programs compute themselves (DEPEND_ITEMS): members, 2-D
 sections, a section without its length, iterators, depobj, C++ members through this, a
-section of a member array, a reference.  An item with side effects (a[i++]) or a call is
+section of a member array, a reference; fixed-form Fortran (a section whose recording
+call takes three lines).  An item with side effects (a[i++]) or a call is
 not evaluated a second time: recorded unknown, one `pompprof:` note at the build, and
 the program computes what its plain build computes.  The inserted code compiles under
 the strict warning flags with -Werror (doc/wrapper.md)."""
@@ -78,6 +79,12 @@ class DependItems(unittest.TestCase):
             "pompprof: %s:63: the dependence on 'a[i++]' is not recorded (its expression has "
             "side effects): the trace cannot say when this task was ready" % src])
         self.assertIn("i=1 ", stdout)
+
+    def test_fortran_fixed(self):
+        if os.environ.get("FORTRAN_BINDINGS") != "yes":
+            self.skipTest("no Fortran bindings in this build")
+        fc = (os.environ.get("FC") or "gfortran").split()
+        self.check("fdepend_items.f", fc, ["-Wall", "-Werror"], [])
 
     def test_cplusplus(self):
         cxx = [re.sub(r"gcc", "g++", w) for w in CC]
