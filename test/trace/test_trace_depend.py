@@ -21,7 +21,7 @@ import subprocess
 import tempfile
 import unittest
 
-from trace_common import EXAMPLES, TOP_BUILDDIR, TOP_SRCDIR, build, run
+from trace_common import EXAMPLES, TOP_BUILDDIR, TOP_SRCDIR, build, dot_edges, run
 from pompprof_tools.cube import cubex
 
 REPLAY = os.path.join(TOP_BUILDDIR, "replay", "pompprof-replay")
@@ -40,16 +40,6 @@ def replay(out, *args):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, check=True)
     return json.loads(proc.stdout)
-
-
-def dot_edges(path):
-    edges = set()
-    with open(path) as f:
-        for line in f:
-            parts = line.replace(";", " ").replace("[", " ").split()
-            if len(parts) >= 3 and parts[1] == "->":
-                edges.add((int(parts[0][1:]), int(parts[2][1:])))
-    return edges
 
 
 class Depend(unittest.TestCase):

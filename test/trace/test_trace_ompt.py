@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import unittest
 
-from trace_common import CC, ENV, EXAMPLES, PROGS, TOP_BUILDDIR, TOP_SRCDIR, build, run
+from trace_common import CC, EXAMPLES, PROGS, TOP_BUILDDIR, TOP_SRCDIR, build, dot_edges, run
 
 REPLAY = os.path.join(TOP_BUILDDIR, "replay", "pompprof-replay")
 LIBOMP = "/usr/lib/x86_64-linux-gnu/libomp.so.5"
@@ -58,11 +58,6 @@ def runtime_items(path):
             elif w[0] == "edge" and int(w[2]) < 1000000:
                 edges.add((int(w[1]), int(w[2])))
     return out, edges
-
-
-def dot_edges(path):
-    with open(path) as f:
-        return {(int(a), int(b)) for a, b in re.findall(r"^  t(\d+) -> t(\d+)", f.read(), re.M)}
 
 
 @unittest.skipUnless(os.path.exists(LIBOMP) and HEADERS, "no libomp.so.5 or omp-tools.h")

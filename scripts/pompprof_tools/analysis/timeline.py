@@ -49,7 +49,7 @@ columns (seconds): work = task work + implicit-task work; overhead = create + sw
 (waiting at a scheduling point while a task was ready) + sync (blocked in critical or
 lock while a task was ready) + flush (the trace's own buffer flushes); idleness = not
 working while no task was ready; undet = overhead or idleness, undecidable because only
-tasks with depend clauses were waiting.  They add up to the thread's time.
+tasks whose dependences are unknown were waiting.  They add up to the thread's time.
 
 pictures (--svg/--png): thread view (one row per thread, coloured by task construct or
 region, grey when idle, red/orange for overhead), task view (one row per task construct,
