@@ -176,6 +176,25 @@ class Scenarios(unittest.TestCase):
         (rw,) = d["ready_wait"]
         self.assertEqual((rw["tasks"], ns(rw["total"]), ns(rw["max"])), (5, 820, 500))
 
+    def test_dependences_metric(self):
+        """The profile counts the items where they were recorded: the creation region of
+        the tasks (6 items of 5 tasks), the parallel region for the taskwait depend's one."""
+        sys.path.insert(0, os.path.join(os.environ["top_srcdir"], "scripts"))
+        from pompprof_tools.cube import cubex
+        out = os.path.dirname(self.archives["graph"])
+        cube = cubex.load(os.path.join(out, "profile.cubex"))
+        per_region = {}
+        for c in cube.cnodes_in_order():
+            n = sum(cube.exclusive_row("dependences", c))
+            if n:
+                per_region[c.region.name] = per_region.get(c.region.name, 0) + n
+        self.assertEqual(per_region, {"!$omp create task @synthetic.c:6": 6,
+                                      "!$omp parallel @synthetic.c:1": 1})
+        # a profile without dependences has no such metric
+        plain = cubex.load(os.path.join(os.path.dirname(self.archives["idle"]),
+                                        "profile.cubex"))
+        self.assertFalse(plain.has_metric("dependences"))
+
     def test_dot(self):
         path = os.path.join(self.tmp, "graph.dot")
         self.replay("graph", "--dot", path)
