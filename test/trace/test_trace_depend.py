@@ -7,7 +7,7 @@ graph pompprof-replay builds from them, on real programs at 1, 2 and 4 threads.
   tasks' stretch of its span's path must match them within 15%, and so their ratio the
   true parallelism; the nominal one (8, and 64 / 15 = 4.27) too when the tasks kept
   equal durations (a loaded machine can stretch some of them).  The run's own figures add
-  its serial parts, which only lower its parallelism;
+  its serial parts and the task creations;
 * test/e2e/progs/depend_graphs.c: in/out/inout, mutexinoutset, depobj (init, update,
   destroy), iterator, a 2-D array section, a section and an element at one address, a
   taskwait depend: the replay's edges equal the known graph, edge for edge; and the same
@@ -114,9 +114,10 @@ class Depend(unittest.TestCase):
         nominal = 8 if chains else 64 / 15
         if even:
             self.assertAlmostEqual(parallelism / nominal, 1, delta=0.15, msg=what)
-        # the whole run: at least the tasks' work, serial parts only lower the parallelism
+        # the whole run: at least the tasks' work and their stretch of the span (the
+        # creating thread's work, running beside the tasks, may raise its parallelism)
         self.assertGreaterEqual(g["work"], 0.99 * task_work)
-        self.assertLessEqual(g["parallelism"], parallelism * 1.01)
+        self.assertGreaterEqual(g["span"], 0.99 * task_span)
         self.assertEqual(g["dependence_edges"], 8 * 19 if chains else 2 * 8 * 7)
         self.assertEqual(g["depend_tasks"], 0)
         self.assertEqual(d["total"]["undetermined"], 0)
