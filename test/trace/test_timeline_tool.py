@@ -16,6 +16,33 @@ import xml.etree.ElementTree as ET
 from trace_common import E2E_PROGS, ENV, TIMELINE, TOP_BUILDDIR, TOP_SRCDIR, Events, build, run
 
 SCENARIOS = os.path.join(TOP_BUILDDIR, "test", "unit", "trace", "trace_scenarios")
+# a chain of N dependent tasks, N named as the parameter "tasks"
+PARAM_PROGRAM = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#ifdef POMPPROF_INSTRUMENTED
+#include <pompprof.h>
+#else
+#define pompprof_parameter_int64(name, value) ((void)0)
+#endif
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 4;
+    double s = 0;
+#pragma omp parallel
+#pragma omp single
+    {
+        pompprof_parameter_int64("tasks", n);
+        for (int i = 0; i < n; i++) {
+#pragma omp task depend(inout: s) shared(s)
+            for (volatile int k = 0; k < 20000; k++)
+                s += 1e-9;
+        }
+    }
+    puts(s > 0 ? "1" : "0");
+    return 0;
+}
+"""
 
 
 def tool(*args, env=None, python=None):
@@ -102,13 +129,36 @@ class TimelineTool(unittest.TestCase):
         self.assertEqual([r[:2] for r in rows], [["2", "2"], ["10", "2"]])
         data = json.loads(tool(graph, "--format", "json").stdout)
         self.assertEqual(rows[0][3], "%.4f" % data["total"]["work"])
+        with open(svg) as f:
+            text = f.read()
         for title in ("work", "idleness", "overhead"):
-            self.assertIn(title + " (s, all threads)", open(svg).read())
+            self.assertIn(title + " (s, all threads)", text)
         dup = tool("--heatmap", svg, "2=" + self.synthetic, "2=" + graph)
         self.assertEqual(dup.returncode, 1)
         self.assertIn("two runs with parameter 2 and 2 threads", dup.stderr)
         self.assertEqual(len(dup.stderr.splitlines()), 1)
         self.assertEqual(tool(self.synthetic, graph).returncode, 2)
+        none = tool("--heatmap", svg, "--param", "tasks", self.synthetic)
+        self.assertEqual(none.returncode, 1)
+        self.assertIn("--param tasks: the profile in %s has no such parameter" % self.synthetic,
+                      none.stderr)
+
+    def test_heatmap_param(self):
+        """--param: each run's value from its profile (pompprof_parameter_int64)."""
+        src = os.path.join(self.tmp, "param_tasks.c")
+        with open(src, "w") as f:
+            f.write(PARAM_PROGRAM)
+        exe = build(self.tmp, src)
+        runs = []
+        for threads, n in ((1, 3), (2, 3), (1, 12), (2, 12)):
+            out = os.path.join(self.tmp, "param.%d.%d" % (threads, n))
+            run(exe, out, threads=threads, args=(n,))
+            runs.append(out)
+        svg = os.path.join(self.tmp, "param.svg")
+        p = tool("--heatmap", svg, "--param", "tasks", *runs)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = [l.split()[:2] for l in p.stdout.splitlines()[2:]]
+        self.assertEqual(rows, [["3", "1"], ["3", "2"], ["12", "1"], ["12", "2"]])
 
     def test_window(self):
         p = tool(self.synthetic, "--format", "json", "--from", "0.00005", "--to", "0.0001")

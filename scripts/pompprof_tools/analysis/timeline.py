@@ -276,6 +276,10 @@ def build_parser():
     ap.add_argument("--heatmap", metavar="FILE",
                     help="POT's heatmaps of work, idleness and overhead over the runs' "
                          "numbers of threads and a parameter (.svg or .png)")
+    ap.add_argument("--param", metavar="NAME",
+                    help="with --heatmap: take each run's parameter value from its profile "
+                         "(the value of the pompprof_parameter_int64/_string NAME, which must "
+                         "be the same everywhere in the run) where VALUE= is not given")
     ap.add_argument("--bins", type=int, default=1600, metavar="N",
                     help="time resolution of the pictures (default: 1600 bins)")
     return ap
@@ -332,6 +336,23 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def profile_parameter(path: str, name: str) -> str:
+    """The value of parameter name in the profile beside the trace in path (one value)."""
+    from ..cube import cubex
+    directory = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+    try:
+        cube = cubex.load(cubex.resolve_profile_path(directory))
+    except (cubex.CubexError, OSError) as e:
+        raise ToolError("--param %s: %s" % (name, e)) from None
+    values = {v for c in cube.cnodes_in_order() for _, k, v in c.parameters if k == name}
+    values.discard("<other>")
+    if len(values) != 1:
+        raise ToolError("--param %s: the profile in %s has %s" % (
+            name, directory, "no such parameter" if not values else
+            "several values of it (%s): give VALUE=%s" % (", ".join(sorted(values)), path)))
+    return values.pop()
+
+
 def heatmap(args) -> int:
     """--heatmap: replay every run, draw POT's heatmaps, print the table behind them."""
     from . import timeline_plot as plots
@@ -341,6 +362,8 @@ def heatmap(args) -> int:
         value, sep, path = spec.partition("=")
         if not sep or os.path.exists(spec):
             value, path = os.path.basename(os.path.normpath(spec)), spec
+            if args.param:
+                value = profile_parameter(path, args.param)
         data = run_replay(find_archive(path), args, pictures=False)
         runs.append((value, data))
     seen = {}
