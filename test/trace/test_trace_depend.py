@@ -133,6 +133,22 @@ class Depend(unittest.TestCase):
         for threads in (1, 2, 4):
             self.check_wave(False, threads)
 
+    def test_sparselu(self):
+        """The blocked sparse LU with depend clauses: as plain, every readiness known."""
+        src = os.path.join(EXAMPLES, "sparselu.c")
+        exe, plain = build(self.scratch, src), build(self.scratch, src, profiled=False)
+        out = self.traced(exe, plain, "sparselu", 2, args=(12, 16, "depend"))
+        dot = os.path.join(out, "graph.dot")
+        d = replay(out, "--dot", dot, "--dot-instances", "50")
+        self.assertEqual(d["total"]["undetermined"], 0)
+        self.assertEqual(d["depend"]["tasks"], 0)
+        self.assertGreater(d["depend"]["recorded"], 200)
+        self.assertGreater(d["depend"]["edges"], d["depend"]["recorded"])
+        with open(dot) as f:
+            text = f.read()
+        # collapsed: the four constructs (lu0, fwd, bdiv, bmod)
+        self.assertEqual(text.count(" tasks, "), 4)
+
     def test_graphs_fortran(self):
         if os.environ.get("FORTRAN_BINDINGS") != "yes":
             self.skipTest("no Fortran bindings in this build")
