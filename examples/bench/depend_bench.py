@@ -3,7 +3,8 @@
 * the creating thread's cost per recorded list item (depend_bench.c), profile only, and
   with POMPPROF_TRACE=1 both within one buffer (64 MiB, 2000 calls per loop) and with
   8 MiB buffers written to disk as they fill (the default);
-* examples/wavefront.c (8 chains of 20 tasks, and an 8 x 8 wavefront) at 2 threads:
+* examples/wavefront.c (8 chains of 20 tasks, and an 8 x 8 wavefront) and sparselu.c with
+  depend clauses (28 x 28 blocks of 32 x 32, 4,827 dependent tasks) at 2 threads:
   plain, profiled, profiled and traced; median of BENCH_REPS runs (default 5),
   interleaved, with the overhead against plain.
 """
@@ -48,13 +49,14 @@ def main():
                                        stdout=subprocess.PIPE, universal_newlines=True).stdout)
             print("  %-22s per item %.2f ns; a call with 4 items %.1f ns, with 16 %.1f ns"
                   % (label, f["depend_item_ns"], f["depend_call4_ns"], f["depend_call16_ns"]))
-        print("\n== examples/wavefront.c at 2 threads (median of %d runs; overhead vs plain)"
+        print("\n== dependent-task examples at 2 threads (median of %d runs; overhead vs plain)"
               % reps)
-        plain = os.path.join(b, "examples", "plain", "wavefront")
-        prof = os.path.join(b, "examples", "prof", "wavefront")
-        for c, (name, argv, extra) in enumerate((
-                ("8 chains x 20", ["20", "300000"], {"CHAINS": "8"}),
-                ("wavefront 8x8", ["8", "600000"], {}))):
+        for c, (name, example, argv, extra) in enumerate((
+                ("8 chains x 20", "wavefront", ["20", "300000"], {"CHAINS": "8"}),
+                ("wavefront 8x8", "wavefront", ["8", "600000"], {}),
+                ("sparselu depend", "sparselu", ["28", "32", "depend"], {}))):
+            plain = os.path.join(b, "examples", "plain", example)
+            prof = os.path.join(b, "examples", "prof", example)
             runs = {"plain": [], "profiled": [], "traced": []}
             for r in range(reps):
                 e = dict(env, **extra)
