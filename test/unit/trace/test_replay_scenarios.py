@@ -31,7 +31,7 @@ class Scenarios(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="pp_replay_")
         cls.archives = {}
-        for name in ("idle", "critical", "depend", "tied", "graph", "kinds"):
+        for name in ("idle", "critical", "depend", "tied", "graph", "kinds", "many"):
             out = os.path.join(cls.tmp, name)
             subprocess.run([SCENARIOS, name, out], check=True)
             cls.archives[name] = os.path.join(out, "traces.otf2")
@@ -231,6 +231,21 @@ class Scenarios(unittest.TestCase):
         # loc 1 waits in the barrier: while 10 waits (created at 1100, begun at 11300), with
         # nothing else ready, its time is undetermined
         self.assertGreater(ns(d["threads"][1]["undetermined"]), 0)
+
+    def test_many_items(self):
+        """At most 256 items per event reach the archive; the last one's kind becomes
+        unknown, and so the task's readiness."""
+        text = subprocess.run(["otf2-print", self.archives["many"]], stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout
+        attrs = [l for l in text.splitlines() if "ADDITIONAL ATTRIBUTES" in l]
+        self.assertEqual(len(attrs), 1)
+        kinds = re.findall(r'"depend\[(\d+)\] kind" <\d+>; UINT8; (\d+)', attrs[0])
+        self.assertEqual(len(kinds), 256)
+        self.assertEqual(kinds[-1], ("255", "6"))
+        self.assertEqual({k for _, k in kinds[:-1]}, {"2"})
+        d = self.replay("many")
+        self.assertEqual((d["depend"]["tasks"], d["depend"]["items"],
+                          d["depend"]["unknown_items"]), (1, 256, 1))
 
     def test_tied(self):
         d = self.replay("tied")

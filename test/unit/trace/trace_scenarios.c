@@ -5,7 +5,7 @@
  * breakdown of each is worked out by hand in the test.
  *
  *   trace_scenarios NAME DIR     NAME: idle, critical, depend, tied, graph, kinds,
- *                                metrics
+ *                                many, metrics
  *
  * metrics writes its records through trace/ directly: counter values
  * (which need PAPI to come from the engine) on one thread. */
@@ -274,6 +274,38 @@ static void scenario_kinds(void)
     pp_profile_test_finalize_at(t + 400);
 }
 
+/* One task with 300 items (out, on 300 addresses): the archive keeps 256
+ * per event, the last one's kind unknown. */
+static void scenario_many(void)
+{
+    static pp_depend items[300];
+    AT(0);
+    pp_task_handle initial = pp_profile_task_current();
+    int64_t ctx = pp_profile_fork_at(P, 2, 0);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    AT(1);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    pp_profile_enter_at(B, 50);
+    AT(0);
+    pp_task_handle h = pp_profile_task_new_handle();
+    pp_profile_task_create_enter_at(CD, h, 100);
+    for (unsigned k = 0; k < 300; k++)
+        items[k] = (pp_depend){X + 8 * k, 8, PP_DEPEND_OUT};
+    pp_profile_task_depend(h, items, 300);
+    pp_profile_exit_at(CD, 110);
+    pp_profile_enter_at(B, 200);
+    pp_profile_task_begin_at(TD, h, false, 300);
+    pp_profile_task_end_at(TD, 1300);
+    pp_profile_exit_at(B, 1400);
+    pp_profile_parallel_end_at(P, 1500);
+    AT(1);
+    pp_profile_exit_at(B, 1400);
+    pp_profile_parallel_end_at(P, 1500);
+    AT(0);
+    pp_profile_join_at(P, initial, 1600);
+    pp_profile_test_finalize_at(1700);
+}
+
 /* loc 0's implicit task waits in a taskwait for its child A (run by loc 1,
  * done at 50) and runs task Z (loc 1's) meanwhile, until 200: from 50 on it
  * is ready, for loc 0 only, so loc 0's 10 ns from Z's end to its resumption
@@ -359,6 +391,8 @@ int main(int argc, char **argv)
         scenario_graph();
     else if (!strcmp(argv[1], "kinds"))
         scenario_kinds();
+    else if (!strcmp(argv[1], "many"))
+        scenario_many();
     else {
         fprintf(stderr, "trace_scenarios: unknown scenario %s\n", argv[1]);
         return 2;
