@@ -131,9 +131,10 @@ static void scenario_critical(void)
     pp_profile_test_finalize_at(53000);
 }
 
-/* As idle, but the task has a depend clause: while it waits, loc 1's time
- * in the barrier is undetermined, not overhead. */
-static void scenario_depend(void)
+/* The team of the scenarios below: both locations begin it at 0, loc 1
+ * waits in the barrier B from t1; loc 0 is current afterwards.  Returns
+ * the initial task (for the join). */
+static pp_task_handle team_start(uint64_t t1)
 {
     AT(0);
     pp_task_handle initial = pp_profile_task_current();
@@ -141,20 +142,35 @@ static void scenario_depend(void)
     pp_profile_parallel_begin_at(P, ctx, 0);
     AT(1);
     pp_profile_parallel_begin_at(P, ctx, 0);
-    pp_profile_enter_at(B, 100);
+    pp_profile_enter_at(B, t1);
     AT(0);
+    return initial;
+}
+
+/* Both leave B at t and end the team at t + 100; loc 0 joins at t + 200,
+ * the run ends at t + 300. */
+static void team_end(pp_task_handle initial, uint64_t t)
+{
+    for (int loc = 0; loc < 2; loc++) {
+        AT(loc);
+        pp_profile_exit_at(B, t);
+        pp_profile_parallel_end_at(P, t + 100);
+    }
+    AT(0);
+    pp_profile_join_at(P, initial, t + 200);
+    pp_profile_test_finalize_at(t + 300);
+}
+
+/* As idle, but the task has a depend clause: while it waits, loc 1's time
+ * in the barrier is undetermined, not overhead. */
+static void scenario_depend(void)
+{
+    pp_task_handle initial = team_start(100);
     pp_task_handle h = create(CD, 100);
     pp_profile_enter_at(B, 200);
     pp_profile_task_begin_at(TD, h, false, 5200);
     pp_profile_task_end_at(TD, 6200);
-    pp_profile_exit_at(B, 6300);
-    pp_profile_parallel_end_at(P, 6400);
-    AT(1);
-    pp_profile_exit_at(B, 6300);
-    pp_profile_parallel_end_at(P, 6400);
-    AT(0);
-    pp_profile_join_at(P, initial, 6500);
-    pp_profile_test_finalize_at(6600);
+    team_end(initial, 6300);
 }
 
 /* A task created by the calling location at [t, t + 10) with one
@@ -246,15 +262,8 @@ static void scenario_kinds(void)
                                      PP_DEPEND_OUT};
     enum { N = sizeof kinds / sizeof kinds[0] };
     pp_task_handle h[N];
-    AT(0);
-    pp_task_handle initial = pp_profile_task_current();
-    int64_t ctx = pp_profile_fork_at(P, 2, 0);
-    pp_profile_parallel_begin_at(P, ctx, 0);
+    pp_task_handle initial = team_start(50);
     pp_task_handle implicit0 = pp_profile_task_current();
-    AT(1);
-    pp_profile_parallel_begin_at(P, ctx, 0);
-    pp_profile_enter_at(B, 50);
-    AT(0);
     for (unsigned k = 0; k < N; k++)
         h[k] = create_dep(100 * (k + 1), k == N - 1 ? Y : X, kinds[k], 0, 0);
     uint64_t t = 100 * (N + 1);
@@ -264,14 +273,7 @@ static void scenario_kinds(void)
         pp_profile_task_end_at(TD, t + 1000);
         pp_profile_task_switch_to_at(implicit0, t + 1000);
     }
-    pp_profile_exit_at(B, t + 100);
-    pp_profile_parallel_end_at(P, t + 200);
-    AT(1);
-    pp_profile_exit_at(B, t + 100);
-    pp_profile_parallel_end_at(P, t + 200);
-    AT(0);
-    pp_profile_join_at(P, initial, t + 300);
-    pp_profile_test_finalize_at(t + 400);
+    team_end(initial, t + 100);
 }
 
 /* One task with 300 items (out, on 300 addresses): the archive keeps 256
@@ -279,14 +281,7 @@ static void scenario_kinds(void)
 static void scenario_many(void)
 {
     static pp_depend items[300];
-    AT(0);
-    pp_task_handle initial = pp_profile_task_current();
-    int64_t ctx = pp_profile_fork_at(P, 2, 0);
-    pp_profile_parallel_begin_at(P, ctx, 0);
-    AT(1);
-    pp_profile_parallel_begin_at(P, ctx, 0);
-    pp_profile_enter_at(B, 50);
-    AT(0);
+    pp_task_handle initial = team_start(50);
     pp_task_handle h = pp_profile_task_new_handle();
     pp_profile_task_create_enter_at(CD, h, 100);
     for (unsigned k = 0; k < 300; k++)
@@ -296,14 +291,7 @@ static void scenario_many(void)
     pp_profile_enter_at(B, 200);
     pp_profile_task_begin_at(TD, h, false, 300);
     pp_profile_task_end_at(TD, 1300);
-    pp_profile_exit_at(B, 1400);
-    pp_profile_parallel_end_at(P, 1500);
-    AT(1);
-    pp_profile_exit_at(B, 1400);
-    pp_profile_parallel_end_at(P, 1500);
-    AT(0);
-    pp_profile_join_at(P, initial, 1600);
-    pp_profile_test_finalize_at(1700);
+    team_end(initial, 1400);
 }
 
 /* loc 0's implicit task waits in a taskwait for its child A (run by loc 1,
