@@ -35,13 +35,15 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/demo.sh examples/test_examples.sh \
 	examples/bench/run_bench.py examples/bench/pomp2_overhead.c \
 	examples/bench/manytasks.c examples/bench/rss_run.c examples/bench/trace_bench.py \
-	examples/bench/bench_tools.py examples/bench/synth_profile.py \
+	examples/bench/bench_tools.py examples/bench/synth_profile.py examples/bench/view_bench.py \
 	examples/bench/depend_bench.c examples/bench/depend_bench.py \
-	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c
+	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
+	examples/bench/function_bench.py examples/health.c
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
 	examples/bench/manytasks_plain examples/bench/rss_run examples/bench/depend_bench \
-	examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks
+	examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks \
+	event-costs.txt
 
 .PHONY: examples bench bench-examples bench-tools
 
@@ -77,7 +79,8 @@ endif
 # Every module's benchmark: the writer (100k cnodes x 16 threads x 4
 # metrics), the engine's event costs, the tools against the profile size,
 # and the examples' overheads.
-bench: bench-cube bench-profile bench-tools bench-examples bench-trace bench-mpi bench-depend
+bench: bench-cube bench-profile bench-tools bench-examples bench-trace bench-mpi bench-view \
+	bench-functions bench-depend
 
 # pompprof-report, -diff and -scaling on profiles of 500, 5,000 and 50,000
 # task constructs (BENCH_TOOL_SIZES to choose others).
@@ -85,6 +88,14 @@ BENCH_TOOL_SIZES = 500,5000,50000
 bench-tools: scripts/pompprof-report scripts/pompprof-diff scripts/pompprof-scaling
 	$(PYTHON) $(srcdir)/examples/bench/bench_tools.py --builddir '$(abs_top_builddir)' \
 		--sizes '$(BENCH_TOOL_SIZES)'
+
+# Functions (pompprof --functions): the event costs pompprof-score reads
+# (event-costs.txt) and fib, nqueens, sparselu and health side by side:
+# plain, constructs only, functions, functions with pompprof-score -g's filter.
+.PHONY: bench-functions
+bench-functions: scripts/pompprof scripts/pompprof-score libpompprof.la
+	OPENMP_CFLAGS='$(OPENMP_CFLAGS)' CC='$(CC)' $(PYTHON) $(srcdir)/examples/bench/function_bench.py \
+		--builddir '$(abs_top_builddir)' --srcdir '$(abs_top_srcdir)'
 
 # Micro-benchmark of the hot path: calls the POMP2 entry points directly;
 # pp_timer_now() comes from the (static, convenience) utility library.
@@ -116,17 +127,8 @@ bench-examples: examples examples/bench/pomp2_overhead examples/bench/manytasks 
 	$(PYTHON) $(srcdir)/examples/bench/run_bench.py --builddir '$(abs_top_builddir)' \
 		--csv '$(abs_top_builddir)/bench-results.csv'
 
-# Dependences (examples/bench/depend_bench.py): the cost per recorded list
-# item on the creating thread, and a dependent-task example's overhead,
-# profiled and traced.
-examples/bench/depend_bench: $(srcdir)/examples/bench/depend_bench.c \
-		scripts/pompprof libpompprof.la
-	@$(MKDIR_P) examples/bench
-	$(AM_V_CC)$(EXAMPLES_POMPPROF) $(CC) -std=gnu11 $(OPENMP_CFLAGS) -O2 $< -o $@
-
-.PHONY: bench-depend
-bench-depend: examples examples/bench/depend_bench
-	$(PYTHON) $(srcdir)/examples/bench/depend_bench.py --builddir '$(abs_top_builddir)'
+bench: bench-cube bench-profile bench-tools bench-examples bench-trace bench-mpi bench-view \
+	bench-functions bench-depend
 
 # Tracing: the event path with POMPPROF_TRACE=1, the examples traced, and
 # the analysis of a trace of more than 10 million events (trace_bench.py).

@@ -44,6 +44,7 @@ void pp_profile_update_measuring(void);
 typedef struct pp_region_rec {
     char *name, *file, *paradigm, *role, *description;
     int begin_line, end_line;
+    char *mangled; /* NULL: none (the name stands for it) */
 } pp_region_rec;
 
 /* Lock-free lookup by id (records are immutable once published). */

@@ -233,6 +233,19 @@ static void pp_profile_write_own(const pp_unified *u)
  * held (another thread that takes them waits in
  * pp_profile_wait_for_writer).  now_given: the end's timestamp (the tests'
  * fake clock), NULL: read it.  NULL when there is nothing to write. */
+static void (*pp_profile_end_hooks[PP_PROFILE_END_HOOKS])(void);
+static int pp_profile_n_end_hooks;
+
+int pp_profile_at_end(void (*hook)(void))
+{
+    pthread_mutex_lock(&pp_profile_init_lock);
+    int ok = pp_profile_n_end_hooks < PP_PROFILE_END_HOOKS;
+    if (ok)
+        pp_profile_end_hooks[pp_profile_n_end_hooks++] = hook;
+    pthread_mutex_unlock(&pp_profile_init_lock);
+    return ok ? 0 : -1;
+}
+
 static pp_unified *pp_profile_end(const uint64_t *now_given)
 {
     sigset_t saved;
@@ -251,6 +264,8 @@ static pp_unified *pp_profile_end(const uint64_t *now_given)
          * are read. */
         if (pp_profile_g.n_locations > 1)
             usleep(2000);
+        for (int i = 0; i < pp_profile_n_end_hooks; i++)
+            pp_profile_end_hooks[i]();
         u = pp_profile_unify_at(now);
         pp_profile_report_losses();
         pp_profile_trace_finish(now);
