@@ -326,8 +326,10 @@ void pp_replay_enter(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
             task->seg->label = region;
         if (task->deps == PP_DEPS_UNKNOWN && r->depend_construct)
             r->depend_construct[region] = 1;
+        /* t_ready is 0 for a task that began before the graph made it ready (a
+         * trace whose dependences the runtime did not honour): no wait known */
         if (task->is_explicit && task->deps != PP_DEPS_UNKNOWN && task->begun &&
-            task->t_begin >= task->t_ready && r->ready_wait) {
+            task->t_ready && task->t_begin >= task->t_ready && r->ready_wait) {
             uint64_t w = task->t_begin - task->t_ready;
             r->ready_wait[region].count++;
             r->ready_wait[region].total += w;
