@@ -10,7 +10,7 @@
 # makefile for users building the examples with an INSTALLED pompprof.
 
 EXAMPLES_NAMES = fib fib_cutoff nqueens nqueens_cutoff nqueens_depth mergesort sparselu \
-	treewalk prodcons worksharing
+	treewalk prodcons worksharing wavefront
 EXAMPLES_PLAIN = $(EXAMPLES_NAMES:%=examples/plain/%)
 EXAMPLES_PROF = $(EXAMPLES_NAMES:%=examples/prof/%)
 # the hybrid MPI + OpenMP example, built with $(MPICC) when configure found MPI
@@ -36,11 +36,12 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/bench/run_bench.py examples/bench/pomp2_overhead.c \
 	examples/bench/manytasks.c examples/bench/rss_run.c examples/bench/trace_bench.py \
 	examples/bench/bench_tools.py examples/bench/synth_profile.py examples/bench/view_bench.py \
+	examples/bench/depend_bench.c examples/bench/depend_bench.py \
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
 	examples/bench/function_bench.py examples/health.c examples/bench/task_cost.py
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
-	examples/bench/manytasks_plain examples/bench/rss_run \
+	examples/bench/manytasks_plain examples/bench/rss_run examples/bench/depend_bench \
 	examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks \
 	event-costs.txt
 
@@ -79,7 +80,7 @@ endif
 # metrics), the engine's event costs, the tools against the profile size,
 # and the examples' overheads.
 bench: bench-cube bench-profile bench-task-cost bench-tools bench-examples bench-trace bench-mpi \
-	bench-view bench-functions
+	bench-view bench-functions bench-depend
 
 # pompprof-report, -diff and -scaling on profiles of 500, 5,000 and 50,000
 # task constructs (BENCH_TOOL_SIZES to choose others).

@@ -10,6 +10,8 @@
  *   tree                arena, node creation, child lookup
  *   location            per-thread state, task handles
  *   extra               extra metrics: definitions, values added to nodes
+ *   depend              dependences of tasks: trace records, their count
+ *                       (pp_profile_depend.h)
  *   counters            PAPI values on the event path
  *   instance            instance trees kept and merged per construct
  *   task                explicit tasks: begin, end, switches, stubs

@@ -10,8 +10,9 @@
  *
  * Events are replayed in time order across threads (OTF2's global event
  * reader).  Files: main (options, reading), model (threads, tasks,
- * categories, readiness), span (the task graph), view (pictures), chrome,
- * json (output). */
+ * categories, readiness), depend (the dependence graph of depend clauses),
+ * span (the task graph), view (pictures), chrome, dot (Graphviz), json
+ * (output). */
 #ifndef PP_REPLAY_H
 #define PP_REPLAY_H
 
@@ -66,6 +67,7 @@ struct pp_replay_seg {
     uint64_t dur;
     uint32_t label;
     uint32_t refs;
+    uint32_t inst; /* the dependent task instance it is a stretch of + 1, 0: none */
 };
 
 pp_replay_seg *pp_replay_seg_new(pp_replay_seg *pred, uint32_t label);
@@ -86,7 +88,44 @@ typedef struct pp_replay_entry {
     uint32_t region;
 } pp_replay_entry;
 
+/* ---- dependences (pp_replay_depend.c) -------------------------------------------- */
+
+/* The kinds of pp_depend_kind (profile/pp_profile_depend.h), as the trace
+ * carries them. */
+enum { PP_DEP_IN = 1, PP_DEP_OUT, PP_DEP_INOUT, PP_DEP_MUTEXINOUTSET, PP_DEP_INOUTSET,
+       PP_DEP_UNKNOWN };
+
+typedef struct pp_replay_dep {
+    uint64_t addr, size;
+    uint32_t kind;
+} pp_replay_dep;
+
+/* How a task's readiness is known: it has no depend clause (ready when
+ * created), its dependences were recorded (ready when its predecessors
+ * completed), or they are not (undetermined until it begins). */
+enum { PP_DEPS_NONE = 0, PP_DEPS_KNOWN, PP_DEPS_UNKNOWN };
+
 typedef struct pp_replay_task pp_replay_task;
+typedef struct pp_replay_depmap pp_replay_depmap;
+
+/* A successor of a task: a sibling task, or a task waiting in a taskwait
+ * depend (wait). */
+typedef struct pp_replay_succ {
+    pp_replay_task *task;
+    int wait;
+} pp_replay_succ;
+
+/* A dependent task instance, kept for the graph export and the edges. */
+typedef struct pp_replay_inst {
+    uint32_t label, loc;
+    uint64_t t_create, t_ready, t_begin, t_end, work;
+    uint8_t critical;
+} pp_replay_inst;
+
+typedef struct pp_replay_edge {
+    uint32_t from, to; /* instance indices */
+} pp_replay_edge;
+
 struct pp_replay_task {
     uint64_t id;
     uint32_t label;      /* task construct, parallel region or program region */
@@ -115,6 +154,22 @@ struct pp_replay_task {
     uint32_t n_par;
     uint32_t par_id[PP_REPLAY_PARAMS];
     char *par_val[PP_REPLAY_PARAMS];
+    /* dependences (pp_replay_depend.c) */
+    uint8_t deps;              /* PP_DEPS_* */
+    uint8_t counted;           /* counted as ready: 1 surely, 2 maybe */
+    uint8_t in_wait_depend;    /* suspended in a taskwait depend */
+    uint8_t children_unknown;  /* a child's dependences are unknown: so are its later
+                                  siblings' */
+    uint32_t dep_open;         /* predecessors not completed */
+    uint32_t wait_open;        /* a taskwait depend's predecessors not completed */
+    uint64_t t_ready;
+    uint64_t dep_span, wait_span;
+    pp_replay_seg *dep_seg, *wait_seg;
+    pp_replay_succ *succ;
+    uint32_t n_succ, cap_succ;
+    pp_replay_depmap *children_deps; /* the dependence state of its children */
+    uint32_t inst;             /* its pp_replay_inst + 1, 0: none */
+    uint64_t work;             /* its own work */
 };
 
 /* An instance of a thread team. */
@@ -191,8 +246,21 @@ typedef struct pp_replay {
     uint64_t work;
     uint64_t span;
     pp_replay_seg *span_seg;
-    uint64_t n_tasks, n_depend_tasks;
-    uint8_t *depend_construct; /* region id -> a depend task ran or waited */
+    uint64_t n_tasks, n_depend_tasks; /* depend tasks: those of unknown dependences */
+    uint8_t *depend_construct; /* region id -> a task of unknown dependences ran or waited */
+    /* dependences */
+    uint8_t *attr_role;        /* attribute id -> 1 + field of a depend[i] item, 0: not one */
+    uint32_t n_attr_roles;
+    pp_replay_dep *items;      /* the event's items */
+    uint32_t cap_items;
+    uint64_t n_known_tasks, n_items, n_unknown_items, n_waits;
+    pp_replay_inst *insts;
+    uint32_t n_insts, cap_insts;
+    pp_replay_edge *edges;
+    uint64_t n_edges, cap_edges;
+    struct {
+        uint64_t count, total, max;
+    } *ready_wait;             /* by region id: ready to begin, tasks of known readiness */
     /* counts */
     uint64_t events, t_last;
     pp_replay_view *view;
@@ -212,17 +280,48 @@ void pp_replay_fork(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t threads
 void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t comm);
 void pp_replay_team_end(pp_replay *r, pp_replay_loc *l, uint64_t t);
 void pp_replay_join(pp_replay *r, pp_replay_loc *l, uint64_t t);
-void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
+/* items: the task's recorded dependences (n 0: none recorded) */
+void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id,
+                           const pp_replay_dep *items, uint32_t n);
+/* A taskwait depend of l's current task (before its taskwait's enter). */
+void pp_replay_taskwait_depend(pp_replay *r, pp_replay_loc *l, uint64_t t,
+                               const pp_replay_dep *items, uint32_t n);
+/* Task t's predecessors are all done: it is ready now (pp_replay_depend.c
+ * calls it). */
+void pp_replay_task_ready(pp_replay *r, pp_replay_task *t, uint64_t now);
+/* A task suspended in a taskwait (depend) may have become ready. */
+void pp_replay_check_tied(pp_replay *r, pp_replay_task *t, uint64_t now);
 void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
 void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
 void pp_replay_finish(pp_replay *r, uint64_t t);
 /* The label of what location l does now (pictures). */
 uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l);
 
+/* depend */
+/* The predecessors of task (a child of parent; NULL: a taskwait depend of
+ * parent) by OpenMP's rules: edges from its earlier siblings, each
+ * predecessor told to wake it; the state updated with task's items.
+ * Returns how many predecessors have not completed. */
+uint32_t pp_replay_depend_add(pp_replay *r, pp_replay_task *parent, pp_replay_task *task,
+                              const pp_replay_dep *items, uint32_t n, uint64_t now);
+/* Task t completed at now: its successors learn it. */
+void pp_replay_depend_complete(pp_replay *r, pp_replay_task *t, uint64_t now);
+/* Parent's children can gain no more siblings: drop their state. */
+void pp_replay_depend_forget(pp_replay_task *parent);
+/* Free what t holds of the graph (it is being freed). */
+void pp_replay_depend_free(pp_replay_task *t);
+/* Mark the instances and edges on the span's path (before the output). */
+void pp_replay_depend_mark_critical(pp_replay *r);
+
+/* dot: the dependence graph as Graphviz; instances up to max_instances,
+ * collapsed to constructs beyond.  0, or -1 (errno). */
+int pp_replay_dot_write(const pp_replay *r, const char *path, uint32_t max_instances);
+
 /* span */
 /* Task t (running on l) did dt ticks of work. */
 static inline void pp_replay_span_work(pp_replay *r, pp_replay_task *t, uint64_t dt)
 {
+    t->work += dt;
     t->span += dt;
     t->seg->dur += dt;
     r->work += dt;

@@ -23,6 +23,7 @@ dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/compile.py \
 	scripts/pompprof_tools/wrapper/ctext.py \
 	scripts/pompprof_tools/wrapper/depend.py \
+	scripts/pompprof_tools/wrapper/dependences.py \
 	scripts/pompprof_tools/wrapper/directive.py \
 	scripts/pompprof_tools/wrapper/fortran.py \
 	scripts/pompprof_tools/wrapper/functions.py \

@@ -43,10 +43,29 @@ typedef struct pp_trace_conv {
     uint64_t cut_locations;    /* locations cut short by the disk budget */
     double cut_at;             /* the earliest such cut, seconds into the run */
     int otf2_failed;           /* the OTF2 library reported an error */
+    uint32_t depend_max;       /* the most dependences of one event: the attributes
+                                  defined for them */
     /* the most bytes each event can take in a file, its timestamp included
      * (OTF2's own estimate from the numbers of definitions) */
     uint32_t size[PP_EV_N];
 } pp_trace_conv;
+
+/* Dependences (DEPEND, TASKWAIT_DEPEND records) in OTF2: each list item is
+ * three attributes, in this order, of the ThreadTaskCreate of its task (a
+ * taskwait depend's: of the next event of its thread, normally the Enter
+ * of the taskwait region); an event with n items carries 3n attributes. */
+enum pp_trace_attr {
+    PP_ATTR_DEPEND_ADDR,  /* UINT64: the list item's address */
+    PP_ATTR_DEPEND_SIZE,  /* UINT64: its size in bytes */
+    PP_ATTR_DEPEND_KIND,  /* UINT8: a pp_depend_kind (1 in ... 6 unknown) */
+    PP_ATTR_N
+};
+/* The most items one event carries (the attributes' definitions must fit
+ * in the room kept for them): an item beyond replaces the last one's kind
+ * by unknown. */
+#define PP_TRACE_DEPEND_ITEMS_MAX 256
+/* At most what one item's attributes add to an event. */
+#define PP_TRACE_DEPEND_BYTES 48
 
 /* Fill c->size (c->n_locations and c->defs set). */
 void pp_trace_otf2_event_sizes(pp_trace_conv *c);

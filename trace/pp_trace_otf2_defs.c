@@ -238,11 +238,42 @@ static void pp_defs_params(const pp_trace_defs *d, pp_defs_strings *s)
                      OTF2_SUCCESS;
 }
 
+/* Attributes 3i .. 3i+2: the i-th dependence of an event (pp_trace_otf2.h). */
+static void pp_defs_attributes(pp_trace_conv *c, pp_defs_strings *s)
+{
+    static const struct {
+        const char *name, *descr;
+        OTF2_Type type;
+    } attrs[PP_ATTR_N] = {
+        [PP_ATTR_DEPEND_ADDR] = {"address", "the address of a depend clause's list item",
+                                 OTF2_TYPE_UINT64},
+        [PP_ATTR_DEPEND_SIZE] = {"size", "the list item's size in bytes", OTF2_TYPE_UINT64},
+        [PP_ATTR_DEPEND_KIND] = {"kind",
+                                 "the dependence type: 1 in, 2 out, 3 inout, 4 mutexinoutset, "
+                                 "5 inoutset, 6 unknown (the storage was not recorded)",
+                                 OTF2_TYPE_UINT8},
+    };
+    if (!c->depend_max)
+        return;
+    OTF2_StringRef descr[PP_ATTR_N];
+    for (uint32_t k = 0; k < PP_ATTR_N; k++)
+        descr[k] = pp_defs_string(s, attrs[k].descr);
+    for (uint32_t i = 0; i < c->depend_max; i++) {
+        for (uint32_t k = 0; k < PP_ATTR_N; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "depend[%u] %s", i, attrs[k].name);
+            s->failed |= OTF2_GlobalDefWriter_WriteAttribute(s->w, PP_ATTR_N * i + k,
+                                                             pp_defs_string(s, name), descr[k],
+                                                             attrs[k].type) != OTF2_SUCCESS;
+        }
+    }
+}
+
 /* ---- all of it ------------------------------------------------------------------------- */
 
 uint64_t pp_trace_otf2_definitions_size(const pp_trace_defs *defs, uint32_t n_locations)
 {
-    uint64_t bytes = 4096 + 64 * (uint64_t)n_locations + 128 * (uint64_t)defs->n_metrics;
+    uint64_t bytes = 4096 + 512 + 3 * 32 * (uint64_t)PP_TRACE_DEPEND_ITEMS_MAX + 64 * (uint64_t)n_locations + 128 * (uint64_t)defs->n_metrics;
     for (uint32_t i = 0; i < defs->n_regions; i++) {
         const pp_trace_region *r = &defs->regions[i];
         bytes += 64 + (r->name ? strlen(r->name) : 0) + (r->file ? strlen(r->file) : 0) +
@@ -317,5 +348,6 @@ int pp_trace_otf2_definitions(pp_trace_conv *c)
     pp_defs_region(&s, c->flush_region + 1, &start);
     pp_defs_comms(c, &s);
     pp_defs_metrics(c, &s);
+    pp_defs_attributes(c, &s);
     return failed || s.failed ? -1 : 0;
 }

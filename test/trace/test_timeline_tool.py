@@ -18,6 +18,33 @@ from trace_common import (E2E_PROGS, ENV, PROGS, TIMELINE, TOP_BUILDDIR, TOP_SRC
                           run)
 
 SCENARIOS = os.path.join(TOP_BUILDDIR, "test", "unit", "trace", "trace_scenarios")
+# a chain of N dependent tasks, N named as the parameter "tasks"
+PARAM_PROGRAM = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#ifdef POMPPROF_INSTRUMENTED
+#include <pompprof.h>
+#else
+#define pompprof_parameter_int64(name, value) ((void)0)
+#endif
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 4;
+    double s = 0;
+#pragma omp parallel
+#pragma omp single
+    {
+        pompprof_parameter_int64("tasks", n);
+        for (int i = 0; i < n; i++) {
+#pragma omp task depend(inout: s) shared(s)
+            for (volatile int k = 0; k < 20000; k++)
+                s += 1e-9;
+        }
+    }
+    puts(s > 0 ? "1" : "0");
+    return 0;
+}
+"""
 
 
 def tool(*args, env=None, python=None):
@@ -63,6 +90,77 @@ class TimelineTool(unittest.TestCase):
         self.assertIn("Breakdown", t.stdout)
         self.assertIn("%.4f" % data["threads"][1]["idleness"], t.stdout)
         self.assertIn("parallelism", t.stdout)
+
+    def test_pot_quadrant(self):
+        # the idle scenario: thread 1 waits about 100 us of 200 with nothing ready
+        p = tool(self.synthetic, "--format", "json")
+        pot = json.loads(p.stdout)["pot"]
+        self.assertEqual(pot["quadrant"], "high idleness, low overhead")
+        self.assertAlmostEqual(pot["idleness_share"], (390 + 100290) / (102000 + 100450),
+                               places=6)
+        self.assertIn("more (finer) tasks", pot["advice"])
+        t = tool(self.synthetic)
+        self.assertIn("POT quadrant: high idleness, low overhead", t.stdout)
+
+    def test_dependences(self):
+        graph = os.path.join(self.tmp, "graph")
+        subprocess.run([SCENARIOS, "graph", graph], check=True)
+        dot = os.path.join(self.tmp, "graph.dot")
+        t = tool(graph, "--dot", dot)
+        self.assertEqual(t.returncode, 0, t.stderr)
+        self.assertIn("Dependences: 5 tasks with 7 recorded list items, 4 edges between "
+                      "siblings, 1 taskwait depend", t.stdout)
+        # ready waits 500, 100, 50, 100, 70 ns
+        self.assertRegex(t.stdout, r"!\$omp task @synthetic.c:6 +5 tasks  mean 0.000000 s  "
+                                   r"max 0.00000[01] s  total 0.000001 s")
+        self.assertIn("4 dependence edges", t.stdout)
+        self.assertNotIn("lower bound", t.stdout)
+        with open(dot) as f:
+            self.assertEqual(f.read().count(" -> "), 4)
+        bad = tool(graph, "--dot", dot, "--dot-instances", "0")
+        self.assertEqual(bad.returncode, 2)
+
+    def test_heatmap(self):
+        graph = os.path.join(self.tmp, "graph_h")
+        subprocess.run([SCENARIOS, "graph", graph], check=True)
+        svg = os.path.join(self.tmp, "heat.svg")
+        p = tool("--heatmap", svg, "10=" + self.synthetic, "2=" + graph)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(ET.parse(svg).getroot().tag.endswith("svg"))
+        rows = [l.split() for l in p.stdout.splitlines()[2:]]
+        self.assertEqual([r[:2] for r in rows], [["2", "2"], ["10", "2"]])
+        data = json.loads(tool(graph, "--format", "json").stdout)
+        self.assertEqual(rows[0][3], "%.4f" % data["total"]["work"])
+        with open(svg) as f:
+            text = f.read()
+        for title in ("work", "idleness", "overhead"):
+            self.assertIn(title + " (s, all threads)", text)
+        dup = tool("--heatmap", svg, "2=" + self.synthetic, "2=" + graph)
+        self.assertEqual(dup.returncode, 1)
+        self.assertIn("two runs with parameter 2 and 2 threads", dup.stderr)
+        self.assertEqual(len(dup.stderr.splitlines()), 1)
+        self.assertEqual(tool(self.synthetic, graph).returncode, 2)
+        none = tool("--heatmap", svg, "--param", "tasks", self.synthetic)
+        self.assertEqual(none.returncode, 1)
+        self.assertIn("--param tasks: the profile in %s has no such parameter" % self.synthetic,
+                      none.stderr)
+
+    def test_heatmap_param(self):
+        """--param: each run's value from its profile (pompprof_parameter_int64)."""
+        src = os.path.join(self.tmp, "param_tasks.c")
+        with open(src, "w") as f:
+            f.write(PARAM_PROGRAM)
+        exe = build(self.tmp, src)
+        runs = []
+        for threads, n in ((1, 3), (2, 3), (1, 12), (2, 12)):
+            out = os.path.join(self.tmp, "param.%d.%d" % (threads, n))
+            run(exe, out, threads=threads, args=(n,))
+            runs.append(out)
+        svg = os.path.join(self.tmp, "param.svg")
+        p = tool("--heatmap", svg, "--param", "tasks", *runs)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = [l.split()[:2] for l in p.stdout.splitlines()[2:]]
+        self.assertEqual(rows, [["3", "1"], ["3", "2"], ["12", "1"], ["12", "2"]])
 
     def test_window(self):
         p = tool(self.synthetic, "--format", "json", "--from", "0.00005", "--to", "0.0001")

@@ -7,7 +7,9 @@
   the row's maximum, waiting instances as a line), or one row per task instance when the
   run had few (dark = running, light = created and waiting);
 - the number of ready tasks over time, below both;
-- and the speedup bounds of the task graph as a separate plot.
+- the speedup bounds of the task graph as a separate plot;
+- and POT's heatmaps (its Fig. 5) for several runs: work, idleness and overhead over the
+  number of threads and a parameter of the runs (--heatmap).
 
 The data comes binned from pompprof-replay (the "pictures" part of its result)."""
 
@@ -192,6 +194,44 @@ def draw_speedup(data: dict, path: str):
         " (span: lower bound, depend clauses)" if g["depend_tasks"] else ""), fontsize=9)
     ax.legend(fontsize=8)
     ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    _save(fig, plt, path, "png" if path.endswith(".png") else "svg")
+
+
+def param_key(value: str):
+    try:
+        return (0, float(value), value)
+    except ValueError:
+        return (1, 0.0, value)
+
+
+def draw_heatmap(runs: list[tuple[str, dict]], path: str):
+    """POT's Fig. 5: one heatmap each for work, idleness and overhead (seconds summed over
+    the threads), cells by (parameter value, number of threads).  runs: (value, result)."""
+    plt = _pyplot()
+    params = sorted({v for v, _ in runs}, key=param_key)
+    threads = sorted({d["trace"]["threads"] for _, d in runs})
+    cells = {(v, d["trace"]["threads"]): d["total"] for v, d in runs}
+    fig, axes = plt.subplots(1, 3, figsize=(4.2 * 3, 0.5 * len(params) + 2.4))
+    for ax, key, cmap in zip(axes, ("work", "idleness", "overhead"),
+                             ("Blues", "Greys", "Reds")):
+        grid = [[cells[(v, t)][key] if (v, t) in cells else float("nan") for t in threads]
+                for v in params]
+        im = ax.imshow(grid, cmap=cmap, aspect="auto", origin="lower")
+        ax.set_xticks(range(len(threads)))
+        ax.set_xticklabels([str(t) for t in threads])
+        ax.set_yticks(range(len(params)))
+        ax.set_yticklabels(params)
+        ax.set_xlabel("threads")
+        ax.set_ylabel("parameter")
+        ax.set_title("%s (s, all threads)" % key, fontsize=10)
+        top = max((x for row in grid for x in row if x == x), default=0)
+        for i, row in enumerate(grid):
+            for j, x in enumerate(row):
+                if x == x:
+                    ax.text(j, i, "%.3g" % x, ha="center", va="center", fontsize=8,
+                            color="white" if top and x > 0.6 * top else "black")
+        fig.colorbar(im, ax=ax, fraction=0.046)
     fig.tight_layout()
     _save(fig, plt, path, "png" if path.endswith(".png") else "svg")
 

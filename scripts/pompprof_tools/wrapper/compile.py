@@ -30,6 +30,7 @@ from . import cmdline as wc
 from .cmdline import CommandLine
 from .ctext import TextError
 from . import fortran
+from .dependences import insert_fortran as record_fortran_dependences
 from .depend import mark_depend_clauses
 from .instrument import (absolute_markers, finish_c, opari2_failure, run_opari2,
                                  spellings, user_markers)
@@ -232,6 +233,7 @@ class Compile:
         if os.path.isfile(inc_path):
             out, inc = fortran.own_regions(out, read(inc_path), prepared, form == "fixed")
             write(inc_path, mark_depend_clauses(inc))
+        out = record_fortran_dependences(out, form == "fixed", prepared.notes)
         write(target, user_markers(fortran.fix_fortran(out), names))
         for n in prepared.notes:
             note(n)
