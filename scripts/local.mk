@@ -94,7 +94,10 @@ pompprof_mans = man/pompprof.1 man/pompprof-report.1 man/pompprof-diff.1 \
 man_MANS = $(pompprof_mans)
 CLEANFILES += $(pompprof_mans)
 EXTRA_DIST += scripts/help2roff.py
-$(pompprof_mans): man/%.1: scripts/% $(srcdir)/scripts/help2roff.py
+# the command imports build_config.py: without it as a prerequisite make -j2 runs the
+# command before the file exists
+$(pompprof_mans): man/%.1: scripts/% scripts/pompprof_tools/build_config.py \
+	$(srcdir)/scripts/help2roff.py
 	@$(MKDIR_P) man
 	$(AM_V_GEN)case $* in \
 	  pompprof) what='build OpenMP programs for profiling with pompprof' ;; \
