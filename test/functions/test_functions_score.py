@@ -5,14 +5,18 @@
 * the table per region kind and per region: the visits of rec, tiny and
   medium are the program's calls, OpenMP constructs are OMP, functions FUN;
 * -f FILTER marks exactly the regions the filter excludes;
-* -g writes a filter in Score-P syntax that excludes functions with many
-  short visits (tiny, rec) and neither medium, main nor any OpenMP construct;
+* -g writes a filter in Score-P syntax that excludes exactly the functions
+  with many short visits (tiny, rec) and neither medium, main nor any OpenMP
+  construct, and its estimate with the filter is under the target (10 %);
   the run with it (POMPPROF_FILTER) measures exactly the others;
 * the overhead measured after the rerun (the program's own CPU time against a
-  plain build's, the least of three runs each) is within a factor of 2 of
-  pompprof-score's estimate for the filter (compared in seconds: the
-  estimate's percentage is of the profile's wall time, which a busy machine
-  stretches).
+  plain build's, the least of five runs each) is within a factor of 2 of
+  pompprof-score's estimate for the filter.
+The estimate is relative to the run's CPU time (pompprof::cpu_time), which a
+busy machine does not stretch as it does the profile's wall-clock times (by 4
+and more under `make -j2 check` beside a build); the program's work is sized
+so that what is left of tiny and rec (a table lookup per call, about 5 % of
+it) is clearly under the target and medium is not needed to reach it.
 """
 import os
 import re
@@ -68,9 +72,9 @@ class Score(unittest.TestCase):
         return proc.stdout
 
     def cpu_seconds(self, exe, env=None):
-        """The least CPU time of three runs, as the program measured it."""
+        """The least CPU time of five runs, as the program measured it."""
         best = None
-        for i in range(3):
+        for i in range(5):
             truth = os.path.join(self.scratch, "cpu")
             e = dict(ENV, OMP_NUM_THREADS="1", RECURSIVE_TRUTH=truth,
                      POMPPROF_OUTPUT=tempfile.mkdtemp(dir=self.scratch, prefix="rerun"),
@@ -119,21 +123,18 @@ class Score(unittest.TestCase):
         with open(gen) as f:
             written = f.read()
         excluded = re.findall(r"^\s*EXCLUDE (\S+)$", written, re.M)
-        # which of the two short ones depends on the times the run measured (a
-        # busy machine stretches them); at least one, and nothing else
-        self.assertTrue(set(excluded) & {"tiny", "rec"}, written)
-        self.assertLessEqual(set(excluded), {"tiny", "rec"}, written)
-        for name in excluded:
-            self.assertNotIn("omp", name)
-            self.assertNotIn(name, ("medium", "main"))
+        self.assertEqual(sorted(excluded), ["rec", "tiny"], written)
+        before, after = map(float, re.search(r"estimated overhead ([0-9.]+) % -> ([0-9.]+) %",
+                                             written).groups())
+        self.assertGreater(before, 10.0, written)
+        self.assertLessEqual(after, 10.0, written)
+        self.assertIn("CPU time of the run", text)
         # never overwritten
         proc = subprocess.run([SCORE, self.profile_dir(), "-g", gen], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, universal_newlines=True)
         self.assertEqual(proc.returncode, 1)
         self.assertIn("exists", proc.stderr)
 
-        # the cost in seconds: the percentage's base, the profile's wall time,
-        # grows with the machine's load, the program's CPU time does not
         m = re.search(r"with the filter .*: estimated cost (\S+) s, ([0-9.]+) %", text)
         estimate = float(m.group(1))
         plain = self.cpu_seconds(self.plain)

@@ -12,15 +12,22 @@ The pair costs are the ones `make bench` measured on this machine
 (event-costs.txt, see costs.py); a function left out by a run-time filter
 still costs its table lookup (filtered_pair_ns).  Task constructs count their
 instances (the roots below TASKS), not their fragments (stubs).  The
-overhead is cost / (total thread time - cost): what the program would have
-taken without measurement.
+overhead is cost / (the run's time - cost): what the program would have
+taken without measurement.  The run's time is its CPU time when the profile
+has it (pompprof::cpu_time) and it is less than the threads' wall-clock
+time: a busy machine stretches wall-clock times (a thread waiting for a
+core), not the CPU time the measurement costs are measured in.  The regions'
+times stay as measured (wall clock): a visit is at most that long, so a
+function whose visit looks long enough is not taken for a short one.
 
 -f FILTER shows each region's fate under a filter and the estimate with it;
 -g [FILE] writes a filter that brings the estimate under --target percent
 (default 10): it excludes functions (never OpenMP constructs, user regions
 or MPI), shortest mean visit first, until the estimate is under the target,
 and any function whose measurement costs more than the target share of its
-mean visit (a function with short visits);
+mean visit (a function with short visits); when the target is out of reach
+even so, only the short ones (leaving out the others would lose their
+figures without reaching it);
 never one whose cost is negligible (below NEGLIGIBLE_PCT of the program's
 time: main, set-up code), whose absence would only lose information.
 """
@@ -70,6 +77,10 @@ class Score:
         self.total = 0.0
         for root in cube.roots:
             self.total += sum(cube.inclusive_row("time", root))
+        self.thread_time = self.total
+        self.cpu_time = self._cpu_time(cube)
+        if self.cpu_time and 0 < self.cpu_time < self.total:
+            self.total = self.cpu_time      # the base of the percentages
         for c in cube.cnodes_in_order():
             kind = KINDS.get(c.region.paradigm)
             if kind is None or c.region.role == "artificial" or c.id in tasks:
@@ -82,6 +93,13 @@ class Score:
                 reg = self.regions[c.region.id] = Region(c.region, kind)
             reg.visits += sum(cube.row("visits", c))
             reg.time += sum(cube.exclusive_row("time", c))
+
+    @staticmethod
+    def _cpu_time(cube):
+        try:
+            return float(cube.attrs.get("pompprof::cpu_time", ""))
+        except ValueError:
+            return None
 
     @staticmethod
     def _in_tasks(cube, c, tasks):
@@ -138,7 +156,7 @@ class Score:
         # leaving out a function whose measurement costs next to nothing (main,
         # set-up code) only loses information, also when the target is out of reach
         negligible = NEGLIGIBLE_PCT / 100.0 * self.plain_time()
-        chosen = []
+        chosen, short_ones = [], set()
         for r in funs:
             # its measurement takes more than the target share of its own time: the
             # function's figures are distorted by it whatever the program's total
@@ -150,6 +168,13 @@ class Score:
                 continue
             r.filtered = True
             chosen.append(r)
+            if short:
+                short_ones.add(id(r))
+        if self.overhead_pct() > target_pct:
+            # out of reach: the functions left out for the target alone gained nothing
+            for r in chosen:
+                r.filtered = id(r) in short_ones
+            chosen = [r for r in chosen if r.filtered]
         return chosen
 
 
@@ -165,10 +190,15 @@ def render(score: Score, flt_name: str | None, top: int | None) -> str:
         out.append("note: the estimated cost is more than 90 %% of the measured time: the event "
                    "costs were measured under other conditions than this run (a busier "
                    "machine?); percentages are relative to a tenth of the measured time")
-    out.append("total thread time %s s; estimated cost of this run %s s: %.1f %% over the "
-               "program's own %s s" % (tf.fmt_time(score.total), tf.fmt_time(measured),
-                                       100.0 * measured / score.plain_time(),
-                                       tf.fmt_time(score.plain_time())))
+    if score.cpu_time:
+        out.append("CPU time of the run %s s, total thread time %s s; the lesser is the base "
+                   "(a thread waiting for a core or blocked stretches the thread time)"
+                   % (tf.fmt_time(score.cpu_time), tf.fmt_time(score.thread_time)))
+    else:
+        out.append("total thread time %s s" % tf.fmt_time(score.total))
+    out.append("estimated cost of this run %s s: %.1f %% over the program's own %s s"
+               % (tf.fmt_time(measured), 100.0 * measured / score.plain_time(),
+                  tf.fmt_time(score.plain_time())))
     if flt_name:
         out.append("with the filter %s: estimated cost %s s, %.1f %%"
                    % (flt_name, tf.fmt_time(score.total_cost()), score.overhead_pct()))
@@ -181,7 +211,7 @@ def render(score: Score, flt_name: str | None, top: int | None) -> str:
             continue
         t = sum(r.time for r in mine)
         rows.append([kind, tf.fmt_count(sum(r.visits for r in mine)), tf.fmt_time(t),
-                     tf.fmt_pct(100.0 * t / score.total if score.total else 0),
+                     tf.fmt_pct(100.0 * t / score.thread_time if score.thread_time else 0),
                      tf.fmt_time(sum(score.cost(r) for r in mine)),
                      tf.fmt_pct(100.0 * sum(score.cost(r) for r in mine) / score.plain_time()),
                      tf.fmt_count(sum(score.trace_bytes(r) for r in mine))])
