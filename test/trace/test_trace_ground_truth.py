@@ -12,9 +12,9 @@ Breakdown, each within 15%:
   master's fork to its join) at least 80 % of the work is the tasks'.
 Task graph:
 * gt_tree, a binary task tree of depth 8 with 256 leaves of 2 ms: work about 0.512 s
-  (15%), parallelism at most leaves / longest leaf (about 256) and at least half of it
-  (the span adds the creation path to the longest leaf), the span path summing to the
-  span;
+  (15%), parallelism at most leaves / longest leaf (about 256) and at least half of
+  leaves / the longest path as the program measured it (the span adds the creation path
+  to the longest leaf), the span path summing to the span;
 * gt_chain, 50 tasks each spinning 2 ms, creating the next and waiting for it:
   parallelism about 1 (20%).
 
@@ -153,14 +153,19 @@ class GroundTruth(unittest.TestCase):
         self.assertGreaterEqual(g["span"], rep["leaf_max"])
         # The span is the longest leaf plus the creation path down to it
         # (eight levels of task creation, and whatever a loaded machine adds
-        # there), so the parallelism is at most leaves / longest leaf, and a
-        # tree's stays of that order (a graph that lost the tree's shape would
-        # give about 1 or 2): at least half of it.
+        # there: a parent descheduled before creating a child, 74 ms in one run
+        # beside a build), so the parallelism is at most leaves / longest leaf,
+        # and a tree's stays of the order of leaves / the longest path the
+        # program measured itself (a graph that lost the tree's shape would give
+        # about 1 or 2): at least half of it.
         bound = rep["leaf_sum"] / rep["leaf_max"]
         self.assertLessEqual(g["parallelism"], bound * 1.05)
-        self.assertGreaterEqual(g["parallelism"], bound * 0.5,
-                                "parallelism %.1f, leaves/longest leaf %.1f, span %.6f s"
-                                % (g["parallelism"], bound, g["span"]))
+        self.assertGreaterEqual(rep["path_max"], rep["leaf_max"])
+        self.assertGreaterEqual(g["parallelism"], rep["leaf_sum"] / rep["path_max"] * 0.5,
+                                "parallelism %.1f, leaves/longest path %.1f, span %.6f s, "
+                                "longest path %.6f s" % (g["parallelism"],
+                                                         rep["leaf_sum"] / rep["path_max"],
+                                                         g["span"], rep["path_max"]))
         # the span path accounts for the span
         self.assertTrue(near(sum(p["seconds"] for p in g["span_path"]), g["span"], 0.01),
                         (g["span_path"], g["span"]))
