@@ -12,7 +12,7 @@ Breakdown, each within 15%:
   master's fork to its join) at least 80 % of the work is the tasks'.
 Task graph:
 * gt_tree, a binary task tree of depth 8 with 256 leaves of 2 ms: work about 0.512 s
-  (15%), parallelism at most leaves / longest leaf (about 256) and at least half of
+  (15%), parallelism at most work / longest leaf (about 256) and at least half of
   leaves / the longest path as the program measured it (the span adds the creation path
   to the longest leaf), the span path summing to the span;
 * gt_chain, 50 tasks each spinning 2 ms, creating the next and waiting for it:
@@ -154,12 +154,13 @@ class GroundTruth(unittest.TestCase):
         # The span is the longest leaf plus the creation path down to it
         # (eight levels of task creation, and whatever a loaded machine adds
         # there: a parent descheduled before creating a child, 74 ms in one run
-        # beside a build), so the parallelism is at most leaves / longest leaf,
-        # and a tree's stays of the order of leaves / the longest path the
-        # program measured itself (a graph that lost the tree's shape would give
-        # about 1 or 2): at least half of it.
-        bound = rep["leaf_sum"] / rep["leaf_max"]
-        self.assertLessEqual(g["parallelism"], bound * 1.05)
+        # beside a build), so the parallelism is at most work / longest leaf
+        # (the trace's work is the leaves' within the 15 % checked above; the
+        # inner tasks' code and what a loaded machine adds there are work too,
+        # 10 % in one run), and a tree's stays of the order of leaves / the
+        # longest path the program measured itself (a graph that lost the
+        # tree's shape would give about 1 or 2): at least half of it.
+        self.assertLessEqual(g["parallelism"], g["work"] / rep["leaf_max"] * 1.001)
         self.assertGreaterEqual(rep["path_max"], rep["leaf_max"])
         self.assertGreaterEqual(g["parallelism"], rep["leaf_sum"] / rep["path_max"] * 0.5,
                                 "parallelism %.1f, leaves/longest path %.1f, span %.6f s, "
