@@ -28,6 +28,7 @@
 #include "profile/pp_profile_job.h"
 #include "profile/pp_profile_output.h"
 #include "profile/pp_profile_unify.h"
+#include "profile/pp_profile_names.h"
 
 static pthread_mutex_t pp_profile_init_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -148,6 +149,13 @@ void pp_profile_start_at(uint64_t now)
  * writes that tree as the process's own profile. */
 enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_HELD, PP_FINAL_DONE };
 static int pp_profile_final_state;
+static pp_profile_names_hook pp_profile_names;
+
+void pp_profile_set_names_hook(pp_profile_names_hook hook)
+{
+    __atomic_store_n(&pp_profile_names, hook, __ATOMIC_RELEASE);
+}
+
 static pthread_t pp_profile_final_writer;
 static pp_unified *pp_profile_held;
 
@@ -251,6 +259,10 @@ static pp_unified *pp_profile_end(const uint64_t *now_given)
          * are read. */
         if (pp_profile_g.n_locations > 1)
             usleep(2000);
+        /* an event source that names its regions late does it now */
+        pp_profile_names_hook names = __atomic_load_n(&pp_profile_names, __ATOMIC_ACQUIRE);
+        if (names)
+            names();
         u = pp_profile_unify_at(now);
         pp_profile_report_losses();
         pp_profile_trace_finish(now);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/pp_message.h"
+#include "profile/pp_profile_names.h"
 
 #define PP_REGION_CHUNK_BITS 10
 #define PP_REGION_CHUNK (1u << PP_REGION_CHUNK_BITS)
@@ -88,6 +89,53 @@ int pp_profile_region_describe(pp_region_id id, pp_region_def *def)
 uint32_t pp_profile_region_count(void)
 {
     return __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE);
+}
+
+/* ---- regions named late (pp_profile_names.h) ---------------------------------- */
+
+static pp_region_rec *pp_region_slot(pp_region_id id)
+{
+    if (id >= __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE))
+        return NULL;
+    return &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
+}
+
+int pp_profile_region_rename(pp_region_id id, const pp_region_def *def)
+{
+    pp_region_rec *r = pp_region_slot(id);
+    if (!r || !def)
+        return -1;
+    int failed = 0;
+    char *name = pp_region_strdup(def->name ? def->name : "unknown", &failed);
+    char *file = pp_region_strdup(def->file, &failed);
+    char *paradigm = pp_region_strdup(def->paradigm ? def->paradigm : "user", &failed);
+    char *role = pp_region_strdup(def->role ? def->role : "unknown", &failed);
+    char *description = pp_region_strdup(def->description, &failed);
+    if (failed) {
+        free(name), free(file), free(paradigm), free(role), free(description);
+        return -1;
+    }
+    pthread_mutex_lock(&pp_region_lock);
+    free(r->name), free(r->file), free(r->paradigm), free(r->role), free(r->description);
+    r->name = name, r->file = file, r->paradigm = paradigm, r->role = role;
+    r->description = description;
+    r->begin_line = def->begin_line;
+    r->end_line = def->end_line;
+    pthread_mutex_unlock(&pp_region_lock);
+    return 0;
+}
+
+void pp_profile_region_alias(pp_region_id id, pp_region_id same_as)
+{
+    pp_region_rec *r = pp_region_slot(id);
+    if (r && id != same_as && pp_region_slot(same_as))
+        r->alias1 = same_as + 1;
+}
+
+pp_region_id pp_profile_region_canonical(pp_region_id id)
+{
+    const pp_region_rec *r = pp_region_slot(id);
+    return r && r->alias1 ? r->alias1 - 1 : id;
 }
 
 /* Tests only: forget every region. */

@@ -1,0 +1,218 @@
+/* The regions' names, given at the end (the engine's names hook, called at
+ * finalize before anything is written).
+ *
+ * Each construct's code address becomes a position once
+ * (pp_ompt_resolve.c), and its regions are named as OPARI2 names them:
+ * "!$omp task @fib.c:9" with the file's full path and the line.  Where only
+ * the construct's own source line can tell (a masked or a master block, the
+ * name of a critical section, "for" or "do"), that line is read.  Without a
+ * line table a region is named by function and offset ("!$omp task
+ * @fib+0x2d"), or without a symbol by binary and offset ("@fib+0x1a2d"):
+ * offsets from where the binary was loaded, so the names do not change from
+ * run to run.  Constructs that end up with the same name and kind (one
+ * construct inlined at two call sites) become one region: the later ones
+ * are aliases of the first. */
+#include "ompt/pp_ompt_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ompt/pp_ompt_resolve.h"
+#include "profile/pp_profile_names.h"
+
+static const char *pp_ompt_basename(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static bool pp_ompt_fortran(const char *file)
+{
+    const char *dot = strrchr(file, '.');
+    if (!dot)
+        return false;
+    dot++;
+    return (dot[0] == 'f' || dot[0] == 'F') &&
+           (!dot[1] || !strcmp(dot + 1, "90") || !strcmp(dot + 1, "95") ||
+            !strcmp(dot + 1, "03") || !strcmp(dot + 1, "08") || !strcmp(dot + 1, "or") ||
+            !strcmp(dot + 1, "pp"));
+}
+
+/* Line `line` of file into buf ("" when it cannot be read). */
+static void pp_ompt_source_line(const char *file, int line, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
+    if (!f)
+        return;
+    for (int i = 1; fgets(buf, (int)size, f); i++)
+        if (i == line)
+            break;
+        else
+            buf[0] = '\0';
+    fclose(f);
+}
+
+/* The name of a critical section written on src ("" if none). */
+static void pp_ompt_critical_name(const char *src, char *name, size_t size)
+{
+    name[0] = '\0';
+    const char *p = strstr(src, "critical");
+    if (!p)
+        return;
+    p += strlen("critical");
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p != '(')
+        return;
+    p++;
+    while (*p == ' ')
+        p++;
+    size_t n = 0;
+    while (p[n] && p[n] != ')' && p[n] != ' ' && n + 1 < size)
+        n++;
+    memcpy(name, p, n);
+    name[n] = '\0';
+}
+
+typedef struct pp_ompt_words {
+    const char *main, *inner;
+} pp_ompt_words;
+
+static pp_ompt_words pp_ompt_words_of(pp_ompt_kind kind, const pp_ompt_where *w,
+                                      const char *src)
+{
+    switch (kind) {
+    case PP_OMPT_PARALLEL: return (pp_ompt_words){"parallel", NULL};
+    case PP_OMPT_LOOP: return (pp_ompt_words){pp_ompt_fortran(w->file) ? "do" : "for", NULL};
+    case PP_OMPT_SECTIONS: return (pp_ompt_words){"sections", NULL};
+    case PP_OMPT_SINGLE: return (pp_ompt_words){"single", "single sblock"};
+    case PP_OMPT_WORKSHARE: return (pp_ompt_words){"workshare", NULL};
+    case PP_OMPT_TASKLOOP: return (pp_ompt_words){"taskloop", NULL};
+    case PP_OMPT_MASKED:
+        return (pp_ompt_words){strstr(src, "masked") ? "masked" : "master", NULL};
+    case PP_OMPT_BARRIER: return (pp_ompt_words){"barrier", NULL};
+    case PP_OMPT_IMPLICIT_BARRIER: return (pp_ompt_words){"implicit barrier", NULL};
+    case PP_OMPT_TASKWAIT: return (pp_ompt_words){"taskwait", NULL};
+    case PP_OMPT_TASKGROUP: return (pp_ompt_words){"taskgroup", NULL};
+    case PP_OMPT_REDUCTION: return (pp_ompt_words){"reduction", NULL};
+    case PP_OMPT_CRITICAL: return (pp_ompt_words){"critical", "critical sblock"};
+    case PP_OMPT_ORDERED: return (pp_ompt_words){"ordered", "ordered sblock"};
+    case PP_OMPT_TASK: return (pp_ompt_words){"task", "create task"};
+    case PP_OMPT_UNTIED_TASK: return (pp_ompt_words){"untied task", "create untied task"};
+    case PP_OMPT_TASKYIELD: return (pp_ompt_words){"taskyield", NULL};
+    case PP_OMPT_KINDS: break;
+    }
+    return (pp_ompt_words){"unknown region", NULL};
+}
+
+/* ---- one region per name ---------------------------------------------------------- */
+
+typedef struct pp_ompt_named {
+    char *name;
+    pp_region_id region;
+} pp_ompt_named;
+
+static pp_ompt_named *pp_ompt_seen;
+static uint32_t pp_ompt_seen_slots;
+
+static uint32_t pp_ompt_name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* The region first given this name (and role), or region itself if first. */
+static pp_region_id pp_ompt_first_named(const char *name, const char *role, pp_region_id region)
+{
+    if (!pp_ompt_seen)
+        return region;
+    char key[PATH_MAX + 700];
+    snprintf(key, sizeof key, "%s\n%s", name, role);
+    uint32_t mask = pp_ompt_seen_slots - 1, h = pp_ompt_name_hash(key) & mask;
+    for (; pp_ompt_seen[h].name; h = (h + 1) & mask)
+        if (!strcmp(pp_ompt_seen[h].name, key))
+            return pp_ompt_seen[h].region;
+    pp_ompt_seen[h] = (pp_ompt_named){strdup(key), region};
+    return region;
+}
+
+static void pp_ompt_name_region(pp_region_id region, const char *word, const char *role,
+                                const char *critical, const pp_ompt_where *w, bool found)
+{
+    char name[PATH_MAX + 600];
+    char at[PATH_MAX + 64];
+    if (found && w->line > 0)
+        snprintf(at, sizeof at, "%s:%d", pp_ompt_basename(w->file), w->line);
+    else if (found && w->function[0])
+        snprintf(at, sizeof at, "%s+%#llx", w->function, (unsigned long long)w->function_offset);
+    else if (found && w->module[0])
+        snprintf(at, sizeof at, "%s+%#llx", pp_ompt_basename(w->module),
+                 (unsigned long long)w->module_offset);
+    else
+        snprintf(at, sizeof at, "unknown");
+    if (critical && critical[0])
+        snprintf(name, sizeof name, "!$omp %s (%s) @%s", word, critical, at);
+    else
+        snprintf(name, sizeof name, "!$omp %s @%s", word, at);
+    pp_region_def def = {
+        .name = name,
+        .file = found && w->line > 0 ? w->file : (found && w->module[0] ? w->module : NULL),
+        .begin_line = found && w->line > 0 ? w->line : -1,
+        .end_line = found && w->line > 0 ? w->line : -1, /* OMPT knows no end */
+        .paradigm = "openmp",
+        .role = role,
+    };
+    pp_profile_region_rename(region, &def);
+    pp_region_id first = pp_ompt_first_named(name, role, region);
+    if (first != region)
+        pp_profile_region_alias(region, first);
+}
+
+void pp_ompt_names_finalize(void)
+{
+    uint32_t n = pp_ompt_construct_count();
+    if (!n)
+        return;
+    pp_ompt_seen_slots = 64;
+    while (pp_ompt_seen_slots < 4 * n)
+        pp_ompt_seen_slots *= 2;
+    pp_ompt_seen = calloc(pp_ompt_seen_slots, sizeof *pp_ompt_seen);
+    pp_ompt_where *w = malloc(sizeof *w);
+    if (!w) {
+        free(pp_ompt_seen);
+        pp_ompt_seen = NULL;
+        return;
+    }
+    pp_ompt_resolve_begin();
+    for (uint32_t i = 0; i < n; i++) {
+        pp_ompt_construct *c = pp_ompt_construct_at(i);
+        bool found = pp_ompt_resolve(c->codeptr, w) == 0;
+        char src[1024] = "", critical[256] = "";
+        if (found && (c->kind == PP_OMPT_MASKED || c->kind == PP_OMPT_CRITICAL))
+            pp_ompt_source_line(w->file, w->line, src, sizeof src);
+        if (c->kind == PP_OMPT_CRITICAL)
+            pp_ompt_critical_name(src, critical, sizeof critical);
+        pp_region_def def;
+        pp_ompt_words words = pp_ompt_words_of(c->kind, w, src);
+        if (pp_profile_region_describe(c->main, &def) == 0) {
+            char role[64];
+            snprintf(role, sizeof role, "%s", def.role);
+            pp_ompt_name_region(c->main, words.main, role, critical, w, found);
+        }
+        if (c->inner != c->main && pp_profile_region_describe(c->inner, &def) == 0) {
+            char role[64];
+            snprintf(role, sizeof role, "%s", def.role);
+            pp_ompt_name_region(c->inner, words.inner, role, critical, w, found);
+        }
+    }
+    pp_ompt_resolve_end();
+    free(w);
+    for (uint32_t i = 0; pp_ompt_seen && i < pp_ompt_seen_slots; i++)
+        free(pp_ompt_seen[i].name);
+    free(pp_ompt_seen);
+    pp_ompt_seen = NULL;
+}
