@@ -73,7 +73,22 @@ typedef struct pp_ompt_parallel {
     int64_t fork_context;
     pp_ompt_construct *construct;
     pp_task_handle forking_task;
+    uint64_t generation; /* parallel regions this record served */
+    /* when the team's primary thread ended its implicit task, for the last
+     * two generations (a record is reused by the encountering thread's next
+     * region while the workers may still report the previous one's end) */
+    struct {
+        uint64_t generation, time;
+    } ended[2];
 } pp_ompt_parallel;
+
+/* An implicit task this thread runs: its team's record and generation. */
+typedef struct pp_ompt_implicit {
+    pp_ompt_construct *construct;
+    pp_ompt_parallel *parallel;
+    uint64_t generation;
+    bool primary;
+} pp_ompt_implicit;
 
 typedef struct pp_ompt_slot {
     const void *codeptr;
@@ -91,12 +106,13 @@ typedef struct pp_ompt_thread {
     pp_ompt_parallel parallel[PP_OMPT_NEST];
     uint32_t n_parallel;
     /* the parallel construct of each implicit task this thread runs */
-    pp_ompt_construct *implicit[PP_OMPT_NEST];
+    pp_ompt_implicit implicit[PP_OMPT_NEST];
     uint32_t n_implicit;
     /* open worksharing, masked, critical and ordered constructs: their end
      * carries another code address than their begin, so it closes the
      * innermost one (they nest on a thread) */
     pp_ompt_construct *open[PP_OMPT_NEST];
+    bool open_executes[PP_OMPT_NEST]; /* a single this thread executes */
     uint32_t n_open;
     /* a worksharing construct whose end waits for its implicit barrier (the
      * barrier nests inside it, as with OPARI2) */
@@ -109,8 +125,10 @@ typedef struct pp_ompt_thread {
  * (NULL, with one warning, when none is open: its begin was not seen). */
 static inline void pp_ompt_open_push(pp_ompt_thread *t, pp_ompt_construct *c)
 {
-    if (__builtin_expect(t->n_open < PP_OMPT_NEST, 1))
+    if (__builtin_expect(t->n_open < PP_OMPT_NEST, 1)) {
         t->open[t->n_open] = c;
+        t->open_executes[t->n_open] = false;
+    }
     t->n_open++; /* counted beyond the bound, so pushes and pops stay paired */
 }
 pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind);

@@ -59,6 +59,7 @@ static void pp_ompt_parallel_begin(ompt_data_t *encountering_task_data,
         return;
     }
     pp_ompt_parallel *p = &t->parallel[t->n_parallel++];
+    p->generation++;
     p->construct = c;
     p->forking_task = pp_profile_task_current();
     p->fork_context = pp_profile_fork(c->main, (int)requested_parallelism);
@@ -79,11 +80,46 @@ static void pp_ompt_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encoun
         t->n_parallel--;
 }
 
+/* libomp reports a worker's end of the team's implicit barrier, and of its
+ * implicit task, only when the worker is woken for the next parallel region
+ * (or at exit): the time between regions would count as barrier time.  So a
+ * worker's barrier and implicit task end no later than the team's primary
+ * thread ended its implicit task, which the primary publishes in the team's
+ * record (no lock: a generation tags the time). */
+static void pp_ompt_team_publish_end(const pp_ompt_implicit *it, uint64_t now)
+{
+    pp_ompt_parallel *p = it->parallel;
+    unsigned k = (unsigned)(it->generation & 1);
+    __atomic_store_n(&p->ended[k].time, now, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->ended[k].generation, it->generation, __ATOMIC_RELEASE);
+}
+
+static uint64_t pp_ompt_team_end(const pp_ompt_implicit *it, uint64_t now)
+{
+    pp_ompt_parallel *p = it->parallel;
+    if (!p || it->primary)
+        return now;
+    unsigned k = (unsigned)(it->generation & 1);
+    if (__atomic_load_n(&p->ended[k].generation, __ATOMIC_ACQUIRE) != it->generation)
+        return now; /* the primary is not done: this end is the real one */
+    uint64_t end = __atomic_load_n(&p->ended[k].time, __ATOMIC_RELAXED);
+    /* a time from another generation (read across a reuse) is never taken */
+    if (__atomic_load_n(&p->ended[k].generation, __ATOMIC_ACQUIRE) != it->generation)
+        return now;
+    return end < now ? end : now;
+}
+
+static pp_ompt_implicit *pp_ompt_implicit_top(pp_ompt_thread *t)
+{
+    return t->n_implicit > 0 && t->n_implicit <= PP_OMPT_NEST ? &t->implicit[t->n_implicit - 1]
+                                                               : NULL;
+}
+
 static void pp_ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
                                   ompt_data_t *task_data, unsigned int actual_parallelism,
                                   unsigned int index, int flags)
 {
-    (void)actual_parallelism, (void)index;
+    (void)actual_parallelism;
     pp_ompt_thread *t = pp_ompt_self();
     if (!t)
         return;
@@ -99,19 +135,24 @@ static void pp_ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *p
         if (c)
             pp_profile_parallel_begin(c->main, p->fork_context);
         if (t->n_implicit < PP_OMPT_NEST)
-            t->implicit[t->n_implicit] = c;
+            t->implicit[t->n_implicit] =
+                (pp_ompt_implicit){c, p, p ? p->generation : 0, index == 0};
         t->n_implicit++;
         if (task_data)
             task_data->value = pp_profile_task_current();
         return;
     }
+    pp_ompt_implicit *it = pp_ompt_implicit_top(t);
     if (t->n_implicit == 0)
         return;
-    pp_ompt_construct *c = --t->n_implicit < PP_OMPT_NEST ? t->implicit[t->n_implicit] : NULL;
-    if (c) {
-        pp_ompt_ws_flush(t);
-        pp_profile_parallel_end(c->main);
-    }
+    t->n_implicit--;
+    if (!it || !it->construct)
+        return;
+    pp_ompt_ws_flush(t);
+    uint64_t now = pp_timer_now();
+    if (it->primary)
+        pp_ompt_team_publish_end(it, now);
+    pp_profile_parallel_end_at(it->construct->main, pp_ompt_team_end(it, now));
 }
 
 /* ---- worksharing and masked ------------------------------------------------------- */
@@ -139,13 +180,17 @@ static void pp_ompt_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
         return;
     uint64_t now = pp_timer_now();
     if (endpoint == ompt_scope_begin) {
-        pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, kind);
+        pp_ompt_construct *c =
+            pp_ompt_construct_get(codeptr_ra, kind);
         pp_ompt_open_push(t, c);
         if (!c)
             return;
         pp_profile_enter_at(c->main, now);
-        if (wstype == ompt_work_single_executor)
+        if (wstype == ompt_work_single_executor) {
             pp_profile_enter_at(c->inner, now);
+            if (t->n_open <= PP_OMPT_NEST)
+                t->open_executes[t->n_open - 1] = true;
+        }
         return;
     }
     pp_ompt_construct *c = pp_ompt_open_pop(t, kind);
@@ -194,13 +239,31 @@ static bool pp_ompt_implicit_barrier(ompt_sync_region_t kind)
 /* The construct an implicit barrier is named after: the worksharing
  * construct it ends, else the parallel region (its code address, when the
  * runtime gives none, as for the workers of a team). */
+/* libomp's GOMP_single_start (a gcc-built program) reports the begin of a
+ * single but never its end: an implicit barrier that finds a single still
+ * open is the single's, whose body ends there. */
+static void pp_ompt_single_unended(pp_ompt_thread *t)
+{
+    uint32_t n = t->n_open;
+    if (n == 0 || n > PP_OMPT_NEST || !t->open[n - 1] || t->open[n - 1]->kind != PP_OMPT_SINGLE)
+        return;
+    pp_ompt_construct *c = t->open[n - 1];
+    uint64_t now = pp_timer_now();
+    if (t->open_executes[n - 1])
+        pp_profile_exit_at(c->inner, now);
+    t->n_open = n - 1;
+    t->ws_pending = c;
+    t->ws_pending_end = now;
+}
+
 static pp_ompt_construct *pp_ompt_barrier_of(pp_ompt_thread *t, const void *codeptr_ra)
 {
     const void *at = codeptr_ra;
+    pp_ompt_implicit *it = pp_ompt_implicit_top(t);
     if (t->ws_barrier)
         at = t->ws_barrier->codeptr;
-    else if (t->n_implicit > 0 && t->n_implicit <= PP_OMPT_NEST && t->implicit[t->n_implicit - 1])
-        at = t->implicit[t->n_implicit - 1]->codeptr;
+    else if (it && it->construct)
+        at = it->construct->codeptr;
     return pp_ompt_construct_get(at, PP_OMPT_IMPLICIT_BARRIER);
 }
 
@@ -209,42 +272,56 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
                                 const void *codeptr_ra)
 {
     (void)parallel_data;
-    pp_ompt_thread *t = pp_ompt_self();
+    bool implicit = pp_ompt_implicit_barrier(kind);
+    pp_ompt_thread *t = implicit ? pp_ompt_self() : pp_ompt_event_thread();
     if (!t)
         return;
-    pp_ompt_construct *c;
-    if (pp_ompt_implicit_barrier(kind)) {
-        if (endpoint == ompt_scope_begin) {
+    pp_ompt_kind k;
+    switch (kind) {
+    case ompt_sync_region_barrier:
+    case ompt_sync_region_barrier_explicit: k = PP_OMPT_BARRIER; break;
+    case ompt_sync_region_taskwait: k = PP_OMPT_TASKWAIT; break;
+    case ompt_sync_region_taskgroup: k = PP_OMPT_TASKGROUP; break;
+    case ompt_sync_region_reduction: k = PP_OMPT_REDUCTION; break;
+    default:
+        if (!implicit)
+            return; /* teams barriers: teams are not measured */
+        k = PP_OMPT_IMPLICIT_BARRIER;
+    }
+    if (endpoint == ompt_scope_begin) {
+        pp_ompt_construct *c;
+        if (implicit) {
             /* the worksharing construct that just ended waits here */
+            if (!t->ws_pending)
+                pp_ompt_single_unended(t);
             t->ws_barrier = t->ws_pending;
             t->ws_pending = NULL;
+            c = pp_ompt_barrier_of(t, codeptr_ra);
+        } else {
+            c = pp_ompt_construct_get(codeptr_ra, k);
         }
-        c = pp_ompt_barrier_of(t, codeptr_ra);
-    } else {
-        pp_ompt_ws_flush(t);
-        pp_ompt_kind k;
-        switch (kind) {
-        case ompt_sync_region_barrier:
-        case ompt_sync_region_barrier_explicit: k = PP_OMPT_BARRIER; break;
-        case ompt_sync_region_taskwait: k = PP_OMPT_TASKWAIT; break;
-        case ompt_sync_region_taskgroup: k = PP_OMPT_TASKGROUP; break;
-        case ompt_sync_region_reduction: k = PP_OMPT_REDUCTION; break;
-        default: return; /* teams barriers: teams are not measured */
-        }
-        c = pp_ompt_construct_get(codeptr_ra, k);
+        /* the end may carry another address (libomp's taskwait inside a
+         * taskloop): it closes the innermost region of its kind */
+        pp_ompt_open_push(t, c);
+        if (c)
+            pp_profile_enter(c->main);
+        return;
     }
+    pp_ompt_construct *c = pp_ompt_open_pop(t, k);
     if (!c)
         return;
-    if (endpoint == ompt_scope_begin) {
-        pp_profile_enter(c->main);
-        return;
-    }
     /* the end of a scheduling point: the waiting task resumes */
     uint64_t now = pp_timer_now();
+    if (kind == ompt_sync_region_barrier_implicit_parallel ||
+        kind == ompt_sync_region_barrier_implicit) {
+        pp_ompt_implicit *it = pp_ompt_implicit_top(t);
+        if (it)
+            now = pp_ompt_team_end(it, now);
+    }
     if (task_data)
         pp_profile_task_switch_to_at(pp_ompt_engine_handle(task_data->value), now);
     pp_profile_exit_at(c->main, now);
-    if (pp_ompt_implicit_barrier(kind) && t->ws_barrier) {
+    if (implicit && t->ws_barrier) {
         pp_profile_exit_at(t->ws_barrier->main, now);
         t->ws_barrier = NULL;
     }

@@ -35,8 +35,9 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
     pp_ompt_thread *t = pp_ompt_event_thread();
     if (!t)
         return;
-    pp_ompt_construct *c = pp_ompt_construct_get(
-        codeptr_ra, (flags & ompt_task_untied) ? PP_OMPT_UNTIED_TASK : PP_OMPT_TASK);
+    pp_ompt_construct *c =
+        pp_ompt_construct_get(codeptr_ra,
+                              (flags & ompt_task_untied) ? PP_OMPT_UNTIED_TASK : PP_OMPT_TASK);
     if (!c)
         return;
     bool undeferred = (flags & ompt_task_undeferred) != 0;
