@@ -1,7 +1,7 @@
 /* The dependences of a task as the engine's dependence interface wants them
- * (profile/pp_profile_depend.h, from the "Dependent tasks" work): kept in
- * this one function, so the OMPT side is connected wherever that interface
- * exists and compiles to nothing where it does not yet.
+ * (its header from the "Dependent tasks" work, included below when it
+ * exists): kept in this one function, so the OMPT side is connected wherever
+ * that interface exists and compiles to nothing where it does not yet.
  *
  * OMPT gives an address and a type per dependence, no size: size 0 is
  * passed.  A depobj arrives already resolved to its dependence (libomp
