@@ -176,13 +176,13 @@ __thread pp_ompt_thread *pp_ompt_tls __attribute__((tls_model("initial-exec")));
 
 pp_ompt_thread *pp_ompt_thread_create(void)
 {
-    static uint32_t pp_ompt_threads;
     pp_ompt_thread *t = calloc(1, sizeof *t);
     if (!t) {
         PP_WARN_ONCE("out of memory for a thread's OMPT state; that thread is not measured");
         return NULL;
     }
-    t->number = __atomic_fetch_add(&pp_ompt_threads, 1, __ATOMIC_RELAXED);
+    /* an engine handle carries the location index + 1 in its top bits */
+    t->number = (uint32_t)((pp_profile_task_new_handle() >> 40) - 1);
     pp_ompt_tls = t;
     return t;
 }

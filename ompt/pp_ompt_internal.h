@@ -97,7 +97,7 @@ typedef struct pp_ompt_slot {
 } pp_ompt_slot;
 
 typedef struct pp_ompt_thread {
-    uint32_t number;  /* in order of the threads' first events */
+    uint32_t number;  /* the thread's location index in the engine */
     uint32_t counter; /* task handles made by this thread */
     /* constructs met by this thread: open addressing, grown at a miss */
     pp_ompt_slot *slots;
@@ -160,9 +160,13 @@ static inline pp_ompt_thread *pp_ompt_self(void)
  *               to the engine)
  *   bit 61      undeferred: its creation region stays open until it completes
  *   bit 60      ended (a detached task whose body finished)
+ *   bit 59      moving: an untied deferred task, which libomp may resume on
+ *               another thread: from its first run on, bits 0-47 hold the
+ *               engine's reference to it (profile/pp_profile_migrate.h), not
+ *               construct, thread and counter
  *   bits 39-59  the construct's index
- *   bits 0-38   thread number (11 bits) and that thread's task counter (28
- *               bits; it wraps after 268 M tasks, so a task would have to
+ *   bits 0-38   the creating thread's engine location (11 bits) and that
+ *               thread's task counter (28 bits; it wraps after 268 M tasks, so a task would have to
  *               stay active across 268 M later creations on its creating
  *               thread to share a handle)
  * Implicit tasks' values are the engine's own handles. */
@@ -170,17 +174,32 @@ static inline pp_ompt_thread *pp_ompt_self(void)
 #define PP_OMPT_BEGUN (1ull << 62)
 #define PP_OMPT_UNDEFERRED (1ull << 61)
 #define PP_OMPT_ENDED (1ull << 60)
+#define PP_OMPT_MOVING (1ull << 59)
+#define PP_OMPT_REF_MASK ((1ull << 48) - 1)
 #define PP_OMPT_INDEX_SHIFT 39
 #define PP_OMPT_INDEX_MASK ((1ull << 21) - 1)
 
+/* The engine handle of an explicit task's value follows the engine's own
+ * convention (the creating location's index + 1 in the top 24 bits, so a
+ * trace names the creating thread), with bit 31 set so it never equals a
+ * handle the engine made itself (its counter, the trace's generation number
+ * in the low 32 bits, counts the location's implicit tasks); of an implicit
+ * task's value: the value. */
 static inline pp_task_handle pp_ompt_engine_handle(uint64_t value)
 {
-    return value & ~(PP_OMPT_BEGUN | PP_OMPT_ENDED);
+    if (!(value & PP_OMPT_EXPLICIT))
+        return value;
+    return (((value >> 28) & 0x7ff) + 1) << 40 | 1ull << 31 | (value & 0xfffffff);
 }
 static inline pp_ompt_construct *pp_ompt_task_construct(uint64_t value)
 {
     return pp_ompt_construct_at((uint32_t)((value >> PP_OMPT_INDEX_SHIFT) & PP_OMPT_INDEX_MASK));
 }
+
+/* The task of value goes on on this thread (the end of a scheduling point,
+ * a task resumed): a switch, or for a moving task also a move from another
+ * thread (its value then takes the new reference). */
+void pp_ompt_resume(ompt_data_t *task_data, uint64_t now);
 
 /* ---- callbacks ---------------------------------------------------------------------- */
 

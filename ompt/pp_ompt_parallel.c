@@ -319,7 +319,7 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
             now = pp_ompt_team_end(it, now);
     }
     if (task_data)
-        pp_profile_task_switch_to_at(pp_ompt_engine_handle(task_data->value), now);
+        pp_ompt_resume(task_data, now);
     pp_profile_exit_at(c->main, now);
     if (implicit && t->ws_barrier) {
         pp_profile_exit_at(t->ws_barrier->main, now);

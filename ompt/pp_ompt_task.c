@@ -14,6 +14,7 @@
 
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
+#include "profile/pp_profile_migrate.h"
 
 /* The value of the pseudo task libomp creates for a taskwait with depend
  * clauses: never a handle (engine handles are at least 1 << 40). */
@@ -51,6 +52,30 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
         pp_profile_exit_at(c->inner, now);
 }
 
+void pp_ompt_resume(ompt_data_t *task_data, uint64_t now)
+{
+    uint64_t v = task_data->value;
+    if (v & PP_OMPT_MOVING) {
+        void *ref = (void *)(uintptr_t)(v & PP_OMPT_REF_MASK);
+        void *now_ref = pp_profile_task_resume_ref(ref, now);
+        if (now_ref != ref)
+            task_data->value = (v & ~PP_OMPT_REF_MASK) | (uint64_t)(uintptr_t)now_ref;
+    } else if (v > PP_OMPT_TASKWAIT_DEPEND) {
+        pp_profile_task_switch_to_at(pp_ompt_engine_handle(v), now);
+    }
+}
+
+/* The region of a task's construct (for its end). */
+static pp_region_id pp_ompt_task_region(uint64_t value, pp_ompt_construct **c)
+{
+    if (value & PP_OMPT_MOVING) {
+        *c = NULL;
+        return pp_profile_task_ref_region((void *)(uintptr_t)(value & PP_OMPT_REF_MASK));
+    }
+    *c = pp_ompt_task_construct(value);
+    return *c ? (*c)->main : PP_REGION_INVALID;
+}
+
 static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_status,
                                   ompt_data_t *next_task_data)
 {
@@ -67,28 +92,33 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
         /* a detached task's instance ends with its body; the fulfilment
          * that completes it later changes nothing that was measured */
         if ((prior & PP_OMPT_BEGUN) && !(prior & PP_OMPT_ENDED)) {
-            pp_ompt_construct *c = pp_ompt_task_construct(prior);
-            if (c) {
-                pp_profile_task_end_at(c->main, now);
-                if (prior & PP_OMPT_UNDEFERRED)
+            pp_ompt_construct *c;
+            pp_region_id region = pp_ompt_task_region(prior, &c);
+            if (region != PP_REGION_INVALID) {
+                pp_profile_task_end_at(region, now);
+                if (c && (prior & PP_OMPT_UNDEFERRED))
                     ended_undeferred = c;
             }
             prior_task_data->value = prior | PP_OMPT_ENDED;
         }
     }
     uint64_t next = next_task_data ? next_task_data->value : 0;
-    if (next & PP_OMPT_EXPLICIT) {
-        if (!(next & PP_OMPT_BEGUN)) {
-            pp_ompt_construct *c = pp_ompt_task_construct(next);
-            if (c)
-                pp_profile_task_begin_at(c->main, pp_ompt_engine_handle(next),
-                                         c->kind == PP_OMPT_UNTIED_TASK, now);
-            next_task_data->value = next | PP_OMPT_BEGUN;
-        } else if (!(next & PP_OMPT_ENDED)) {
-            pp_profile_task_switch_to_at(pp_ompt_engine_handle(next), now);
+    if ((next & PP_OMPT_EXPLICIT) && !(next & PP_OMPT_BEGUN)) {
+        pp_ompt_construct *c = pp_ompt_task_construct(next);
+        next |= PP_OMPT_BEGUN;
+        if (c) {
+            bool untied = c->kind == PP_OMPT_UNTIED_TASK;
+            /* untied: not measured as tied (the engine would warn so): an
+             * untied task that resumes elsewhere moves with it */
+            pp_profile_task_begin_at(c->main, pp_ompt_engine_handle(next), false, now);
+            void *ref = untied && !(next & PP_OMPT_UNDEFERRED) ? pp_profile_task_ref() : NULL;
+            if (ref) /* libomp may resume it elsewhere: follow the engine's task */
+                next = PP_OMPT_EXPLICIT | PP_OMPT_BEGUN | PP_OMPT_MOVING |
+                       (uint64_t)(uintptr_t)ref;
         }
-    } else if (next > PP_OMPT_TASKWAIT_DEPEND) {
-        pp_profile_task_switch_to_at(next, now); /* an implicit task resumes */
+        next_task_data->value = next;
+    } else if (next && !(next & PP_OMPT_ENDED)) {
+        pp_ompt_resume(next_task_data, now);
     }
     if (ended_undeferred)
         pp_profile_exit_at(ended_undeferred->inner, now); /* its creation ends with it */
