@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "lib/pp_message.h"
+#include "profile/pp_profile_names.h"
 
 #define PP_OMPT_CHUNK_BITS 10
 #define PP_OMPT_CHUNK (1u << PP_OMPT_CHUNK_BITS)
@@ -173,6 +174,12 @@ uint32_t pp_ompt_construct_count(void)
 /* ---- threads ------------------------------------------------------------------------ */
 
 __thread pp_ompt_thread *pp_ompt_tls __attribute__((tls_model("initial-exec")));
+static pp_ompt_thread *pp_ompt_thread_list;
+
+pp_ompt_thread *pp_ompt_threads(void)
+{
+    return __atomic_load_n(&pp_ompt_thread_list, __ATOMIC_ACQUIRE);
+}
 
 pp_ompt_thread *pp_ompt_thread_create(void)
 {
@@ -183,6 +190,11 @@ pp_ompt_thread *pp_ompt_thread_create(void)
     }
     /* an engine handle carries the location index + 1 in its top bits */
     t->number = (uint32_t)((pp_profile_task_new_handle() >> 40) - 1);
+    t->location = pp_profile_location_ref();
+    t->next = __atomic_load_n(&pp_ompt_thread_list, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(&pp_ompt_thread_list, &t->next, t, 1, __ATOMIC_RELEASE,
+                                        __ATOMIC_RELAXED)) {
+    }
     pp_ompt_tls = t;
     return t;
 }

@@ -98,6 +98,8 @@ typedef struct pp_ompt_slot {
 
 typedef struct pp_ompt_thread {
     uint32_t number;  /* the thread's location index in the engine */
+    void *location;   /* the engine's location of the thread */
+    struct pp_ompt_thread *next; /* every thread's state, for the end */
     uint32_t counter; /* task handles made by this thread */
     /* constructs met by this thread: open addressing, grown at a miss */
     pp_ompt_slot *slots;
@@ -145,6 +147,11 @@ static inline pp_ompt_construct *pp_ompt_open_pop(pp_ompt_thread *t, pp_ompt_kin
 
 extern __thread pp_ompt_thread *pp_ompt_tls __attribute__((tls_model("initial-exec")));
 pp_ompt_thread *pp_ompt_thread_create(void);
+/* The first of every thread's state (linked through next). */
+pp_ompt_thread *pp_ompt_threads(void);
+/* At the end: a worker whose last team ended still has it open (libomp
+ * reports the end at the next fork only): close it when the team ended. */
+void pp_ompt_close_ended_teams(void);
 
 static inline pp_ompt_thread *pp_ompt_self(void)
 {

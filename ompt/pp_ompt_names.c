@@ -292,6 +292,7 @@ static void pp_ompt_name_region(pp_region_id region, const char *word, const cha
 
 void pp_ompt_names_finalize(void)
 {
+    pp_ompt_close_ended_teams();
     uint32_t n = pp_ompt_construct_count();
     if (!n)
         return;

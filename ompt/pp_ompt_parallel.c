@@ -12,6 +12,7 @@
 
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
+#include "profile/pp_profile_names.h"
 
 pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind)
 {
@@ -113,6 +114,18 @@ static pp_ompt_implicit *pp_ompt_implicit_top(pp_ompt_thread *t)
 {
     return t->n_implicit > 0 && t->n_implicit <= PP_OMPT_NEST ? &t->implicit[t->n_implicit - 1]
                                                                : NULL;
+}
+
+void pp_ompt_close_ended_teams(void)
+{
+    for (pp_ompt_thread *t = pp_ompt_threads(); t; t = t->next) {
+        pp_ompt_implicit *it = pp_ompt_implicit_top(t);
+        if (!it || it->primary || !it->parallel)
+            continue;
+        uint64_t end = pp_ompt_team_end(it, UINT64_MAX);
+        if (end != UINT64_MAX)
+            pp_profile_location_close_at(t->location, end);
+    }
 }
 
 static void pp_ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,

@@ -30,4 +30,13 @@ void pp_profile_region_alias(pp_region_id id, pp_region_id same_as);
 /* The region id stands for: same_as of an alias, else id. */
 pp_region_id pp_profile_region_canonical(pp_region_id id);
 
+/* Threads whose end the runtime reports late.  location_ref: the calling
+ * thread's engine location (opaque; NULL when not measuring).  From the
+ * hook only: location_close_at closes everything still open on that
+ * location at `when` (a worker's last team, whose end libomp reports only
+ * at the next fork, ends when the team did); the engine's own close at the
+ * end then finds nothing open there. */
+void *pp_profile_location_ref(void);
+void pp_profile_location_close_at(void *location, uint64_t when);
+
 #endif

@@ -185,6 +185,24 @@ class OmptProfiles(unittest.TestCase):
         for n in tasks:
             self.assertRegex(n, r"^!\$omp task @fib\+0x[0-9a-f]+$")
 
+    def test_workers_wait_no_longer_than_their_team(self):
+        # libomp reports a worker's end of the team's barrier when the worker
+        # is woken for the next region, or never after the last one: the
+        # serial sleeps between and after the regions are no barrier time
+        exe = E.build(self.scratch, os.path.join(HERE, "progs", "gaps.c"), "clang")
+        o, e, cube, _ = self.run_mode(exe, "clang", 2)
+        slept = float(o.split("slept=")[1])
+        self.assertEqual(e, "")
+        barrier = [c for c in cube.cnodes_in_order()
+                   if c.region.name.startswith("!$omp implicit barrier @gaps.c:")]
+        self.assertEqual(sum(sum(cube.row("visits", c)) for c in barrier), 6)
+        worker = sum(cube.row("time", c)[1] for c in barrier)
+        # without the cap the last sleep alone (a third) would be barrier time
+        self.assertLess(worker, 0.15 * slept, (worker, slept))
+        # the program's root: the master's time; the worker's, its teams' only
+        root = cube.cnodes_in_order()[0]
+        self.assertLess(cube.inclusive_row("time", root)[1], 0.15 * slept)
+
     def test_opari2_build_is_measured_once(self):
         exe = E.build(self.scratch, "prof_fib.c", "opari2", name="once")
         env = {"OMP_TOOL_LIBRARIES": E.TOOL, "LD_PRELOAD": E.libomp()}
