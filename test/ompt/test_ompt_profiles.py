@@ -185,6 +185,25 @@ class OmptProfiles(unittest.TestCase):
         for n in tasks:
             self.assertRegex(n, r"^!\$omp task @fib\+0x[0-9a-f]+$")
 
+    def test_one_construct_from_two_call_sites(self):
+        # spawn() is inlined into first() and second(): two code addresses of one
+        # task construct, one region (and one merged tree under TASKS)
+        src = os.path.join(HERE, "progs", "twosites.c")
+        line = next(i for i, l in enumerate(open(src), 1) if l.startswith("#pragma omp task"))
+        exe = E.build(self.scratch, src, "clang")
+        for t in THREADS:
+            with self.subTest(threads=t):
+                o, e, cube, _ = self.run_mode(exe, "clang", t)
+                self.assertEqual((o, e), ("20\n", ""))
+                got = E.instances(cube)
+                name = "!$omp task @twosites.c:%d" % line
+                self.assertEqual([c.region.name for c in cube.task_roots()].count(name), 1)
+                self.assertEqual(sum(got.values()), 15)
+                # libomp now and then reports the first task a function creates at
+                # the address of the call that led there (named after that line):
+                # such an instance is counted, under that name
+                self.assertGreaterEqual(got[name], 13)
+
     def test_workers_wait_no_longer_than_their_team(self):
         # libomp reports a worker's end of the team's barrier when the worker
         # is woken for the next region, or never after the last one: the
