@@ -185,6 +185,37 @@ class OmptProfiles(unittest.TestCase):
         for n in tasks:
             self.assertRegex(n, r"^!\$omp task @fib\+0x[0-9a-f]+$")
 
+    def test_worksharing_and_locks_as_in_opari2_mode(self):
+        # Visits per call path equal OPARI2 mode's (clang, 2 threads), except:
+        # - atomic, flush and section: libomp reports none (no such nodes);
+        # - implicit barriers: libomp adds some OPARI2 mode does not have (a
+        #   single with copyprivate waits at one; reductions wait in the
+        #   parallel's), so OMPT mode may only have more of them;
+        # - libomp reports omp_test_lock and omp_test_nest_lock as the set
+        #   calls: their visits are counted under omp_set_lock/_nest_lock.
+        unseen = re.compile(r"!\$omp (atomic|flush|section) @")
+        for source in ("worksharing.c", "locks.c"):
+            with self.subTest(source=source):
+                ref_exe = E.build(self.scratch, source, "opari2")
+                exe = E.build(self.scratch, source, "clang")
+                out, _, ref, _ = self.run_mode(ref_exe, "opari2", 2)
+                o, e, cube, _ = self.run_mode(exe, "clang", 2)
+                self.assertEqual((o, e), (out, ""))
+                want = {k: v for k, v in E.paths(ref).items() if not unseen.search(k)}
+                for test, call in (("omp_test_lock", "omp_set_lock"),
+                                   ("omp_test_nest_lock", "omp_set_nest_lock")):
+                    for k in [k for k in want if k.endswith("> " + test)]:
+                        set_path = k[:-len(test)] + call
+                        want[set_path] = want.get(set_path, 0) + want.pop(k)
+                got = E.paths(cube)
+                for k, v in want.items():
+                    if "implicit barrier" in k:
+                        self.assertGreaterEqual(got.get(k, 0), v, k)
+                    else:
+                        self.assertEqual(got.get(k), v, k)
+                extra = set(got) - set(want)
+                self.assertEqual({k for k in extra if "implicit barrier" not in k}, set())
+
     def test_one_construct_from_two_call_sites(self):
         # spawn() is inlined into first() and second(): two code addresses of one
         # task construct, one region (and one merged tree under TASKS)
