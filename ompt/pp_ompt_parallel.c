@@ -340,10 +340,20 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
     }
 }
 
+/* The thread's state on its ompt_data_t as well (the event path reaches it
+ * through the thread-local copy). */
+static void pp_ompt_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
+{
+    (void)type;
+    if (thread_data)
+        thread_data->ptr = pp_ompt_self();
+}
+
 void pp_ompt_parallel_register(ompt_set_callback_t set, const char **missing, int *n_missing)
 {
 #define PP_WANT(name, fn) \
     pp_ompt_want(set, ompt_callback_##name, (ompt_callback_t)(fn), #name, missing, n_missing)
+    PP_WANT(thread_begin, pp_ompt_thread_begin);
     PP_WANT(parallel_begin, pp_ompt_parallel_begin);
     PP_WANT(parallel_end, pp_ompt_parallel_end);
     PP_WANT(implicit_task, pp_ompt_implicit_task);
