@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/pp_config.h"
 #include "lib/pp_message.h"
 #include "profile/pp_profile_names.h"
 
@@ -74,6 +75,8 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
     (void)omp_version, (void)runtime_version;
     static ompt_start_tool_result_t result = {pp_ompt_initialize, pp_ompt_finalize, {0}};
+    if (!pp_config_get()->enable)
+        return NULL; /* POMPPROF_ENABLE=0: no callback costs anything */
     /* libpompprof's POMP2 layer is linked in: OPARI2 measures this program */
     if (dlsym(RTLD_DEFAULT, "POMP2_Parallel_fork")) {
         pp_message_warn("this program is instrumented with OPARI2 (it calls libpompprof): it is "

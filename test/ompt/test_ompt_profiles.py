@@ -20,6 +20,7 @@ Where the sources differ, the test says why, with the counts:
   counts them);
 * a binary without -g: names by function and offset, the same in two runs.
 """
+import json
 import os
 import re
 import shutil
@@ -216,6 +217,31 @@ class OmptProfiles(unittest.TestCase):
                 extra = set(got) - set(want)
                 self.assertEqual({k for k in extra if "implicit barrier" not in k}, set())
 
+    def test_diff_matches_the_two_sources(self):
+        # pompprof-diff of an OPARI2 profile and an OMPT profile of one source
+        # (the programs named alike): every call path of the one is in the
+        # other, but for stubs (where tasks ran depends on the runtime)
+        exe = {}
+        for mode in ("opari2", "clang"):
+            d = os.path.join(self.scratch, "diff_" + mode)
+            os.makedirs(d, exist_ok=True)
+            exe[mode] = os.path.join(d, "fib")
+            os.rename(E.build(d, "prof_fib.c", mode), exe[mode])
+        _, _, _, a = self.run_mode(exe["opari2"], "opari2", 2, [12])
+        _, _, _, b = self.run_mode(exe["clang"], "clang", 2, [12])
+        p = subprocess.run([os.path.join(E.TOP_BUILDDIR, "scripts", "pompprof-diff"), a, b,
+                            "--format", "json", "--metric", "visits"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, env=E.ENV)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        rows = json.loads(p.stdout)["rows"]
+        matched = [r for r in rows if not r["status"]]
+        alone = [r for r in rows if r["status"]]
+        self.assertGreaterEqual(len(matched), 15)
+        for r in alone:
+            self.assertEqual(r["tree"], "call", r)
+            self.assertRegex(r["path"][-1], r"^!\$omp task @prof_fib\.c:\d+$", r)
+
     def test_one_construct_from_two_call_sites(self):
         # spawn() is inlined into first() and second(): two code addresses of one
         # task construct, one region (and one merged tree under TASKS)
@@ -252,6 +278,16 @@ class OmptProfiles(unittest.TestCase):
         # the program's root: the master's time; the worker's, its teams' only
         root = cube.cnodes_in_order()[0]
         self.assertLess(cube.inclusive_row("time", root)[1], 0.15 * slept)
+
+    def test_disabled(self):
+        exe = E.build(self.scratch, "prof_fib.c", "clang", name="off")
+        out = tempfile.mkdtemp(dir=self.scratch)
+        p = subprocess.run([exe, "10"], env=dict(E.ENV, OMP_TOOL_LIBRARIES=E.TOOL,
+                                                  POMPPROF_ENABLE="0", POMPPROF_OUTPUT=out),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        self.assertEqual((p.returncode, p.stdout, p.stderr), (0, "fib(10) = 55\n", ""))
+        self.assertEqual(os.listdir(out), [])
 
     def test_opari2_build_is_measured_once(self):
         exe = E.build(self.scratch, "prof_fib.c", "opari2", name="once")
