@@ -12,7 +12,7 @@ libpompprof_ompt_la_SOURCES = \
 	ompt/pp_ompt_task.c \
 	ompt/pp_ompt_mutex.c \
 	ompt/pp_ompt_depend.c \
-	ompt/pp_ompt_names.c \
+	ompt/pp_ompt_names.c ompt/pp_ompt_source.c ompt/pp_ompt_source.h \
 	ompt/pp_ompt_resolve.c ompt/pp_ompt_resolve.h
 libpompprof_ompt_la_CPPFLAGS = $(AM_CPPFLAGS) $(OMPT_CPPFLAGS)
 libpompprof_ompt_la_CFLAGS = $(AM_CFLAGS) -O2

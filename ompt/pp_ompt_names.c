@@ -19,178 +19,13 @@
 #include <string.h>
 
 #include "ompt/pp_ompt_resolve.h"
+#include "ompt/pp_ompt_source.h"
 #include "profile/pp_profile_names.h"
 
 static const char *pp_ompt_basename(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
-}
-
-static bool pp_ompt_fortran(const char *file)
-{
-    const char *dot = strrchr(file, '.');
-    if (!dot)
-        return false;
-    dot++;
-    return (dot[0] == 'f' || dot[0] == 'F') &&
-           (!dot[1] || !strcmp(dot + 1, "90") || !strcmp(dot + 1, "95") ||
-            !strcmp(dot + 1, "03") || !strcmp(dot + 1, "08") || !strcmp(dot + 1, "or") ||
-            !strcmp(dot + 1, "pp"));
-}
-
-/* Line `line` of file into buf ("" when it cannot be read). */
-static void pp_ompt_source_line(const char *file, int line, char *buf, size_t size)
-{
-    buf[0] = '\0';
-    FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
-    if (!f)
-        return;
-    for (int i = 1; fgets(buf, (int)size, f); i++)
-        if (i == line)
-            break;
-        else
-            buf[0] = '\0';
-    fclose(f);
-}
-
-/* The name of a critical section written on src ("" if none). */
-static void pp_ompt_critical_name(const char *src, char *name, size_t size)
-{
-    name[0] = '\0';
-    const char *p = strstr(src, "critical");
-    if (!p)
-        return;
-    p += strlen("critical");
-    while (*p == ' ' || *p == '\t')
-        p++;
-    if (*p != '(')
-        return;
-    p++;
-    while (*p == ' ')
-        p++;
-    size_t n = 0;
-    while (p[n] && p[n] != ')' && p[n] != ' ' && n + 1 < size)
-        n++;
-    memcpy(name, p, n);
-    name[n] = '\0';
-}
-
-/* The line where the construct starting on line `line` of file ends, as
- * OPARI2 names implicit barriers (0: unknown).  C: after the directive (and
- * its continuation lines), the statement that follows: a block ends at its
- * closing brace, a statement at its semicolon outside parentheses (a loop's
- * head included).  Comments and literals are skipped. */
-static int pp_ompt_end_line(const char *file, int line)
-{
-    FILE *f = *file && line > 0 && !pp_ompt_fortran(file) ? fopen(file, "r") : NULL;
-    if (!f)
-        return 0;
-    int ln = 1, c, prev = 0, paren = 0, brace = 0, end = 0;
-    while (ln < line && (c = getc(f)) != EOF)
-        ln += c == '\n';
-    /* the directive itself, with backslash continuations */
-    while ((c = getc(f)) != EOF) {
-        if (c == '\n') {
-            ln++;
-            if (prev != '\\')
-                break;
-        }
-        if (c != ' ' && c != '\t' && c != '\r')
-            prev = c;
-    }
-    bool seen = false;
-    prev = 0;
-    while (!end && (c = getc(f)) != EOF) {
-        if (c == '\n') {
-            ln++;
-        } else if (c == '/' && prev == '/') { /* line comment */
-            while ((c = getc(f)) != EOF && c != '\n') {}
-            ln++;
-            c = 0;
-        } else if (c == '*' && prev == '/') { /* block comment */
-            int p = 0;
-            while ((c = getc(f)) != EOF && !(p == '*' && c == '/')) {
-                ln += c == '\n';
-                p = c;
-            }
-            c = 0;
-        } else if (c == '"' || c == '\'') {
-            int q = c, p = 0;
-            while ((c = getc(f)) != EOF && !(c == q && p != '\\')) {
-                p = (p == '\\') ? 0 : c;
-                ln += c == '\n';
-            }
-            c = 0;
-        } else if (c == '#' && !seen) { /* another directive first (combined nesting) */
-            while ((c = getc(f)) != EOF && c != '\n') {}
-            ln++;
-            c = 0;
-        } else if (c == '(') {
-            paren++;
-        } else if (c == ')') {
-            paren--;
-        } else if (c == '{') {
-            brace++;
-        } else if (c == '}') {
-            if (--brace <= 0 && paren <= 0)
-                end = ln;
-        } else if (c == ';' && paren <= 0 && brace <= 0) {
-            end = ln;
-        }
-        if (c && c != ' ' && c != '\t' && c != '\n' && c != '/')
-            seen = true;
-        prev = c;
-    }
-    fclose(f);
-    return end;
-}
-
-/* Whether src is an OpenMP directive that names word as a whole token. */
-static bool pp_ompt_directive_has(const char *src, const char *word)
-{
-    const char *omp = strstr(src, "omp");
-    if (!omp || !(strstr(src, "#") || strstr(src, "!$")))
-        return false;
-    size_t n = strlen(word);
-    for (const char *p = omp + 3; (p = strstr(p, word)) != NULL; p += n) {
-        bool before = p[-1] == ' ' || p[-1] == '\t' || p[-1] == '(';
-        bool after = !p[n] || p[n] == ' ' || p[n] == '\t' || p[n] == '(' || p[n] == '\n' ||
-                     p[n] == '\r' || p[n] == '\\';
-        if (before && after)
-            return true;
-    }
-    return false;
-}
-
-/* The line of the directive of a construct (word: its first word) when the
- * line table points next to it: gcc puts a call into the runtime on the
- * enclosing construct's line or on the loop below the directive.  The line
- * itself if it holds the directive; else the nearest directive naming word
- * within 3 lines above or 40 lines below; else the line itself. */
-static int pp_ompt_directive_line(const char *file, int line, const char *word)
-{
-    FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
-    if (!f)
-        return line;
-    enum { ABOVE = 3, BELOW = 40 };
-    char text[ABOVE + BELOW + 1][512];
-    int first = line > ABOVE ? line - ABOVE : 1, n = 0;
-    char buf[512];
-    for (int i = 1; n <= ABOVE + BELOW && fgets(buf, sizeof buf, f); i++)
-        if (i >= first)
-            memcpy(text[n++], buf, sizeof buf);
-    fclose(f);
-    int at = line - first; /* index of line in text */
-    if (at >= n || pp_ompt_directive_has(text[at], word))
-        return line;
-    for (int k = at - 1; k >= 0; k--)
-        if (pp_ompt_directive_has(text[k], word))
-            return first + k;
-    for (int k = at + 1; k < n; k++)
-        if (pp_ompt_directive_has(text[k], word))
-            return first + k;
-    return line;
 }
 
 typedef struct pp_ompt_words {
@@ -290,6 +125,86 @@ static void pp_ompt_name_region(pp_region_id region, const char *word, const cha
         pp_profile_region_alias(region, first);
 }
 
+/* The directive's line of construct i (its line table entry may point
+ * beside it); an implicit barrier takes the line where the construct at its
+ * address ends, as OPARI2 names it.  Barriers come after all others. */
+static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_ompt_where *w)
+{
+    static const char *const first_word[PP_OMPT_KINDS] = {
+        [PP_OMPT_PARALLEL] = "parallel", [PP_OMPT_LOOP] = "for",
+        [PP_OMPT_SECTIONS] = "sections", [PP_OMPT_SINGLE] = "single",
+        [PP_OMPT_WORKSHARE] = "workshare", [PP_OMPT_TASKLOOP] = "taskloop",
+        [PP_OMPT_MASKED] = "master", [PP_OMPT_BARRIER] = "barrier",
+        [PP_OMPT_TASKWAIT] = "taskwait", [PP_OMPT_TASKGROUP] = "taskgroup",
+        [PP_OMPT_CRITICAL] = "critical", [PP_OMPT_ORDERED] = "ordered",
+        [PP_OMPT_TASK] = "task", [PP_OMPT_UNTIED_TASK] = "task",
+    };
+    pp_ompt_construct *c = pp_ompt_construct_at(i);
+    if (w->line <= 0)
+        return;
+    if (c->kind != PP_OMPT_IMPLICIT_BARRIER) {
+        const char *word = first_word[c->kind];
+        if (c->kind == PP_OMPT_LOOP && pp_ompt_fortran(w->file))
+            word = "do";
+        if (c->kind == PP_OMPT_MASKED) { /* either word, whichever is written */
+            char src[512];
+            pp_ompt_source_line(w->file, w->line, src, sizeof src);
+            int masked = pp_ompt_directive_line(w->file, w->line, "masked");
+            if (!strstr(src, "masked") && !strstr(src, "master"))
+                w->line = masked != w->line ? masked
+                                            : pp_ompt_directive_line(w->file, w->line, word);
+        } else if (word) {
+            w->line = pp_ompt_directive_line(w->file, w->line, word);
+        }
+        pp_ompt_line_of[i] = w->line;
+        return;
+    }
+    /* the directive line of the construct at the same address (a
+     * worksharing construct rather than the parallel region) */
+    for (uint32_t j = 0; j < n; j++)
+        if (pp_ompt_line_of[j] > 0 && pp_ompt_construct_at(j)->codeptr == c->codeptr &&
+            (pp_ompt_line_of[i] = pp_ompt_line_of[j]) > 0 &&
+            pp_ompt_construct_at(j)->kind != PP_OMPT_PARALLEL)
+            break;
+    if (pp_ompt_line_of[i] > 0)
+        w->line = pp_ompt_line_of[i];
+    int end = pp_ompt_end_line(w->file, w->line);
+    if (end > 0)
+        w->line = end; /* OPARI2 names it where it waits */
+}
+
+/* Rename construct c's regions from its position w (found: resolved). */
+static void pp_ompt_name_construct(const pp_ompt_construct *c, const pp_ompt_where *w, bool found)
+{
+    char src[1024] = "", critical[256] = "";
+    if (found && (c->kind == PP_OMPT_MASKED || c->kind == PP_OMPT_CRITICAL))
+        pp_ompt_source_line(w->file, w->line, src, sizeof src);
+    if (c->kind == PP_OMPT_CRITICAL)
+        pp_ompt_critical_name(src, critical, sizeof critical);
+    pp_ompt_words words = pp_ompt_words_of(c->kind, w, src);
+    pp_region_def def;
+    char role[64];
+    if (pp_profile_region_describe(c->main, &def) == 0) {
+        snprintf(role, sizeof role, "%s", def.role);
+        pp_ompt_name_region(c->main, words.main, role, critical, w, found);
+    }
+    if (c->inner != c->main && pp_profile_region_describe(c->inner, &def) == 0) {
+        snprintf(role, sizeof role, "%s", def.role);
+        pp_ompt_name_region(c->inner, words.inner, role, critical, w, found);
+    }
+}
+
+static void pp_ompt_names_free(pp_ompt_where *w)
+{
+    free(w);
+    free(pp_ompt_line_of);
+    pp_ompt_line_of = NULL;
+    for (uint32_t i = 0; pp_ompt_seen && i < pp_ompt_seen_slots; i++)
+        free(pp_ompt_seen[i].name);
+    free(pp_ompt_seen);
+    pp_ompt_seen = NULL;
+}
+
 void pp_ompt_names_finalize(void)
 {
     pp_ompt_close_ended_teams();
@@ -303,80 +218,21 @@ void pp_ompt_names_finalize(void)
     pp_ompt_where *w = malloc(sizeof *w);
     pp_ompt_line_of = calloc(n, sizeof *pp_ompt_line_of);
     if (!w || !pp_ompt_line_of) {
-        free(w);
-        free(pp_ompt_line_of);
-        pp_ompt_line_of = NULL;
-        free(pp_ompt_seen);
-        pp_ompt_seen = NULL;
+        pp_ompt_names_free(w);
         return;
     }
     pp_ompt_resolve_begin();
-    /* barriers last: they take the line of the construct they end */
-    for (uint32_t pass = 0; pass < 2; pass++)
-    for (uint32_t i = 0; i < n; i++) {
-        pp_ompt_construct *c = pp_ompt_construct_at(i);
-        if ((c->kind == PP_OMPT_IMPLICIT_BARRIER) != (pass == 1))
-            continue;
-        bool found = pp_ompt_resolve(c->codeptr, w) == 0;
-        char src[1024] = "", critical[256] = "";
-        if (found && w->line > 0 && c->kind != PP_OMPT_IMPLICIT_BARRIER) {
-            static const char *const first_word[PP_OMPT_KINDS] = {
-                [PP_OMPT_PARALLEL] = "parallel", [PP_OMPT_LOOP] = "for",
-                [PP_OMPT_SECTIONS] = "sections", [PP_OMPT_SINGLE] = "single",
-                [PP_OMPT_WORKSHARE] = "workshare", [PP_OMPT_TASKLOOP] = "taskloop",
-                [PP_OMPT_MASKED] = "master", [PP_OMPT_BARRIER] = "barrier",
-                [PP_OMPT_TASKWAIT] = "taskwait", [PP_OMPT_TASKGROUP] = "taskgroup",
-                [PP_OMPT_CRITICAL] = "critical", [PP_OMPT_ORDERED] = "ordered",
-                [PP_OMPT_TASK] = "task", [PP_OMPT_UNTIED_TASK] = "task",
-            };
-            const char *word = first_word[c->kind];
-            if (word && c->kind == PP_OMPT_LOOP && pp_ompt_fortran(w->file))
-                word = "do";
-            if (word && c->kind == PP_OMPT_MASKED)
-                w->line = pp_ompt_directive_line(w->file, w->line, "masked") != w->line
-                              ? pp_ompt_directive_line(w->file, w->line, "masked")
-                              : pp_ompt_directive_line(w->file, w->line, word);
-            else if (word)
-                w->line = pp_ompt_directive_line(w->file, w->line, word);
-        }
-        if (found && c->kind != PP_OMPT_IMPLICIT_BARRIER)
-            pp_ompt_line_of[i] = w->line;
-        if (found && c->kind == PP_OMPT_IMPLICIT_BARRIER) {
-            /* the directive line of the construct at the same address */
-            for (uint32_t j = 0; j < n; j++)
-                if (pp_ompt_line_of[j] > 0 && pp_ompt_construct_at(j)->codeptr == c->codeptr &&
-                    (pp_ompt_line_of[i] = pp_ompt_line_of[j]) > 0 &&
-                    pp_ompt_construct_at(j)->kind != PP_OMPT_PARALLEL)
-                    break;
-            if (pp_ompt_line_of[i] > 0)
-                w->line = pp_ompt_line_of[i];
-            int end = pp_ompt_end_line(w->file, w->line);
-            if (end > 0)
-                w->line = end; /* OPARI2 names it where it waits */
-        }
-        if (found && (c->kind == PP_OMPT_MASKED || c->kind == PP_OMPT_CRITICAL))
-            pp_ompt_source_line(w->file, w->line, src, sizeof src);
-        if (c->kind == PP_OMPT_CRITICAL)
-            pp_ompt_critical_name(src, critical, sizeof critical);
-        pp_region_def def;
-        pp_ompt_words words = pp_ompt_words_of(c->kind, w, src);
-        if (pp_profile_region_describe(c->main, &def) == 0) {
-            char role[64];
-            snprintf(role, sizeof role, "%s", def.role);
-            pp_ompt_name_region(c->main, words.main, role, critical, w, found);
-        }
-        if (c->inner != c->main && pp_profile_region_describe(c->inner, &def) == 0) {
-            char role[64];
-            snprintf(role, sizeof role, "%s", def.role);
-            pp_ompt_name_region(c->inner, words.inner, role, critical, w, found);
+    for (uint32_t pass = 0; pass < 2; pass++) { /* barriers last */
+        for (uint32_t i = 0; i < n; i++) {
+            pp_ompt_construct *c = pp_ompt_construct_at(i);
+            if ((c->kind == PP_OMPT_IMPLICIT_BARRIER) != (pass == 1))
+                continue;
+            bool found = pp_ompt_resolve(c->codeptr, w) == 0;
+            if (found)
+                pp_ompt_fix_line(i, n, w);
+            pp_ompt_name_construct(c, w, found);
         }
     }
     pp_ompt_resolve_end();
-    free(w);
-    free(pp_ompt_line_of);
-    pp_ompt_line_of = NULL;
-    for (uint32_t i = 0; pp_ompt_seen && i < pp_ompt_seen_slots; i++)
-        free(pp_ompt_seen[i].name);
-    free(pp_ompt_seen);
-    pp_ompt_seen = NULL;
+    pp_ompt_names_free(w);
 }
