@@ -47,6 +47,7 @@ static const struct {
     [PP_OMPT_TASK] = {"task", "task create"},
     [PP_OMPT_UNTIED_TASK] = {"untied task", "task create"},
     [PP_OMPT_TASKYIELD] = {"taskwait", NULL},
+    [PP_OMPT_FLUSH] = {"flush", NULL},
 };
 
 static inline uint32_t pp_ompt_hash(const void *codeptr, pp_ompt_kind kind)

@@ -43,6 +43,7 @@ typedef enum pp_ompt_kind {
     PP_OMPT_TASK,
     PP_OMPT_UNTIED_TASK,
     PP_OMPT_TASKYIELD,
+    PP_OMPT_FLUSH,
     PP_OMPT_KINDS
 } pp_ompt_kind;
 

@@ -340,6 +340,19 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
     }
 }
 
+/* A flush: a visit of its region that lasts no time (OMPT reports a point). */
+static void pp_ompt_flush(ompt_data_t *thread_data, const void *codeptr_ra)
+{
+    (void)thread_data;
+    pp_ompt_thread *t = pp_ompt_event_thread();
+    pp_ompt_construct *c = t ? pp_ompt_construct_get(codeptr_ra, PP_OMPT_FLUSH) : NULL;
+    if (!c)
+        return;
+    uint64_t now = pp_timer_now();
+    pp_profile_enter_at(c->main, now);
+    pp_profile_exit_at(c->main, now);
+}
+
 /* The thread's state on its ompt_data_t as well (the event path reaches it
  * through the thread-local copy). */
 static void pp_ompt_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
@@ -360,5 +373,6 @@ void pp_ompt_parallel_register(ompt_set_callback_t set, const char **missing, in
     PP_WANT(work, pp_ompt_work);
     PP_WANT(masked, pp_ompt_masked);
     PP_WANT(sync_region, pp_ompt_sync_region);
+    PP_WANT(flush, pp_ompt_flush);
 #undef PP_WANT
 }
