@@ -35,7 +35,7 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/demo.sh examples/test_examples.sh \
 	examples/bench/run_bench.py examples/bench/pomp2_overhead.c \
 	examples/bench/manytasks.c examples/bench/rss_run.c examples/bench/trace_bench.py \
-	examples/bench/bench_tools.py examples/bench/synth_profile.py \
+	examples/bench/bench_tools.py examples/bench/synth_profile.py examples/bench/view_bench.py \
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
 	examples/bench/ompt_bench.py
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
@@ -77,7 +77,8 @@ endif
 # Every module's benchmark: the writer (100k cnodes x 16 threads x 4
 # metrics), the engine's event costs, the tools against the profile size,
 # and the examples' overheads.
-bench: bench-cube bench-profile bench-tools bench-examples bench-trace bench-mpi bench-ompt
+bench: bench-cube bench-profile bench-tools bench-examples bench-trace bench-mpi bench-view \
+	bench-ompt
 
 # The OMPT event source beside OPARI2 mode (examples/bench/ompt_bench.py): the
 # same examples plain, with OPARI2, and through OMPT (gcc on libomp, clang).
@@ -122,6 +123,39 @@ bench-examples: examples examples/bench/pomp2_overhead examples/bench/manytasks 
 		examples/bench/manytasks_plain examples/bench/rss_run
 	$(PYTHON) $(srcdir)/examples/bench/run_bench.py --builddir '$(abs_top_builddir)' \
 		--csv '$(abs_top_builddir)/bench-results.csv'
+
+# make view-examples: pages of the examples (pompprof-view) in examples/pages/:
+# fib_cutoff traced (tasks, timeline), nqueens_depth (parameters), the two
+# compared at two sizes, and the hybrid MPI example (2 ranks x 2 threads) when
+# configure found MPI.
+.PHONY: view-examples
+VIEW_EXAMPLES_RUN = LD_LIBRARY_PATH='$(abs_top_builddir)/.libs' OMP_NUM_THREADS=2
+view-examples: examples scripts/pompprof-view
+	rm -rf examples/pages && $(MKDIR_P) examples/pages
+	$(VIEW_EXAMPLES_RUN) POMPPROF_TRACE=1 POMPPROF_OUTPUT=examples/pages/fib_cutoff \
+	  examples/prof/fib_cutoff 30 8 >/dev/null
+	scripts/pompprof-view examples/pages/fib_cutoff -o examples/pages/tasks.html
+	$(VIEW_EXAMPLES_RUN) POMPPROF_OUTPUT=examples/pages/nq9 examples/prof/nqueens_depth 9 >/dev/null
+	$(VIEW_EXAMPLES_RUN) POMPPROF_OUTPUT=examples/pages/nq10 examples/prof/nqueens_depth 10 >/dev/null
+	scripts/pompprof-view examples/pages/nq10 -o examples/pages/parameters.html
+	scripts/pompprof-view examples/pages/nq9 examples/pages/nq10 -o examples/pages/compare.html
+if HAVE_MPI
+	$(VIEW_EXAMPLES_RUN) OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	  POMPPROF_OUTPUT=examples/pages/hybrid $(MPIRUN) --oversubscribe -np 2 \
+	  examples/prof/hybrid >/dev/null
+	scripts/pompprof-view examples/pages/hybrid -o examples/pages/hybrid.html
+endif
+	@ls -l examples/pages/*.html
+
+clean-local:
+	rm -rf examples/pages
+
+# pompprof-view (view_bench.py): time to write and to open (headless Chromium)
+# pages of 200,000 call paths and of a trace of more than 10 million events,
+# and their sizes.
+.PHONY: bench-view
+bench-view: examples scripts/pompprof-view
+	$(PYTHON) $(srcdir)/examples/bench/view_bench.py --builddir '$(abs_top_builddir)'
 
 # Tracing: the event path with POMPPROF_TRACE=1, the examples traced, and
 # the analysis of a trace of more than 10 million events (trace_bench.py).

@@ -87,6 +87,7 @@ struct pp_replay_task {
     uint64_t id;
     uint32_t label;      /* task construct, parallel region or program region */
     uint32_t create_region;
+    uint32_t create_loc; /* the location that created it */
     uint8_t is_explicit, depend, begun, completed, ready_tied;
     pp_replay_entry *stack;
     uint32_t depth, cap;
@@ -224,7 +225,10 @@ void pp_replay_team_contribute(pp_replay_team *team, uint32_t episode, uint64_t 
                                pp_replay_seg *seg);
 
 /* view (pictures) */
-pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t max_instances);
+/* levels > 1: also levels - 1 finer resolutions of the thread view and the
+ * ready curve, each 4 x finer (pompprof-view's zoom). */
+pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t max_instances,
+                                   uint32_t levels);
 /* Location l did label from a to b (clipped to the window inside). */
 void pp_replay_view_segment(pp_replay_view *v, const pp_replay *r, uint32_t loc, uint64_t a,
                             uint64_t b, uint32_t label);

@@ -1,5 +1,5 @@
 /* pompprof-replay [--from S] [--to S] [--bins N] [--instances N]
- *                 [--pictures] [--chrome FILE] ARCHIVE.otf2
+ *                 [--levels N] [--pictures] [--chrome FILE] ARCHIVE.otf2
  *
  * Reads a trace written by pompprof with OTF2's reader, replays its events
  * in time order (pp_replay_model.c) and prints one JSON document on stdout
@@ -269,7 +269,7 @@ static OTF2_CallbackCode pp_ev_metric(OTF2_LocationRef loc, OTF2_TimeStamp t, vo
 
 typedef struct pp_replay_options {
     double from, to; /* seconds; to < 0: the end */
-    uint32_t bins, instances;
+    uint32_t bins, instances, levels;
     int pictures;
     const char *chrome;
 } pp_replay_options;
@@ -287,7 +287,7 @@ static void pp_replay_setup(pp_replay *r, const pp_replay_options *o)
         pp_replay_die("the window --from %g --to %g is empty (the trace lasts %.6g s)", o->from,
                       o->to, pp_replay_seconds(r, r->length));
     r->depend_construct = calloc(r->n_regions + 1, 1);
-    if (o->pictures && !(r->view = pp_replay_view_new(r, o->bins, o->instances)))
+    if (o->pictures && !(r->view = pp_replay_view_new(r, o->bins, o->instances, o->levels)))
         pp_replay_die("out of memory");
     if (o->chrome) {
         char err[600];
@@ -521,7 +521,7 @@ static unsigned long pp_arg_count(const char *opt, const char *v, unsigned long 
 int main(int argc, char **argv)
 {
     double from = 0, to = -1;
-    unsigned long bins = 2000, instances = 64;
+    unsigned long bins = 2000, instances = 64, levels = 1;
     int pictures = 0;
     const char *chrome = NULL, *path = NULL;
     for (int i = 1; i < argc; i++) {
@@ -535,13 +535,15 @@ int main(int argc, char **argv)
             bins = pp_arg_count(a, argv[++i], 100000);
         else if (!strcmp(a, "--instances") && has_value)
             instances = pp_arg_count(a, argv[++i], 100000);
+        else if (!strcmp(a, "--levels") && has_value)
+            levels = pp_arg_count(a, argv[++i], 8);
         else if (!strcmp(a, "--chrome") && has_value)
             chrome = argv[++i];
         else if (!strcmp(a, "--pictures"))
             pictures = 1;
         else if (a[0] == '-' || path)
             pp_replay_die("usage: pompprof-replay [--from S] [--to S] [--bins N] [--instances N] "
-                          "[--pictures] [--chrome FILE] ARCHIVE.otf2");
+                          "[--levels N] [--pictures] [--chrome FILE] ARCHIVE.otf2");
         else
             path = a;
     }
@@ -554,7 +556,11 @@ int main(int argc, char **argv)
     OTF2_Error_RegisterCallback(pp_replay_otf2_error, (void *)path);
 
     pp_replay r = {.program_region = PP_LABEL_NONE};
-    pp_replay_options opt = {from, to, (uint32_t)bins, (uint32_t)instances, pictures, chrome};
+    if ((unsigned long long)bins << (2 * (levels - 1)) > 4000000ull)
+        pp_replay_die("--bins %lu with --levels %lu: the finest level would have more than "
+                      "4000000 bins", bins, levels);
+    pp_replay_options opt = {from,     to,       (uint32_t)bins, (uint32_t)instances,
+                             (uint32_t)levels, pictures, chrome};
     pp_replay_read(&r, path, &opt);
     if (r.chrome && pp_replay_chrome_close(r.chrome, &r) != 0)
         pp_replay_die("cannot write %s: %s", chrome, strerror(errno));

@@ -493,6 +493,7 @@ void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
     creator->refs++;
     creator->live_children++;
     task->t_create = t;
+    task->create_loc = l->index;
     if (creator->depth) {
         uint32_t top = creator->stack[creator->depth - 1].region;
         if (top < r->n_regions && r->regions[top].kind == PP_RK_CREATE) {

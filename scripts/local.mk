@@ -4,8 +4,8 @@
 # The code is the pompprof_tools package, installed as data in
 # $(pkgdatadir)/python; each command is a small stub generated from one template
 # (scripts/command-stub.in) that finds the package and calls its entry():
-# pompprof runs pompprof_tools.wrapper.main, pompprof-NAME runs
-# pompprof_tools.analysis.NAME.
+# pompprof runs pompprof_tools.wrapper.main, pompprof-view runs pompprof_tools.view.main,
+# every other pompprof-NAME runs pompprof_tools.analysis.NAME.
 # The configured paths and version reach the package through build_config.py.
 pompprof_pythondir = $(pkgdatadir)/python
 pompprof_toolsdir = $(pompprof_pythondir)/pompprof_tools
@@ -54,9 +54,31 @@ dist_pompprof_tools_analysis_DATA = \
 	scripts/pompprof_tools/analysis/textfmt.py \
 	scripts/pompprof_tools/analysis/timeline.py \
 	scripts/pompprof_tools/analysis/timeline_plot.py
+# pompprof-view: the page's data (Python) and its script and style (assets/, read when
+# a page is written and put inside it)
+pompprof_tools_viewdir = $(pompprof_toolsdir)/view
+dist_pompprof_tools_view_DATA = \
+	scripts/pompprof_tools/view/__init__.py \
+	scripts/pompprof_tools/view/main.py \
+	scripts/pompprof_tools/view/blob.py \
+	scripts/pompprof_tools/view/page.py \
+	scripts/pompprof_tools/view/profile_data.py \
+	scripts/pompprof_tools/view/compare_data.py \
+	scripts/pompprof_tools/view/trace_data.py
+pompprof_tools_view_assetsdir = $(pompprof_tools_viewdir)/assets
+dist_pompprof_tools_view_assets_DATA = \
+	scripts/pompprof_tools/view/assets/body.html \
+	scripts/pompprof_tools/view/assets/view.css \
+	scripts/pompprof_tools/view/assets/util.js \
+	scripts/pompprof_tools/view/assets/profile.js \
+	scripts/pompprof_tools/view/assets/flame.js \
+	scripts/pompprof_tools/view/assets/tables.js \
+	scripts/pompprof_tools/view/assets/compare.js \
+	scripts/pompprof_tools/view/assets/trace.js \
+	scripts/pompprof_tools/view/assets/main.js
 nodist_pompprof_tools_DATA = scripts/pompprof_tools/build_config.py
 pompprof_commands = scripts/pompprof scripts/pompprof-report scripts/pompprof-diff \
-	scripts/pompprof-scaling scripts/pompprof-timeline
+	scripts/pompprof-scaling scripts/pompprof-timeline scripts/pompprof-view
 bin_SCRIPTS += $(pompprof_commands)
 CLEANFILES += $(pompprof_commands) scripts/pompprof_tools/build_config.py
 EXTRA_DIST += scripts/command-stub.in scripts/pompprof_tools/build_config.py.in \
@@ -81,6 +103,7 @@ $(pompprof_commands): scripts/%: $(srcdir)/scripts/command-stub.in Makefile
 	@$(MKDIR_P) scripts
 	$(AM_V_GEN)command='$*'; case $$command in \
 	  pompprof) module=wrapper.main ;; \
+	  pompprof-view) module=view.main ;; \
 	  *) module=analysis.$${command#pompprof-} ;; \
 	esac; \
 	$(pompprof_scripts_edit) -e "s|[@]command[@]|$$command|g" -e "s|[@]module[@]|$$module|g" \

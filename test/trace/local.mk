@@ -7,7 +7,8 @@ TRACE_TESTS = \
 	test/trace/test_trace_ground_truth.py \
 	test/trace/test_trace_flush.py \
 	test/trace/test_trace_disk.py \
-	test/trace/test_timeline_tool.py
+	test/trace/test_timeline_tool.py \
+	test/trace/test_replay_levels.py
 if HAVE_OTF2
 if HAVE_OTF2_PRINT
 TESTS += $(TRACE_TESTS)

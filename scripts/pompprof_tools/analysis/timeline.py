@@ -85,8 +85,9 @@ def find_archive(path: str) -> str:
     return found[0]
 
 
-def run_replay(archive: str, args, pictures: bool) -> dict:
-    """Run pompprof-replay and return its JSON result."""
+def run_replay(archive: str, args, pictures: bool, extra=()) -> dict:
+    """Run pompprof-replay and return its JSON result; extra: more options (pompprof-view
+    asks for zoom levels)."""
     prog = replay_program()
     if not os.path.isfile(prog):
         raise ToolError("cannot read traces: %s is missing (this pompprof was built without "
@@ -100,6 +101,7 @@ def run_replay(archive: str, args, pictures: bool) -> dict:
         cmd += ["--pictures", "--bins", str(args.bins)]
     if args.chrome:
         cmd += ["--chrome", args.chrome]
+    cmd += list(extra)
     cmd.append(archive)
     try:
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
