@@ -317,7 +317,13 @@ static pp_task *pp_profile_task_move_here(pp_location *loc, pp_task *t, uint64_t
     t->pos = t->floor;
     t->fold = 0;
     t->moved = 1;
+    /* for the trace the task does not begin again: it is switched to here */
+    pp_trace_buf *trace = loc->trace;
+    loc->trace = NULL;
     pp_profile_task_begin_loc(loc, t->region, t->handle, false, now);
+    loc->trace = trace;
+    if (trace)
+        pp_trace_put(trace, now, PP_TRACE_TASK_SWITCH, t->handle);
     pp_task *here = loc->current;
     if (here == t || !here->is_explicit || here->handle != t->handle)
         return NULL; /* out of memory: it runs in the enclosing region */
