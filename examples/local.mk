@@ -37,11 +37,13 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/bench/manytasks.c examples/bench/rss_run.c examples/bench/trace_bench.py \
 	examples/bench/bench_tools.py examples/bench/synth_profile.py examples/bench/view_bench.py \
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
+	examples/bench/function_bench.py examples/health.c \
 	examples/bench/ompt_bench.py
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
 	examples/bench/manytasks_plain examples/bench/rss_run \
-	examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks
+	examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks \
+	event-costs.txt
 
 .PHONY: examples bench bench-examples bench-tools
 
@@ -78,6 +80,7 @@ endif
 # metrics), the engine's event costs, the tools against the profile size,
 # and the examples' overheads.
 bench: bench-cube bench-profile bench-tools bench-examples bench-trace bench-mpi bench-view \
+	bench-functions \
 	bench-ompt
 
 # The OMPT event source beside OPARI2 mode (examples/bench/ompt_bench.py): the
@@ -93,6 +96,14 @@ BENCH_TOOL_SIZES = 500,5000,50000
 bench-tools: scripts/pompprof-report scripts/pompprof-diff scripts/pompprof-scaling
 	$(PYTHON) $(srcdir)/examples/bench/bench_tools.py --builddir '$(abs_top_builddir)' \
 		--sizes '$(BENCH_TOOL_SIZES)'
+
+# Functions (pompprof --functions): the event costs pompprof-score reads
+# (event-costs.txt) and fib, nqueens, sparselu and health side by side:
+# plain, constructs only, functions, functions with pompprof-score -g's filter.
+.PHONY: bench-functions
+bench-functions: scripts/pompprof scripts/pompprof-score libpompprof.la
+	OPENMP_CFLAGS='$(OPENMP_CFLAGS)' CC='$(CC)' $(PYTHON) $(srcdir)/examples/bench/function_bench.py \
+		--builddir '$(abs_top_builddir)' --srcdir '$(abs_top_srcdir)'
 
 # Micro-benchmark of the hot path: calls the POMP2 entry points directly;
 # pp_timer_now() comes from the (static, convenience) utility library.

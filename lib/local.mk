@@ -7,3 +7,7 @@ lib_libpp_util_la_SOURCES = \
 	lib/pp_counters.c lib/pp_counters.h
 # Signals: write the profile on SIGINT/SIGTERM.
 lib_libpp_util_la_SOURCES += lib/pp_signals.c lib/pp_signals.h
+# DWARF: code addresses to function names, files and lines, at the end.
+lib_libpp_util_la_SOURCES += lib/pp_dwarf.c lib/pp_dwarf.h
+lib_libpp_util_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBDW_CFLAGS)
+lib_libpp_util_la_LIBADD = $(LIBDW_LIBS) -ldl

@@ -186,6 +186,8 @@ int pp_config_from_env(pp_config *cfg)
         else
             cfg->trace_buffer = x;
     }
+    if ((v = getenv("POMPPROF_FILTER")) && *v)
+        cfg->filter = v;
     return bad;
 }
 

@@ -30,6 +30,8 @@ typedef struct pp_config {
     int verbose;                 /* POMPPROF_VERBOSE 0..2 */
     bool trace;                  /* POMPPROF_TRACE (default 0): an OTF2 trace beside the profile */
     size_t trace_buffer;         /* POMPPROF_TRACE_BUFFER: bytes per thread (k/M/G suffix) */
+    const char *filter;          /* POMPPROF_FILTER: a filter file (Score-P syntax) for the
+                                  * instrumented functions, NULL = none */
 } pp_config;
 
 /* POMPPROF_TRACE_BUFFER: the default, and the least a thread's buffer may

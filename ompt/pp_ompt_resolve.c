@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifdef PP_HAVE_LIBDW
+#ifdef HAVE_LIBDW
 #include <elfutils/libdwfl.h>
 
 static Dwfl *pp_ompt_dwfl;
@@ -27,7 +27,7 @@ static const Dwfl_Callbacks pp_ompt_dwfl_callbacks = {
 };
 #endif
 
-#ifdef PP_HAVE_LIBDW
+#ifdef HAVE_LIBDW
 /* The line of addr found unit by unit: dwfl_module_getsrc finds units
  * through .debug_aranges, which clang does not write. */
 static const char *pp_ompt_line_by_units(Dwfl_Module *m, Dwarf_Addr addr, int *line)
@@ -51,7 +51,7 @@ static const char *pp_ompt_line_by_units(Dwfl_Module *m, Dwarf_Addr addr, int *l
 
 void pp_ompt_resolve_begin(void)
 {
-#ifdef PP_HAVE_LIBDW
+#ifdef HAVE_LIBDW
     pp_ompt_dwfl = dwfl_begin(&pp_ompt_dwfl_callbacks);
     if (pp_ompt_dwfl && (dwfl_linux_proc_report(pp_ompt_dwfl, getpid()) != 0 ||
                          dwfl_report_end(pp_ompt_dwfl, NULL, NULL) != 0)) {
@@ -63,7 +63,7 @@ void pp_ompt_resolve_begin(void)
 
 void pp_ompt_resolve_end(void)
 {
-#ifdef PP_HAVE_LIBDW
+#ifdef HAVE_LIBDW
     if (pp_ompt_dwfl)
         dwfl_end(pp_ompt_dwfl);
     pp_ompt_dwfl = NULL;
@@ -81,7 +81,7 @@ int pp_ompt_resolve(const void *return_address, pp_ompt_where *out)
     if (!return_address)
         return -1;
     uintptr_t call = (uintptr_t)return_address - 1;
-#ifdef PP_HAVE_LIBDW
+#ifdef HAVE_LIBDW
     Dwfl_Module *m = pp_ompt_dwfl ? dwfl_addrmodule(pp_ompt_dwfl, call) : NULL;
     if (m) {
         Dwarf_Addr start = 0;

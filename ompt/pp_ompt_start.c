@@ -16,7 +16,6 @@
 
 #include "lib/pp_config.h"
 #include "lib/pp_message.h"
-#include "profile/pp_profile_names.h"
 
 /* The engine in this library starts when the tool does (profile/pp_profile_ctor.c). */
 __attribute__((visibility("hidden"))) const int pp_profile_ctor_off = 1;
@@ -59,7 +58,9 @@ static int pp_ompt_initialize(ompt_function_lookup_t lookup, int initial_device_
     }
     pp_profile_init();
     pp_ompt_mutex_define_regions();
-    pp_profile_set_names_hook(pp_ompt_names_finalize);
+    if (pp_profile_at_end(pp_ompt_names_finalize) != 0)
+        pp_message_warn("no room for the OMPT layer's end hook: regions keep their addresses as "
+                        "names");
     pp_ompt_register(set);
     return 1;
 }

@@ -42,6 +42,7 @@ void pp_profile_update_measuring(void);
 typedef struct pp_region_rec {
     char *name, *file, *paradigm, *role, *description;
     int begin_line, end_line;
+    char *mangled; /* NULL: none (the name stands for it) */
     uint32_t alias1; /* 0, or 1 + the region this one stands for (pp_profile_names.h) */
 } pp_region_rec;
 

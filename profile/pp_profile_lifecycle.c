@@ -28,7 +28,6 @@
 #include "profile/pp_profile_job.h"
 #include "profile/pp_profile_output.h"
 #include "profile/pp_profile_unify.h"
-#include "profile/pp_profile_names.h"
 
 static pthread_mutex_t pp_profile_init_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -149,13 +148,6 @@ void pp_profile_start_at(uint64_t now)
  * writes that tree as the process's own profile. */
 enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_HELD, PP_FINAL_DONE };
 static int pp_profile_final_state;
-static pp_profile_names_hook pp_profile_names;
-
-void pp_profile_set_names_hook(pp_profile_names_hook hook)
-{
-    __atomic_store_n(&pp_profile_names, hook, __ATOMIC_RELEASE);
-}
-
 static pthread_t pp_profile_final_writer;
 static pp_unified *pp_profile_held;
 
@@ -241,6 +233,19 @@ static void pp_profile_write_own(const pp_unified *u)
  * held (another thread that takes them waits in
  * pp_profile_wait_for_writer).  now_given: the end's timestamp (the tests'
  * fake clock), NULL: read it.  NULL when there is nothing to write. */
+static void (*pp_profile_end_hooks[PP_PROFILE_END_HOOKS])(void);
+static int pp_profile_n_end_hooks;
+
+int pp_profile_at_end(void (*hook)(void))
+{
+    pthread_mutex_lock(&pp_profile_init_lock);
+    int ok = pp_profile_n_end_hooks < PP_PROFILE_END_HOOKS;
+    if (ok)
+        pp_profile_end_hooks[pp_profile_n_end_hooks++] = hook;
+    pthread_mutex_unlock(&pp_profile_init_lock);
+    return ok ? 0 : -1;
+}
+
 static pp_unified *pp_profile_end(const uint64_t *now_given)
 {
     sigset_t saved;
@@ -259,10 +264,8 @@ static pp_unified *pp_profile_end(const uint64_t *now_given)
          * are read. */
         if (pp_profile_g.n_locations > 1)
             usleep(2000);
-        /* an event source that names its regions late does it now */
-        pp_profile_names_hook names = __atomic_load_n(&pp_profile_names, __ATOMIC_ACQUIRE);
-        if (names)
-            names();
+        for (int i = 0; i < pp_profile_n_end_hooks; i++)
+            pp_profile_end_hooks[i]();
         u = pp_profile_unify_at(now);
         pp_profile_report_losses();
         pp_profile_trace_finish(now);

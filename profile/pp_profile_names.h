@@ -1,27 +1,16 @@
-/* Regions named late.
+/* Regions named late, beyond renaming (pp_profile.h: pp_profile_region_rename
+ * from an end hook, pp_profile_at_end).
  *
  * An event source that learns its regions' names only at the end (the OMPT
  * layer, ompt/, knows a code address on the event path and resolves it to a
- * file and line at finalize) defines each region with a provisional name,
- * and renames it from a hook the engine calls once at finalize: after
- * measurement stopped, before unification and before the trace is given its
- * region list.  Two regions that turn out to be the same construct (one
- * construct inlined at two call sites) are made one by an alias:
- * unification treats the alias as the region it stands for. */
+ * file and line at finalize) may find two regions to be one construct (one
+ * construct inlined at two call sites): an alias makes them one, as
+ * unification treats the alias as the region it stands for.  And a thread
+ * whose last events the runtime reports late can be closed from the hook. */
 #ifndef PP_PROFILE_NAMES_H
 #define PP_PROFILE_NAMES_H
 
 #include "profile/pp_profile.h"
-
-typedef void (*pp_profile_names_hook)(void);
-
-/* Install the hook (one per process; a later call replaces it). */
-void pp_profile_set_names_hook(pp_profile_names_hook hook);
-
-/* Replace a region's definition (strings are copied).  Only from the hook:
- * nothing reads region names concurrently then.  -1: unknown id or out of
- * memory (the old definition stays). */
-int pp_profile_region_rename(pp_region_id id, const pp_region_def *def);
 
 /* From now on unification merges id into same_as (same_as must not itself
  * be an alias; ignored for unknown ids or id == same_as). */

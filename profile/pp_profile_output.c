@@ -221,6 +221,8 @@ static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
         ids.region_map[r] = pp_cube_def_region(cube, rec->name, rec->file, rec->begin_line,
                                                rec->end_line, rec->paradigm, rec->role, "");
         bad |= ids.region_map[r] < 0;
+        if (rec->mangled && ids.region_map[r] >= 0)
+            bad |= pp_cube_region_set_mangled(cube, ids.region_map[r], rec->mangled) < 0;
     }
     if (bad || pp_output_cnodes(cube, &ids, u->root, cnode_of)) {
         snprintf(err, err_size, "%s", pp_cube_error(cube));

@@ -11,7 +11,8 @@ pompprof_pythondir = $(pkgdatadir)/python
 pompprof_toolsdir = $(pompprof_pythondir)/pompprof_tools
 dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/__init__.py \
-	scripts/pompprof_tools/cli.py
+	scripts/pompprof_tools/cli.py \
+	scripts/pompprof_tools/filterfile.py
 # One subpackage per concern: the compiler wrapper, CUBE reading and writing,
 # the analyses behind the commands.
 pompprof_tools_wrapperdir = $(pompprof_toolsdir)/wrapper
@@ -24,6 +25,7 @@ dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/depend.py \
 	scripts/pompprof_tools/wrapper/directive.py \
 	scripts/pompprof_tools/wrapper/fortran.py \
+	scripts/pompprof_tools/wrapper/functions.py \
 	scripts/pompprof_tools/wrapper/instrument.py \
 	scripts/pompprof_tools/wrapper/link.py \
 	scripts/pompprof_tools/wrapper/mpi.py \
@@ -44,6 +46,8 @@ dist_pompprof_tools_cube_DATA = \
 pompprof_tools_analysisdir = $(pompprof_toolsdir)/analysis
 dist_pompprof_tools_analysis_DATA = \
 	scripts/pompprof_tools/analysis/__init__.py \
+	scripts/pompprof_tools/analysis/costs.py \
+	scripts/pompprof_tools/analysis/score.py \
 	scripts/pompprof_tools/analysis/diff.py \
 	scripts/pompprof_tools/analysis/overhead.py \
 	scripts/pompprof_tools/analysis/profile_model.py \
@@ -78,7 +82,8 @@ dist_pompprof_tools_view_assets_DATA = \
 	scripts/pompprof_tools/view/assets/main.js
 nodist_pompprof_tools_DATA = scripts/pompprof_tools/build_config.py
 pompprof_commands = scripts/pompprof scripts/pompprof-report scripts/pompprof-diff \
-	scripts/pompprof-scaling scripts/pompprof-timeline scripts/pompprof-view
+	scripts/pompprof-scaling scripts/pompprof-timeline scripts/pompprof-score \
+	scripts/pompprof-view
 bin_SCRIPTS += $(pompprof_commands)
 CLEANFILES += $(pompprof_commands) scripts/pompprof_tools/build_config.py
 EXTRA_DIST += scripts/command-stub.in scripts/pompprof_tools/build_config.py.in \
@@ -113,3 +118,8 @@ scripts/pompprof_tools/build_config.py: $(srcdir)/scripts/pompprof_tools/build_c
 	@$(MKDIR_P) scripts/pompprof_tools
 	$(AM_V_GEN)$(pompprof_scripts_edit) $(srcdir)/scripts/pompprof_tools/build_config.py.in \
 	  >$@.tmp && mv -f $@.tmp $@
+
+# pompprof-score measures the event costs with this program when make bench
+# has not (scripts/pompprof_tools/analysis/costs.py looks for it here)
+pompprof_calibrationdir = $(pkgdatadir)
+dist_pompprof_calibration_DATA = examples/bench/function_overhead.c

@@ -1,6 +1,7 @@
 # test/: one fragment per concern.
 include test/unit/local.mk
 include test/e2e/local.mk
+include test/functions/local.mk
 include test/mpi/local.mk
 include test/trace/local.mk
 include test/coverage/local.mk

@@ -1,4 +1,4 @@
-"""The six commands, three ways in: scripts/pyproject.toml's console entry points,
+"""The seven commands, three ways in: scripts/pyproject.toml's console entry points,
 `python3 -m pompprof_tools.<module>`, and the stubs make generates from
 scripts/command-stub.in (with the configured interpreter in their #! line).  All three
 must name the same functions, and make must install every module of the package."""
@@ -15,7 +15,8 @@ import toolstest as T
 PYPROJECT = os.path.join(T.SCRIPTS, "pyproject.toml")
 COMMANDS = {"pompprof": "wrapper.main", "pompprof-report": "analysis.report",
             "pompprof-diff": "analysis.diff", "pompprof-scaling": "analysis.scaling",
-            "pompprof-timeline": "analysis.timeline", "pompprof-view": "view.main"}
+            "pompprof-timeline": "analysis.timeline", "pompprof-score": "analysis.score",
+            "pompprof-view": "view.main"}
 
 
 def entry_points():

@@ -347,6 +347,8 @@ def region_label(region: Region) -> str:
     kind = region.role.upper()
     if region.paradigm == "mpi":
         kind = "MPI " + kind
+    elif region.paradigm == "compiler":
+        kind = "FUNCTION"       # pompprof --functions (doc/functions.md)
     elif is_lock_region(region):
         kind = "LOCK API"
     elif region.role in ("user", "function"):

@@ -456,7 +456,8 @@ class Report:
                         "task_time_at_sync": e["taskT"], "fragments": e["frags"],
                         "ratio": (mean_excl / mean_create) if mean_excl is not None
                         and mean_create else None,
-                        "too_fine": flagged})
+                        "too_fine": flagged,
+                        "callees": self._callees(roots, e["execT"])})
             if p.counters:
                 counts = {p.counter_name(m): e[p.counter_name(m)] for m in p.counters}
                 out[-1]["counters"] = counts
@@ -464,6 +465,29 @@ class Report:
                                                     for k, v in counts.items()}
                 out[-1]["rates"] = {r.label: e[r.label] for r in p.rates}
         return out
+
+    CALLEES_SHOWN = 8
+
+    def _callees(self, roots, construct_time):
+        """Where a task construct's time goes by function (pompprof --functions):
+        every function in its task tree, with visits, inclusive time (a recursion
+        counted once), exclusive time and the share of the construct's time; the
+        CALLEES_SHOWN largest, largest first."""
+        acc = {}
+        for root in roots:
+            for n in root.walk():
+                if n is root or n.region.paradigm != "compiler":
+                    continue
+                a = acc.setdefault(n.region.id, {"name": n.name, "visits": 0, "incl": 0.0,
+                                                 "excl": 0.0})
+                a["visits"] += sum(n.visits)
+                a["excl"] += sum(n.excl)
+                if not n.nested:
+                    a["incl"] += sum(n.incl)
+        out = sorted(acc.values(), key=lambda a: (-a["incl"], a["name"]))
+        for a in out:
+            a["pct"] = 100.0 * a["incl"] / construct_time if construct_time else None
+        return out[:self.CALLEES_SHOWN]
 
     def _task_values(self, roots):
         """A task construct's rows per combination of parameter values (none when no
@@ -809,6 +833,17 @@ def render_lines(d, thread_names):
                                   width=max(tf.WIDTH, sum(widths) + len(widths) - 1))
         if per_inst:
             yield ("(<counter>/i: counts per instance)")
+    if d["tasks"] and any(t.get("callees") for t in d["tasks"]):
+        yield (tf.heading("Task constructs by callee (seconds; % of the construct's time)"))
+        for t in d["tasks"]:
+            if not t.get("callees"):
+                continue
+            yield ("%s %s (%s s):" % (t["id"], tf.short_name(t["name"]), tf.fmt_time(t["time"])))
+            crow = (["  " + c["name"], tf.fmt_count(c["visits"]), _cell(c["incl"], "t"),
+                     tf.fmt_pct(c["pct"]), _cell(c["excl"], "t")] for c in t["callees"])
+            yield from tf.table_lines(["  function", "visits", "incl.T", "%", "excl.T"], crow,
+                                      [52, 8, 10, 6, 10])
+            yield ("")
     if d.get("by_parameter"):
         yield (tf.heading("By parameter (seconds; % of the construct's time)"))
         for e in d["by_parameter"]:
