@@ -1,4 +1,4 @@
-/* The regions' names, given at the end (the engine's names hook, called at
+/* The regions' names, given at the end (the layer's end hook, called at
  * finalize before anything is written).
  *
  * Each construct's code address becomes a position once
