@@ -2,7 +2,7 @@
  * finalize before anything is written).
  *
  * Each construct's code address becomes a position once
- * (pp_ompt_resolve.c), and its regions are named as OPARI2 names them:
+ * (lib/pp_dwarf.c), and its regions are named as OPARI2 names them:
  * "!$omp task @fib.c:9" with the file's full path and the line.  Where only
  * the construct's own source line can tell (a masked or a master block, the
  * name of a critical section, "for" or "do"), that line is read.  Without a
@@ -14,11 +14,12 @@
  * are aliases of the first. */
 #include "ompt/pp_ompt_internal.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompt/pp_ompt_resolve.h"
+#include "lib/pp_dwarf.h"
 #include "ompt/pp_ompt_source.h"
 #include "profile/pp_profile_names.h"
 
@@ -32,7 +33,7 @@ typedef struct pp_ompt_words {
     const char *main, *inner;
 } pp_ompt_words;
 
-static pp_ompt_words pp_ompt_words_of(pp_ompt_kind kind, const pp_ompt_where *w,
+static pp_ompt_words pp_ompt_words_of(pp_ompt_kind kind, const pp_dwarf_where *w,
                                       const char *src)
 {
     switch (kind) {
@@ -95,7 +96,7 @@ static pp_region_id pp_ompt_first_named(const char *name, const char *role, pp_r
 }
 
 static void pp_ompt_name_region(pp_region_id region, const char *word, const char *role,
-                                const char *critical, const pp_ompt_where *w, bool found)
+                                const char *critical, const pp_dwarf_where *w, bool found)
 {
     char name[PATH_MAX + 600];
     char at[PATH_MAX + 64];
@@ -129,7 +130,7 @@ static void pp_ompt_name_region(pp_region_id region, const char *word, const cha
 /* The directive's line of construct i (its line table entry may point
  * beside it); an implicit barrier takes the line where the construct at its
  * address ends, as OPARI2 names it.  Barriers come after all others. */
-static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_ompt_where *w)
+static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
 {
     static const char *const first_word[PP_OMPT_KINDS] = {
         [PP_OMPT_PARALLEL] = "parallel", [PP_OMPT_LOOP] = "for",
@@ -176,7 +177,7 @@ static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_ompt_where *w)
 }
 
 /* Rename construct c's regions from its position w (found: resolved). */
-static void pp_ompt_name_construct(const pp_ompt_construct *c, const pp_ompt_where *w, bool found)
+static void pp_ompt_name_construct(const pp_ompt_construct *c, const pp_dwarf_where *w, bool found)
 {
     char src[1024] = "", critical[256] = "";
     if (found && (c->kind == PP_OMPT_MASKED || c->kind == PP_OMPT_CRITICAL))
@@ -196,7 +197,7 @@ static void pp_ompt_name_construct(const pp_ompt_construct *c, const pp_ompt_whe
     }
 }
 
-static void pp_ompt_names_free(pp_ompt_where *w)
+static void pp_ompt_names_free(pp_dwarf_where *w)
 {
     free(w);
     free(pp_ompt_line_of);
@@ -217,24 +218,33 @@ void pp_ompt_names_finalize(void)
     while (pp_ompt_seen_slots < 4 * n)
         pp_ompt_seen_slots *= 2;
     pp_ompt_seen = calloc(pp_ompt_seen_slots, sizeof *pp_ompt_seen);
-    pp_ompt_where *w = malloc(sizeof *w);
+    pp_dwarf_where *w = malloc(sizeof *w);
     pp_ompt_line_of = calloc(n, sizeof *pp_ompt_line_of);
     if (!w || !pp_ompt_line_of) {
         pp_ompt_names_free(w);
         return;
     }
-    pp_ompt_resolve_begin();
+    pp_dwarf *dwarf = pp_dwarf_open_self();
     for (uint32_t pass = 0; pass < 2; pass++) { /* barriers last */
         for (uint32_t i = 0; i < n; i++) {
             pp_ompt_construct *c = pp_ompt_construct_at(i);
             if ((c->kind == PP_OMPT_IMPLICIT_BARRIER) != (pass == 1))
                 continue;
-            bool found = pp_ompt_resolve(c->codeptr, w) == 0;
+            /* the call into the runtime is one byte before the return
+             * address OMPT reports (which may be on the next line); the
+             * offsets name the return address itself */
+            uintptr_t ra = (uintptr_t)c->codeptr;
+            bool found = ra && pp_dwarf_position(dwarf, ra - 1, w) == 0;
+            if (found) {
+                w->module_offset++;
+                if (w->function[0])
+                    w->function_offset++;
+            }
             if (found)
                 pp_ompt_fix_line(i, n, w);
             pp_ompt_name_construct(c, w, found);
         }
     }
-    pp_ompt_resolve_end();
+    pp_dwarf_close(dwarf);
     pp_ompt_names_free(w);
 }
