@@ -48,6 +48,7 @@ typedef struct pp_region_rec {
     char *name, *file, *paradigm, *role, *description;
     int begin_line, end_line;
     char *mangled; /* NULL: none (the name stands for it) */
+    uint32_t alias1; /* 0, or 1 + the region this one stands for (pp_profile_names.h) */
 } pp_region_rec;
 
 /* Lock-free lookup by id (records are immutable once published). */

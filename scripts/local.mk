@@ -33,6 +33,10 @@ dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/prelude.py \
 	scripts/pompprof_tools/wrapper/rewrite.py \
 	scripts/pompprof_tools/wrapper/run.py
+pompprof_tools_launcherdir = $(pompprof_toolsdir)/launcher
+dist_pompprof_tools_launcher_DATA = \
+	scripts/pompprof_tools/launcher/__init__.py \
+	scripts/pompprof_tools/launcher/run.py
 pompprof_tools_cubedir = $(pompprof_toolsdir)/cube
 dist_pompprof_tools_cube_DATA = \
 	scripts/pompprof_tools/cube/__init__.py \

@@ -50,4 +50,15 @@ if [ -f "$top_builddir/libpompprof_mpi.la" ]; then
         fail "not installed: $libdir/libpompprof_mpi.so"
     fi
 fi
+if [ -f "$top_builddir/libpompprof_ompt.la" ]; then
+    # the OMPT tool: its own engine, ompt_start_tool its only export
+    lib=$stage$libdir/libpompprof_ompt.so
+    if [ -e "$lib" ]; then
+        exports=$(nm -D --defined-only "$lib" | awk '{print $3}' | tr '\n' ' ')
+        [ "$exports" = "ompt_start_tool " ] && pass "libpompprof_ompt exports ompt_start_tool only" \
+            || fail "libpompprof_ompt.so exports: $exports"
+    else
+        fail "not installed: $libdir/libpompprof_ompt.so"
+    fi
+fi
 [ "$failures" -eq 0 ]
