@@ -94,11 +94,14 @@ EXTRA_DIST += scripts/command-stub.in scripts/pompprof_tools/build_config.py.in 
 # man pages, one per command, made of its --help (scripts/help2roff.py): a page never
 # says other than the command does
 pompprof_mans = man/pompprof.1 man/pompprof-report.1 man/pompprof-diff.1 \
-	man/pompprof-scaling.1 man/pompprof-timeline.1
+	man/pompprof-scaling.1 man/pompprof-timeline.1 man/pompprof-score.1 man/pompprof-view.1
 man_MANS = $(pompprof_mans)
 CLEANFILES += $(pompprof_mans)
 EXTRA_DIST += scripts/help2roff.py
-$(pompprof_mans): man/%.1: scripts/% $(srcdir)/scripts/help2roff.py
+# (the command runs: the package's build_config.py must be there, which a
+# parallel make would otherwise write only later)
+$(pompprof_mans): man/%.1: scripts/% scripts/pompprof_tools/build_config.py \
+		$(srcdir)/scripts/help2roff.py
 	@$(MKDIR_P) man
 	$(AM_V_GEN)case $* in \
 	  pompprof) what='build OpenMP programs for profiling with pompprof' ;; \
@@ -106,6 +109,8 @@ $(pompprof_mans): man/%.1: scripts/% $(srcdir)/scripts/help2roff.py
 	  pompprof-diff) what='per call path difference of two pompprof profiles' ;; \
 	  pompprof-scaling) what='how a program'"'"'s time splits up across thread counts' ;; \
 	  pompprof-timeline) what='work, overhead and idleness from a pompprof trace; timeline pictures' ;; \
+	  pompprof-score) what='measurement cost of a pompprof profile per region, and filters that cut it' ;; \
+	  pompprof-view) what='one self-contained HTML page of a pompprof profile and trace' ;; \
 	esac; \
 	COLUMNS=80 ./scripts/$* --help >$@.help && \
 	$(PYTHON) $(srcdir)/scripts/help2roff.py $* '$(PACKAGE_VERSION)' "$$what" <$@.help >$@.tmp && \

@@ -18,15 +18,15 @@ prefix=$(sed -n "s/^prefix = //p" "$top_builddir/Makefile")
 libdir=$(sed -n "s/^libdir = //p" "$top_builddir/Makefile" | sed "s|\${exec_prefix}|$prefix|")
 root=$stage$prefix
 want="bin/pompprof bin/pompprof-report bin/pompprof-diff bin/pompprof-scaling
-      bin/pompprof-timeline include/pompprof.h"
+      bin/pompprof-timeline bin/pompprof-score bin/pompprof-view include/pompprof.h"
 for f in $want; do
     [ -e "$root/$f" ] && pass "installed $f" || fail "not installed: $f"
 done
 for f in libpompprof.so pkgconfig/pompprof.pc; do
     [ -e "$stage$libdir/$f" ] && pass "installed $f" || fail "not installed: $libdir/$f"
 done
-# a man page per command, made of its --help; `man pompprof-report` finds it
-for c in pompprof pompprof-report pompprof-diff pompprof-scaling pompprof-timeline; do
+# a man page per installed command, made of its --help; `man pompprof-report` finds it
+for c in $(cd "$root/bin" && ls pompprof*); do
     page=$(find "$root/share/man/man1" -name "$c.1*" 2>/dev/null | head -1)
     if [ -z "$page" ]; then
         fail "not installed: share/man/man1/$c.1"
