@@ -313,5 +313,9 @@ void pp_profile_start_at(uint64_t now);
 void pp_profile_finalize_at(uint64_t now);
 /* Back to the state before the first start (the tests' reset). */
 void pp_profile_lifecycle_reset(void);
+/* For an exit() that another thread's exit() precedes (pp_profile_exit.c):
+ * wait (bounded) until the engine's atexit handler has written the profile.
+ * 1: it has; 0: none is registered, or it took too long. */
+int pp_profile_exit_wait(void);
 
 #endif
