@@ -59,7 +59,7 @@ examples/prof/%: $(srcdir)/examples/%.c $(srcdir)/examples/work.h $(srcdir)/exam
 		$< -o $@ $(EXAMPLES_LIBS)
 
 # The hybrid example: the MPI compiler wrapper instead of $(CC); through
-# pompprof it also gets libpompprof_mpi (scripts/pompprof_tools/wrapper_mpi.py).
+# pompprof it also gets libpompprof_mpi (scripts/pompprof_tools/wrapper/mpi.py).
 if HAVE_MPI
 examples/plain/hybrid: $(srcdir)/examples/hybrid.c
 	@$(MKDIR_P) examples/plain

@@ -4,40 +4,52 @@
 # The code is the pompprof_tools package, installed as data in
 # $(pkgdatadir)/python; each command is a small stub generated from one template
 # (scripts/command-stub.in) that finds the package and calls its entry():
-# pompprof runs pompprof_tools.wrapper, pompprof-NAME runs pompprof_tools.NAME.
+# pompprof runs pompprof_tools.wrapper.main, pompprof-NAME runs
+# pompprof_tools.analysis.NAME.
 # The configured paths and version reach the package through build_config.py.
 pompprof_pythondir = $(pkgdatadir)/python
 pompprof_toolsdir = $(pompprof_pythondir)/pompprof_tools
 dist_pompprof_tools_DATA = \
 	scripts/pompprof_tools/__init__.py \
-	scripts/pompprof_tools/cli.py \
-	scripts/pompprof_tools/cubex.py \
-	scripts/pompprof_tools/cubex_defs.py \
-	scripts/pompprof_tools/cubex_write.py \
-	scripts/pompprof_tools/diff.py \
-	scripts/pompprof_tools/overhead.py \
-	scripts/pompprof_tools/params.py \
-	scripts/pompprof_tools/profile_model.py \
-	scripts/pompprof_tools/report.py \
-	scripts/pompprof_tools/report_mpi.py \
-	scripts/pompprof_tools/scaling.py \
-	scripts/pompprof_tools/svg.py \
-	scripts/pompprof_tools/textfmt.py \
-	scripts/pompprof_tools/timeline.py \
-	scripts/pompprof_tools/timeline_plot.py \
-	scripts/pompprof_tools/wrapper.py \
-	scripts/pompprof_tools/wrapper_cmdline.py \
-	scripts/pompprof_tools/wrapper_compile.py \
-	scripts/pompprof_tools/wrapper_ctext.py \
-	scripts/pompprof_tools/wrapper_depend.py \
-	scripts/pompprof_tools/wrapper_directive.py \
-	scripts/pompprof_tools/wrapper_fortran.py \
-	scripts/pompprof_tools/wrapper_instrument.py \
-	scripts/pompprof_tools/wrapper_link.py \
-	scripts/pompprof_tools/wrapper_mpi.py \
-	scripts/pompprof_tools/wrapper_prelude.py \
-	scripts/pompprof_tools/wrapper_rewrite.py \
-	scripts/pompprof_tools/wrapper_run.py
+	scripts/pompprof_tools/cli.py
+# One subpackage per concern: the compiler wrapper, CUBE reading and writing,
+# the analyses behind the commands.
+pompprof_tools_wrapperdir = $(pompprof_toolsdir)/wrapper
+dist_pompprof_tools_wrapper_DATA = \
+	scripts/pompprof_tools/wrapper/__init__.py \
+	scripts/pompprof_tools/wrapper/main.py \
+	scripts/pompprof_tools/wrapper/cmdline.py \
+	scripts/pompprof_tools/wrapper/compile.py \
+	scripts/pompprof_tools/wrapper/ctext.py \
+	scripts/pompprof_tools/wrapper/depend.py \
+	scripts/pompprof_tools/wrapper/directive.py \
+	scripts/pompprof_tools/wrapper/fortran.py \
+	scripts/pompprof_tools/wrapper/instrument.py \
+	scripts/pompprof_tools/wrapper/link.py \
+	scripts/pompprof_tools/wrapper/mpi.py \
+	scripts/pompprof_tools/wrapper/prelude.py \
+	scripts/pompprof_tools/wrapper/rewrite.py \
+	scripts/pompprof_tools/wrapper/run.py
+pompprof_tools_cubedir = $(pompprof_toolsdir)/cube
+dist_pompprof_tools_cube_DATA = \
+	scripts/pompprof_tools/cube/__init__.py \
+	scripts/pompprof_tools/cube/cubex.py \
+	scripts/pompprof_tools/cube/cubex_defs.py \
+	scripts/pompprof_tools/cube/cubex_write.py \
+	scripts/pompprof_tools/cube/params.py
+pompprof_tools_analysisdir = $(pompprof_toolsdir)/analysis
+dist_pompprof_tools_analysis_DATA = \
+	scripts/pompprof_tools/analysis/__init__.py \
+	scripts/pompprof_tools/analysis/diff.py \
+	scripts/pompprof_tools/analysis/overhead.py \
+	scripts/pompprof_tools/analysis/profile_model.py \
+	scripts/pompprof_tools/analysis/report.py \
+	scripts/pompprof_tools/analysis/report_mpi.py \
+	scripts/pompprof_tools/analysis/scaling.py \
+	scripts/pompprof_tools/analysis/svg.py \
+	scripts/pompprof_tools/analysis/textfmt.py \
+	scripts/pompprof_tools/analysis/timeline.py \
+	scripts/pompprof_tools/analysis/timeline_plot.py
 nodist_pompprof_tools_DATA = scripts/pompprof_tools/build_config.py
 pompprof_commands = scripts/pompprof scripts/pompprof-report scripts/pompprof-diff \
 	scripts/pompprof-scaling scripts/pompprof-timeline
@@ -64,8 +76,8 @@ pompprof_scripts_edit = sed \
 $(pompprof_commands): scripts/%: $(srcdir)/scripts/command-stub.in Makefile
 	@$(MKDIR_P) scripts
 	$(AM_V_GEN)command='$*'; case $$command in \
-	  pompprof) module=wrapper ;; \
-	  *) module=$${command#pompprof-} ;; \
+	  pompprof) module=wrapper.main ;; \
+	  *) module=analysis.$${command#pompprof-} ;; \
 	esac; \
 	$(pompprof_scripts_edit) -e "s|[@]command[@]|$$command|g" -e "s|[@]module[@]|$$module|g" \
 	  $(srcdir)/scripts/command-stub.in >$@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@

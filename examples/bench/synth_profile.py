@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """synth_profile.py: large profiles of a made-up task program, written with pompprof's
-own writer (scripts/pompprof_tools/cubex_write.py), for the tools' scaling figures in
+own writer (scripts/pompprof_tools/cube/cubex_write.py), for the tools' scaling figures in
 `make bench`.
 
 The program: `constructs` task constructs in `constructs / 5` functions of one file
@@ -20,7 +20,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
-from pompprof_tools.cubex_write import CubeWriter  # noqa: E402
+from pompprof_tools.cube.cubex_write import CubeWriter  # noqa: E402
 
 PER_FUNCTION = 5
 DBL_MAX = sys.float_info.max

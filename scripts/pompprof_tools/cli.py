@@ -5,8 +5,8 @@ import gc
 import os
 import sys
 
-from .cubex import CubexError
-from .cubex_write import WriteError
+from .cube.cubex import CubexError
+from .cube.cubex_write import WriteError
 
 
 class ToolError(Exception):

@@ -70,7 +70,7 @@ import os
 import re
 import sys
 
-from pompprof_tools import cubex
+from pompprof_tools.cube import cubex
 
 scratch = sys.argv[1]
 src = os.path.join(scratch, "src")
@@ -266,7 +266,7 @@ import os
 import re
 import sys
 
-from pompprof_tools import cubex
+from pompprof_tools.cube import cubex
 
 scratch = sys.argv[1]
 with open(os.path.join(scratch, "src", "fapi.f90")) as f:

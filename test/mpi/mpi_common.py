@@ -12,7 +12,7 @@ TOP_BUILDDIR = os.environ.get("top_builddir")
 if not TOP_SRCDIR or not TOP_BUILDDIR:
     sys.exit("run through make check (top_srcdir/top_builddir unset)")
 sys.path.insert(0, os.path.join(TOP_SRCDIR, "scripts"))
-from pompprof_tools import cubex  # noqa: E402,F401
+from pompprof_tools.cube import cubex  # noqa: E402,F401
 
 PROGS = os.path.join(TOP_SRCDIR, "test", "mpi", "progs")
 WRAPPER = os.path.join(TOP_BUILDDIR, "scripts", "pompprof")

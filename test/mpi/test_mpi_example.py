@@ -103,7 +103,7 @@ def main():
             check_profile(os.path.join(out, "profile.cubex"), ranks, errors)
             if ranks == 4:
                 report = subprocess.run(
-                    [PYTHON, "-m", "pompprof_tools.report", out],
+                    [PYTHON, "-m", "pompprof_tools.analysis.report", out],
                     env=dict(mc.ENV, PYTHONPATH=os.path.join(mc.TOP_SRCDIR, "scripts")),
                     capture_output=True, text=True)
                 row = re.search(r"^MPI_Sendrecv +(\d+) ", report.stdout, re.M)

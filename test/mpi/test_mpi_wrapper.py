@@ -1,4 +1,4 @@
-"""The wrapper's link step for MPI programs (scripts/pompprof_tools/wrapper_mpi.py):
+"""The wrapper's link step for MPI programs (scripts/pompprof_tools/wrapper/mpi.py):
 
 - `pompprof mpicxx` builds a C++ hybrid program that runs like its plain build
   and leaves one profile with its MPI calls;

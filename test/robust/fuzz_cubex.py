@@ -40,10 +40,10 @@ import robust_util as ru  # noqa: E402
 
 ru.require_reader()
 sys.path.insert(0, os.path.join(ru.srcdir(), "scripts"))
-from pompprof_tools import cubex  # noqa: E402
+from pompprof_tools.cube import cubex  # noqa: E402
 
 try:
-    from pompprof_tools import report  # noqa: E402
+    from pompprof_tools.analysis import report  # noqa: E402
     from pompprof_tools.cli import ToolError  # noqa: E402
 except ImportError:  # the report may land later than the reader
     report = None

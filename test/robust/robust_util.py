@@ -71,7 +71,7 @@ def require_wrapper():
 
 def require_reader():
     if not os.path.exists(os.path.join(srcdir(), "scripts", "pompprof_tools", "cubex.py")):
-        skip("the .cubex reader (scripts/pompprof_tools/cubex.py) is not there yet")
+        skip("the .cubex reader (scripts/pompprof_tools/cube/cubex.py) is not there yet")
 
 
 def require_all():
@@ -206,7 +206,7 @@ def same_behaviour(plain, instr, what):
 def cubex_module():
     require_reader()
     sys.path.insert(0, os.path.join(srcdir(), "scripts"))
-    from pompprof_tools import cubex  # noqa: E402
+    from pompprof_tools.cube import cubex  # noqa: E402
     return cubex
 
 

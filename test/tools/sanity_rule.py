@@ -1,5 +1,5 @@
 """What CubeLib 4.8's `cube_sanity` reports as negative values, computed with the
-project's own reader (scripts/pompprof_tools/cubex.py), so the tests need no CubeLib.
+project's own reader (scripts/pompprof_tools/cube/cubex.py), so the tests need no CubeLib.
 
 cube_sanity copies the profile into a cube of its own before it checks values, and the
 copy differs from what the Cube GUI shows in two ways (both found by writing profiles

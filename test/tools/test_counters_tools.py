@@ -8,7 +8,7 @@ import tempfile
 import unittest
 
 import toolstest as T
-from pompprof_tools.cubex_write import CubeWriter
+from pompprof_tools.cube.cubex_write import CubeWriter
 
 # prog -> parallel -> {work, barrier -> task stub}, TASKS -> task -> create task
 NAMES = ["prog", "!$omp parallel @c.c:1", "work", "!$omp implicit barrier @c.c:9",

@@ -8,7 +8,7 @@ import tempfile
 import unittest
 
 import toolstest as T
-from pompprof_tools import cubex
+from pompprof_tools.cube import cubex
 
 
 def tar_header(name, size):

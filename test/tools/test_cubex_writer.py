@@ -7,8 +7,8 @@ import tempfile
 import unittest
 
 import toolstest as T
-from pompprof_tools import cubex
-from pompprof_tools.cubex_write import CubeWriter, WriteError
+from pompprof_tools.cube import cubex
+from pompprof_tools.cube.cubex_write import CubeWriter, WriteError
 
 
 def example():

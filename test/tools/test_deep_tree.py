@@ -12,11 +12,11 @@ import tempfile
 import unittest
 
 import toolstest as T
-from pompprof_tools import cubex
-from pompprof_tools.cubex_write import CubeWriter
-from pompprof_tools.diff import Diff
-from pompprof_tools.profile_model import Profile
-from pompprof_tools.report import Report
+from pompprof_tools.cube import cubex
+from pompprof_tools.cube.cubex_write import CubeWriter
+from pompprof_tools.analysis.diff import Diff
+from pompprof_tools.analysis.profile_model import Profile
+from pompprof_tools.analysis.report import Report
 
 DEPTH = 20000
 STEP = (1e-3, 2e-3)         # exclusive time of every `rec` call, per thread

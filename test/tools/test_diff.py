@@ -7,8 +7,8 @@ import tempfile
 import unittest
 
 import toolstest as T
-from pompprof_tools import cubex
-from pompprof_tools.profile_model import Profile
+from pompprof_tools.cube import cubex
+from pompprof_tools.analysis.profile_model import Profile
 
 
 def diff_json(a, b, *extra):

@@ -13,8 +13,9 @@ import unittest
 import toolstest as T
 
 PYPROJECT = os.path.join(T.SCRIPTS, "pyproject.toml")
-COMMANDS = {"pompprof": "wrapper", "pompprof-report": "report", "pompprof-diff": "diff",
-            "pompprof-scaling": "scaling", "pompprof-timeline": "timeline"}
+COMMANDS = {"pompprof": "wrapper.main", "pompprof-report": "analysis.report",
+            "pompprof-diff": "analysis.diff", "pompprof-scaling": "analysis.scaling",
+            "pompprof-timeline": "analysis.timeline"}
 
 
 def entry_points():
@@ -53,7 +54,7 @@ class EntryPoints(unittest.TestCase):
         module, name = attr.rsplit(".", 1)
         version = getattr(importlib.import_module(module), name)
         self.assertRegex(version, r"^\d+\.\d+")
-        out = subprocess.run([sys.executable, "-m", "pompprof_tools.wrapper", "--version"],
+        out = subprocess.run([sys.executable, "-m", "pompprof_tools.wrapper.main", "--version"],
                              capture_output=True, text=True,
                              env=dict(os.environ, PYTHONPATH=python_path())).stdout
         self.assertEqual(out, "pompprof %s\n" % version)
@@ -66,7 +67,7 @@ class EntryPoints(unittest.TestCase):
                                    capture_output=True, text=True, env=env, timeout=60)
                 self.assertEqual(p.returncode, 0, p.stderr)
                 self.assertTrue(p.stdout.startswith("usage: %s " % command), p.stdout[:80])
-        p = subprocess.run([sys.executable, "-m", "pompprof_tools.report",
+        p = subprocess.run([sys.executable, "-m", "pompprof_tools.analysis.report",
                             T.golden("tasks_t1")], capture_output=True, text=True, env=env)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("Call tree", p.stdout)
@@ -91,10 +92,25 @@ class EntryPoints(unittest.TestCase):
 
     def test_make_installs_every_module(self):
         with open(os.path.join(T.SCRIPTS, "local.mk")) as f:
-            listed = set(re.findall(r"scripts/pompprof_tools/(\w+\.py)\b", f.read()))
-        present = {n for n in os.listdir(os.path.join(T.SCRIPTS, "pompprof_tools"))
-                   if n.endswith(".py")} | {"build_config.py"}
+            listed = set(re.findall(r"scripts/pompprof_tools/((?:\w+/)*\w+\.py)\b", f.read()))
+        package = os.path.join(T.SCRIPTS, "pompprof_tools")
+        present = {os.path.relpath(os.path.join(d, n), package)
+                   for d, _, names in os.walk(package) for n in names
+                   if n.endswith(".py") and "__pycache__" not in d} | {"build_config.py"}
         self.assertEqual(listed, present)
+
+    def test_every_subpackage_installs_into_its_own_directory(self):
+        """automake installs a _DATA list into one directory: a module listed under
+        another subpackage's directory would land beside the wrong package."""
+        with open(os.path.join(T.SCRIPTS, "local.mk")) as f:
+            text = f.read()
+        for sub in ("wrapper", "cube", "analysis"):
+            with self.subTest(sub):
+                block = re.search(r"dist_pompprof_tools_%s_DATA = (.*?)\n(?!\t)" % sub, text, re.S)
+                self.assertIsNotNone(block)
+                names = re.findall(r"scripts/pompprof_tools/(\S+)\.py", block.group(1))
+                self.assertTrue(names)
+                self.assertTrue(all(n.startswith(sub + "/") for n in names), names)
 
 
 if __name__ == "__main__":

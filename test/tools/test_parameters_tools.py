@@ -19,8 +19,8 @@ import tempfile
 import unittest
 
 import toolstest as T
-from pompprof_tools import cubex
-from pompprof_tools.cubex_write import CubeWriter
+from pompprof_tools.cube import cubex
+from pompprof_tools.cube.cubex_write import CubeWriter
 
 TASK = "!$omp task @t.c:5"
 CREATE = "!$omp create task @t.c:5"

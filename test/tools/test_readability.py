@@ -9,8 +9,8 @@ import tempfile
 import unittest
 
 import toolstest as T
-from pompprof_tools import textfmt as tf
-from pompprof_tools.cubex_write import CubeWriter
+from pompprof_tools.analysis import textfmt as tf
+from pompprof_tools.cube.cubex_write import CubeWriter
 
 
 def strassen_profile(path, constructs=19, instances=10_000_000):

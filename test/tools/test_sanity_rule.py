@@ -12,8 +12,8 @@ import tempfile
 import unittest
 
 import toolstest as T
-from pompprof_tools import cubex
-from pompprof_tools.cubex_write import CubeWriter
+from pompprof_tools.cube import cubex
+from pompprof_tools.cube.cubex_write import CubeWriter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sanity_rule  # noqa: E402

@@ -8,7 +8,7 @@ import unittest
 import xml.etree.ElementTree as ET
 
 import toolstest as T
-from pompprof_tools import cubex
+from pompprof_tools.cube import cubex
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -18,13 +18,13 @@ import unittest
 
 import toolstest as T
 from pompprof_tools import build_config
-from pompprof_tools import wrapper
-from pompprof_tools import wrapper_cmdline as wc
-from pompprof_tools import wrapper_compile
-from pompprof_tools import wrapper_fortran as wf
-from pompprof_tools import wrapper_link as wl
-from pompprof_tools import wrapper_run
-from pompprof_tools.wrapper_cmdline import CommandLine
+from pompprof_tools.wrapper import main as wrapper
+from pompprof_tools.wrapper import cmdline as wc
+from pompprof_tools.wrapper import compile as wrapper_compile
+from pompprof_tools.wrapper import fortran as wf
+from pompprof_tools.wrapper import link as wl
+from pompprof_tools.wrapper import run as wrapper_run
+from pompprof_tools.wrapper.cmdline import CommandLine
 
 CC = os.environ.get("CC") or "gcc"
 STRICT = ["-Wall", "-Wextra", "-Wmissing-prototypes", "-Wstrict-prototypes",

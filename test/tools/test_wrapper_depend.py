@@ -1,5 +1,5 @@
 """The wrapper marks Fortran task constructs with depend clauses in OPARI2's region
-strings (scripts/pompprof_tools/wrapper_depend.py; C and C++ get the mark from the
+strings (scripts/pompprof_tools/wrapper/depend.py; C and C++ get the mark from the
 directive facts).  On real OPARI2 output (free form, a directive continued over two
 lines): exactly the tasks with a depend clause get hasDepend=1, every region string's
 length prefix stays right (the library rejects strings where it is wrong), LEN stays
@@ -13,7 +13,8 @@ import tempfile
 import unittest
 
 import toolstest as T  # noqa: F401  (sets sys.path)
-from pompprof_tools import build_config, wrapper_depend
+from pompprof_tools import build_config
+from pompprof_tools.wrapper import depend as wrapper_depend
 
 F_SOURCE = """program p
   integer :: a, b

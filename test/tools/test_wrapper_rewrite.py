@@ -15,12 +15,12 @@ import unittest
 
 import toolstest as T
 from pompprof_tools import build_config
-from pompprof_tools import wrapper_ctext as ct
-from pompprof_tools import wrapper_directive as wd
-from pompprof_tools import wrapper_fortran as wf
-from pompprof_tools import wrapper_instrument as wi
-from pompprof_tools import wrapper_prelude as wp
-from pompprof_tools import wrapper_rewrite as wr
+from pompprof_tools.wrapper import ctext as ct
+from pompprof_tools.wrapper import directive as wd
+from pompprof_tools.wrapper import fortran as wf
+from pompprof_tools.wrapper import instrument as wi
+from pompprof_tools.wrapper import prelude as wp
+from pompprof_tools.wrapper import rewrite as wr
 
 CC = os.environ.get("CC") or "gcc"
 STRICT_C = ["-Wall", "-Wextra", "-Wmissing-prototypes", "-Wstrict-prototypes",

@@ -19,7 +19,7 @@ SCENARIOS = os.path.join(TOP_BUILDDIR, "test", "unit", "trace", "trace_scenarios
 
 
 def tool(*args, env=None, python=None):
-    cmd = ([python, "-c", "import sys; sys.path[0:0] = %r; from pompprof_tools.timeline "
+    cmd = ([python, "-c", "import sys; sys.path[0:0] = %r; from pompprof_tools.analysis.timeline "
             "import entry; sys.exit(entry())" % [os.path.join(TOP_BUILDDIR, "scripts"),
                                                 os.path.join(TOP_SRCDIR, "scripts")]]
            if python else [TIMELINE])

@@ -22,7 +22,7 @@ import tempfile
 import unittest
 
 from trace_common import E2E_PROGS, PROGS, Events, build, fib_task_calls, run, timeline
-from pompprof_tools import cubex
+from pompprof_tools.cube import cubex
 
 TASK_ID = re.compile(r"Creating Thread: (\d+).*Generation Number: (\d+)")
 

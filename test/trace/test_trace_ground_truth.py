@@ -28,7 +28,7 @@ import tempfile
 import unittest
 
 from trace_common import EXAMPLES, PROGS, TOP_BUILDDIR, Events, build, read_report, run, timeline
-from pompprof_tools import cubex
+from pompprof_tools.cube import cubex
 
 
 REPLAY = os.path.join(TOP_BUILDDIR, "replay", "pompprof-replay")

@@ -3,7 +3,7 @@
 cube_roundtrip_write (built by `make check`) writes profile shapes with pp_cube and, for
 each, a JSON file with the definitions and every non-zero value it was given (a value
 never set reads as the metric's empty value: DBL_MAX for MINDOUBLE, else 0).  This
-module reads each .cubex with scripts/pompprof_tools/cubex.py and compares definitions
+module reads each .cubex with scripts/pompprof_tools/cube/cubex.py and compares definitions
 and every stored (metric, cnode, location) value with the JSON, number by number.
 """
 
@@ -82,7 +82,7 @@ def main(shapes):
     srcdir, writer = _paths()
     sys.path.insert(0, os.path.join(srcdir, "scripts"))
     try:
-        from pompprof_tools import cubex
+        from pompprof_tools.cube import cubex
     except ImportError as e:
         print("SKIP: the Python reader is not available (%s)" % e)
         return 77

@@ -35,7 +35,7 @@ test_unit_cube_bench_cube_write_LDADD = cube-writer/libpp_cube.la
 bench-cube: test/unit/cube/bench_cube_write$(EXEEXT)
 	./test/unit/cube/bench_cube_write$(EXEEXT)
 
-# Round trip through the Python reader (scripts/pompprof_tools/cubex.py):
+# Round trip through the Python reader (scripts/pompprof_tools/cube/cubex.py):
 # cube_roundtrip_write writes several shapes plus the expected contents.
 check_PROGRAMS += test/unit/cube/cube_roundtrip_write
 test_unit_cube_cube_roundtrip_write_SOURCES = test/unit/cube/cube_roundtrip_write.c

@@ -27,8 +27,8 @@ import os
 from dataclasses import dataclass
 from typing import Iterator
 
-from . import params
-from .cubex import Cnode, CubexError, Region, load
+from ..cube import params
+from ..cube.cubex import Cnode, CubexError, Region, load
 
 TASK_ROLES = ("task", "untied task")
 WORKSHARING_ROLES = ("loop", "sections", "workshare", "single")

@@ -25,8 +25,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from . import wrapper_directive as wd
-from .wrapper_ctext import RAW_STRING, Code, Origin, Scanner, TextError, Token, line_origins
+from . import directive as wd
+from .ctext import RAW_STRING, Code, Origin, Scanner, TextError, Token, line_origins
 
 OMP_PRAGMA = re.compile(r"^\s*#\s*pragma\s+omp\b(.*)$")
 HIDDEN_PREFIX = "#pragma pompprof_omp"

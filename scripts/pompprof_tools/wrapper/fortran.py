@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import wrapper_directive as wd
-from .wrapper_ctext import MARKER, escape, unescape
-from .wrapper_rewrite import region_string
+from . import directive as wd
+from .ctext import MARKER, escape, unescape
+from .rewrite import region_string
 
 SECTIONS_ENTER_WITHOUT_STRING = re.compile(
     r"^(\s*call\s+POMP2_Sections_enter\s*\(\s*opari2_region_(\d+))\s*\)\s*$",

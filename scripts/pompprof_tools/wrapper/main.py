@@ -24,14 +24,14 @@ import shutil
 import sys
 import tempfile
 
-from . import build_config
-from . import wrapper_run
-from .wrapper_cmdline import (LAUNCHERS, CommandLine, expand_response_files,
+from .. import build_config
+from . import run as wrapper_run
+from .cmdline import (LAUNCHERS, CommandLine, expand_response_files,
                               is_dependency_flag)
-from .wrapper_compile import compile_sources
-from .wrapper_link import init_functions_from_nm, libdir, link_additions, needs_pompprof
-from .wrapper_mpi import mpi_link_flags
-from .wrapper_run import note, run
+from .compile import compile_sources
+from .link import init_functions_from_nm, libdir, link_additions, needs_pompprof
+from .mpi import mpi_link_flags
+from .run import note, run
 
 USAGE = """\
 usage: pompprof [--verbose] [--keep] [--opari2-arg=ARG]... COMPILER [ARGS...]

@@ -11,11 +11,11 @@ import os
 import re
 import subprocess
 
-from . import build_config
-from . import wrapper_run
-from .wrapper_ctext import MARKER, escape, unescape
-from .wrapper_prelude import prelude
-from .wrapper_rewrite import Prepared, region_string, restore_hidden, restore_raw_strings
+from .. import build_config
+from . import run as wrapper_run
+from .ctext import MARKER, escape, unescape
+from .prelude import prelude
+from .rewrite import Prepared, region_string, restore_hidden, restore_raw_strings
 
 OPARI2_LINE = re.compile(r'^#line (\d+) "((?:[^"\\]|\\.)*)"\s*$', re.M)
 OPARI2_INCLUDE = re.compile(r'^#include "[^"]*\.opari\.inc"\n', re.M)

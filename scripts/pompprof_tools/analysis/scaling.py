@@ -30,7 +30,7 @@ import argparse
 import sys
 
 from . import textfmt as tf
-from .cli import ToolError, main_guard
+from ..cli import ToolError, main_guard
 from .overhead import Analysis, Breakdown, SCALING_CATEGORIES
 from .profile_model import Profile, counter_label
 from .report import Report

@@ -30,9 +30,9 @@ import os
 import subprocess
 import sys
 
-from . import build_config
+from .. import build_config
 from . import textfmt as tf
-from .cli import ToolError, main_guard
+from ..cli import ToolError, main_guard
 
 PROG = "pompprof-timeline"
 

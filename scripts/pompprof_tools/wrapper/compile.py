@@ -25,16 +25,16 @@ import re
 import sys
 from dataclasses import dataclass
 
-from . import build_config
-from . import wrapper_cmdline as wc
-from .wrapper_cmdline import CommandLine
-from .wrapper_ctext import TextError
-from . import wrapper_fortran as fortran
-from .wrapper_depend import mark_depend_clauses
-from .wrapper_instrument import (absolute_markers, finish_c, opari2_failure, run_opari2,
+from .. import build_config
+from . import cmdline as wc
+from .cmdline import CommandLine
+from .ctext import TextError
+from . import fortran
+from .depend import mark_depend_clauses
+from .instrument import (absolute_markers, finish_c, opari2_failure, run_opari2,
                                  spellings, user_markers)
-from .wrapper_rewrite import prepare
-from .wrapper_run import note, run, run_quiet
+from .rewrite import prepare
+from .run import note, run, run_quiet
 
 
 @dataclass

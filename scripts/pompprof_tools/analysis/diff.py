@@ -29,11 +29,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import params
+from ..cube import params
 from . import textfmt as tf
-from .cli import ToolError, main_guard
-from .cubex import Metric
-from .cubex_write import CubeWriter
+from ..cli import ToolError, main_guard
+from ..cube.cubex import Metric
+from ..cube.cubex_write import CubeWriter
 from .profile_model import Profile, counter_label
 
 EPILOG = """\

@@ -8,9 +8,9 @@ import functools
 import os
 import re
 
-from . import build_config
-from .wrapper_cmdline import CommandLine
-from .wrapper_run import capture, run
+from .. import build_config
+from .cmdline import CommandLine
+from .run import capture, run
 
 # C: POMP2_Init_reg_<id>_<n>; Fortran (gfortran & co.): pomp2_init_reg_<id>_<n>_
 INIT_REG = re.compile(r"_*((?i:POMP2_(?:USER_)?Init_reg)_[0-9A-Za-z]+_([1-9][0-9]*)_{0,2})")

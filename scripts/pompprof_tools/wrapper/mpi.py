@@ -15,9 +15,9 @@ from __future__ import annotations
 import os
 import re
 
-from . import build_config
-from .wrapper_link import symbols
-from .wrapper_run import note
+from .. import build_config
+from .link import symbols
+from .run import note
 
 MPI_DRIVERS = ("mpicc", "mpicxx", "mpic++", "mpiCC", "mpif77", "mpif90", "mpifort")
 FORTRAN_DRIVERS = ("mpif77", "mpif90", "mpifort")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from .cli import ToolError
+from ..cli import ToolError
 
 CATEGORY_COLORS = {
     "idle": "#d0d0d0",

@@ -55,12 +55,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import params
+from ..cube import params
 from . import report_mpi
 from . import textfmt as tf
-from .cli import main_guard
+from ..cli import main_guard
 from .overhead import Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES
-from .cubex import Region
+from ..cube.cubex import Region
 from .profile_model import (LOCK_ENTER, LOCK_EXIT, Node, Profile, counter_label,
                             is_lock_region, region_label)
 

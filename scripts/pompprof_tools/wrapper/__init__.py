@@ -1,0 +1,15 @@
+"""The `pompprof` compiler wrapper (doc/wrapper.md).
+
+main       the command: reads the compiler command line, compiles, links
+cmdline    what a compiler command line says (sources, outputs, languages, flags)
+compile    the four passes per source: plain messages, preprocess, instrument, compile
+rewrite    construct rewrites before OPARI2 (combined constructs, hidden constructs)
+directive  reading OpenMP directives and their clauses
+ctext      C text: line markers, tokens, statement extents
+fortran    the Fortran path
+instrument runs OPARI2 and finishes its output; prelude: what replaces OPARI2's include
+depend     marks of task constructs with depend clauses for the trace
+link       the link step: region init unit, libpompprof
+mpi        the link step of MPI programs
+run        running commands, notes on stderr
+"""
