@@ -62,8 +62,24 @@ class FDirective:
     first: int                   # line indexes
     last: int
     indent: str
-    text: str                    # without the sentinels
+    text: str                    # without the sentinels and comments
     d: wd.Directive | None = None
+    commented: bool = False      # a line of it ends in a comment (OPARI2 cannot read it)
+
+
+def without_comment(text: str) -> tuple[str, bool]:
+    """The text of a directive line before its comment ("! ..." outside
+    character literals), and whether it had one."""
+    quote = None
+    for k, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "!":
+            return text[:k].rstrip(), True
+    return text, False
 
 
 @dataclass
@@ -83,26 +99,32 @@ def directives(lines: list[str], fixed: bool) -> list[FDirective]:
             if not m or m.group(1) not in (" ", "0"):
                 i += 1
                 continue
-            text, last = m.group(2), i
+            text, commented = without_comment(m.group(2))
+            last = i
             while last + 1 < len(lines):
                 c = FIXED_DIRECTIVE.match(lines[last + 1])
                 if not c or c.group(1) in (" ", "0"):
                     break
                 last += 1
-                text += " " + c.group(2)
-            out.append(FDirective(i, last, "      ", text))
+                more, had = without_comment(c.group(2))
+                text += " " + more
+                commented = commented or had
+            out.append(FDirective(i, last, "      ", text, commented=commented))
         else:
             m = FREE_DIRECTIVE.match(lines[i])
             if not m or m.group(2):
                 i += 1
                 continue
-            text, last = m.group(3), i
+            text, commented = without_comment(m.group(3))
+            last = i
             while text.rstrip().endswith("&") and last + 1 < len(lines):
                 text = text.rstrip()[:-1]
                 last += 1
                 c = FREE_DIRECTIVE.match(lines[last])
-                text += " " + (c.group(3) if c else lines[last].strip().lstrip("&"))
-            out.append(FDirective(i, last, m.group(1), text))
+                more, had = without_comment(c.group(3) if c else lines[last].strip())
+                text += " " + more.strip().lstrip("&")
+                commented = commented or had
+            out.append(FDirective(i, last, m.group(1), text, commented=commented))
         i = out[-1].last + 1
     return out
 
@@ -196,6 +218,11 @@ class FRewriter:
         """A marker that gives line k (and the lines after it) its own number."""
         return '# %d "%s"' % (self.origin(k)[1], self.origin(k)[0])
 
+    def rewrite(self, fd: FDirective, text: str) -> None:
+        """Directive fd as text, on lines of the wrapper's."""
+        self.replace[fd.first] = self.directive_lines(fd, text)
+        self.drop.update(range(fd.first + 1, fd.last + 1))
+
     def hide(self, fd: FDirective) -> None:
         out = []
         for k in range(fd.first, fd.last + 1):
@@ -235,7 +262,11 @@ class FRewriter:
                 self.hide(fd)
                 continue
             if fd.d.words[0] == "end":
-                continue       # an end of a construct OPARI2 handles as written
+                # an end of a construct OPARI2 handles as written (without
+                # its comment, which OPARI2 cannot read)
+                if fd.commented or fd.last > fd.first:
+                    self.rewrite(fd, fd.d.text())
+                continue
             hidden_until = max(hidden_until, self.construct(n, found, consumed))
         # every changed block is followed by a marker: the lines after it keep
         # their numbers (OPARI2 and the compiler count from the markers)
@@ -313,9 +344,8 @@ class FRewriter:
                     self.hide(found[end_n])
                 return -1
             leaf = wd.for_opari2(d)
-            if leaf.text().lower() != " ".join(fd.text.split()).lower():
-                self.replace[fd.first] = self.directive_lines(fd, leaf.text())
-                self.drop.update(range(fd.first + 1, fd.last + 1))
+            if leaf.text().lower() != " ".join(fd.text.split()).lower() or fd.commented:
+                self.rewrite(fd, leaf.text())
             if loop and end_n is None:
                 # OPARI2 closes a loop without its end directive as "end do"
                 # (wrong for "do simd"): write the end directive out
