@@ -178,6 +178,20 @@ def loop_end(lines: list[str], fixed: bool, after: int) -> int | None:
     return None
 
 
+FIXED_SENTINEL = re.compile(r"^[!cC*]\$(omp|pomp)", re.I)
+
+
+def keep_hidden_lines(lines: list[str]) -> list[str]:
+    """OPARI2 drops a comment line right after a fixed-form directive (as if
+    it might continue it): a hidden line there gets a blank line before it."""
+    out = []
+    for line in lines:
+        if out and HIDDEN_LINE.match(line) and FIXED_SENTINEL.match(out[-1]):
+            out.append("")
+        out.append(line)
+    return out
+
+
 def wrap(indent: str, sentinel: str, text: str, fixed: bool) -> list[str]:
     """A directive (or pomp line) of any length as source lines of the form."""
     limit = 72 if fixed else 132
@@ -287,6 +301,8 @@ class FRewriter:
                 out += self.insert_after[k]
                 if k + 1 < len(self.lines):
                     out.append(self.marker(k + 1))
+        if self.fixed:
+            out = keep_hidden_lines(out)
         self.result.text = "\n".join(out)
         return self.result
 
