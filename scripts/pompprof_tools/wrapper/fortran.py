@@ -37,6 +37,7 @@ FREE_DIRECTIVE = re.compile(r"^(\s*)!\$omp(&?)(\s.*|)$", re.I)
 FIXED_DIRECTIVE = re.compile(r"^[!cC*]\$omp(.)(.*)$", re.I)
 HIDDEN_LINE = re.compile(r"^!pompprof_hidden_(\d+)$", re.M)
 OWN_NAME = "pompprof_%d"
+END_WORD = re.compile(r"^\s*end(?=[a-z])(?!\s*$)", re.I)
 
 # The calls that stand for the wrapper's own user regions, per layout:
 # (calls at the begin, calls at the end); {h} the handle, {s} the string.
@@ -261,7 +262,8 @@ class FRewriter:
         found = directives(self.lines, self.fixed)
         for fd in found:
             try:
-                fd.d = wd.parse(fd.text, fortran=True)
+                # "enddo", "endparallel": blanks after END are optional
+                fd.d = wd.parse(END_WORD.sub("end ", fd.text, count=1), fortran=True)
             except wd.DirectiveError:
                 fd.d = None
         hidden_until = -1
