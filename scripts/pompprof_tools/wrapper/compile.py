@@ -228,7 +228,7 @@ class Compile:
         out = fortran.restore_hidden(read(target), prepared.hidden)
         if os.path.isfile(inc_path):
             out, inc = fortran.own_regions(out, read(inc_path), prepared, form == "fixed")
-            write(inc_path, mark_depend_clauses(inc))
+            write(inc_path, mark_depend_clauses(fortran.fix_include(inc)))
         write(target, user_markers(fortran.fix_fortran(out), names))
         for n in prepared.notes:
             note(n)

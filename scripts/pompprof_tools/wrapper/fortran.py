@@ -494,6 +494,18 @@ def fix_fortran(text: str) -> str:
     return text
 
 
+MAX_THREADS_DECLARATION = re.compile(r"^(\s*)integer\s*(?:\*\s*4|\(\s*kind\s*=\s*4\s*\))"
+                                     r"\s*(?:::)?\s*pomp2_lib_get_max_threads\s*$", re.I | re.M)
+
+
+def fix_include(inc: str) -> str:
+    """OPARI2's include declares pomp2_lib_get_max_threads by its type alone;
+    inside an ASSOCIATE block gfortran then takes it for a variable ("is not
+    a function"): declare it EXTERNAL."""
+    return MAX_THREADS_DECLARATION.sub(r"\1integer*4 pomp2_lib_get_max_threads\n"
+                                       r"\1external pomp2_lib_get_max_threads", inc)
+
+
 CTC_DECLARATION = re.compile(
     r"(?P<head>[^\n]*\bopari2_ctc_(?P<n>\d+)\s*=\s*&?\s*\n)(?P<body>(?:[ \t]*&?\"[^\"\n]*\"(?://)?&?\)?\s*\n)+)",
     re.I)
