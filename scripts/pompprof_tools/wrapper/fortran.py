@@ -193,6 +193,26 @@ def keep_hidden_lines(lines: list[str]) -> list[str]:
     return out
 
 
+BLOCK_START = re.compile(r"^(?:[A-Za-z_]\w*\s*:\s*)?block\s*(?:!.*)?$", re.I)
+END_BLOCK = re.compile(r"^end\s*block\b(?!\s*data)", re.I)
+
+
+def block_end(lines: list[str], fixed: bool, after: int) -> int | None:
+    """The END BLOCK line of the BLOCK construct that is the first statement
+    after line `after`, None when that statement is no BLOCK."""
+    depth = 0
+    for k, _, text in statement_lines(lines, fixed, after + 1):
+        if BLOCK_START.match(text):
+            depth += 1
+        elif depth == 0:
+            return None
+        elif END_BLOCK.match(text):
+            depth -= 1
+            if depth == 0:
+                return k
+    return None
+
+
 def wrap(indent: str, sentinel: str, text: str, fixed: bool) -> list[str]:
     """A directive (or pomp line) of any length as source lines of the form."""
     limit = 72 if fixed else 132
@@ -308,6 +328,15 @@ class FRewriter:
         self.result.text = "\n".join(out)
         return self.result
 
+    def end_right_after(self, k: int, n: int, found: list[FDirective]) -> int | None:
+        """Index in found of the end directive of construct n when it is the
+        first directive after line k and no statement comes before it."""
+        nxt = next((m for m in range(n + 1, len(found)) if found[m].first > k), None)
+        if nxt is None or found[nxt].d is None or found[nxt].d.name != "end " + found[n].d.name:
+            return None
+        stmt = next(statement_lines(self.lines, self.fixed, k + 1), None)
+        return nxt if stmt is None or stmt[0] > found[nxt].first else None
+
     def find_end(self, n: int, found: list[FDirective]) -> int | None:
         """Index in found of the end directive of construct n (same name, nesting)."""
         name = found[n].d.name
@@ -330,10 +359,19 @@ class FRewriter:
         if d.name == "atomic":
             return self.atomic(n, found, consumed)
         has_body = wd.takes_body(d)
-        end_n = self.find_end(n, found) if has_body else None
         loop = wd.is_loop(d)
+        # a strictly structured block (BLOCK ... END BLOCK) ends the construct
+        # there, its end directive optional (OpenMP 5.1)
+        block_last = block_end(self.lines, self.fixed, fd.last) if has_body and not loop \
+            else None
+        if block_last is not None:
+            end_n = self.end_right_after(block_last, n, found)
+        else:
+            end_n = self.find_end(n, found) if has_body else None
         last = fd.last
-        if end_n is not None:
+        if end_n is None and block_last is not None:
+            last = block_last
+        elif end_n is not None:
             last = found[end_n].last
             consumed.add(end_n)
         elif has_body and loop:
@@ -357,16 +395,18 @@ class FRewriter:
         if layers is None or all(wd.treatment(leaf, inside).action == wd.OPARI2
                                  for leaf in layers) and len(layers) == 1:
             if layers is None:
+                # nothing inside is measured either
                 self.hide(fd)
                 if end_n is not None:
                     self.hide(found[end_n])
-                return -1
+                return last
             leaf = wd.for_opari2(d)
             if leaf.text().lower() != " ".join(fd.text.split()).lower() or fd.commented:
                 self.rewrite(fd, leaf.text())
-            if loop and end_n is None:
+            if (loop or block_last is not None) and end_n is None:
                 # OPARI2 closes a loop without its end directive as "end do"
-                # (wrong for "do simd"): write the end directive out
+                # (wrong for "do simd"), and knows no BLOCK: write the end
+                # directive out
                 self.insert_after[last] = self.directive_lines(fd, "end " + leaf.name) \
                     + self.insert_after.get(last, [])
             inside_hidden = wd.treatment(d, inside).hide_inside
