@@ -214,7 +214,8 @@ class Compile:
             text = read(pre)
         else:
             text = read(src.path)
-        prepared = fortran.prepare(text, src.path, form == "fixed")
+        prepared = fortran.prepare(text, src.path, form == "fixed",
+                                   fortran.include_dirs(self.cl.args))
         names = spellings(prepared.text)
         opari_in = os.path.join(subdir, base + ".opari" + ext)
         write(opari_in, absolute_markers(prepared.text))

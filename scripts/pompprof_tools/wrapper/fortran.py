@@ -19,6 +19,7 @@ and strings in every program unit that needs them.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -486,11 +487,70 @@ class FRewriter:
         return out
 
 
-def prepare(text: str, source: str, fixed: bool) -> FPrepared:
+INCLUDE_LINE = re.compile(r"""^\s*include\s*(['"])([^'"]+)\1\s*(?:!.*)?$""", re.I)
+OMP_SENTINEL = re.compile(r"^\s*[!cC*]\$omp", re.I | re.M)
+
+
+def include_dirs(args: list[str]) -> list[str]:
+    """The -I directories of a command line, in order."""
+    out = []
+    for k, a in enumerate(args):
+        if a == "-I" and k + 1 < len(args):
+            out.append(args[k + 1])
+        elif a.startswith("-I") and len(a) > 2:
+            out.append(a[2:])
+    return out
+
+
+def expand_includes(text: str, dirs: list[str], depth: int = 0) -> str:
+    """Files named by Fortran INCLUDE lines that hold OpenMP directives, in
+    place of their lines, between line markers (OPARI2 reads one file; the
+    compiler and OPARI2 follow the markers, so each construct keeps its file
+    and line).  Looked up as gfortran does: next to the including file, then
+    in the -I directories.  Other INCLUDE lines stay as they are."""
+    if depth > 8 or "include" not in text.lower():
+        return text
+    out = []
+    current, number = "", 0
+    for line in text.split("\n"):
+        m = MARKER.match(line)
+        if m:
+            current, number = unescape(m.group(2)), int(m.group(1))
+            out.append(line)
+            continue
+        number += 1
+        inc = INCLUDE_LINE.match(line)
+        found = None
+        if inc:
+            for d in [os.path.dirname(current)] + dirs:
+                path = os.path.join(d, inc.group(2))
+                if os.path.isfile(path):
+                    found = path
+                    break
+        body = None
+        if found:
+            try:
+                with open(found, encoding="utf-8", errors="surrogateescape") as f:
+                    body = f.read()
+            except OSError:
+                body = None
+        if body is None or not OMP_SENTINEL.search(body):
+            out.append(line)
+            continue
+        body = expand_includes('# 1 "%s"\n' % escape(found) + body.rstrip("\n"), dirs,
+                               depth + 1)
+        out += body.split("\n")
+        out.append('# %d "%s"' % (number + 1, escape(current)))
+    return "\n".join(out)
+
+
+def prepare(text: str, source: str, fixed: bool, dirs: list[str] | None = None) -> FPrepared:
     """The Fortran text (the compiler's -E output, or the source itself) ready for
-    OPARI2; source names the file in markers where the text has none."""
+    OPARI2; source names the file in markers where the text has none; dirs:
+    the -I directories, where INCLUDE files are looked up."""
     if not MARKER.match(text.split("\n", 1)[0]):
         text = '# 1 "%s"\n' % escape(source) + text
+    text = expand_includes(text, dirs or [])
     return FRewriter(text, source, fixed).run()
 
 
