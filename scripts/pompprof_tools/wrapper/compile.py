@@ -223,7 +223,7 @@ class Compile:
         language = ["--f77", "--fix-form"] if form == "fixed" else ["--f90", "--free-form"]
         failure = run_opari2(opari_in, target, language, self.opari2_args)
         if failure:
-            note(opari2_failure(failure, names, src.path))
+            note(opari2_failure(failure, names, src.path, fortran=True))
             return None, []
         inc_path = os.path.join(subdir, os.path.basename(opari_in) + ".opari.inc")
         out = fortran.restore_hidden(read(target), prepared.hidden)
