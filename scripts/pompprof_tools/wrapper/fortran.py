@@ -295,7 +295,8 @@ class FRewriter:
             if fd.first <= hidden_until or fd.d is None:
                 if fd.d is None and fd.first > hidden_until:
                     self.note(fd.first, "this OpenMP directive is not measured (pompprof "
-                                        "cannot read it)")
+                                        "cannot read it), nor anything inside it")
+                    hidden_until = max(hidden_until, self.unreadable_extent(n, found))
                 self.hide(fd)
                 continue
             if fd.d.words[0] == "end":
@@ -328,6 +329,32 @@ class FRewriter:
             out = keep_hidden_lines(out)
         self.result.text = "\n".join(out)
         return self.result
+
+    def unreadable_extent(self, n: int, found: list[FDirective]) -> int:
+        """The last line of the construct whose directive, found[n], cannot be
+        read, from the directive words it starts with (-1: none known), so that
+        nothing inside it is measured either."""
+        fd = found[n]
+        words = re.match(r"\s*([a-z_]+(?:\s+[a-z_]+)*)", fd.text, re.I)
+        words = words.group(1).split() if words else []
+        for k in range(len(words), 0, -1):
+            try:
+                d = wd.parse(" ".join(words[:k]), fortran=True)
+            except wd.DirectiveError:
+                continue
+            if d.clauses or d.argument or not wd.takes_body(d):
+                continue
+            if wd.is_loop(d):
+                return loop_end(self.lines, self.fixed, fd.last) or -1
+            last = block_end(self.lines, self.fixed, fd.last)
+            fd.d = d
+            end_n = self.find_end(n, found) if last is None else self.end_right_after(last, n,
+                                                                                       found)
+            fd.d = None
+            if end_n is not None:
+                return found[end_n].last
+            return -1 if last is None else last
+        return -1
 
     def end_right_after(self, k: int, n: int, found: list[FDirective]) -> int | None:
         """Index in found of the end directive of construct n when it is the
