@@ -409,6 +409,91 @@ class Fortran(unittest.TestCase):
             if line.strip() == "end program":
                 self.assertEqual(origins[k].line, 15)
 
+    def test_comments_on_directive_lines(self):
+        free = ["!$omp parallel & ! the team", "!$omp   num_threads(2) ! two",
+                "!$omp task ! it's firstprivate", "!$omp critical (a) hint(1)"]
+        got = wf.directives(free, fixed=False)
+        self.assertEqual([(g.first, g.last, " ".join(g.text.split()), g.commented) for g in got],
+                         [(0, 1, "parallel num_threads(2)", True), (2, 2, "task", True),
+                          (3, 3, "critical (a) hint(1)", False)])
+        self.assertEqual(wf.without_comment("error message('a!b') ! c"),
+                         ("error message('a!b')", True))
+        fixed = ["!$omp parallel      ! c", "!$omp&private(i)    ! d", "!$omp end parallel ! e"]
+        got = wf.directives(fixed, fixed=True)
+        self.assertEqual([(" ".join(g.text.split()), g.commented) for g in got],
+                         [("parallel private(i)", True), ("end parallel", True)])
+        # OPARI2 gets them without the comments
+        text = "\n".join(["program p", "!$omp parallel ! c", "!$omp task ! d", "x = 1",
+                          "!$omp end task ! e", "!$omp end parallel", "end program"])
+        out = wf.prepare(text, "p.f90", fixed=False).text.split("\n")
+        self.assertEqual([line for line in out if "!$omp" in line],
+                         ["!$omp parallel", "!$omp task", "!$omp end task", "!$omp end parallel"])
+
+    def test_strictly_structured_blocks(self):
+        text = "\n".join(["program p", "!$omp parallel", "block", "  integer :: k",
+                          "!$omp single", "  block", "  end block", "!$omp end single",
+                          "end block", "!$omp critical", "block", "end block",
+                          "end program"])
+        out = wf.prepare(text, "p.f90", fixed=False).text.split("\n")
+        directives = [line for line in out if line.startswith("!$omp")]
+        self.assertEqual(directives, ["!$omp parallel", "!$omp single", "!$omp end single",
+                                      "!$omp end parallel", "!$omp critical",
+                                      "!$omp end critical"])
+        self.assertEqual(out.index("!$omp end parallel"), out.index("end block", 8) + 1)
+        self.assertEqual(wf.block_end(["!$omp task", "x = 1"], False, 0), None)
+        self.assertEqual(wf.block_end(["c$omp task", "      b: block", "      endblock b"],
+                                      True, 0), 2)
+
+    def test_hidden_lines_after_fixed_form_directives(self):
+        text = "\n".join(["      program p", "!$omp parallel", "!$omp masked", "      x = 1",
+                          "!$omp end masked", "!$omp end parallel", "      end"])
+        out = wf.prepare(text, "p.f", fixed=True).text.split("\n")
+        for k, line in enumerate(out):
+            if line.startswith("!pompprof_hidden_"):
+                self.assertFalse(wf.FIXED_SENTINEL.match(out[k - 1]), out)
+
+    def test_unreadable_directive_hides_its_construct(self):
+        text = "\n".join(["program p", "!$omp parallel num_threads(", "!$omp do",
+                          "do i = 1, 2", "end do", "!$omp end parallel",
+                          "!$omp single", "!$omp end single", "end program"])
+        p = wf.prepare(text, "p.f90", fixed=False)
+        out = p.text.split("\n")
+        self.assertEqual([line for line in out if line.startswith("!$omp")],
+                         ["!$omp single", "!$omp end single"])
+        self.assertEqual(p.notes, ["p.f90:2: this OpenMP directive is not measured (pompprof "
+                                   "cannot read it), nor anything inside it"])
+
+    def test_include_files(self):
+        d = tempfile.mkdtemp(prefix="pp_test_include_")
+        try:
+            os.mkdir(os.path.join(d, "inc"))
+            with open(os.path.join(d, "inc", "omp.inc"), "w") as f:
+                f.write("!$omp parallel\nx = 1\n!$omp end parallel\n")
+            with open(os.path.join(d, "decl.inc"), "w") as f:
+                f.write("integer :: x\n")
+            src = os.path.join(d, "p.f90")
+            text = "\n".join(["program p", "  include 'decl.inc'", "  INCLUDE \"omp.inc\"",
+                              "  y = 2", "end program"])
+            out = wf.prepare(text, src, False, [os.path.join(d, "inc")]).text.split("\n")
+            self.assertIn("  include 'decl.inc'", out)
+            self.assertIn("!$omp parallel", out)
+            origins = ct.line_origins(out, src)
+            k = out.index("!$omp parallel")
+            self.assertEqual((origins[k].file, origins[k].line),
+                             (os.path.join(d, "inc", "omp.inc"), 1))
+            k = out.index("  y = 2")
+            self.assertEqual((origins[k].file, origins[k].line), (src, 4))
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        self.assertEqual(wf.include_dirs(["-I", "a", "-Ib", "-O2"]), ["a", "b"])
+
+    def test_external_max_threads(self):
+        inc = "      integer ( kind=4 ) :: pomp2_lib_get_max_threads\n"
+        self.assertEqual(wf.fix_include(inc),
+                         "      integer*4 pomp2_lib_get_max_threads\n"
+                         "      external pomp2_lib_get_max_threads\n")
+        self.assertIn("external", wf.fix_include("      integer*4 pomp2_lib_get_max_threads"))
+
 
 @unittest.skipUnless(os.path.exists(build_config.OPARI2), "OPARI2 not found")
 class WithOpari2(unittest.TestCase):

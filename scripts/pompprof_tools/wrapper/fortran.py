@@ -431,6 +431,8 @@ class FRewriter:
             leaf = wd.for_opari2(d)
             if leaf.text().lower() != " ".join(fd.text.split()).lower() or fd.commented:
                 self.rewrite(fd, leaf.text())
+            if end_n is not None and found[end_n].commented:
+                self.rewrite(found[end_n], found[end_n].d.text())
             if (loop or block_last is not None) and end_n is None:
                 # OPARI2 closes a loop without its end directive as "end do"
                 # (wrong for "do simd"), and knows no BLOCK: write the end
@@ -542,7 +544,7 @@ def expand_includes(text: str, dirs: list[str], depth: int = 0) -> str:
     for line in text.split("\n"):
         m = MARKER.match(line)
         if m:
-            current, number = unescape(m.group(2)), int(m.group(1))
+            current, number = unescape(m.group(2)), int(m.group(1)) - 1
             out.append(line)
             continue
         number += 1
@@ -622,7 +624,7 @@ def fix_fortran(text: str) -> str:
 
 
 MAX_THREADS_DECLARATION = re.compile(r"^(\s*)integer\s*(?:\*\s*4|\(\s*kind\s*=\s*4\s*\))"
-                                     r"\s*(?:::)?\s*pomp2_lib_get_max_threads\s*$", re.I | re.M)
+                                     r"\s*(?:::)?\s*pomp2_lib_get_max_threads[ \t]*$", re.I | re.M)
 
 
 def fix_include(inc: str) -> str:
