@@ -24,6 +24,7 @@
  *   trace               the trace beside the profile: where, and its regions
  *   lifecycle           init, finalize, atexit, signals (pp_profile.h), a
  *                       process of a job (pp_profile_job.h)
+ *   exit                exit() on several threads: later callers wait
  *   ctor, test          the library constructor; the tests' hooks
  *                       (pp_profile_test.h)
  */
