@@ -79,6 +79,8 @@ EXTRA_DIST += test/coverage/run_coverage.py \
 	test/coverage/fortran/cancel.f90 \
 	test/coverage/fortran/critical_atomic.f90 \
 	test/coverage/fortran/declare_reduction.f90 \
+	test/coverage/fortran/default_private_fixed.f \
+	test/coverage/fortran/default_private_free.f90 \
 	test/coverage/fortran/do_schedules.f90 \
 	test/coverage/fortran/doacross.f90 \
 	test/coverage/fortran/error_scope.f90 \
@@ -117,6 +119,8 @@ EXTRA_DIST += test/coverage/run_coverage.py \
 	test/coverage/fortran/continuation_free.f90 \
 	test/coverage/fortran/declare_variant_fixed.f \
 	test/coverage/fortran/declare_variant_free.f90 \
+	test/coverage/fortran/headless_fixed.f \
+	test/coverage/fortran/headless_free.f90 \
 	test/coverage/fortran/include_fixed.f \
 	test/coverage/fortran/include_fixed.inc \
 	test/coverage/fortran/include_free.f90 \

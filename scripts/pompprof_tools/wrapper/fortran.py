@@ -194,6 +194,26 @@ def keep_hidden_lines(lines: list[str]) -> list[str]:
     return out
 
 
+def ends_outer_loop(lines: list[str], fixed: bool, directive: int, last: int) -> bool:
+    """Does the labelled statement `last`, which ends the loop of the
+    directive at line `directive`, also end a DO loop that encloses the
+    directive (a shared termination: its end directive is implied, and no end
+    directive may follow)?"""
+    label = next((lab for k, lab, _ in statement_lines(lines, fixed, last) if k == last), "")
+    if not label:
+        return False
+    open_labels: list[str] = []
+    for k, lab, text in statement_lines(lines, fixed, 0):
+        if k >= directive:
+            break
+        m = DO_START.match(text)
+        if m and m.group(1):
+            open_labels.append(m.group(1))
+        if lab:
+            open_labels = [o for o in open_labels if o != lab]
+    return label in open_labels
+
+
 BLOCK_START = re.compile(r"^(?:[A-Za-z_]\w*\s*:\s*)?block\s*(?:!.*)?$", re.I)
 END_BLOCK = re.compile(r"^end\s*block\b(?!\s*data)", re.I)
 
@@ -330,6 +350,40 @@ class FRewriter:
         self.result.text = "\n".join(out)
         return self.result
 
+    def own_termination(self, fd: FDirective, last: int, name: str) -> None:
+        """The loop of fd ends on a labelled statement that also ends an
+        enclosing loop (DO 100 I / !$omp do / DO 100 J / 100 CONTINUE), which
+        OPARI2 cannot take.  The loop gets an END DO of its own, then its end
+        directive, and the label stays on a CONTINUE for the enclosing loop.
+        Left alone (OPARI2 refuses it) when the loop's body names the label (a
+        branch to it would now leave the loop), or the statement continues."""
+        stmts = list(statement_lines(self.lines, self.fixed, fd.last + 1))
+        do_k = stmts[0][0]
+        label = next(lab for k, lab, _ in stmts if k == last)
+        body = [t for k, _, t in stmts if do_k < k < last]
+        after = self.lines[last + 1] if last + 1 < len(self.lines) else ""
+        continued = (len(after) > 5 and after[:1] not in "cC*!" and after[5] not in " 0"
+                     if self.fixed else
+                     without_comment(self.lines[last])[0].rstrip().endswith("&"))
+        if continued or any(re.search(r"(?<![\w.])%s(?!\w)" % label, t) for t in body):
+            return
+        head, tail = (self.lines[do_k][:6], self.lines[do_k][6:]) if self.fixed \
+            else ("", self.lines[do_k])
+        tail, n = re.subn(r"(?i)\bdo\s*%s\s*,?\s*" % label, "do ", tail, count=1)
+        if not n:
+            return
+        term = self.lines[last]
+        if self.fixed:
+            text, indent = term[6:].strip(), "      "
+        else:
+            m = re.match(r"(\s*)\d+\s+(.*)", term)
+            indent, text = m.group(1), m.group(2).strip()
+        self.replace[do_k] = [head + tail]
+        out = [] if re.match(r"(?i)continue\s*(!.*)?$", text) else [indent + text]
+        out += [indent + "end do"] + self.directive_lines(fd, "end " + name)
+        out.append(("%5s continue" if self.fixed else "%s continue") % label)
+        self.replace[last] = out
+
     def unreadable_extent(self, n: int, found: list[FDirective]) -> int:
         """The last line of the construct whose directive, found[n], cannot be
         read, from the directive words it starts with (-1: none known), so that
@@ -433,7 +487,10 @@ class FRewriter:
                 self.rewrite(fd, leaf.text())
             if end_n is not None and found[end_n].commented:
                 self.rewrite(found[end_n], found[end_n].d.text())
-            if (loop or block_last is not None) and end_n is None:
+            if loop and end_n is None \
+                    and ends_outer_loop(self.lines, self.fixed, fd.first, last):
+                self.own_termination(fd, last, leaf.name)
+            elif (loop or block_last is not None) and end_n is None:
                 # OPARI2 closes a loop without its end directive as "end do"
                 # (wrong for "do simd"), and knows no BLOCK: write the end
                 # directive out
@@ -573,6 +630,31 @@ def expand_includes(text: str, dirs: list[str], depth: int = 0) -> str:
     return "\n".join(out)
 
 
+UNIT_HEADER = re.compile(r"^(program|module|submodule|block\s*data)\b|"
+                         r"^[^'\"!=]*?\b(subroutine|function)\s*\w+\s*(\(|$|!|bind\b)", re.I)
+
+
+def name_the_main_program(text: str, fixed: bool) -> str:
+    """A main program may leave out its PROGRAM statement; OPARI2 then puts
+    its declarations nowhere (and implicit typing makes pomp2_if REAL).  Such a
+    file gets one, on a line of its own, when it has OpenMP directives."""
+    if not OMP_SENTINEL.search(text):
+        return text
+    lines = text.split("\n")
+    first = next(statement_lines(lines, fixed, 0), None)
+    if first is None or UNIT_HEADER.match(first[2]):
+        return text
+    k = first[0]
+    origin = None
+    for j in range(k - 1, -1, -1):
+        m = MARKER.match(lines[j])
+        if m:
+            origin = '# %d "%s"' % (int(m.group(1)) + (k - j - 1), m.group(2))
+            break
+    header = ("      " if fixed else "") + "program pompprof_main"
+    return "\n".join(lines[:k] + [header] + ([origin] if origin else []) + lines[k:])
+
+
 def prepare(text: str, source: str, fixed: bool, dirs: list[str] | None = None) -> FPrepared:
     """The Fortran text (the compiler's -E output, or the source itself) ready for
     OPARI2; source names the file in markers where the text has none; dirs:
@@ -580,6 +662,7 @@ def prepare(text: str, source: str, fixed: bool, dirs: list[str] | None = None) 
     if not MARKER.match(text.split("\n", 1)[0]):
         text = '# 1 "%s"\n' % escape(source) + text
     text = expand_includes(text, dirs or [])
+    text = name_the_main_program(text, fixed)
     return FRewriter(text, source, fixed).run()
 
 

@@ -1,5 +1,6 @@
 c     labelled and nonblock DO loops (fixed form) under loop directives, with
-c     and without end directives (ENDDO spelt as one word)
+c     and without end directives (ENDDO spelt as one word), shared
+c     termination with an enclosing loop
 c     pompprof-coverage: measured=parallel,do
       program labfix
       implicit none
@@ -28,6 +29,18 @@ c     pompprof-coverage: measured=parallel,do
          s = s + 1
       enddo
 !$omp enddo
+c     the loop construct's loop shares its terminal statement with an
+c     enclosing loop: its end directive is implied
+      do 50 j = 1, 3
+!$omp do
+         do 50 i = 1, 10
+            s = s + i
+   50 continue
+      do 60 j = 1, 2
+!$omp do
+         do 60 i = 1, 10
+   60 a(i, j) = a(i, j) + 1
 !$omp end parallel
+      s = s + a(4, 2)
       print '(i8)', s
       end

@@ -1,5 +1,6 @@
 ! labelled and nonblock DO loops under loop directives, with and without
-! their end directives; a named DO construct
+! their end directives; a named DO construct; shared termination with an
+! enclosing loop
 ! pompprof-coverage: measured=parallel,do
 program labelled_do_free
   implicit none
@@ -28,6 +29,12 @@ program labelled_do_free
     do 40 j = 1, 10
 40    s = s + 1
 !$omp end do
+  ! shared termination with an enclosing loop: the end directive is implied
+  do 50 j = 1, 3
+!$omp do
+    do 50 i = 1, 10
+      s = s + i
+50 continue
 !$omp end parallel
   print '(i8)', s
 end program
