@@ -98,14 +98,14 @@ def directives(lines: list[str], fixed: bool) -> list[FDirective]:
     while i < len(lines):
         if fixed:
             m = FIXED_DIRECTIVE.match(lines[i])
-            if not m or m.group(1) not in (" ", "0"):
+            if not m or m.group(1) not in (" ", "0", "\t"):
                 i += 1
                 continue
             text, commented = without_comment(m.group(2))
             last = i
             while last + 1 < len(lines):
                 c = FIXED_DIRECTIVE.match(lines[last + 1])
-                if not c or c.group(1) in (" ", "0"):
+                if not c or c.group(1) in (" ", "0", "\t"):
                     break
                 last += 1
                 more, had = without_comment(c.group(2))
@@ -141,9 +141,17 @@ def statement_lines(lines: list[str], fixed: bool, start: int):
         if fixed:
             if line[:1] in "cC*!" or line.lstrip().startswith("!"):
                 continue
-            if len(line) > 5 and line[5] not in " 0":
+            tab = line.find("\t", 0, 6)
+            if tab >= 0:
+                # tab format: label, TAB, then the statement (a digit after
+                # the TAB continues the line before)
+                if line[tab + 1:tab + 2] in tuple("123456789"):
+                    continue
+                label, text = line[:tab].strip(), line[tab + 1:]
+            elif len(line) > 5 and line[5] not in " 0":
                 continue
-            label, text = line[:5].strip(), line[6:]
+            else:
+                label, text = line[:5].strip(), line[6:]
         else:
             stripped = line.strip()
             if stripped.startswith("!"):
@@ -237,10 +245,13 @@ def block_end(lines: list[str], fixed: bool, after: int) -> int | None:
 def wrap(indent: str, sentinel: str, text: str, fixed: bool) -> list[str]:
     """A directive (or pomp line) of any length as source lines of the form."""
     limit = 72 if fixed else 132
+    # what a line holds besides its part: the sentinel, a blank (or "&"), and
+    # in free form the indent and the " &" of a continued line
+    other = len(sentinel) + 2 if fixed else len(indent) + len(sentinel) + 3
     words = text.split(" ")
     lines, current = [], ""
     for w in words:
-        if current and len(current) + len(w) + 12 > limit:
+        if current and other + len(current) + 1 + len(w) > limit:
             lines.append(current)
             current = w
         else:
@@ -280,10 +291,7 @@ class FRewriter:
         self.drop.update(range(fd.first + 1, fd.last + 1))
 
     def hide(self, fd: FDirective) -> None:
-        out = []
-        for k in range(fd.first, fd.last + 1):
-            out.append("!pompprof_hidden_%d" % len(self.result.hidden))
-            self.result.hidden.append(self.lines[k])
+        out = self.original_lines(fd)
         self.replace[fd.first] = out + self.replace.get(fd.first, [])[len(out):]
         self.drop.update(range(fd.first + 1, fd.last + 1))
 
@@ -367,6 +375,8 @@ class FRewriter:
                      without_comment(self.lines[last])[0].rstrip().endswith("&"))
         if continued or any(re.search(r"(?<![\w.])%s(?!\w)" % label, t) for t in body):
             return
+        if self.fixed and "\t" in self.lines[do_k][:6] + self.lines[last][:6]:
+            return      # tab format: not rewritten (OPARI2 refuses the file)
         head, tail = (self.lines[do_k][:6], self.lines[do_k][6:]) if self.fixed \
             else ("", self.lines[do_k])
         tail, n = re.subn(r"(?i)\bdo\s*%s\s*,?\s*" % label, "do ", tail, count=1)
@@ -532,7 +542,9 @@ class FRewriter:
                     before += begin + hidden + end
                 hide_inside = hide_inside or tr.hide_inside
             else:
-                before += self.hidden_lines(fd, leaf.text())
+                # a directive kept as it is comes back as the user wrote it
+                before += self.original_lines(fd) if leaf is d \
+                    else self.hidden_lines(fd, leaf.text())
                 if needs_end or (has_body and end_n is not None):
                     after[:0] = self.hidden_lines(fd, "end " + leaf.name)
                 hide_inside = hide_inside or tr.action in (wd.NOTE_ALL, wd.QUIET_ALL)
@@ -564,6 +576,14 @@ class FRewriter:
             + self.pomp(nxt, "inst end(%s)" % name)
         self.drop.update(range(nxt.first + 1, nxt.last + 1))
         return -1
+
+    def original_lines(self, fd: FDirective) -> list[str]:
+        """Hidden lines that stand for fd's lines as written."""
+        out = []
+        for k in range(fd.first, fd.last + 1):
+            out.append("!pompprof_hidden_%d" % len(self.result.hidden))
+            self.result.hidden.append(self.lines[k])
+        return out
 
     def hidden_lines(self, fd: FDirective, text: str) -> list[str]:
         out = []
@@ -782,5 +802,50 @@ def own_regions(out: str, inc: str, prepared: FPrepared, fixed: bool) -> tuple[s
     return out, inc
 
 
+def include_before_hidden(text: str) -> str:
+    """OPARI2 puts its INCLUDE before the first statement of a program unit
+    that has no declarations, after the comment lines before it, which may be
+    hidden directives (`!$omp target exit data`): the declarations would then
+    follow a directive.  The INCLUDE goes before those lines (with a marker
+    that keeps their numbers)."""
+    lines = text.split("\n")
+    origins = line_origins(lines, "")
+    k = 0
+    while k < len(lines):
+        if not OPARI2_INCLUDE.match(lines[k]):
+            k += 1
+            continue
+        j, first = k - 1, None
+        while j >= 0 and (HIDDEN_LINE.match(lines[j]) or MARKER.match(lines[j])
+                          or not lines[j].strip()):
+            if HIDDEN_LINE.match(lines[j]):
+                first = j
+            j -= 1
+        if first is None:
+            k += 1
+            continue
+        file, line = origins[first]
+        moved = [lines[k], '# %d "%s"' % (line, file)]
+        lines[first:k + 1] = moved + lines[first:k]
+        origins[first:k + 1] = [origins[first]] * 2 + origins[first:k]
+        k += 2
+    return "\n".join(lines)
+
+
+def line_origins(lines: list[str], file: str) -> list[tuple[str, int]]:
+    """(file as spelt in the markers, line) of every line."""
+    out, line = [], 1
+    for text in lines:
+        m = MARKER.match(text)
+        if m:
+            file, line = m.group(2), int(m.group(1))
+            out.append((file, line))
+            continue
+        out.append((file, line))
+        line += 1
+    return out
+
+
 def restore_hidden(text: str, hidden: list[str]) -> str:
+    text = include_before_hidden(text)
     return HIDDEN_LINE.sub(lambda m: hidden[int(m.group(1))], text)
