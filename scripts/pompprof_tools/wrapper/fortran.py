@@ -242,9 +242,15 @@ def block_end(lines: list[str], fixed: bool, after: int) -> int | None:
     return None
 
 
+# Free form allows 132 columns; OPARI2 appends its clauses to the last line of
+# a task directive ("if(pomp2_if) firstprivate(pomp2_new_task, pomp2_if)"), so
+# the wrapper's lines leave room for them.
+FREE_LIMIT = 132 - 60
+
+
 def wrap(indent: str, sentinel: str, text: str, fixed: bool) -> list[str]:
     """A directive (or pomp line) of any length as source lines of the form."""
-    limit = 72 if fixed else 132
+    limit = 72 if fixed else FREE_LIMIT
     # what a line holds besides its part: the sentinel, a blank (or "&"), and
     # in free form the indent and the " &" of a continued line
     other = len(sentinel) + 2 if fixed else len(indent) + len(sentinel) + 3
@@ -493,7 +499,8 @@ class FRewriter:
                     self.hide(found[end_n])
                 return last
             leaf = wd.for_opari2(d)
-            if leaf.text().lower() != " ".join(fd.text.split()).lower() or fd.commented:
+            if leaf.text().lower() != " ".join(fd.text.split()).lower() or fd.commented \
+                    or not self.fixed and len(self.lines[fd.last]) > FREE_LIMIT:
                 self.rewrite(fd, leaf.text())
             if end_n is not None and found[end_n].commented:
                 self.rewrite(found[end_n], found[end_n].d.text())

@@ -1,7 +1,8 @@
 ! continued directive lines (free form): "&" at the end, with and without
 ! "!$omp&" on the next line, a comment after the "&", a continued end
-! directive; a continued statement after a directive.
-! pompprof-coverage: measured=parallel,do,single,task instances=task:6
+! directive; a continued statement after a directive; a directive line
+! OPARI2 would make longer than 132 columns.
+! pompprof-coverage: measured=parallel,do,single,task instances=task:8
 program continuation_free
   implicit none
   integer :: i, s, n
@@ -26,6 +27,12 @@ program continuation_free
 !$omp   firstprivate(i)
 !$omp atomic
     n = n + i
+!$omp end task
+  end do
+  do i = 1, 2
+!$omp task shared(n) firstprivate(i) default(none) depend(inout: n) priority(0) mergeable if(.true.) final(.false.)
+!$omp atomic
+    n = n + 10 * i
 !$omp end task
   end do
 !$omp end single
