@@ -132,7 +132,8 @@ def directives(lines: list[str], fixed: bool) -> list[FDirective]:
 
 
 def statement_lines(lines: list[str], fixed: bool, start: int):
-    """(index, label, text) of each statement from line start on (first lines only)."""
+    """(index, label, text) of each statement from line start on (first lines
+    only; a line with several statements yields each, at the same index)."""
     previous_continues = False
     for k in range(start, len(lines)):
         line = lines[k]
@@ -156,13 +157,34 @@ def statement_lines(lines: list[str], fixed: bool, start: int):
             stripped = line.strip()
             if stripped.startswith("!"):
                 continue
+            continues = without_comment(stripped)[0].rstrip().endswith("&")
             if previous_continues:
-                previous_continues = stripped.split("!")[0].rstrip().endswith("&")
+                previous_continues = continues
                 continue
-            previous_continues = stripped.split("!")[0].rstrip().endswith("&")
+            previous_continues = continues
             m = re.match(r"(\d+)\s+(.*)", stripped)
             label, text = (m.group(1), m.group(2)) if m else ("", stripped)
-        yield k, label, text.strip()
+        # "do i = 1, n; a(i) = 0; end do": statements separated by ";"
+        for n, part in enumerate(split_statements(text)):
+            yield k, label if n == 0 else "", part
+
+
+def split_statements(text: str) -> list[str]:
+    """The statements of one line: split at ";" outside character literals,
+    up to a comment."""
+    text = without_comment(text)[0]
+    out, quote, start = [], None, 0
+    for k, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ";":
+            out.append(text[start:k].strip())
+            start = k + 1
+    out.append(text[start:].strip())
+    return [part for part in out if part] or [""]
 
 
 DO_START = re.compile(r"^(?:[A-Za-z_]\w*\s*:\s*)?do\b\s*(\d+)?(?!\s*=)", re.I)

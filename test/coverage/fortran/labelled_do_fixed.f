@@ -1,6 +1,6 @@
 c     labelled and nonblock DO loops (fixed form) under loop directives, with
 c     and without end directives (ENDDO spelt as one word), shared
-c     termination with an enclosing loop
+c     termination with an enclosing loop; a loop on one line
 c     pompprof-coverage: measured=parallel,do
       program labfix
       implicit none
@@ -40,6 +40,8 @@ c     enclosing loop: its end directive is implied
 !$omp do
          do 60 i = 1, 10
    60 a(i, j) = a(i, j) + 1
+!$omp do
+      do i = 1, 10; s = s + i; end do
 !$omp end parallel
       s = s + a(4, 2)
       print '(i8)', s

@@ -1,6 +1,6 @@
 ! labelled and nonblock DO loops under loop directives, with and without
-! their end directives; a named DO construct; shared termination with an
-! enclosing loop
+! their end directives; a named DO construct; a loop on one line; shared
+! termination with an enclosing loop
 ! pompprof-coverage: measured=parallel,do
 program labelled_do_free
   implicit none
@@ -35,6 +35,8 @@ program labelled_do_free
     do 50 i = 1, 10
       s = s + i
 50 continue
+!$omp do
+  do i = 1, 10; s = s + i; end do
 !$omp end parallel
   print '(i8)', s
 end program
