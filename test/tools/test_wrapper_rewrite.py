@@ -487,6 +487,49 @@ class Fortran(unittest.TestCase):
             shutil.rmtree(d, ignore_errors=True)
         self.assertEqual(wf.include_dirs(["-I", "a", "-Ib", "-O2"]), ["a", "b"])
 
+    def test_default_private_split(self):
+        d = wd.parse("parallel do default(private) private(j) lastprivate(a) reduction(+:s)",
+                     fortran=True)
+        self.assertEqual([leaf.text() for leaf in wd.expand(d)],
+                         ["parallel default(private) shared(a, s)",
+                          "do private(j) lastprivate(a) reduction(+:s)"])
+        d = wd.parse("parallel do default(shared) lastprivate(a)", fortran=True)
+        self.assertEqual(wd.expand(d), [d])
+
+    def test_main_program_without_program_statement(self):
+        out = wf.prepare("x = 1\n!$omp parallel\n!$omp end parallel\nend", "m.f90",
+                         fixed=False).text.split("\n")
+        self.assertEqual(out[:3], ['# 1 "m.f90"', "program pompprof_main", '# 1 "m.f90"'])
+        for text in ("program p", "subroutine s(a)", "recursive integer function f(x)",
+                     "module m", "block data b"):
+            self.assertTrue(wf.UNIT_HEADER.match(text), text)
+        self.assertFalse(wf.UNIT_HEADER.match("x = function_value(2)"))
+        out = wf.prepare("      x = 1\n      end", "m.f", fixed=True).text
+        self.assertNotIn("pompprof_main", out)     # no directive: left alone
+
+    def test_statements_on_one_line(self):
+        self.assertEqual(wf.split_statements("do i = 1, n; a(i) = ';'; end do ! x; y"),
+                         ["do i = 1, n", "a(i) = ';'", "end do"])
+        self.assertEqual(wf.loop_end(["!$omp do", "do i = 1, n; a(i) = 0; end do", "x = 1"],
+                                     False, 0), 1)
+
+    def test_shared_termination(self):
+        text = "\n".join(["      program p", "      do 100 i = 1, 2", "!$omp do",
+                          "      do 100 j = 1, 2", "        x = j", "  100 continue",
+                          "      do 200 i = 1, 2", "!$omp do", "      do 200 j = 1, 2",
+                          "  200 a(j) = i", "      end"])
+        out = [line for line in wf.prepare(text, "p.f", fixed=True).text.split("\n")
+               if not line.startswith("#")]
+        self.assertEqual(out[3:7], ["      do j = 1, 2", "        x = j", "      end do",
+                                    "!$omp  end do"])
+        self.assertEqual(out[7], "  100 continue")
+        self.assertEqual(out[10:15], ["      do j = 1, 2", "      a(j) = i", "      end do",
+                                      "!$omp  end do", "  200 continue"])
+        # a branch to the label inside the loop: left alone
+        goto = text.replace("        x = j", "        if (j > 1) goto 100")
+        out = wf.prepare(goto, "p.f", fixed=True).text
+        self.assertIn("      do 100 j = 1, 2", out)
+
     def test_external_max_threads(self):
         inc = "      integer ( kind=4 ) :: pomp2_lib_get_max_threads\n"
         self.assertEqual(wf.fix_include(inc),
