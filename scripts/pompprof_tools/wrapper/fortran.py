@@ -1,5 +1,5 @@
-"""Fortran through OPARI2: directives made readable for it, its output made to
-compile as the original would.
+"""Fortran through OPARI2: the text OPARI2 gets (fortran_text.py reads the
+source, fortran_output.py makes OPARI2's output compile as the original would).
 
 OPARI2 reads the source itself when the compiler would not preprocess it,
 else the compiler's `-E -cpp` output (so #include'd files and macros are
@@ -8,7 +8,7 @@ gfortran reads cpp's line markers ("# 12 \\"file\\"") then too, but not
 "#line", and running cpp again could change the meaning of the user's code
 (e.g. a variable named "linux" or "unix").
 
-The directives get the treatments of wrapper_directive, as in C: combined
+The directives get the treatments of directive.py, as in C: combined
 constructs split, constructs OPARI2 does not know hidden from it (each hidden
 line is a numbered comment while OPARI2 runs, then the original line again),
 and the constructs the wrapper measures itself marked with OPARI2 user
@@ -19,69 +19,18 @@ and strings in every program unit that needs them.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 
 from . import directive as wd
 from .ctext import MARKER, escape, unescape
-from .rewrite import region_string
+from .fortran_text import (FDirective, block_end, directives, ends_outer_loop, expand_includes,
+                           loop_end, name_the_main_program, statement_lines, without_comment)
 
-SECTIONS_ENTER_WITHOUT_STRING = re.compile(
-    r"^(\s*call\s+POMP2_Sections_enter\s*\(\s*opari2_region_(\d+))\s*\)\s*$",
-    re.M | re.I)
-OPARI2_INCLUDE = re.compile(r"^\s*include\s+'[^']*\.opari\.inc'\s*$", re.I)
-LINE_MARKER = re.compile(r'^#line (\d+) (".*")$')
-IMPORT_STATEMENT = re.compile(r"^\s*import\b", re.I)
 
-FREE_DIRECTIVE = re.compile(r"^(\s*)!\$omp(&?)(\s.*|)$", re.I)
-FIXED_DIRECTIVE = re.compile(r"^[!cC*]\$omp(.)(.*)$", re.I)
 HIDDEN_LINE = re.compile(r"^!pompprof_hidden_(\d+)$", re.M)
 OWN_NAME = "pompprof_%d"
 END_WORD = re.compile(r"^\s*end(?=[a-z])(?!\s*$)", re.I)
-
-# The calls that stand for the wrapper's own user regions, per layout:
-# (calls at the begin, calls at the end); {h} the handle, {s} the string.
-OWN_CALLS = {
-    "masked": (["call POMP2_Master_begin({h}, {s})"], ["call POMP2_Master_end({h})"]),
-    "atomic": (["call POMP2_Atomic_enter({h}, {s})"], ["call POMP2_Atomic_exit({h})"]),
-    "ordered": (["call POMP2_Ordered_enter({h}, {s})"], ["call POMP2_Ordered_exit({h})"]),
-    "for+barrier": (["call POMP2_Do_enter({h}, {s})"], ["call POMP2_Do_exit({h})"]),
-    "sections+barrier": (["call POMP2_Sections_enter({h}, {s})"],
-                         ["call POMP2_Sections_exit({h})"]),
-    "taskloop": (["call POMP2_Taskwait_begin({h}, pomp2_old_task, {s})"],
-                 ["call POMP2_Taskwait_end({h}, pomp2_old_task)"]),
-    "taskyield": (["call POMP2_Taskwait_begin({h}, pomp2_old_task, {s})"],
-                  ["call POMP2_Taskwait_end({h}, pomp2_old_task)"]),
-    "taskgroup": (["call POMP2_Taskwait_begin({h}, pomp2_old_task, {s})"],
-                  ["call POMP2_Taskwait_end({h}, pomp2_old_task)"]),
-}
-REGION_TYPE = {"for+barrier": "do", "sections+barrier": "sections"}
-
-
-@dataclass
-class FDirective:
-    first: int                   # line indexes
-    last: int
-    indent: str
-    text: str                    # without the sentinels and comments
-    d: wd.Directive | None = None
-    commented: bool = False      # a line of it ends in a comment (OPARI2 cannot read it)
-
-
-def without_comment(text: str) -> tuple[str, bool]:
-    """The text of a directive line before its comment ("! ..." outside
-    character literals), and whether it had one."""
-    quote = None
-    for k, ch in enumerate(text):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "!":
-            return text[:k].rstrip(), True
-    return text, False
 
 
 @dataclass
@@ -90,124 +39,6 @@ class FPrepared:
     notes: list[str] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)       # original lines
     own: dict[str, str] = field(default_factory=dict)     # user region name -> layout
-
-
-def directives(lines: list[str], fixed: bool) -> list[FDirective]:
-    out = []
-    i = 0
-    while i < len(lines):
-        if fixed:
-            m = FIXED_DIRECTIVE.match(lines[i])
-            if not m or m.group(1) not in (" ", "0", "\t"):
-                i += 1
-                continue
-            text, commented = without_comment(m.group(2))
-            last = i
-            while last + 1 < len(lines):
-                c = FIXED_DIRECTIVE.match(lines[last + 1])
-                if not c or c.group(1) in (" ", "0", "\t"):
-                    break
-                last += 1
-                more, had = without_comment(c.group(2))
-                text += " " + more
-                commented = commented or had
-            out.append(FDirective(i, last, "      ", text, commented=commented))
-        else:
-            m = FREE_DIRECTIVE.match(lines[i])
-            if not m or m.group(2):
-                i += 1
-                continue
-            text, commented = without_comment(m.group(3))
-            last = i
-            while text.rstrip().endswith("&") and last + 1 < len(lines):
-                text = text.rstrip()[:-1]
-                last += 1
-                c = FREE_DIRECTIVE.match(lines[last])
-                more, had = without_comment(c.group(3) if c else lines[last].strip())
-                text += " " + more.strip().lstrip("&")
-                commented = commented or had
-            out.append(FDirective(i, last, m.group(1), text, commented=commented))
-        i = out[-1].last + 1
-    return out
-
-
-def statement_lines(lines: list[str], fixed: bool, start: int):
-    """(index, label, text) of each statement from line start on (first lines
-    only; a line with several statements yields each, at the same index)."""
-    previous_continues = False
-    for k in range(start, len(lines)):
-        line = lines[k]
-        if line.startswith("#") or not line.strip():
-            continue
-        if fixed:
-            if line[:1] in "cC*!" or line.lstrip().startswith("!"):
-                continue
-            tab = line.find("\t", 0, 6)
-            if tab >= 0:
-                # tab format: label, TAB, then the statement (a digit after
-                # the TAB continues the line before)
-                if line[tab + 1:tab + 2] in tuple("123456789"):
-                    continue
-                label, text = line[:tab].strip(), line[tab + 1:]
-            elif len(line) > 5 and line[5] not in " 0":
-                continue
-            else:
-                label, text = line[:5].strip(), line[6:]
-        else:
-            stripped = line.strip()
-            if stripped.startswith("!"):
-                continue
-            continues = without_comment(stripped)[0].rstrip().endswith("&")
-            if previous_continues:
-                previous_continues = continues
-                continue
-            previous_continues = continues
-            m = re.match(r"(\d+)\s+(.*)", stripped)
-            label, text = (m.group(1), m.group(2)) if m else ("", stripped)
-        # "do i = 1, n; a(i) = 0; end do": statements separated by ";"
-        for n, part in enumerate(split_statements(text)):
-            yield k, label if n == 0 else "", part
-
-
-def split_statements(text: str) -> list[str]:
-    """The statements of one line: split at ";" outside character literals,
-    up to a comment."""
-    text = without_comment(text)[0]
-    out, quote, start = [], None, 0
-    for k, ch in enumerate(text):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == ";":
-            out.append(text[start:k].strip())
-            start = k + 1
-    out.append(text[start:].strip())
-    return [part for part in out if part] or [""]
-
-
-DO_START = re.compile(r"^(?:[A-Za-z_]\w*\s*:\s*)?do\b\s*(\d+)?(?!\s*=)", re.I)
-END_DO = re.compile(r"^end\s*do\b", re.I)
-
-
-def loop_end(lines: list[str], fixed: bool, after: int) -> int | None:
-    """The last line of the DO loop that starts after line `after`."""
-    stack: list[str] = []
-    for k, label, text in statement_lines(lines, fixed, after + 1):
-        m = DO_START.match(text)
-        if m:
-            stack.append(m.group(1) or "")
-        elif END_DO.match(text) and stack and stack[-1] == "":
-            stack.pop()
-        elif not stack:
-            return None
-        if label:
-            while stack and stack[-1] == label:
-                stack.pop()
-        if not stack:
-            return k
-    return None
 
 
 FIXED_SENTINEL = re.compile(r"^[!cC*]\$(omp|pomp)", re.I)
@@ -222,46 +53,6 @@ def keep_hidden_lines(lines: list[str]) -> list[str]:
             out.append("")
         out.append(line)
     return out
-
-
-def ends_outer_loop(lines: list[str], fixed: bool, directive: int, last: int) -> bool:
-    """Does the labelled statement `last`, which ends the loop of the
-    directive at line `directive`, also end a DO loop that encloses the
-    directive (a shared termination: its end directive is implied, and no end
-    directive may follow)?"""
-    label = next((lab for k, lab, _ in statement_lines(lines, fixed, last) if k == last), "")
-    if not label:
-        return False
-    open_labels: list[str] = []
-    for k, lab, text in statement_lines(lines, fixed, 0):
-        if k >= directive:
-            break
-        m = DO_START.match(text)
-        if m and m.group(1):
-            open_labels.append(m.group(1))
-        if lab:
-            open_labels = [o for o in open_labels if o != lab]
-    return label in open_labels
-
-
-BLOCK_START = re.compile(r"^(?:[A-Za-z_]\w*\s*:\s*)?block\s*(?:!.*)?$", re.I)
-END_BLOCK = re.compile(r"^end\s*block\b(?!\s*data)", re.I)
-
-
-def block_end(lines: list[str], fixed: bool, after: int) -> int | None:
-    """The END BLOCK line of the BLOCK construct that is the first statement
-    after line `after`, None when that statement is no BLOCK."""
-    depth = 0
-    for k, _, text in statement_lines(lines, fixed, after + 1):
-        if BLOCK_START.match(text):
-            depth += 1
-        elif depth == 0:
-            return None
-        elif END_BLOCK.match(text):
-            depth -= 1
-            if depth == 0:
-                return k
-    return None
 
 
 # Free form allows 132 columns; OPARI2 appends its clauses to the last line of
@@ -622,88 +413,6 @@ class FRewriter:
         return out
 
 
-INCLUDE_LINE = re.compile(r"""^\s*include\s*(['"])([^'"]+)\1\s*(?:!.*)?$""", re.I)
-OMP_SENTINEL = re.compile(r"^\s*[!cC*]\$omp", re.I | re.M)
-
-
-def include_dirs(args: list[str]) -> list[str]:
-    """The -I directories of a command line, in order."""
-    out = []
-    for k, a in enumerate(args):
-        if a == "-I" and k + 1 < len(args):
-            out.append(args[k + 1])
-        elif a.startswith("-I") and len(a) > 2:
-            out.append(a[2:])
-    return out
-
-
-def expand_includes(text: str, dirs: list[str], depth: int = 0) -> str:
-    """Files named by Fortran INCLUDE lines that hold OpenMP directives, in
-    place of their lines, between line markers (OPARI2 reads one file; the
-    compiler and OPARI2 follow the markers, so each construct keeps its file
-    and line).  Looked up as gfortran does: next to the including file, then
-    in the -I directories.  Other INCLUDE lines stay as they are."""
-    if depth > 8 or "include" not in text.lower():
-        return text
-    out = []
-    current, number = "", 0
-    for line in text.split("\n"):
-        m = MARKER.match(line)
-        if m:
-            current, number = unescape(m.group(2)), int(m.group(1)) - 1
-            out.append(line)
-            continue
-        number += 1
-        inc = INCLUDE_LINE.match(line)
-        found = None
-        if inc:
-            for d in [os.path.dirname(current)] + dirs:
-                path = os.path.join(d, inc.group(2))
-                if os.path.isfile(path):
-                    found = path
-                    break
-        body = None
-        if found:
-            try:
-                with open(found, encoding="utf-8", errors="surrogateescape") as f:
-                    body = f.read()
-            except OSError:
-                body = None
-        if body is None or not OMP_SENTINEL.search(body):
-            out.append(line)
-            continue
-        body = expand_includes('# 1 "%s"\n' % escape(found) + body.rstrip("\n"), dirs,
-                               depth + 1)
-        out += body.split("\n")
-        out.append('# %d "%s"' % (number + 1, escape(current)))
-    return "\n".join(out)
-
-
-UNIT_HEADER = re.compile(r"^(program|module|submodule|block\s*data)\b|"
-                         r"^[^'\"!=]*?\b(subroutine|function)\s*\w+\s*(\(|$|!|bind\b)", re.I)
-
-
-def name_the_main_program(text: str, fixed: bool) -> str:
-    """A main program may leave out its PROGRAM statement; OPARI2 then puts
-    its declarations nowhere (and implicit typing makes pomp2_if REAL).  Such a
-    file gets one, on a line of its own, when it has OpenMP directives."""
-    if not OMP_SENTINEL.search(text):
-        return text
-    lines = text.split("\n")
-    first = next(statement_lines(lines, fixed, 0), None)
-    if first is None or UNIT_HEADER.match(first[2]):
-        return text
-    k = first[0]
-    origin = None
-    for j in range(k - 1, -1, -1):
-        m = MARKER.match(lines[j])
-        if m:
-            origin = '# %d "%s"' % (int(m.group(1)) + (k - j - 1), m.group(2))
-            break
-    header = ("      " if fixed else "") + "program pompprof_main"
-    return "\n".join(lines[:k] + [header] + ([origin] if origin else []) + lines[k:])
-
-
 def prepare(text: str, source: str, fixed: bool, dirs: list[str] | None = None) -> FPrepared:
     """The Fortran text (the compiler's -E output, or the source itself) ready for
     OPARI2; source names the file in markers where the text has none; dirs:
@@ -713,168 +422,3 @@ def prepare(text: str, source: str, fixed: bool, dirs: list[str] | None = None) 
     text = expand_includes(text, dirs or [])
     text = name_the_main_program(text, fixed)
     return FRewriter(text, source, fixed).run()
-
-
-# ---- after OPARI2 -----------------------------------------------------------------
-
-def include_after_imports(text: str) -> str:
-    """OPARI2 2.0.7 also puts its INCLUDE at the top of interface bodies,
-    before IMPORT statements, which must come first: move it behind them
-    (and renumber, so messages keep pointing at the right lines)."""
-    lines = text.split("\n")
-    out = []
-    i = 0
-    while i < len(lines):
-        marker = LINE_MARKER.match(lines[i + 1]) if i + 2 < len(lines) else None
-        if not (OPARI2_INCLUDE.match(lines[i]) and marker and IMPORT_STATEMENT.match(lines[i + 2])):
-            out.append(lines[i])
-            i += 1
-            continue
-        j = i + 2
-        while j < len(lines) and (IMPORT_STATEMENT.match(lines[j])
-                                  or lines[j - 1].rstrip().endswith("&")):
-            j += 1
-        out += [lines[i + 1]] + lines[i + 2:j] + [lines[i]]
-        out.append("#line %d %s" % (int(marker.group(1)) + j - (i + 2), marker.group(2)))
-        i = j
-    return "\n".join(out)
-
-
-def fix_fortran(text: str) -> str:
-    """Make OPARI2's Fortran output compile as the original would (before its
-    #line markers become cpp markers)."""
-    text = include_after_imports(text)
-    # OPARI2 2.0.7 calls POMP2_Sections_enter without the region string for
-    # "parallel sections" but with it for "sections"; gfortran rejects such
-    # mixed argument lists in one file.  The string's constant exists (the
-    # fork of the same region uses it): pass it (the line stays short enough
-    # for fixed form).
-    text = SECTIONS_ENTER_WITHOUT_STRING.sub(
-        lambda m: "%s, opari2_ctc_%s)" % (m.group(1), m.group(2))
-        if re.search(r"\bopari2_ctc_%s\b" % m.group(2), text, re.I) else m.group(0), text)
-    return text
-
-
-MAX_THREADS_DECLARATION = re.compile(r"^(\s*)integer\s*(?:\*\s*4|\(\s*kind\s*=\s*4\s*\))"
-                                     r"\s*(?:::)?\s*pomp2_lib_get_max_threads[ \t]*$", re.I | re.M)
-
-
-def fix_include(inc: str) -> str:
-    """OPARI2's include declares pomp2_lib_get_max_threads by its type alone;
-    inside an ASSOCIATE block gfortran then takes it for a variable ("is not
-    a function"): declare it EXTERNAL."""
-    return MAX_THREADS_DECLARATION.sub(r"\1integer*4 pomp2_lib_get_max_threads\n"
-                                       r"\1external pomp2_lib_get_max_threads", inc)
-
-
-CTC_DECLARATION = re.compile(
-    r"(?P<head>[^\n]*\bopari2_ctc_(?P<n>\d+)\s*=\s*&?\s*\n)(?P<body>(?:[ \t]*&?\"[^\"\n]*\"(?://)?&?\)?\s*\n)+)",
-    re.I)
-BEGIN_CALL = re.compile(r"call\s+POMP2_Begin\s*\(\s*(opari2_region_(\d+))\s*,\s*(?:\n\s*&)?\s*"
-                        r"(opari2_ctc_\d+)\s*\)", re.I)
-END_CALL = re.compile(r"call\s+POMP2_End\s*\(\s*(opari2_region_(\d+))\s*\)", re.I)
-
-
-def own_regions(out: str, inc: str, prepared: FPrepared, fixed: bool) -> tuple[str, str]:
-    """The wrapper's user regions as the constructs they stand for: region
-    strings with their construct's type, POMP2_Begin/End as its calls."""
-    if not prepared.own:
-        return out, inc
-    layouts: dict[str, str] = {}
-
-    def fix_string(m):
-        pieces = re.findall(r'"([^"]*)"', m.group("body"))
-        ctc = "".join(pieces)
-        fields = [f.split("=", 1) for f in ctc.split("*")[1:] if "=" in f]
-        kv = dict(fields)
-        layout = prepared.own.get(kv.get("userRegionName", ""))
-        if kv.get("regionType") != "userRegion" or layout is None:
-            return m.group(0)
-        layouts[m.group("n")] = layout
-        new = region_string([(k, REGION_TYPE.get(layout, layout) if k == "regionType" else v)
-                             for k, v in fields if k != "userRegionName"])
-        chunks = [new[k:k + 50] for k in range(0, len(new), 50)]
-        body = []
-        for k, c in enumerate(chunks):
-            lastpiece = k == len(chunks) - 1
-            if fixed:
-                body.append('     &"%s"%s' % (c, ")" if lastpiece else "//"))
-            else:
-                body.append('      "%s"%s' % (c, "" if lastpiece else "//&"))
-        return m.group("head") + "\n".join(body) + "\n"
-
-    inc = CTC_DECLARATION.sub(fix_string, inc)
-
-    def call(template: str, handle: str, ctc: str) -> str:
-        text = template.format(h=handle, s=ctc)
-        if fixed:
-            head, _, rest = text.partition(", ")
-            return "      %s,\n     &%s" % (head, rest) if rest else "      " + text
-        return "      " + text
-
-    def begin(m):
-        layout = layouts.get(m.group(2))
-        if layout is None:
-            return m.group(0)
-        return "\n".join(call(t, m.group(1), m.group(3)).lstrip() if k == 0 else
-                         call(t, m.group(1), m.group(3))
-                         for k, t in enumerate(OWN_CALLS[layout][0]))
-
-    def end(m):
-        layout = layouts.get(m.group(2))
-        if layout is None:
-            return m.group(0)
-        return call(OWN_CALLS[layout][1][0], m.group(1), "").lstrip()
-
-    out = BEGIN_CALL.sub(begin, out)
-    out = END_CALL.sub(end, out)
-    return out, inc
-
-
-def include_before_hidden(text: str) -> str:
-    """OPARI2 puts its INCLUDE before the first statement of a program unit
-    that has no declarations, after the comment lines before it, which may be
-    hidden directives (`!$omp target exit data`): the declarations would then
-    follow a directive.  The INCLUDE goes before those lines (with a marker
-    that keeps their numbers)."""
-    lines = text.split("\n")
-    origins = line_origins(lines, "")
-    k = 0
-    while k < len(lines):
-        if not OPARI2_INCLUDE.match(lines[k]):
-            k += 1
-            continue
-        j, first = k - 1, None
-        while j >= 0 and (HIDDEN_LINE.match(lines[j]) or MARKER.match(lines[j])
-                          or not lines[j].strip()):
-            if HIDDEN_LINE.match(lines[j]):
-                first = j
-            j -= 1
-        if first is None:
-            k += 1
-            continue
-        file, line = origins[first]
-        moved = [lines[k], '# %d "%s"' % (line, file)]
-        lines[first:k + 1] = moved + lines[first:k]
-        origins[first:k + 1] = [origins[first]] * 2 + origins[first:k]
-        k += 2
-    return "\n".join(lines)
-
-
-def line_origins(lines: list[str], file: str) -> list[tuple[str, int]]:
-    """(file as spelt in the markers, line) of every line."""
-    out, line = [], 1
-    for text in lines:
-        m = MARKER.match(text)
-        if m:
-            file, line = m.group(2), int(m.group(1))
-            out.append((file, line))
-            continue
-        out.append((file, line))
-        line += 1
-    return out
-
-
-def restore_hidden(text: str, hidden: list[str]) -> str:
-    text = include_before_hidden(text)
-    return HIDDEN_LINE.sub(lambda m: hidden[int(m.group(1))], text)

@@ -3,7 +3,7 @@ user's code would: the wrapper's prelude instead of OPARI2's include file,
 OPARI2's macros expanded (the result is compiled as preprocessed text), line
 markers that name the user's files as the compiler spelled them, undeferred
 tasks measured, extra facts in the region strings, hidden directives back.
-Fortran's share is in wrapper_fortran."""
+Fortran's share is in fortran.py, fortran_text.py and fortran_output.py."""
 
 from __future__ import annotations
 
