@@ -30,9 +30,8 @@ class FDirective:
     commented: bool = False      # a line of it ends in a comment (OPARI2 cannot read it)
 
 
-def without_comment(text: str) -> tuple[str, bool]:
-    """The text of a directive line before its comment ("! ..." outside
-    character literals), and whether it had one."""
+def outside_literals(text: str):
+    """(index, character) of the characters of text outside character literals."""
     quote = None
     for k, ch in enumerate(text):
         if quote:
@@ -40,7 +39,15 @@ def without_comment(text: str) -> tuple[str, bool]:
                 quote = None
         elif ch in "'\"":
             quote = ch
-        elif ch == "!":
+        else:
+            yield k, ch
+
+
+def without_comment(text: str) -> tuple[str, bool]:
+    """The text of a directive line before its comment ("! ..." outside
+    character literals), and whether it had one."""
+    for k, ch in outside_literals(text):
+        if ch == "!":
             return text[:k].rstrip(), True
     return text, False
 
@@ -126,14 +133,9 @@ def split_statements(text: str) -> list[str]:
     """The statements of one line: split at ";" outside character literals,
     up to a comment."""
     text = without_comment(text)[0]
-    out, quote, start = [], None, 0
-    for k, ch in enumerate(text):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == ";":
+    out, start = [], 0
+    for k, ch in outside_literals(text):
+        if ch == ";":
             out.append(text[start:k].strip())
             start = k + 1
     out.append(text[start:].strip())
