@@ -82,6 +82,7 @@ void pp_cube_destroy(pp_cube *cube)
         free(r->paradigm);
         free(r->role);
         free(r->descr);
+        free(r->mangled);
     }
     for (int i = 0; i < cube->num_cnodes; i++) {
         for (int k = 0; k < cube->cnodes[i].num_params; k++) {
@@ -329,10 +330,26 @@ int pp_cube_def_region(pp_cube *cube, const char *name, const char *file, int be
         free(r->descr);
         goto oom;
     }
+    r->mangled = NULL;
     return cube->num_regions++;
 oom:
     pp_cube_set_error(cube, "out of memory defining region '%s'", name);
     return -1;
+}
+
+int pp_cube_region_set_mangled(pp_cube *cube, int region, const char *mangled)
+{
+    if (!cube || region < 0 || region >= cube->num_regions || !mangled)
+        return -1;
+    int ok = 1;
+    char *m = pp_cube_strdup(mangled, &ok);
+    if (!ok) {
+        pp_cube_set_error(cube, "out of memory defining region '%s'", cube->regions[region].name);
+        return -1;
+    }
+    free(cube->regions[region].mangled);
+    cube->regions[region].mangled = m;
+    return 0;
 }
 
 int pp_cube_def_cnode(pp_cube *cube, int parent, int region, const char *param_key,

@@ -54,6 +54,11 @@ int pp_cube_add_mirror(pp_cube *cube, const char *url);
 int pp_cube_def_region(pp_cube *cube, const char *name, const char *file, int begin_line,
                        int end_line, const char *paradigm, const char *role, const char *descr);
 
+/* A region's link name (<mangled_name>; without one the name is written):
+ * a compiler-instrumented C++ function's mangled name.  0, or -1 when the
+ * region is unknown or memory is short. */
+int pp_cube_region_set_mangled(pp_cube *cube, int region, const char *mangled);
+
 /* Call-tree nodes: parent -1 for a root; children keep definition order.
  * param_key/param_value: an optional string parameter (both NULL for none). */
 int pp_cube_def_cnode(pp_cube *cube, int parent, int region, const char *param_key,

@@ -70,6 +70,7 @@ typedef struct {
     char *paradigm;
     char *role;
     char *descr;
+    char *mangled; /* NULL: the name */
 } pp_cube_region;
 
 typedef struct {

@@ -206,7 +206,7 @@ static void pp_cube_xml_region(pp_cube_strbuf *out, int id, const pp_cube_region
     pp_cube_xml_int_attribute(out, "end", r->end_line);
     pp_cube_strbuf_puts(out, ">\n");
     pp_cube_xml_text_element(out, "name", r->name);
-    pp_cube_xml_text_element(out, "mangled_name", r->name);
+    pp_cube_xml_text_element(out, "mangled_name", r->mangled ? r->mangled : r->name);
     pp_cube_xml_text_element(out, "paradigm", r->paradigm);
     pp_cube_xml_text_element(out, "role", r->role);
     pp_cube_xml_text_element(out, "url", "");

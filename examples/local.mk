@@ -10,7 +10,7 @@
 # makefile for users building the examples with an INSTALLED pompprof.
 
 EXAMPLES_NAMES = fib fib_cutoff nqueens nqueens_cutoff nqueens_depth mergesort sparselu \
-	treewalk prodcons worksharing
+	treewalk prodcons worksharing wavefront
 EXAMPLES_PLAIN = $(EXAMPLES_NAMES:%=examples/plain/%)
 EXAMPLES_PROF = $(EXAMPLES_NAMES:%=examples/prof/%)
 # the hybrid MPI + OpenMP example, built with $(MPICC) when configure found MPI
@@ -35,12 +35,16 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/demo.sh examples/test_examples.sh \
 	examples/bench/run_bench.py examples/bench/pomp2_overhead.c \
 	examples/bench/manytasks.c examples/bench/rss_run.c examples/bench/trace_bench.py \
-	examples/bench/bench_tools.py examples/bench/synth_profile.py \
-	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c
+	examples/bench/bench_tools.py examples/bench/synth_profile.py examples/bench/view_bench.py \
+	examples/bench/depend_bench.c examples/bench/depend_bench.py \
+	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
+	examples/bench/function_bench.py examples/health.c examples/bench/task_cost.py \
+	examples/bench/ompt_bench.py
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
-	examples/bench/manytasks_plain examples/bench/rss_run \
-	examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks
+	examples/bench/manytasks_plain examples/bench/rss_run examples/bench/depend_bench \
+	examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks \
+	event-costs.txt
 
 .PHONY: examples bench bench-examples bench-tools
 
@@ -76,7 +80,15 @@ endif
 # Every module's benchmark: the writer (100k cnodes x 16 threads x 4
 # metrics), the engine's event costs, the tools against the profile size,
 # and the examples' overheads.
-bench: bench-cube bench-profile bench-tools bench-examples bench-trace bench-mpi
+bench: bench-cube bench-profile bench-task-cost bench-tools bench-examples bench-trace bench-mpi \
+	bench-view bench-functions bench-depend bench-ompt
+
+# The OMPT event source beside OPARI2 mode (examples/bench/ompt_bench.py): the
+# same examples plain, with OPARI2, and through OMPT (gcc on libomp, clang).
+.PHONY: bench-ompt
+bench-ompt: scripts/pompprof libpompprof.la
+	$(PYTHON) $(srcdir)/examples/bench/ompt_bench.py --builddir '$(abs_top_builddir)' \
+		--srcdir '$(abs_top_srcdir)'
 
 # pompprof-report, -diff and -scaling on profiles of 500, 5,000 and 50,000
 # task constructs (BENCH_TOOL_SIZES to choose others).
@@ -84,6 +96,14 @@ BENCH_TOOL_SIZES = 500,5000,50000
 bench-tools: scripts/pompprof-report scripts/pompprof-diff scripts/pompprof-scaling
 	$(PYTHON) $(srcdir)/examples/bench/bench_tools.py --builddir '$(abs_top_builddir)' \
 		--sizes '$(BENCH_TOOL_SIZES)'
+
+# Functions (pompprof --functions): the event costs pompprof-score reads
+# (event-costs.txt) and fib, nqueens, sparselu and health side by side:
+# plain, constructs only, functions, functions with pompprof-score -g's filter.
+.PHONY: bench-functions
+bench-functions: scripts/pompprof scripts/pompprof-score libpompprof.la
+	OPENMP_CFLAGS='$(OPENMP_CFLAGS)' CC='$(CC)' $(PYTHON) $(srcdir)/examples/bench/function_bench.py \
+		--builddir '$(abs_top_builddir)' --srcdir '$(abs_top_srcdir)'
 
 # Micro-benchmark of the hot path: calls the POMP2 entry points directly;
 # pp_timer_now() comes from the (static, convenience) utility library.
@@ -114,6 +134,49 @@ bench-examples: examples examples/bench/pomp2_overhead examples/bench/manytasks 
 		examples/bench/manytasks_plain examples/bench/rss_run
 	$(PYTHON) $(srcdir)/examples/bench/run_bench.py --builddir '$(abs_top_builddir)' \
 		--csv '$(abs_top_builddir)/bench-results.csv'
+
+# make view-examples: pages of the examples (pompprof-view) in examples/pages/:
+# fib_cutoff traced (tasks, timeline), nqueens_depth (parameters), the two
+# compared at two sizes, and the hybrid MPI example (2 ranks x 2 threads) when
+# configure found MPI.
+.PHONY: view-examples
+VIEW_EXAMPLES_RUN = LD_LIBRARY_PATH='$(abs_top_builddir)/.libs' OMP_NUM_THREADS=2
+view-examples: examples scripts/pompprof-view
+	rm -rf examples/pages && $(MKDIR_P) examples/pages
+	$(VIEW_EXAMPLES_RUN) POMPPROF_TRACE=1 POMPPROF_OUTPUT=examples/pages/fib_cutoff \
+	  examples/prof/fib_cutoff 30 8 >/dev/null
+	scripts/pompprof-view examples/pages/fib_cutoff -o examples/pages/tasks.html
+	$(VIEW_EXAMPLES_RUN) POMPPROF_OUTPUT=examples/pages/nq9 examples/prof/nqueens_depth 9 >/dev/null
+	$(VIEW_EXAMPLES_RUN) POMPPROF_OUTPUT=examples/pages/nq10 examples/prof/nqueens_depth 10 >/dev/null
+	scripts/pompprof-view examples/pages/nq10 -o examples/pages/parameters.html
+	scripts/pompprof-view examples/pages/nq9 examples/pages/nq10 -o examples/pages/compare.html
+if HAVE_MPI
+	$(VIEW_EXAMPLES_RUN) OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	  POMPPROF_OUTPUT=examples/pages/hybrid $(MPIRUN) --oversubscribe -np 2 \
+	  examples/prof/hybrid >/dev/null
+	scripts/pompprof-view examples/pages/hybrid -o examples/pages/hybrid.html
+endif
+	@ls -l examples/pages/*.html
+
+clean-local:
+	rm -rf examples/pages
+
+# pompprof-view (view_bench.py): time to write and to open (headless Chromium)
+# pages of 200,000 call paths and of a trace of more than 10 million events,
+# and their sizes.
+.PHONY: bench-view
+bench-view: examples scripts/pompprof-view
+	$(PYTHON) $(srcdir)/examples/bench/view_bench.py --builddir '$(abs_top_builddir)'
+# What pompprof adds per task (examples/bench/task_cost.py): callgrind's
+# instructions, data accesses and cache misses per task of fib without
+# cut-off at 1 thread, by group (inserted code, pomp2/, profile/, clock,
+# start and end, libgomp); peak RSS per task; wall time of fib, nqueens and
+# treewalk (no cut-off) at 1 and 2 threads, paired medians against plain.
+.PHONY: bench-task-cost
+bench-task-cost: examples/plain/fib examples/prof/fib examples/plain/nqueens \
+		examples/prof/nqueens examples/plain/treewalk examples/prof/treewalk \
+		examples/bench/rss_run examples/bench/pomp2_overhead
+	$(PYTHON) $(srcdir)/examples/bench/task_cost.py --builddir '$(abs_top_builddir)'
 
 # Tracing: the event path with POMPPROF_TRACE=1, the examples traced, and
 # the analysis of a trace of more than 10 million events (trace_bench.py).

@@ -45,7 +45,7 @@ fail() {
     failures=$((failures + 1))
 }
 
-examples="fib fib_cutoff nqueens nqueens_cutoff nqueens_depth mergesort sparselu treewalk prodcons worksharing"
+examples="fib fib_cutoff nqueens nqueens_cutoff nqueens_depth mergesort sparselu treewalk prodcons worksharing wavefront"
 
 for name in $examples; do
     src=$top_srcdir/examples/$name.c

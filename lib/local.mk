@@ -4,6 +4,11 @@ lib_libpp_util_la_SOURCES = \
 	lib/pp_message.c lib/pp_message.h \
 	lib/pp_config.c lib/pp_config.h \
 	lib/pp_timer.c lib/pp_timer.h \
-	lib/pp_counters.c lib/pp_counters.h
+	lib/pp_counters.c lib/pp_counters.h \
+	lib/pp_nearest.c lib/pp_nearest.h
 # Signals: write the profile on SIGINT/SIGTERM.
 lib_libpp_util_la_SOURCES += lib/pp_signals.c lib/pp_signals.h
+# DWARF: code addresses to function names, files and lines, at the end.
+lib_libpp_util_la_SOURCES += lib/pp_dwarf.c lib/pp_dwarf.h
+lib_libpp_util_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBDW_CFLAGS)
+lib_libpp_util_la_LIBADD = $(LIBDW_LIBS) -ldl

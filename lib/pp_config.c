@@ -8,8 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/pp_message.h"
+#include "lib/pp_nearest.h"
+
+extern char **environ;
 
 static int pp_config_bad(const char *var, const char *value, const char *accepted)
 {
@@ -25,19 +29,6 @@ static int pp_config_parse_bool(const char *var, const char *v, bool *out)
         *out = false;
     else
         return pp_config_bad(var, v, "1, 0, yes, no, true, false, on, off");
-    return 0;
-}
-
-static int pp_config_parse_uint(const char *var, const char *v, unsigned long max, unsigned long *out)
-{
-    char *end;
-    errno = 0;
-    if (!isdigit((unsigned char)v[0]))
-        return pp_config_bad(var, v, "a whole number");
-    unsigned long x = strtoul(v, &end, 10);
-    if (errno || *end || x > max)
-        return pp_config_bad(var, v, "a whole number");
-    *out = x;
     return 0;
 }
 
@@ -86,10 +77,11 @@ static int pp_config_parse_size(const char *var, const char *v, size_t *out)
  * names and names longer than PAPI's limit are refused here. */
 static int pp_config_parse_metrics(const char *var, const char *v, pp_config *cfg)
 {
-    char accepted[128];
+    char accepted[160];
     snprintf(accepted, sizeof accepted,
-             "up to %d comma-separated PAPI event names, e.g. PAPI_TOT_INS,perf::PAGE-FAULTS",
-             PP_CONFIG_METRICS_MAX);
+             "comma-separated PAPI event names, e.g. PAPI_TOT_INS,perf::PAGE-FAULTS; pompprof "
+             "counts at most %d events",
+             PP_COUNTERS_MAX);
     cfg->n_metrics = 0;
     const char *p = v;
     for (;;) {
@@ -116,6 +108,62 @@ static int pp_config_parse_metrics(const char *var, const char *v, pp_config *cf
     }
 }
 
+/* Every POMPPROF_* variable pompprof reads: the library's settings, then
+ * the wrapper's and the tools' (they share the environment of a build). */
+static const char *const pp_config_known[] = {
+    "POMPPROF_VERBOSE", "POMPPROF_ENABLE", "POMPPROF_OUTPUT", "POMPPROF_TIMER",
+    "POMPPROF_METRICS", "POMPPROF_MAX_DEPTH", "POMPPROF_MEMORY",
+    "POMPPROF_MAX_PARAMETER_VALUES", "POMPPROF_TRACE", "POMPPROF_TRACE_BUFFER",
+    "POMPPROF_LIBDIR", "POMPPROF_INCDIR", "POMPPROF_REPLAY",
+};
+#define PP_CONFIG_KNOWN (sizeof pp_config_known / sizeof pp_config_known[0])
+
+/* A misspelt setting (POMPPROF_METRIC=...) would be ignored without a word:
+ * one line for each unknown POMPPROF_* variable, with the nearest known name. */
+static void pp_config_check_names(void)
+{
+    for (char **e = environ; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        if (strncmp(*e, "POMPPROF_", 9) != 0 || !eq)
+            continue;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - *e), *e);
+        size_t i = 0;
+        while (i < PP_CONFIG_KNOWN && strcmp(pp_config_known[i], name) != 0)
+            i++;
+        if (i < PP_CONFIG_KNOWN)
+            continue;
+        pp_nearest near;
+        pp_nearest_begin(&near, name);
+        for (i = 0; i < PP_CONFIG_KNOWN; i++)
+            pp_nearest_offer(&near, pp_config_known[i]);
+        const char *guess = pp_nearest_result(&near);
+        if (guess)
+            pp_message_warn("%s is not a pompprof setting and is ignored; did you mean %s?", name,
+                            guess);
+        else
+            pp_message_warn("%s is not a pompprof setting and is ignored (the settings: README.md, "
+                            "\"Settings\")",
+                            name);
+    }
+}
+
+/* POMPPROF_OUTPUT names a file when it ends in .cubex, else a directory: a
+ * name that looks like a file of another extension (e8.cube, run.cubx) is
+ * a directory too, which the user may not expect; say so. */
+static void pp_config_check_output(const char *v)
+{
+    const char *base = strrchr(v, '/');
+    base = base ? base + 1 : v;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base || !strcmp(dot, ".cubex"))
+        return;
+    if (!strncasecmp(dot, ".cub", 4) || !strcasecmp(dot, ".cubex"))
+        pp_message_warn("POMPPROF_OUTPUT='%s' does not end in .cubex, so it is a directory: the "
+                        "profile goes to %s/profile.cubex (a file name ends in .cubex)",
+                        v, v);
+}
+
 int pp_config_from_env(pp_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -128,7 +176,7 @@ int pp_config_from_env(pp_config *cfg)
 
     if ((v = getenv("POMPPROF_VERBOSE")) && *v) {
         unsigned long x;
-        if (pp_config_parse_uint("POMPPROF_VERBOSE", v, 2, &x) == 0)
+        if (pp_config_parse_range("POMPPROF_VERBOSE", v, 0, 2, &x) == 0)
             cfg->verbose = (int)x;
         else
             bad++;
@@ -136,9 +184,10 @@ int pp_config_from_env(pp_config *cfg)
     if ((v = getenv("POMPPROF_ENABLE")) && *v)
         bad += pp_config_parse_bool("POMPPROF_ENABLE", v, &cfg->enable);
     if ((v = getenv("POMPPROF_OUTPUT"))) {
-        if (*v)
+        if (*v) {
             cfg->output = v;
-        else
+            pp_config_check_output(v);
+        } else
             bad += pp_config_bad("POMPPROF_OUTPUT", v, "a directory or a file name ending in .cubex");
     }
     if ((v = getenv("POMPPROF_TIMER")) && *v) {
@@ -157,10 +206,8 @@ int pp_config_from_env(pp_config *cfg)
         bad += pp_config_parse_metrics("POMPPROF_METRICS", v, cfg);
     if ((v = getenv("POMPPROF_MAX_DEPTH")) && *v) {
         unsigned long x = 0;
-        if (pp_config_parse_uint("POMPPROF_MAX_DEPTH", v, 100000, &x))
+        if (pp_config_parse_range("POMPPROF_MAX_DEPTH", v, 1, 100000, &x))
             bad++;
-        else if (x == 0)
-            bad += pp_config_bad("POMPPROF_MAX_DEPTH", v, "a whole number from 1 to 100000");
         else
             cfg->max_depth = (unsigned)x;
     }
@@ -186,6 +233,9 @@ int pp_config_from_env(pp_config *cfg)
         else
             cfg->trace_buffer = x;
     }
+    if ((v = getenv("POMPPROF_FILTER")) && *v)
+        cfg->filter = v;
+    pp_config_check_names();
     return bad;
 }
 

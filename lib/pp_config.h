@@ -11,9 +11,10 @@
 #include "lib/pp_counters.h"
 #include "lib/pp_timer.h"
 
-/* POMPPROF_METRICS takes this many names at most; pp_counters keeps as many
- * of them as PAPI can count together (up to PP_COUNTERS_MAX). */
-#define PP_CONFIG_METRICS_MAX 32
+/* POMPPROF_METRICS takes this many names; pp_counters keeps as many of them
+ * as PAPI can count together, at most PP_COUNTERS_MAX (16, the one limit the
+ * messages and the README state) and names the others. */
+#define PP_CONFIG_METRICS_MAX PP_COUNTERS_NAMES_MAX
 #define PP_CONFIG_PARAMETER_VALUES_DEFAULT 256
 #define PP_CONFIG_PARAMETER_VALUES_MAX 1000000
 
@@ -30,6 +31,8 @@ typedef struct pp_config {
     int verbose;                 /* POMPPROF_VERBOSE 0..2 */
     bool trace;                  /* POMPPROF_TRACE (default 0): an OTF2 trace beside the profile */
     size_t trace_buffer;         /* POMPPROF_TRACE_BUFFER: bytes per thread (k/M/G suffix) */
+    const char *filter;          /* POMPPROF_FILTER: a filter file (Score-P syntax) for the
+                                  * instrumented functions, NULL = none */
 } pp_config;
 
 /* POMPPROF_TRACE_BUFFER: the default, and the least a thread's buffer may

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/pp_message.h"
+#include "lib/pp_nearest.h"
 
 static int pp_counters_n;
 static char pp_counters_names[PP_COUNTERS_MAX][PP_COUNTERS_NAME_LEN];
@@ -98,6 +99,33 @@ static int pp_counters_try(int code, int with)
     return ret;
 }
 
+/* "did you mean": the closest name among PAPI's presets (countable here or not) and
+ * every component's native events (PAPI's own list, as papi_avail and
+ * papi_native_avail print it).  Only when a name is unknown, so the walk
+ * over a few hundred names costs nothing in a correct run. */
+static const char *pp_counters_nearest(const char *name, pp_nearest *near)
+{
+    pp_nearest_begin(near, name);
+    char text[PAPI_MAX_STR_LEN];
+    int code = PAPI_PRESET_MASK;
+    if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK) {
+        do {
+            if (PAPI_event_code_to_name(code, text) == PAPI_OK)
+                pp_nearest_offer(near, text);
+        } while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+    }
+    for (int cid = 0; cid < PAPI_num_components(); cid++) {
+        code = PAPI_NATIVE_MASK;
+        if (PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cid) != PAPI_OK)
+            continue;
+        do {
+            if (PAPI_event_code_to_name(code, text) == PAPI_OK)
+                pp_nearest_offer(near, text);
+        } while (PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cid) == PAPI_OK);
+    }
+    return pp_nearest_result(near);
+}
+
 static void pp_counters_keep(const char *name, int code)
 {
     PAPI_event_info_t info;
@@ -112,6 +140,17 @@ static void pp_counters_keep(const char *name, int code)
     pp_counters_codes[pp_counters_n] = code;
     snprintf(pp_counters_names[pp_counters_n], PP_COUNTERS_NAME_LEN, "%s", name);
     pp_counters_n++;
+}
+
+/* The kept events' codes again, from their names: the walk over the native
+ * events renumbers them. */
+static void pp_counters_recode(void)
+{
+    for (int k = 0; k < pp_counters_n; k++) {
+        int code;
+        if (PAPI_event_name_to_code(pp_counters_names[k], &code) == PAPI_OK)
+            pp_counters_codes[k] = code;
+    }
 }
 
 int pp_counters_init(const char (*names)[PP_COUNTERS_NAME_LEN], int n)
@@ -129,38 +168,58 @@ int pp_counters_init(const char (*names)[PP_COUNTERS_NAME_LEN], int n)
                         "counters");
         return 0;
     }
-    pp_counters_note note = {.len = 0};
+    /* why each name is left out ("" kept), said in one line at the end */
+    static char whys[PP_COUNTERS_NAMES_MAX][160];
+    int unknown = 0;
+    if (n > PP_COUNTERS_NAMES_MAX)
+        n = PP_COUNTERS_NAMES_MAX;
     for (int i = 0; i < n; i++) {
-        char why[160];
+        char *why = whys[i];
         int code;
+        why[0] = '\0';
         if (pp_counters_repeated(names, i)) {
-            pp_counters_leave_out(&note, names[i], "named twice");
+            snprintf(why, sizeof whys[0], "named twice");
             continue;
         }
         if (pp_counters_n == PP_COUNTERS_MAX) {
-            snprintf(why, sizeof why, "pompprof counts at most %d events", PP_COUNTERS_MAX);
-            pp_counters_leave_out(&note, names[i], why);
+            snprintf(why, sizeof whys[0], "pompprof counts at most %d events", PP_COUNTERS_MAX);
             continue;
         }
         ret = PAPI_event_name_to_code((char *)names[i], &code);
         if (ret != PAPI_OK) {
-            snprintf(why, sizeof why, "unknown to PAPI: %s", PAPI_strerror(ret));
-            pp_counters_leave_out(&note, names[i], why);
+            snprintf(why, sizeof whys[0], "unknown to PAPI: %s", PAPI_strerror(ret));
+            unknown = 1;
             continue;
         }
         ret = pp_counters_try(code, pp_counters_n);
         if (ret != PAPI_OK) {
             /* alone it may work: then the set is full */
             int alone = pp_counters_n ? pp_counters_try(code, 0) : ret;
-            snprintf(why, sizeof why, "%s: %s",
+            snprintf(why, sizeof whys[0], "%s: %s",
                      alone == PAPI_OK ? "not countable together with the events before it"
                                       : "PAPI cannot count it here",
                      PAPI_strerror(alone == PAPI_OK ? ret : alone));
-            pp_counters_leave_out(&note, names[i], why);
             continue;
         }
         pp_counters_keep(names[i], code);
     }
+    /* Walking PAPI's list of native events leaves its perf_event component unable
+     * to add events (PAPI 7.0): so only after the last event set was tried, and the
+     * threads' sets are made from fresh codes (pp_counters_recode). */
+    if (unknown) {
+        for (int i = 0; i < n; i++) {
+            pp_nearest near;
+            const char *guess;
+            if (!strncmp(whys[i], "unknown to PAPI", 15) &&
+                (guess = pp_counters_nearest(names[i], &near)))
+                snprintf(whys[i], sizeof whys[0], "unknown to PAPI; did you mean %s?", guess);
+        }
+        pp_counters_recode();
+    }
+    pp_counters_note note = {.len = 0};
+    for (int i = 0; i < n; i++)
+        if (whys[i][0])
+            pp_counters_leave_out(&note, names[i], whys[i]);
     pp_counters_report(&note);
     return pp_counters_n;
 }

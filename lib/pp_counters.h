@@ -16,6 +16,9 @@
 /* How many events one thread counts at most: the capacity of every counter
  * array in the engine. */
 #define PP_COUNTERS_MAX 16
+/* How many names POMPPROF_METRICS may give: the ones beyond PP_COUNTERS_MAX
+ * (or that PAPI cannot count together) are named as left out. */
+#define PP_COUNTERS_NAMES_MAX 64
 /* The longest event name, with its terminating NUL (PAPI's own limit). */
 #define PP_COUNTERS_NAME_LEN 128
 

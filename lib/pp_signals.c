@@ -36,6 +36,13 @@ static sem_t pp_signals_go;
 static atomic_int pp_signals_state;
 static atomic_int pp_signals_signo;
 static atomic_int pp_signals_flusher_pid; /* 0: no flusher in this process */
+/* the signal whose flush runs (the profile says the run was cut by it) */
+static atomic_int pp_signals_caught_sig;
+
+int pp_signals_caught(void)
+{
+    return atomic_load(&pp_signals_caught_sig);
+}
 
 static void pp_signals_die_of(int sig)
 {
@@ -120,6 +127,7 @@ static void pp_signals_handler(int sig)
         errno = saved_errno;
         return;
     }
+    atomic_store(&pp_signals_caught_sig, sig);
     if (atomic_load(&pp_signals_flusher_pid) == (int)getpid()) {
         if (!pp_signals_flush_elsewhere(sig)) {
             errno = saved_errno;

@@ -46,4 +46,7 @@ int pp_signals_install(pp_signals_flush_fn flush);
 void pp_signals_hold(sigset_t *saved);
 void pp_signals_release(const sigset_t *saved);
 
+/* The signal whose handler is writing (or wrote) the profile; 0 for none. */
+int pp_signals_caught(void);
+
 #endif

@@ -27,6 +27,27 @@ static inline uint64_t pp_timer_clock_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Whether the time-stamp counter is the source, and a read of it: the
+ * event path tests the source first, so that its common case (the TSC)
+ * makes no call and needs no stack frame. */
+static inline int pp_timer_is_tsc(void)
+{
+#if PP_TIMER_HAVE_TSC
+    return pp_timer_use_tsc_;
+#else
+    return 0;
+#endif
+}
+
+static inline uint64_t pp_timer_tsc(void)
+{
+#if PP_TIMER_HAVE_TSC
+    return __rdtsc();
+#else
+    return pp_timer_clock_ns();
+#endif
+}
+
 /* Current time in ticks of the selected source. */
 static inline uint64_t pp_timer_now(void)
 {

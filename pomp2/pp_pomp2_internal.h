@@ -25,8 +25,7 @@ static inline void pp_pomp2_store_current_task(POMP2_Task_handle *old_task)
 static inline void pp_pomp2_scheduling_point_begin(POMP2_Task_handle *old_task,
                                                    pp_region_id region)
 {
-    pp_pomp2_store_current_task(old_task);
-    pp_profile_enter(region);
+    pp_profile_scheduling_enter(region, (pp_task_handle *)old_task);
 }
 
 /* The engine key of a parameter name of len bytes, from a per-thread cache

@@ -46,6 +46,17 @@ static inline pp_pomp2_region *pp_pomp2_region_of(void **slot, const char *ctc)
     return pp_pomp2_region_assign_slow(slot, ctc);
 }
 
+/* The entry of an assigned handle, NULL for an unassigned (or NULL) one:
+ * the hot entry points (pp_pomp2_task.c) go to a cold path of their own
+ * for the latter, which assigns it, so that their common case is a tail
+ * call into the engine that needs no stack frame. */
+static inline pp_pomp2_region *pp_pomp2_region_known(void **slot)
+{
+    if (__builtin_expect(slot == NULL, 0))
+        return NULL;
+    return __atomic_load_n((pp_pomp2_region **)slot, __ATOMIC_ACQUIRE);
+}
+
 /* POMP2_Assign_handle: map ctc to its entry and store it into *slot (a NULL
  * or malformed ctc gets the unknown entry and a warning naming it). */
 void pp_pomp2_region_assign(void **slot, const char *ctc);

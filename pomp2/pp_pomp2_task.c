@@ -22,37 +22,81 @@ POMP2_Task_handle POMP2_Get_new_task_handle(void)
     return (POMP2_Task_handle)pp_profile_task_new_handle();
 }
 
+/* Each hot entry point below has a cold twin for a handle not assigned yet
+ * (pp_pomp2_region_known); the twins assign it and do the same. */
+#define PP_POMP2_COLD static __attribute__((noinline, cold))
+
+PP_POMP2_COLD void pp_pomp2_task_create_begin_cold(POMP2_Region_handle *pomp2_handle,
+                                                   POMP2_Task_handle *pomp2_new_task,
+                                                   POMP2_Task_handle *pomp2_old_task,
+                                                   const char ctc_string[])
+{
+    pp_profile_task_create_begin(pp_pomp2_region_of(pomp2_handle, ctc_string)->inner,
+                                 (pp_task_handle *)pomp2_new_task,
+                                 (pp_task_handle *)pomp2_old_task);
+}
+
 void POMP2_Task_create_begin(POMP2_Region_handle *pomp2_handle,
                              POMP2_Task_handle *pomp2_new_task,
                              POMP2_Task_handle *pomp2_old_task, int pomp2_if,
                              const char ctc_string[])
 {
     (void)pomp2_if; /* an undeferred task is measured like the others (see above) */
-    pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, ctc_string);
-    pp_task_handle task = pp_profile_task_new_handle();
-    if (pomp2_new_task) /* hand-written calls may pass NULL */
-        *pomp2_new_task = (POMP2_Task_handle)task;
     /* a scheduling point (pp_pomp2_scheduling_point_begin) whose enter also
-     * tells a trace which task is created */
-    pp_pomp2_store_current_task(pomp2_old_task);
-    pp_profile_task_create_enter(r->inner, task);
+     * tells a trace which task is created; hand-written calls may pass NULL
+     * for either handle */
+    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
+    if (__builtin_expect(r == NULL, 0))
+        pp_pomp2_task_create_begin_cold(pomp2_handle, pomp2_new_task, pomp2_old_task, ctc_string);
+    else
+        pp_profile_task_create_begin(r->inner, (pp_task_handle *)pomp2_new_task,
+                                     (pp_task_handle *)pomp2_old_task);
+}
+
+PP_POMP2_COLD void pp_pomp2_task_create_end_cold(POMP2_Region_handle *pomp2_handle,
+                                                 POMP2_Task_handle pomp2_old_task)
+{
+    pp_profile_switch_exit((pp_task_handle)pomp2_old_task,
+                           pp_pomp2_region_of(pomp2_handle, NULL)->inner);
 }
 
 void POMP2_Task_create_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)
 {
-    pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, NULL);
-    pp_profile_switch_exit((pp_task_handle)pomp2_old_task, r->inner);
+    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
+    if (__builtin_expect(r == NULL, 0))
+        pp_pomp2_task_create_end_cold(pomp2_handle, pomp2_old_task);
+    else
+        pp_profile_switch_exit((pp_task_handle)pomp2_old_task, r->inner);
 }
 
-void POMP2_Task_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_task)
+PP_POMP2_COLD void pp_pomp2_task_begin_cold(POMP2_Region_handle *pomp2_handle,
+                                            POMP2_Task_handle pomp2_task)
 {
     pp_profile_task_begin(pp_pomp2_region_of(pomp2_handle, NULL)->main,
                           (pp_task_handle)pomp2_task, false);
 }
 
-void POMP2_Task_end(POMP2_Region_handle *pomp2_handle)
+void POMP2_Task_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_task)
+{
+    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
+    if (__builtin_expect(r == NULL, 0))
+        pp_pomp2_task_begin_cold(pomp2_handle, pomp2_task);
+    else
+        pp_profile_task_begin(r->main, (pp_task_handle)pomp2_task, false);
+}
+
+PP_POMP2_COLD void pp_pomp2_task_end_cold(POMP2_Region_handle *pomp2_handle)
 {
     pp_profile_task_end(pp_pomp2_region_of(pomp2_handle, NULL)->main);
+}
+
+void POMP2_Task_end(POMP2_Region_handle *pomp2_handle)
+{
+    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
+    if (__builtin_expect(r == NULL, 0))
+        pp_pomp2_task_end_cold(pomp2_handle);
+    else
+        pp_profile_task_end(r->main);
 }
 
 void POMP2_Untied_task_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_task)
@@ -70,15 +114,36 @@ PP_POMP2_SAME_AS(POMP2_Task_end) POMP2_Untied_task_end;
 
 /* A taskwait is measured as a barrier is (pp_pomp2_parallel.c): a scheduling
  * point in the entry's main region. */
-void POMP2_Taskwait_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *pomp2_old_task,
-                          const char ctc_string[])
+PP_POMP2_COLD void pp_pomp2_taskwait_begin_cold(POMP2_Region_handle *pomp2_handle,
+                                                POMP2_Task_handle *pomp2_old_task,
+                                                const char ctc_string[])
 {
     pp_pomp2_scheduling_point_begin(pomp2_old_task,
                                     pp_pomp2_region_of(pomp2_handle, ctc_string)->main);
 }
 
+void POMP2_Taskwait_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *pomp2_old_task,
+                          const char ctc_string[])
+{
+    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
+    if (__builtin_expect(r == NULL, 0))
+        pp_pomp2_taskwait_begin_cold(pomp2_handle, pomp2_old_task, ctc_string);
+    else
+        pp_pomp2_scheduling_point_begin(pomp2_old_task, r->main);
+}
+
+PP_POMP2_COLD void pp_pomp2_taskwait_end_cold(POMP2_Region_handle *pomp2_handle,
+                                              POMP2_Task_handle pomp2_old_task)
+{
+    pp_profile_switch_exit((pp_task_handle)pomp2_old_task,
+                           pp_pomp2_region_of(pomp2_handle, NULL)->main);
+}
+
 void POMP2_Taskwait_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)
 {
-    pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, NULL);
-    pp_profile_switch_exit((pp_task_handle)pomp2_old_task, r->main);
+    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
+    if (__builtin_expect(r == NULL, 0))
+        pp_pomp2_taskwait_end_cold(pomp2_handle, pomp2_old_task);
+    else
+        pp_profile_switch_exit((pp_task_handle)pomp2_old_task, r->main);
 }

@@ -30,6 +30,7 @@ typedef struct pp_region_def {
     const char *role;     /* "parallel", "task", "task create", "taskwait", "barrier", ... */
     const char *description; /* NULL, or a note the trace keeps ("depend": a task construct
                                 with depend clauses, doc/trace.md) */
+    const char *mangled;  /* NULL, or the link name (a C++ function's mangled name) */
 } pp_region_def;
 
 /* Define a region; strings are copied.  Thread-safe (takes a lock: called
@@ -40,6 +41,19 @@ pp_region_id pp_profile_region_define(const pp_region_def *def);
  * of one (its strings stay valid; returns -1 for an unknown id). */
 uint32_t pp_profile_region_count(void);
 int pp_profile_region_describe(pp_region_id id, pp_region_def *def);
+/* Give a defined region its final name, file and lines (the function event
+ * source defines a function's region at its first call under its address
+ * and names it at the end, doc/functions.md).  def's NULL strings keep the
+ * old ones.  Takes the lock; call it from an end hook (below), before the
+ * profile is written.  Returns -1 for an unknown id or when out of memory
+ * (the region keeps its old definition). */
+int pp_profile_region_rename(pp_region_id id, const pp_region_def *def);
+/* An end hook: run once, at finalize, after the last event is counted and
+ * before the trees are unified and written (on whatever thread finalizes,
+ * possibly the signal thread).  At most PP_PROFILE_END_HOOKS; returns -1 when
+ * full. */
+#define PP_PROFILE_END_HOOKS 4
+int pp_profile_at_end(void (*hook)(void));
 
 /* Lifecycle.  init is idempotent and cheap after the first call; finalize is
  * idempotent, unifies all threads' trees and writes the profile (also called
@@ -86,6 +100,19 @@ void pp_profile_task_end(pp_region_id task_region);
 /* The start of a task creation: enter(region) and, in a trace, the creation
  * of task (one clock read). */
 void pp_profile_task_create_enter(pp_region_id region, pp_task_handle task);
+/* The same two starts of a scheduling point in one call each (one location
+ * look-up and one clock read instead of two or three calls):
+ * - task_create_begin: a new handle for the task to be created into *task,
+ *   the handle of the current task into *current (each unless NULL), and
+ *   task_create_enter(region, new handle);
+ * - scheduling_enter: the handle of the current task into *current (unless
+ *   NULL; what the end of the scheduling point hands to switch_exit), and
+ *   enter(region).
+ * Equivalent to new_handle, current, task_create_enter and enter called in
+ * turn, also while measurement is off. */
+void pp_profile_task_create_begin(pp_region_id region, pp_task_handle *task,
+                                  pp_task_handle *current);
+void pp_profile_scheduling_enter(pp_region_id region, pp_task_handle *current);
 /* Lock wrappers: exit(region) with lock acquired at that moment, and
  * enter(region) with lock released at that moment (one clock read each; the
  * trace records the lock events). */

@@ -77,32 +77,122 @@ static inline __attribute__((always_inline)) void pp_profile_exit_body(pp_locati
     t->pos = n->parent;
 }
 
+/* The fast paths of enter and exit, for a location that neither traces nor
+ * counts (loc->plain; the callers check): the common case of the node next
+ * to the one entered last and no folded region.  Anything else goes to the bodies above, before
+ * anything changed.  No calls but tail calls: no stack frame. */
+static __attribute__((noinline)) void pp_profile_enter_general(pp_location *loc,
+                                                               pp_region_id region, uint64_t now)
+{
+    pp_profile_enter_body(loc, region, now);
+}
+
+static __attribute__((noinline)) void pp_profile_exit_general(pp_location *loc,
+                                                              pp_region_id region, uint64_t now)
+{
+    pp_profile_exit_body(loc, region, now);
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_enter_fast(pp_location *loc, pp_region_id region, uint64_t now)
+{
+    pp_task *t = loc->current;
+    pp_node *c;
+    if (PP_UNLIKELY(t->fold || !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+        pp_profile_enter_general(loc, region, now);
+        return;
+    }
+    loc->last = now;
+    c->start = now - t->susp;
+    t->pos = c;
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_exit_fast(pp_location *loc, pp_task *t, pp_region_id region, uint64_t now)
+{
+    pp_node *n = t->pos;
+    if (PP_UNLIKELY(n->region != region || n == t->floor || t->fold)) {
+        pp_profile_exit_general(loc, region, now);
+        return;
+    }
+    loc->last = now;
+    pp_profile_node_visit(n, now - t->susp - n->start);
+    t->pos = n->parent;
+}
+
+/* Either body, for a location of either kind (the _at forms and the
+ * public events' general form). */
+static inline __attribute__((always_inline)) void
+pp_profile_enter_any(pp_location *loc, pp_region_id region, uint64_t now)
+{
+    if (loc->plain)
+        pp_profile_enter_fast(loc, region, now);
+    else
+        pp_profile_enter_body(loc, region, now);
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_exit_any(pp_location *loc, pp_region_id region, uint64_t now)
+{
+    if (loc->plain)
+        pp_profile_exit_fast(loc, loc->current, region, now);
+    else
+        pp_profile_exit_body(loc, region, now);
+}
+
 void pp_profile_enter_at(pp_region_id region, uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_enter_body(loc, region, now);
+        pp_profile_enter_any(loc, region, now);
 }
 
 void pp_profile_exit_at(pp_region_id region, uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_exit_body(loc, region, now);
+        pp_profile_exit_any(loc, region, now);
 }
 
-void pp_profile_enter(pp_region_id region)
+/* The public events begin with pp_profile_fast_loc (pp_profile_internal.h):
+ * without a location yet, while not measuring, or for a location that
+ * traces or counts or reads the clock (no TSC), they take their general
+ * form (the general body, as before the fast paths existed), which tail
+ * calls keep out of the fast paths' way. */
+static __attribute__((noinline)) void pp_profile_enter_other(pp_region_id region)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_enter_body(loc, region, pp_timer_now());
 }
 
-void pp_profile_exit(pp_region_id region)
+static __attribute__((noinline)) void pp_profile_exit_other(pp_region_id region)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_exit_body(loc, region, pp_timer_now());
+}
+
+void pp_profile_enter(pp_region_id region)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_fast_tls_;
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_enter_other(region);
+    else
+        pp_profile_enter_fast(loc, region, pp_timer_tsc());
+}
+
+void pp_profile_exit(pp_region_id region)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_fast_tls_;
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_exit_other(region);
+    else
+        pp_profile_exit_fast(loc, loc->current, region, pp_timer_tsc());
 }
 
 /* ---- events a trace needs beside the profile's (one clock read each) -------- */
@@ -146,6 +236,91 @@ void pp_profile_task_create_enter_at(pp_region_id region, pp_task_handle task, u
         pp_profile_task_create_enter_loc(loc, region, task, now);
 }
 
+/* The adapters' starts of a scheduling point in their general form (see
+ * pp_profile_fast_loc); without a location to record in, the single calls
+ * in turn, which still hand out handles. */
+static __attribute__((noinline)) void pp_profile_task_create_begin_other(pp_region_id region,
+                                                                         pp_task_handle *task,
+                                                                         pp_task_handle *current)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_task_handle h = pp_profile_task_new_handle();
+        if (task)
+            *task = h;
+        if (current)
+            *current = pp_profile_task_current();
+        pp_profile_task_create_enter(region, h);
+        return;
+    }
+    pp_task_handle h = pp_profile_handle_of(loc);
+    if (task)
+        *task = h;
+    if (current)
+        *current = loc->current->handle;
+    pp_profile_task_create_enter_loc(loc, region, h, pp_timer_now());
+}
+
+static __attribute__((noinline)) void pp_profile_scheduling_enter_other(pp_region_id region,
+                                                                        pp_task_handle *current)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (current)
+            *current = pp_profile_task_current();
+        return;
+    }
+    if (current)
+        *current = loc->current->handle;
+    pp_profile_enter_body(loc, region, pp_timer_now());
+}
+
+static __attribute__((noinline)) void pp_profile_task_create_general(pp_location *loc,
+                                                                     pp_region_id region,
+                                                                     pp_task_handle task,
+                                                                     uint64_t now)
+{
+    pp_profile_task_create_enter_loc(loc, region, task, now);
+}
+
+void pp_profile_task_create_begin(pp_region_id region, pp_task_handle *task,
+                                  pp_task_handle *current)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_profile_task_create_begin_other(region, task, current);
+        return;
+    }
+    uint64_t now = pp_timer_tsc();
+    pp_task_handle h = pp_profile_handle_of(loc);
+    pp_task *t = loc->current;
+    if (task)
+        *task = h;
+    if (current)
+        *current = t->handle;
+    pp_node *c;
+    /* pp_profile_enter_fast, whose general path also names the task in a trace */
+    if (PP_UNLIKELY(t->fold || !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+        pp_profile_task_create_general(loc, region, h, now);
+        return;
+    }
+    loc->last = now;
+    c->start = now - t->susp;
+    t->pos = c;
+}
+
+void pp_profile_scheduling_enter(pp_region_id region, pp_task_handle *current)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_profile_scheduling_enter_other(region, current);
+        return;
+    }
+    if (current)
+        *current = loc->current->handle;
+    pp_profile_enter_fast(loc, region, pp_timer_tsc());
+}
+
 void pp_profile_exit_acquire(pp_region_id region, const void *lock)
 {
     pp_location *loc = pp_profile_event_loc();
@@ -174,15 +349,48 @@ void pp_profile_enter_release_at(pp_region_id region, const void *lock, uint64_t
         pp_profile_enter_release_loc(loc, region, lock, now);
 }
 
-void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
+static __attribute__((noinline)) void pp_profile_switch_exit_general(pp_location *loc,
+                                                                     pp_task_handle resumed,
+                                                                     pp_region_id region,
+                                                                     uint64_t now)
+{
+    if (loc->current->handle != resumed)
+        pp_profile_task_switch_loc(loc, resumed, now);
+    pp_profile_exit_body(loc, region, now);
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_switch_exit_loc(pp_location *loc, pp_task_handle resumed, pp_region_id region,
+                           uint64_t now)
+{
+    pp_task *t = loc->current;
+    /* the switch back to the newest active task, when other tasks ran */
+    if (PP_UNLIKELY(t->handle != resumed) &&
+        !(t = pp_profile_task_resume_top(loc, t, resumed, now))) {
+        pp_profile_switch_exit_general(loc, resumed, region, now);
+        return;
+    }
+    pp_profile_exit_fast(loc, t, region, now);
+}
+
+static __attribute__((noinline)) void pp_profile_switch_exit_other(pp_task_handle resumed,
+                                                                   pp_region_id region)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_UNLIKELY(loc == NULL))
         return;
-    uint64_t now = pp_timer_now();
-    if (PP_UNLIKELY(loc->current->handle != resumed))
-        pp_profile_task_switch_loc(loc, resumed, now);
-    pp_profile_exit_body(loc, region, now);
+    pp_profile_switch_exit_general(loc, resumed, region, pp_timer_now());
+}
+
+void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_fast_tls_;
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_switch_exit_other(resumed, region);
+    else
+        pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_tsc());
 }
 
 /* ---- parallel regions ------------------------------------------------------------ */

@@ -10,6 +10,8 @@
  *   tree                arena, node creation, child lookup
  *   location            per-thread state, task handles
  *   extra               extra metrics: definitions, values added to nodes
+ *   depend              dependences of tasks: trace records, their count
+ *                       (pp_profile_depend.h)
  *   counters            PAPI values on the event path
  *   instance            instance trees kept and merged per construct
  *   task                explicit tasks: begin, end, switches, stubs
@@ -18,6 +20,8 @@
  *   close               closing what is still open at the end
  *   unify               one tree for all locations (pp_profile_unify.h)
  *   system              the system tree of the CUBE file
+ *   runfacts            the run's facts: host, cores, settings, how it ended
+ *                       (pp_profile_runfacts.h)
  *   metrics             the metrics in the file: types, values, links
  *                       (pp_profile_metrics.h)
  *   output              the CUBE4 file (pp_profile_output.h)
@@ -31,6 +35,7 @@
 #ifndef PP_PROFILE_INTERNAL_H
 #define PP_PROFILE_INTERNAL_H
 
+#include "lib/pp_timer.h"
 #include "profile/pp_profile_node.h"
 
 /* ---- the process-wide state (pp_profile_state.c) ----------------------------- */
@@ -43,6 +48,8 @@ void pp_profile_update_measuring(void);
 typedef struct pp_region_rec {
     char *name, *file, *paradigm, *role, *description;
     int begin_line, end_line;
+    char *mangled; /* NULL: none (the name stands for it) */
+    uint32_t alias1; /* 0, or 1 + the region this one stands for (pp_profile_names.h) */
 } pp_region_rec;
 
 /* Lock-free lookup by id (records are immutable once published). */
@@ -124,6 +131,24 @@ static inline pp_node *pp_profile_child(pp_location *loc, pp_node *parent, uint6
     }
     return pp_profile_child_slow(loc, parent, key, force);
 }
+/* The child of parent for key when it is the child entered last, or the
+ * one after it (wrapping around to the first child); else NULL.  Nothing
+ * is created: the fast paths leave a miss to the general path. */
+static inline pp_node *pp_profile_child_near(pp_node *parent, uint64_t key)
+{
+    pp_node *c = parent->last_child;
+    if (PP_UNLIKELY(c == NULL))
+        return NULL;
+    if (c->key == key)
+        return c;
+    pp_node *s = c->next_sibling;
+    if (!s)
+        s = parent->first_child;
+    if (s->key != key)
+        return NULL;
+    parent->last_child = s;
+    return s;
+}
 /* A zeroed array of PP_PROFILE_EXTRA_MAX extra-metric values for a node
  * (NULL when memory is short). */
 uint64_t *pp_profile_extra_values(pp_location *loc);
@@ -150,6 +175,13 @@ void pp_profile_arena_release(pp_location *loc);
  * measurement stopped, with one message) when memory is short. */
 pp_location *pp_profile_location_create(void);
 
+/* A fresh task handle of loc: the location index in the high 24 bits keeps
+ * handles unique across threads without any shared counter. */
+static inline pp_task_handle pp_profile_handle_of(pp_location *loc)
+{
+    return ((uint64_t)(loc->index + 1) << 40) | (++loc->handle_counter & ((1ull << 40) - 1));
+}
+
 static inline pp_location *pp_profile_loc(void)
 {
     pp_location *loc = pp_profile_tls_;
@@ -165,6 +197,28 @@ static inline pp_location *pp_profile_event_loc(void)
     if (PP_UNLIKELY(!pp_profile_measuring()))
         return NULL;
     return pp_profile_loc();
+}
+
+/* Make loc (NULL: none) the calling thread's location. */
+static inline void pp_profile_tls_set(pp_location *loc)
+{
+    pp_profile_tls_ = loc;
+    pp_profile_fast_tls_ = loc && loc->plain && pp_timer_is_tsc() ? loc : NULL;
+}
+
+/* The prologue of the public events' fast form: the calling thread's
+ * location while measurement is on, when it neither traces nor counts and
+ * the TSC is the source (the event then reads it with pp_timer_tsc()); else
+ * NULL, and the event takes its general form (pp_profile_event_loc,
+ * pp_timer_now).  Events that record nothing while measurement is off test
+ * the flag first and pp_profile_fast_tls_ then, so that their disabled path
+ * returns at once. */
+static inline pp_location *pp_profile_fast_loc(void)
+{
+    pp_location *loc = pp_profile_fast_tls_;
+    if (PP_UNLIKELY(loc == NULL || !pp_profile_measuring()))
+        return NULL;
+    return loc;
 }
 
 /* ---- extra metrics (pp_profile_extra.c) -------------------------------------- */
@@ -282,6 +336,35 @@ static inline void pp_profile_instance_retire(pp_location *loc, pp_task *t, uint
 }
 
 /* ---- tasks (pp_profile_task.c) ------------------------------------------------ */
+
+/* Record a visit of n from its start to now, both in the same clock (a
+ * stub's: real time), never negative. */
+static inline void pp_profile_node_close_at(pp_node *n, uint64_t now)
+{
+    pp_profile_node_visit(n, now > n->start ? now - n->start : 0);
+}
+
+/* The fast path of the end of a scheduling point on a location that
+ * neither traces nor counts (loc->plain): when the task to resume is not
+ * the current one but the newest active instance, suspended, with its stub
+ * node at hand, resume it and return it; else NULL (nothing changed: the
+ * general path does the switch). */
+static inline pp_task *pp_profile_task_resume_top(pp_location *loc, pp_task *cur,
+                                                  pp_task_handle resumed, uint64_t now)
+{
+    pp_task *t = loc->active_top;
+    pp_node *s;
+    if (PP_UNLIKELY(!t || t->handle != resumed || cur->is_explicit || !t->suspended ||
+                    !(s = pp_profile_child_near(loc->implicit->pos,
+                                                pp_node_key_of(t->region, 0)))))
+        return NULL;
+    t->susp += now - t->suspend_start;
+    t->suspended = 0;
+    s->start = now;
+    t->stub = s;
+    loc->current = t;
+    return t;
+}
 
 /* Finish explicit task t at now: close its regions, merge, recycle. */
 void pp_profile_task_finish(pp_location *loc, pp_task *t, uint64_t now);

@@ -29,6 +29,7 @@
 #include "lib/pp_timer.h"
 #include "profile/pp_profile_job.h"
 #include "profile/pp_profile_output.h"
+#include "profile/pp_profile_runfacts.h"
 #include "profile/pp_profile_unify.h"
 
 static pthread_mutex_t pp_profile_init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -257,6 +258,19 @@ static void pp_profile_write_own(const pp_unified *u)
  * held (another thread that takes them waits in
  * pp_profile_wait_for_writer).  now_given: the end's timestamp (the tests'
  * fake clock), NULL: read it.  NULL when there is nothing to write. */
+static void (*pp_profile_end_hooks[PP_PROFILE_END_HOOKS])(void);
+static int pp_profile_n_end_hooks;
+
+int pp_profile_at_end(void (*hook)(void))
+{
+    pthread_mutex_lock(&pp_profile_init_lock);
+    int ok = pp_profile_n_end_hooks < PP_PROFILE_END_HOOKS;
+    if (ok)
+        pp_profile_end_hooks[pp_profile_n_end_hooks++] = hook;
+    pthread_mutex_unlock(&pp_profile_init_lock);
+    return ok ? 0 : -1;
+}
+
 static pp_unified *pp_profile_end(const uint64_t *now_given)
 {
     sigset_t saved;
@@ -275,6 +289,9 @@ static pp_unified *pp_profile_end(const uint64_t *now_given)
          * are read. */
         if (pp_profile_g.n_locations > 1)
             usleep(2000);
+        pp_profile_runfacts_note_end();
+        for (int i = 0; i < pp_profile_n_end_hooks; i++)
+            pp_profile_end_hooks[i]();
         u = pp_profile_unify_at(now);
         pp_profile_report_losses();
         pp_profile_trace_finish(now);
@@ -401,11 +418,12 @@ void pp_profile_lifecycle_reset(void)
     pp_profile_extra_reset();
     pp_profile_regions_reset();
     pp_profile_params_reset();
+    pp_profile_runfacts_reset();
     pp_trace_reset();
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     memset(&pp_profile_g, 0, sizeof pp_profile_g);
     pp_profile_g.lock = lock;
-    pp_profile_tls_ = NULL;
+    pp_profile_tls_set(NULL);
     pp_profile_update_measuring();
     pthread_mutex_unlock(&pp_profile_init_lock);
 }

@@ -8,13 +8,6 @@
 #include "lib/pp_counters.h"
 #include "lib/pp_message.h"
 
-static pp_task_handle pp_profile_handle_of(pp_location *loc)
-{
-    /* the location index in the high 24 bits keeps handles unique across
-     * threads without any shared counter */
-    return ((uint64_t)(loc->index + 1) << 40) | (++loc->handle_counter & ((1ull << 40) - 1));
-}
-
 pp_location *pp_profile_location_create(void)
 {
     pp_location *loc = calloc(1, sizeof *loc);
@@ -52,6 +45,7 @@ pp_location *pp_profile_location_create(void)
     }
 
     loc->trace = pp_trace_thread_start(loc->index, loc->initial.handle);
+    loc->plain = !loc->trace && !loc->n_ctr;
 
     pthread_mutex_lock(&pp_profile_g.lock);
     if (pp_profile_g.last)
@@ -60,7 +54,7 @@ pp_location *pp_profile_location_create(void)
         pp_profile_g.first = loc;
     pp_profile_g.last = loc;
     pthread_mutex_unlock(&pp_profile_g.lock);
-    pp_profile_tls_ = loc;
+    pp_profile_tls_set(loc);
     return loc;
 }
 

@@ -124,10 +124,12 @@ struct pp_task {
     uint32_t fold;         /* open regions that were folded (depth/memory) */
     uint8_t is_explicit;
     uint8_t suspended;
+    uint8_t moved;         /* an untied task resumed on another location: a shell */
     pp_region_id region;   /* explicit: the task construct */
     pp_node *stub;         /* explicit and running: its open stub */
     uint64_t suspend_start;
-    pp_task *next;         /* task table chain / free list */
+    pp_task *next; /* explicit and active: the one begun before (active
+                    * list, pp_location.active_top); else the free list */
     pp_task *parent_task;  /* implicit: task to resume at parallel end */
     pp_task *parent_implicit;
     uint64_t *csusp;       /* counters: [0,n) suspended sums, [n,2n) at suspend */
@@ -177,7 +179,6 @@ typedef struct pp_param_site_memo {
 /* ---- locations ---------------------------------------------------------------- */
 
 #define PP_CHILD_HASH 4096    /* power of two */
-#define PP_TASK_BUCKETS 1024  /* power of two */
 #define PP_CONSTRUCT_CACHE 64 /* power of two */
 
 typedef struct pp_chunk pp_chunk;
@@ -193,6 +194,9 @@ struct pp_location {
     uint32_t index;
     uint32_t n_ctr;    /* PAPI counters read at every event (0: none) */
     uint64_t handle_counter;
+    /* nonzero when this location neither traces nor reads counters (fixed
+     * when it is made): the event path's fast case tests this one flag */
+    uint32_t plain;
     /* call-tree nodes created by child lookups so far: a task instance
      * during which none was created added no node to its kept tree, so its
      * values can stay there until the next flush (pp_profile_instance.c) */
@@ -223,7 +227,10 @@ struct pp_location {
     int counter_set; /* PAPI event set, -1 none */
 
     pp_location *next; /* global list, creation order */
-    pp_task *task_table[PP_TASK_BUCKETS];
+    /* the active explicit instances, newest first (pp_task.next): with tied
+     * tasks they form a stack, so the task a scheduling point's end resumes
+     * is found at the top */
+    pp_task *active_top;
     /* merged construct roots by region id (direct-mapped, checked by
      * region): task begin finds the construct's spare trees in O(1) */
     pp_node *construct_cache[PP_CONSTRUCT_CACHE];
@@ -268,6 +275,10 @@ extern pp_profile_global pp_profile_g;
 extern int pp_profile_measuring_;
 
 extern __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
+/* The same location when the events' fast paths apply to it (no trace, no
+ * counters, the TSC as the clock; pp_profile_tls_set), else NULL: one test
+ * in the prologue of an event decides (pp_profile_fast_loc). */
+extern __thread pp_location *pp_profile_fast_tls_ __attribute__((tls_model("initial-exec")));
 
 static inline int pp_profile_measuring(void)
 {

@@ -1,6 +1,7 @@
 /* Output: the unified tree through cube-writer/ into a .cubex file, and the
- * rules for where that file goes (POMPPROF_OUTPUT, never overwrite, fallback
- * to $TMPDIR or /tmp when the target cannot be written). */
+ * rules for where that file goes (POMPPROF_OUTPUT, never overwrite, a name
+ * of its own per process in a shared directory, fallback to $TMPDIR or /tmp
+ * when the target cannot be written). */
 #include "profile/pp_profile_internal.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include "lib/pp_timer.h"
 #include "profile/pp_profile_metrics.h"
 #include "profile/pp_profile_output.h"
+#include "profile/pp_profile_runfacts.h"
 
 /* ---- where the file goes ----------------------------------------------------- */
 
@@ -98,6 +100,15 @@ int pp_profile_output_target(const char *setting, const char *program, char *dir
     }
     if (pp_output_mkdir_p(dir, err, err_size))
         return -1;
+    if (!is_file && access(file, F_OK) == 0) {
+        /* The directory holds a profile already: of a rerun, of another
+         * process of the job, of a program this one ran.  This process's
+         * is named by program and process, without a word on the program's
+         * stderr; pompprof-report DIR takes the newest and says which. */
+        if (snprintf(file, file_size, "%s/profile.%s.%ld.cubex", dir, program,
+                     (long)getpid()) >= (int)file_size)
+            goto too_long;
+    }
     if (access(file, F_OK) == 0) {
         /* never overwrite: profile.1.cubex, profile.2.cubex, ... beside it */
         char base[PATH_MAX];
@@ -175,6 +186,13 @@ static int pp_output_cnodes(pp_cube *cube, pp_output_ids *ids, const pp_unode *r
     return 0;
 }
 
+static int pp_output_fact(void *cube, const char *key, const char *value)
+{
+    char name[192];
+    snprintf(name, sizeof name, "pompprof::%s", key);
+    return pp_cube_set_attr(cube, name, value) < 0;
+}
+
 /* Build the whole report in memory; NULL with a reason in err. */
 static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
 {
@@ -205,6 +223,7 @@ static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
     bad |= pp_cube_set_attr(cube, "pompprof::timer", pp_timer_name()) < 0;
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)max_active);
     bad |= pp_cube_set_attr(cube, "pompprof::max_active_tasks", buf) < 0;
+    bad |= pp_profile_runfacts_each(pp_output_fact, cube);
 
     pp_profile_metric_ids metrics;
     bad |= pp_profile_metrics_define(cube, u, &metrics) < 0;
@@ -221,6 +240,8 @@ static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
         ids.region_map[r] = pp_cube_def_region(cube, rec->name, rec->file, rec->begin_line,
                                                rec->end_line, rec->paradigm, rec->role, "");
         bad |= ids.region_map[r] < 0;
+        if (rec->mangled && ids.region_map[r] >= 0)
+            bad |= pp_cube_region_set_mangled(cube, ids.region_map[r], rec->mangled) < 0;
     }
     if (bad || pp_output_cnodes(cube, &ids, u->root, cnode_of)) {
         snprintf(err, err_size, "%s", pp_cube_error(cube));
@@ -253,12 +274,18 @@ static int pp_output_try(pp_cube *cube, const char *setting, char *file, size_t 
         *renamed = 0;
         if (setting && *setting) {
             /* the name differs from the asked one: the file existed */
-            char asked[PATH_MAX + 32];
-            if (pp_output_ends_with(setting, ".cubex"))
+            char asked[PATH_MAX + 320];
+            if (pp_output_ends_with(setting, ".cubex")) {
                 snprintf(asked, sizeof asked, "%s", setting);
-            else
+                *renamed = strcmp(asked, file) != 0;
+            } else {
+                /* profile.cubex or profile.<program>.<pid>.cubex: as asked */
+                snprintf(asked, sizeof asked, "%s/profile.%s.%ld.cubex", dir,
+                         pp_profile_g.program, (long)getpid());
+                *renamed = strcmp(asked, file) != 0;
                 snprintf(asked, sizeof asked, "%s/profile.cubex", dir);
-            *renamed = strcmp(asked, file) != 0;
+                *renamed = *renamed && strcmp(asked, file) != 0;
+            }
         }
         if (pp_cube_write(cube, file) == 0)
             return 0;

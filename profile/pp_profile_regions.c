@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/pp_message.h"
+#include "profile/pp_profile_names.h"
 
 #define PP_REGION_CHUNK_BITS 10
 #define PP_REGION_CHUNK (1u << PP_REGION_CHUNK_BITS)
@@ -54,10 +55,12 @@ pp_region_id pp_profile_region_define(const pp_region_def *def)
     r->paradigm = pp_region_strdup(def->paradigm ? def->paradigm : "user", &failed);
     r->role = pp_region_strdup(def->role ? def->role : "unknown", &failed);
     r->description = pp_region_strdup(def->description, &failed);
+    r->mangled = pp_region_strdup(def->mangled, &failed);
     r->begin_line = def->begin_line;
     r->end_line = def->end_line;
     if (failed) {
         free(r->name), free(r->file), free(r->paradigm), free(r->role), free(r->description);
+        free(r->mangled);
         memset(r, 0, sizeof *r);
         pthread_mutex_unlock(&pp_region_lock);
         return PP_REGION_INVALID;
@@ -65,6 +68,34 @@ pp_region_id pp_profile_region_define(const pp_region_def *def)
     __atomic_store_n(&pp_region_n, id + 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&pp_region_lock);
     return id;
+}
+
+int pp_profile_region_rename(pp_region_id id, const pp_region_def *def)
+{
+    pp_region_rec *r = (pp_region_rec *)pp_profile_region_get(id);
+    if (!r || !def)
+        return -1;
+    int failed = 0;
+    char *name = pp_region_strdup(def->name, &failed);
+    char *file = pp_region_strdup(def->file, &failed);
+    char *mangled = pp_region_strdup(def->mangled, &failed);
+    if (failed) {
+        free(name), free(file), free(mangled);
+        return -1;
+    }
+    pthread_mutex_lock(&pp_region_lock);
+    if (name)
+        free(r->name), r->name = name;
+    if (file)
+        free(r->file), r->file = file;
+    if (mangled)
+        free(r->mangled), r->mangled = mangled;
+    if (def->begin_line >= 0)
+        r->begin_line = def->begin_line;
+    if (def->end_line >= 0)
+        r->end_line = def->end_line;
+    pthread_mutex_unlock(&pp_region_lock);
+    return 0;
 }
 
 const pp_region_rec *pp_profile_region_get(pp_region_id id)
@@ -81,13 +112,35 @@ int pp_profile_region_describe(pp_region_id id, pp_region_def *def)
         return -1;
     *def = (pp_region_def){.name = r->name, .file = r->file, .begin_line = r->begin_line,
                            .end_line = r->end_line, .paradigm = r->paradigm, .role = r->role,
-                           .description = r->description};
+                           .description = r->description, .mangled = r->mangled};
     return 0;
 }
 
 uint32_t pp_profile_region_count(void)
 {
     return __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE);
+}
+
+/* ---- regions named late (pp_profile_names.h) ---------------------------------- */
+
+static pp_region_rec *pp_region_slot(pp_region_id id)
+{
+    if (id >= __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE))
+        return NULL;
+    return &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
+}
+
+void pp_profile_region_alias(pp_region_id id, pp_region_id same_as)
+{
+    pp_region_rec *r = pp_region_slot(id);
+    if (r && id != same_as && pp_region_slot(same_as))
+        r->alias1 = same_as + 1;
+}
+
+pp_region_id pp_profile_region_canonical(pp_region_id id)
+{
+    const pp_region_rec *r = pp_region_slot(id);
+    return r && r->alias1 ? r->alias1 - 1 : id;
 }
 
 /* Tests only: forget every region. */
@@ -97,6 +150,7 @@ void pp_profile_regions_reset(void)
     for (uint32_t id = 0; id < pp_region_n; id++) {
         pp_region_rec *r = &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
         free(r->name), free(r->file), free(r->paradigm), free(r->role), free(r->description);
+        free(r->mangled);
         memset(r, 0, sizeof *r);
     }
     __atomic_store_n(&pp_region_n, 0, __ATOMIC_RELEASE);

@@ -166,6 +166,8 @@ pp_profile_parameter_loc(pp_location *loc, pp_param_key key, const pp_param_valu
     pp_param_memo *e = pp_split_resolve(loc, path, n->key, key, val, &pset);
     if (PP_UNLIKELY(pset == PP_PSET_NONE) || pset == n->pset)
         return;
+    if (PP_UNLIKELY(loc->trace != NULL)) /* the values now in force, at the last event's time */
+        pp_trace_put(loc->trace, loc->last, PP_TRACE_PARAMS, pset);
     if (root)
         pp_split_root(loc, t, n, pset, e, loc->last);
     else

@@ -9,6 +9,7 @@
 pp_profile_global pp_profile_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 int pp_profile_measuring_;
 __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
+__thread pp_location *pp_profile_fast_tls_ __attribute__((tls_model("initial-exec")));
 
 void pp_profile_update_measuring(void)
 {

@@ -11,29 +11,43 @@
 
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
+#include "profile/pp_profile_migrate.h"
 
-/* ---- the table of active instances (per location, keyed by handle) --------- */
+/* ---- the active instances (per location, newest first) -------------------- */
 
-static inline uint32_t pp_profile_task_bucket(pp_task_handle h)
-{
-    return (uint32_t)((h ^ (h >> 40)) * 0x9E3779B97F4A7C15ull >> 54) & (PP_TASK_BUCKETS - 1);
-}
-
+/* Tied tasks run nested on a thread, so the task a scheduling point's end
+ * resumes is the newest active one, and the task that ends is the newest
+ * too: the list is a stack whose top is all the event path touches (an
+ * instance that ends below the top, which nesting rules out, costs a walk). */
 static inline pp_task *pp_profile_task_find(pp_location *loc, pp_task_handle h)
 {
-    for (pp_task *t = loc->task_table[pp_profile_task_bucket(h)]; t; t = t->next)
+    for (pp_task *t = loc->active_top; t; t = t->next)
         if (t->handle == h)
             return t;
     return NULL;
 }
 
-static void pp_profile_task_table_remove(pp_location *loc, pp_task *t)
+static inline void pp_profile_task_push_active(pp_location *loc, pp_task *t)
 {
-    pp_task **link = &loc->task_table[pp_profile_task_bucket(t->handle)];
+    t->next = loc->active_top;
+    loc->active_top = t;
+}
+
+static void pp_profile_task_unlink_active(pp_location *loc, pp_task *t)
+{
+    pp_task **link = &loc->active_top;
     while (*link && *link != t)
         link = &(*link)->next;
     if (*link)
         *link = t->next;
+}
+
+static inline void pp_profile_task_remove_active(pp_location *loc, pp_task *t)
+{
+    if (PP_LIKELY(loc->active_top == t))
+        loc->active_top = t->next;
+    else
+        pp_profile_task_unlink_active(loc, t);
 }
 
 /* ---- stubs and switches ------------------------------------------------------ */
@@ -95,6 +109,25 @@ pp_task_handle pp_profile_task_current(void)
     return loc->current->handle;
 }
 
+/* Make t (from the free list or fresh) the running instance task of
+ * construct task_region in the tree rooted at root, from now on. */
+static inline __attribute__((always_inline)) void
+pp_profile_task_start(pp_location *loc, pp_task *t, pp_task_handle task,
+                      pp_region_id task_region, pp_node *root, uint64_t now)
+{
+    t->handle = task;
+    t->region = task_region;
+    t->nodes_mark = loc->nodes_made;
+    t->is_explicit = 1;
+    t->pos = t->floor = root;
+    root->start = now;
+    loc->last = now;
+    pp_profile_task_push_active(loc, t);
+    if (++loc->active_tasks > loc->max_active_tasks)
+        loc->max_active_tasks = loc->active_tasks;
+    loc->current = t;
+}
+
 /* The bodies of task begin and end, shared by the forms with and without
  * a timestamp (inlined: one check of the flag and the location each). */
 static inline __attribute__((always_inline)) void
@@ -111,7 +144,7 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
         loc->task_free = t->next;
         t->susp = t->suspend_start = 0;
         t->fold = 0;
-        t->suspended = 0;
+        t->suspended = t->moved = 0;
         t->stub = NULL;
         t->parent_task = t->parent_implicit = NULL;
         t->csusp = NULL;
@@ -141,19 +174,7 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
     pp_task *cur = loc->current;
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
-    t->handle = task;
-    t->region = task_region;
-    t->nodes_mark = loc->nodes_made;
-    t->is_explicit = 1;
-    t->pos = t->floor = root;
-    root->start = now;
-    loc->last = now;
-    uint32_t b = pp_profile_task_bucket(task);
-    t->next = loc->task_table[b];
-    loc->task_table[b] = t;
-    if (++loc->active_tasks > loc->max_active_tasks)
-        loc->max_active_tasks = loc->active_tasks;
-    loc->current = t;
+    pp_profile_task_start(loc, t, task, task_region, root, now);
     pp_profile_stub_open(loc, t, now);
     if (loc->n_ctr)
         pp_profile_counters_enter(loc, t, root);
@@ -172,8 +193,11 @@ static inline __attribute__((always_inline)) void pp_profile_task_finish_body(pp
         pp_profile_stub_close(loc, t, now);
     if (t->floor->link)
         t->floor->link->instances_active--;
-    pp_profile_instance_retire(loc, t, tnow); /* closes the root */
-    pp_profile_task_table_remove(loc, t);
+    if (PP_UNLIKELY(t->moved)) /* its instance is counted where it went on */
+        pp_profile_instance_keep(loc, t, t->floor);
+    else
+        pp_profile_instance_retire(loc, t, tnow); /* closes the root */
+    pp_profile_task_remove_active(loc, t);
     loc->active_tasks--;
     if (loc->current == t)
         loc->current = loc->implicit; /* the next scheduling-point end says who resumes */
@@ -233,33 +257,164 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
     loc->last = now;
 }
 
+/* ---- the fast path of task begin and end ------------------------------------------
+ * For a location that neither traces nor counts (loc->plain; the callers
+ * check), the common case: a spare instance tree and a free task at hand, the stub's
+ * node found next to the one entered last, no folded or open region at the
+ * end.  It does what the general bodies above do, in fewer steps; anything
+ * else goes to them (before changing anything).  No calls but tail calls,
+ * so the fast path needs no stack frame. */
+
+static __attribute__((noinline)) void pp_profile_task_begin_general(pp_location *loc,
+                                                                    pp_region_id task_region,
+                                                                    pp_task_handle task,
+                                                                    bool untied, uint64_t now)
+{
+    pp_profile_task_begin_loc(loc, task_region, task, untied, now);
+}
+
+static __attribute__((noinline)) void pp_profile_task_end_general(pp_location *loc,
+                                                                  pp_region_id task_region,
+                                                                  uint64_t now)
+{
+    pp_profile_task_end_loc(loc, task_region, now);
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_handle task,
+                           bool untied, uint64_t now)
+{
+    uint64_t key = pp_node_key_of(task_region, 0);
+    pp_task *t = loc->task_free;
+    pp_node *m = loc->construct_cache[pp_profile_construct_slot(key)];
+    pp_node *root, *s;
+    if (PP_UNLIKELY(untied || !t || !m || m->key != key || !(root = m->link) ||
+                    !(s = pp_profile_child_near(loc->implicit->pos, key)))) {
+        pp_profile_task_begin_general(loc, task_region, task, untied, now);
+        return;
+    }
+    loc->task_free = t->next;
+    m->link = root->next_sibling;
+    root->next_sibling = NULL;
+    if (++m->instances_active > m->instances_max)
+        m->instances_max = m->instances_active;
+    pp_task *cur = loc->current;
+    if (cur->is_explicit) { /* pp_profile_task_suspend without counters */
+        cur->suspend_start = now;
+        cur->suspended = 1;
+        if (cur->stub) {
+            pp_profile_node_close_at(cur->stub, now); /* before s->start: it may be s */
+            cur->stub = NULL;
+        }
+    }
+    t->susp = 0;
+    t->fold = 0;
+    t->suspended = 0;
+    pp_profile_task_start(loc, t, task, task_region, root, now);
+    s->start = now;
+    t->stub = s;
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t now)
+{
+    pp_task *t = loc->current;
+    pp_node *root = t->floor, *m;
+    if (PP_UNLIKELY(!t->is_explicit || t->region != task_region ||
+                    t->pos != root || t->fold || !(m = root->link) ||
+                    loc->nodes_made != t->nodes_mark || loc->active_top != t)) {
+        pp_profile_task_end_general(loc, task_region, now);
+        return;
+    }
+    loc->last = now;
+    if (t->stub)
+        pp_profile_node_close_at(t->stub, now);
+    m->instances_active--;
+    pp_profile_node_close_at(root, now - t->susp);
+    /* pp_profile_instance_keep: no node was made while it ran */
+    root->next_sibling = m->link;
+    m->link = root;
+    loc->active_top = t->next;
+    loc->active_tasks--;
+    loc->current = loc->implicit;
+    pp_profile_task_free(loc, t);
+}
+
+/* Either body, for a location of either kind (the _at forms and the
+ * public events' general form). */
+static inline __attribute__((always_inline)) void
+pp_profile_task_begin_any(pp_location *loc, pp_region_id task_region, pp_task_handle task,
+                          bool untied, uint64_t now)
+{
+    if (loc->plain)
+        pp_profile_task_begin_fast(loc, task_region, task, untied, now);
+    else
+        pp_profile_task_begin_loc(loc, task_region, task, untied, now);
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_task_end_any(pp_location *loc, pp_region_id task_region, uint64_t now)
+{
+    if (loc->plain)
+        pp_profile_task_end_fast(loc, task_region, now);
+    else
+        pp_profile_task_end_loc(loc, task_region, now);
+}
+
 void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, bool untied,
                               uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_task_begin_loc(loc, task_region, task, untied, now);
+        pp_profile_task_begin_any(loc, task_region, task, untied, now);
 }
 
 void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_profile_task_end_loc(loc, task_region, now);
+        pp_profile_task_end_any(loc, task_region, now);
 }
 
-void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied)
+/* The general form of the public events (no location yet, not measuring,
+ * trace, counters or the clock as the source; pp_profile_fast_loc): the
+ * general body, out of the fast path's way. */
+static __attribute__((noinline)) void pp_profile_task_begin_other(pp_region_id task_region,
+                                                                  pp_task_handle task,
+                                                                  bool untied)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_task_begin_loc(loc, task_region, task, untied, pp_timer_now());
 }
 
-void pp_profile_task_end(pp_region_id task_region)
+static __attribute__((noinline)) void pp_profile_task_end_other(pp_region_id task_region)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_task_end_loc(loc, task_region, pp_timer_now());
+}
+
+void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_fast_tls_;
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_task_begin_other(task_region, task, untied);
+    else
+        pp_profile_task_begin_fast(loc, task_region, task, untied, pp_timer_tsc());
+}
+
+void pp_profile_task_end(pp_region_id task_region)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_fast_tls_;
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_task_end_other(task_region);
+    else
+        pp_profile_task_end_fast(loc, task_region, pp_timer_tsc());
 }
 
 void pp_profile_task_switch_to(pp_task_handle resumed)
@@ -271,4 +426,85 @@ void pp_profile_task_switch_to(pp_task_handle resumed)
     if (loc && loc->current->handle == resumed)
         return;
     pp_profile_task_switch_to_at(resumed, pp_timer_now());
+}
+
+/* ---- untied tasks that move (pp_profile_migrate.h) ---------------------------- */
+
+void *pp_profile_task_ref(void)
+{
+    pp_location *loc = pp_profile_tls_;
+    return loc && loc->current->is_explicit ? loc->current : NULL;
+}
+
+pp_region_id pp_profile_task_ref_region(const void *ref)
+{
+    return ref ? ((const pp_task *)ref)->region : PP_REGION_INVALID;
+}
+
+#define PP_MIGRATE_DEPTH 256
+
+/* Task t, suspended on another location, goes on here: its open regions
+ * end there without a visit (their time so far stays in that location's
+ * instance tree, as when a parameter splits a node) and open again here in
+ * an instance tree of this location, where they and the instance count
+ * when they end.  t stays in its location's table as a shell that location
+ * finishes at the end without counting it (t->moved).  Only this thread
+ * touches t now: the runtime handed the task over with synchronization of
+ * its own, and the other location never touches a suspended task's nodes. */
+static pp_task *pp_profile_task_move_here(pp_location *loc, pp_task *t, uint64_t now)
+{
+    pp_node *open[PP_MIGRATE_DEPTH];
+    uint32_t n = 0;
+    uint64_t tnow = t->suspend_start - t->susp; /* its clock when it stopped */
+    for (pp_node *m = t->pos; m; m = m->parent) {
+        if (m != t->floor && n < PP_MIGRATE_DEPTH)
+            open[n++] = m;
+        m->sum += tnow > m->start ? tnow - m->start : 0;
+        m->flags |= PP_NODE_PARTIAL;
+        if (m == t->floor)
+            break;
+    }
+    uint32_t fold = t->fold;
+    t->pos = t->floor;
+    t->fold = 0;
+    t->moved = 1;
+    /* for the trace the task does not begin again: it is switched to here */
+    pp_trace_buf *trace = loc->trace;
+    loc->trace = NULL;
+    pp_profile_task_begin_loc(loc, t->region, t->handle, false, now);
+    loc->trace = trace;
+    if (trace)
+        pp_trace_put(trace, now, PP_TRACE_TASK_SWITCH, t->handle);
+    pp_task *here = loc->current;
+    if (here == t || !here->is_explicit || here->handle != t->handle)
+        return NULL; /* out of memory: it runs in the enclosing region */
+    here->fold = fold;
+    while (n > 0 && !here->fold) {
+        pp_node *c = pp_profile_child(loc, here->pos, open[--n]->key, 0);
+        if (!c)
+            break;
+        c->start = now - here->susp;
+        here->pos = c;
+    }
+    return here;
+}
+
+void *pp_profile_task_resume_ref(void *ref, uint64_t now)
+{
+    pp_location *loc = pp_profile_event_loc();
+    pp_task *t = ref;
+    if (PP_UNLIKELY(loc == NULL || t == NULL))
+        return ref;
+    if (loc->current == t)
+        return ref;
+    if (pp_profile_task_find(loc, t->handle) == t) {
+        pp_profile_task_switch_loc(loc, t->handle, now);
+        return ref;
+    }
+    if (!t->suspended || t->moved) {
+        PP_WARN_ONCE("a task resumed on another thread was not suspended where it ran; ignored");
+        return ref;
+    }
+    pp_task *here = pp_profile_task_move_here(loc, t, now);
+    return here ? here : ref;
 }

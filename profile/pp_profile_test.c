@@ -25,10 +25,10 @@ void pp_profile_test_use_location(uint32_t index)
     for (;;) {
         for (pp_location *l = pp_profile_g.first; l; l = l->next)
             if (l->index == index) {
-                pp_profile_tls_ = l;
+                pp_profile_tls_set(l);
                 return;
             }
-        pp_profile_tls_ = NULL;
+        pp_profile_tls_set(NULL);
         if (!pp_profile_location_create())
             return;
     }

@@ -5,12 +5,14 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/pp_config.h"
 #include "lib/pp_counters.h"
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
 #include "profile/pp_profile_output.h"
+#include "profile/pp_profile_runfacts.h"
 
 void pp_profile_trace_start(uint64_t now)
 {
@@ -26,6 +28,73 @@ void pp_profile_trace_start(uint64_t now)
         return;
     }
     pp_trace_start(dir, cfg->trace_buffer, now);
+}
+
+#define PP_TRACE_FACTS_MAX 256
+
+typedef struct pp_trace_facts {
+    char *keys[PP_TRACE_FACTS_MAX], *values[PP_TRACE_FACTS_MAX];
+    uint32_t n;
+} pp_trace_facts;
+
+static int pp_profile_trace_fact(void *user, const char *key, const char *value)
+{
+    pp_trace_facts *f = user;
+    if (f->n == PP_TRACE_FACTS_MAX)
+        return 0;
+    f->keys[f->n] = strdup(key);
+    f->values[f->n] = strdup(value);
+    if (f->keys[f->n] && f->values[f->n])
+        f->n++;
+    else
+        free(f->keys[f->n]), free(f->values[f->n]);
+    return 0;
+}
+
+/* The parameter sets for the trace's PARAMS records: names by key, the
+ * values of every set (what pp_output_parameters writes into the profile). */
+typedef struct pp_trace_params_out {
+    const char **names;
+    uint32_t n_names;
+    uint32_t *first;
+    pp_trace_param *values;
+    uint32_t n_psets;
+} pp_trace_params_out;
+
+static int pp_profile_trace_params(pp_trace_params_out *o)
+{
+    uint32_t n_psets = pp_profile_pset_count(), total = 0, max_key = 0;
+    for (uint32_t p = 0; p < n_psets; p++) {
+        const pp_param_entry *e;
+        uint32_t n = pp_profile_pset_entries(p, &e);
+        total += n;
+        for (uint32_t i = 0; i < n; i++)
+            if (e[i].key + 1 > max_key)
+                max_key = e[i].key + 1;
+    }
+    o->first = calloc(n_psets + 1, sizeof *o->first);
+    o->values = calloc(total ? total : 1, sizeof *o->values);
+    o->names = calloc(max_key ? max_key : 1, sizeof *o->names);
+    if (!o->first || !o->values || !o->names)
+        return -1;
+    for (uint32_t k = 0; k < max_key; k++)
+        o->names[k] = pp_profile_param_name(k);
+    o->n_names = max_key;
+    uint32_t j = 0;
+    for (uint32_t p = 0; p < n_psets; p++) {
+        const pp_param_entry *e;
+        uint32_t n = pp_profile_pset_entries(p, &e);
+        o->first[p] = j;
+        for (uint32_t i = 0; i < n; i++, j++) {
+            o->values[j].param = e[i].key;
+            o->values[j].is_string = e[i].val.type != PP_PARAM_INT64;
+            o->values[j].value = e[i].val.v;
+            o->values[j].str = e[i].val.type == PP_PARAM_STRING ? e[i].val.str : "<other>";
+        }
+    }
+    o->first[n_psets] = j;
+    o->n_psets = n_psets;
+    return 0;
 }
 
 void pp_profile_trace_finish(uint64_t now)
@@ -45,6 +114,23 @@ void pp_profile_trace_finish(uint64_t now)
         .ticks_per_second = pp_timer_ticks_per_second(),
         .wall_t0 = pp_profile_g.wall_init,
     };
+    pp_trace_params_out params = {0};
+    if (pp_profile_trace_params(&params) == 0) {
+        defs.param_names = params.names;
+        defs.n_params = params.n_names;
+        defs.pset_first = params.first;
+        defs.pset_values = params.values;
+        defs.n_psets = params.n_psets;
+    }
+    pp_trace_facts *facts = calloc(1, sizeof *facts);
+    if (facts) {
+        pp_profile_trace_fact(facts, "command_line", pp_profile_g.command_line ? pp_profile_g.command_line : "");
+        pp_profile_trace_fact(facts, "date", pp_profile_g.date);
+        pp_profile_runfacts_each(pp_profile_trace_fact, facts);
+        defs.fact_keys = (const char *const *)facts->keys;
+        defs.fact_values = (const char *const *)facts->values;
+        defs.n_facts = facts->n;
+    }
     for (uint32_t i = 0; i < pp_profile_g.n_ctr && i < PP_COUNTERS_MAX; i++)
         metrics[i] = pp_counters_name((int)i);
     for (uint32_t i = 0; regions && i < n; i++) {
@@ -56,4 +142,10 @@ void pp_profile_trace_finish(uint64_t now)
      * and no archive is written */
     pp_trace_finish(regions ? &defs : NULL);
     free(regions);
+    free(params.names);
+    free(params.first);
+    free(params.values);
+    for (uint32_t i = 0; facts && i < facts->n; i++)
+        free(facts->keys[i]), free(facts->values[i]);
+    free(facts);
 }

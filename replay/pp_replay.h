@@ -10,8 +10,9 @@
  *
  * Events are replayed in time order across threads (OTF2's global event
  * reader).  Files: main (options, reading), model (threads, tasks,
- * categories, readiness), span (the task graph), view (pictures), chrome,
- * json (output). */
+ * categories, readiness), depend (the dependence graph of depend clauses),
+ * span (the task graph), view (pictures), chrome, dot (Graphviz), json
+ * (output). */
 #ifndef PP_REPLAY_H
 #define PP_REPLAY_H
 
@@ -66,6 +67,7 @@ struct pp_replay_seg {
     uint64_t dur;
     uint32_t label;
     uint32_t refs;
+    uint32_t inst; /* the dependent task instance it is a stretch of + 1, 0: none */
 };
 
 pp_replay_seg *pp_replay_seg_new(pp_replay_seg *pred, uint32_t label);
@@ -76,17 +78,59 @@ void pp_replay_seg_unref(pp_replay_seg *s);
 
 typedef struct pp_replay_team pp_replay_team;
 
+/* The parameters a task keeps (more are dropped: a picture's label has room
+ * for a few). */
+#define PP_REPLAY_PARAMS 4
+
 /* An open region of a task: which, and since when. */
 typedef struct pp_replay_entry {
     uint64_t t;
     uint32_t region;
 } pp_replay_entry;
 
+/* ---- dependences (pp_replay_depend.c) -------------------------------------------- */
+
+/* The kinds of pp_depend_kind (profile/pp_profile_depend.h), as the trace
+ * carries them. */
+enum { PP_DEP_IN = 1, PP_DEP_OUT, PP_DEP_INOUT, PP_DEP_MUTEXINOUTSET, PP_DEP_INOUTSET,
+       PP_DEP_UNKNOWN };
+
+typedef struct pp_replay_dep {
+    uint64_t addr, size;
+    uint32_t kind;
+} pp_replay_dep;
+
+/* How a task's readiness is known: it has no depend clause (ready when
+ * created), its dependences were recorded (ready when its predecessors
+ * completed), or they are not (undetermined until it begins). */
+enum { PP_DEPS_NONE = 0, PP_DEPS_KNOWN, PP_DEPS_UNKNOWN };
+
 typedef struct pp_replay_task pp_replay_task;
+typedef struct pp_replay_depmap pp_replay_depmap;
+
+/* A successor of a task: a sibling task, or a task waiting in a taskwait
+ * depend (wait). */
+typedef struct pp_replay_succ {
+    pp_replay_task *task;
+    int wait;
+} pp_replay_succ;
+
+/* A dependent task instance, kept for the graph export and the edges. */
+typedef struct pp_replay_inst {
+    uint32_t label, loc;
+    uint64_t t_create, t_ready, t_begin, t_end, work;
+    uint8_t critical;
+} pp_replay_inst;
+
+typedef struct pp_replay_edge {
+    uint32_t from, to; /* instance indices */
+} pp_replay_edge;
+
 struct pp_replay_task {
     uint64_t id;
     uint32_t label;      /* task construct, parallel region or program region */
     uint32_t create_region;
+    uint32_t create_loc; /* the location that created it */
     uint8_t is_explicit, depend, begun, completed, ready_tied;
     pp_replay_entry *stack;
     uint32_t depth, cap;
@@ -106,6 +150,26 @@ struct pp_replay_task {
     uint8_t waiting_shown;     /* its wait (create to begin) went to the view */
     int32_t instance;          /* index among the recorded instances, -1 none */
     uint64_t frag_start;       /* chrome/view: start of the running fragment */
+    /* its parameters (pompprof_parameter_*): the latest value of each */
+    uint32_t n_par;
+    uint32_t par_id[PP_REPLAY_PARAMS];
+    char *par_val[PP_REPLAY_PARAMS];
+    /* dependences (pp_replay_depend.c) */
+    uint8_t deps;              /* PP_DEPS_* */
+    uint8_t counted;           /* counted as ready: 1 surely, 2 maybe */
+    uint8_t in_wait_depend;    /* suspended in a taskwait depend */
+    uint8_t children_unknown;  /* a child's dependences are unknown: so are its later
+                                  siblings' */
+    uint32_t dep_open;         /* predecessors not completed */
+    uint32_t wait_open;        /* a taskwait depend's predecessors not completed */
+    uint64_t t_ready;
+    uint64_t dep_span, wait_span;
+    pp_replay_seg *dep_seg, *wait_seg;
+    pp_replay_succ *succ;
+    uint32_t n_succ, cap_succ;
+    pp_replay_depmap *children_deps; /* the dependence state of its children */
+    uint32_t inst;             /* its pp_replay_inst + 1, 0: none */
+    uint64_t work;             /* its own work */
 };
 
 /* An instance of a thread team. */
@@ -162,6 +226,8 @@ typedef struct pp_replay {
     uint32_t n_regions;
     char **strings;
     uint32_t n_strings;
+    uint32_t *param_name; /* parameter id -> its name's string */
+    uint32_t n_params;
     pp_replay_loc *locs;
     uint32_t n_locs;
     uint64_t resolution, offset, length;
@@ -180,8 +246,21 @@ typedef struct pp_replay {
     uint64_t work;
     uint64_t span;
     pp_replay_seg *span_seg;
-    uint64_t n_tasks, n_depend_tasks;
-    uint8_t *depend_construct; /* region id -> a depend task ran or waited */
+    uint64_t n_tasks, n_depend_tasks; /* depend tasks: those of unknown dependences */
+    uint8_t *depend_construct; /* region id -> a task of unknown dependences ran or waited */
+    /* dependences */
+    uint8_t *attr_role;        /* attribute id -> 1 + field of a depend[i] item, 0: not one */
+    uint32_t n_attr_roles;
+    pp_replay_dep *items;      /* the event's items */
+    uint32_t cap_items;
+    uint64_t n_known_tasks, n_items, n_unknown_items, n_waits;
+    pp_replay_inst *insts;
+    uint32_t n_insts, cap_insts;
+    pp_replay_edge *edges;
+    uint64_t n_edges, cap_edges;
+    struct {
+        uint64_t count, total, max;
+    } *ready_wait;             /* by region id: ready to begin, tasks of known readiness */
     /* counts */
     uint64_t events, t_last;
     pp_replay_view *view;
@@ -191,22 +270,58 @@ typedef struct pp_replay {
 /* model */
 int pp_replay_model_init(pp_replay *r);
 void pp_replay_enter(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region);
+/* A parameter's value (as text) in the task running on l. */
+void pp_replay_param(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t param,
+                     const char *value);
+/* "depth=3, kind=leaf": a task's parameters into buf ("" without any). */
+void pp_replay_task_params(const pp_replay *r, const pp_replay_task *t, char *buf, size_t size);
 void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region);
 void pp_replay_fork(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t threads);
 void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t comm);
 void pp_replay_team_end(pp_replay *r, pp_replay_loc *l, uint64_t t);
 void pp_replay_join(pp_replay *r, pp_replay_loc *l, uint64_t t);
-void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
+/* items: the task's recorded dependences (n 0: none recorded) */
+void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id,
+                           const pp_replay_dep *items, uint32_t n);
+/* A taskwait depend of l's current task (before its taskwait's enter). */
+void pp_replay_taskwait_depend(pp_replay *r, pp_replay_loc *l, uint64_t t,
+                               const pp_replay_dep *items, uint32_t n);
+/* Task t's predecessors are all done: it is ready now (pp_replay_depend.c
+ * calls it). */
+void pp_replay_task_ready(pp_replay *r, pp_replay_task *t, uint64_t now);
+/* A task suspended in a taskwait (depend) may have become ready. */
+void pp_replay_check_tied(pp_replay *r, pp_replay_task *t, uint64_t now);
 void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
 void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
 void pp_replay_finish(pp_replay *r, uint64_t t);
 /* The label of what location l does now (pictures). */
 uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l);
 
+/* depend */
+/* The predecessors of task (a child of parent; NULL: a taskwait depend of
+ * parent) by OpenMP's rules: edges from its earlier siblings, each
+ * predecessor told to wake it; the state updated with task's items.
+ * Returns how many predecessors have not completed. */
+uint32_t pp_replay_depend_add(pp_replay *r, pp_replay_task *parent, pp_replay_task *task,
+                              const pp_replay_dep *items, uint32_t n, uint64_t now);
+/* Task t completed at now: its successors learn it. */
+void pp_replay_depend_complete(pp_replay *r, pp_replay_task *t, uint64_t now);
+/* Parent's children can gain no more siblings: drop their state. */
+void pp_replay_depend_forget(pp_replay_task *parent);
+/* Free what t holds of the graph (it is being freed). */
+void pp_replay_depend_free(pp_replay_task *t);
+/* Mark the instances and edges on the span's path (before the output). */
+void pp_replay_depend_mark_critical(pp_replay *r);
+
+/* dot: the dependence graph as Graphviz; instances up to max_instances,
+ * collapsed to constructs beyond.  0, or -1 (errno). */
+int pp_replay_dot_write(const pp_replay *r, const char *path, uint32_t max_instances);
+
 /* span */
 /* Task t (running on l) did dt ticks of work. */
 static inline void pp_replay_span_work(pp_replay *r, pp_replay_task *t, uint64_t dt)
 {
+    t->work += dt;
     t->span += dt;
     t->seg->dur += dt;
     r->work += dt;
@@ -224,7 +339,10 @@ void pp_replay_team_contribute(pp_replay_team *team, uint32_t episode, uint64_t 
                                pp_replay_seg *seg);
 
 /* view (pictures) */
-pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t max_instances);
+/* levels > 1: also levels - 1 finer resolutions of the thread view and the
+ * ready curve, each 4 x finer (pompprof-view's zoom). */
+pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t max_instances,
+                                   uint32_t levels);
 /* Location l did label from a to b (clipped to the window inside). */
 void pp_replay_view_segment(pp_replay_view *v, const pp_replay *r, uint32_t loc, uint64_t a,
                             uint64_t b, uint32_t label);
@@ -253,7 +371,7 @@ const char *pp_replay_label_name(const pp_replay *r, uint32_t label);
 /* chrome */
 pp_replay_chrome *pp_replay_chrome_open(const char *path, char *err, size_t err_size);
 void pp_replay_chrome_slice(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint32_t region,
-                            uint64_t a, uint64_t b, uint64_t task);
+                            uint64_t a, uint64_t b, const pp_replay_task *task);
 void pp_replay_chrome_flow(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint64_t t,
                            uint64_t task, int begin);
 void pp_replay_chrome_counter(pp_replay_chrome *c, const pp_replay *r, uint64_t t, uint64_t ready);

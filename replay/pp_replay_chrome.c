@@ -46,8 +46,9 @@ static void pp_chrome_sep(pp_replay_chrome *c)
 }
 
 void pp_replay_chrome_slice(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint32_t region,
-                            uint64_t a, uint64_t b, uint64_t task)
+                            uint64_t a, uint64_t b, const pp_replay_task *t)
 {
+    uint64_t task = t && t->is_explicit ? t->id : 0;
     if (a < r->from)
         a = r->from;
     if (b > r->to)
@@ -62,9 +63,19 @@ void pp_replay_chrome_slice(pp_replay_chrome *c, const pp_replay *r, uint32_t lo
     fprintf(c->f, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, "
                   "\"tid\": %u",
             cat, pp_chrome_us(r, a), pp_chrome_us(r, b) - pp_chrome_us(r, a), loc);
-    if (task)
-        fprintf(c->f, ", \"args\": {\"task\": \"%u:%u\"}", (unsigned)(task >> 32),
-                (unsigned)task);
+    char params[512];
+    pp_replay_task_params(r, t, params, sizeof params);
+    if (task || params[0]) {
+        fputs(", \"args\": {", c->f);
+        if (task)
+            fprintf(c->f, "\"task\": \"%u:%u\"%s", (unsigned)(task >> 32), (unsigned)task,
+                    params[0] ? ", " : "");
+        if (params[0]) {
+            fputs("\"parameters\": ", c->f);
+            pp_replay_json_string(c->f, params);
+        }
+        fputc('}', c->f);
+    }
     fputc('}', c->f);
 }
 

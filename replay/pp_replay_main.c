@@ -1,5 +1,6 @@
 /* pompprof-replay [--from S] [--to S] [--bins N] [--instances N]
- *                 [--pictures] [--chrome FILE] ARCHIVE.otf2
+ *                 [--levels N] [--pictures] [--chrome FILE]
+ *                 [--dot FILE [--dot-instances N]] ARCHIVE.otf2
  *
  * Reads a trace written by pompprof with OTF2's reader, replays its events
  * in time order (pp_replay_model.c) and prints one JSON document on stdout
@@ -101,6 +102,26 @@ static int pp_def_kind(OTF2_RegionRole role, OTF2_Paradigm paradigm, const char 
     }
 }
 
+static OTF2_CallbackCode pp_def_parameter(void *user, OTF2_ParameterRef self,
+                                          OTF2_StringRef name, OTF2_ParameterType type)
+{
+    pp_replay *r = user;
+    (void)type;
+    if (self >= (1u << 20))
+        return OTF2_CALLBACK_SUCCESS; /* not ours: pompprof numbers them from 0 */
+    if (self >= r->n_params) {
+        uint32_t *t = realloc(r->param_name, (self + 1) * sizeof *t);
+        if (!t)
+            return OTF2_CALLBACK_ERROR;
+        for (uint32_t i = r->n_params; i <= self; i++)
+            t[i] = UINT32_MAX;
+        r->param_name = t;
+        r->n_params = self + 1;
+    }
+    r->param_name[self] = name;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode pp_def_region(void *user, OTF2_RegionRef self, OTF2_StringRef name,
                                        OTF2_StringRef canonical, OTF2_StringRef description,
                                        OTF2_RegionRole role, OTF2_Paradigm paradigm,
@@ -125,6 +146,34 @@ static OTF2_CallbackCode pp_def_region(void *user, OTF2_RegionRef self, OTF2_Str
     g->depend = strstr(pp_def_str(r, description), "depend") != NULL;
     if (g->kind == PP_RK_PROGRAM && r->program_region == PP_LABEL_NONE)
         r->program_region = self;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* "depend[i] address|size|kind" with id 3i+k: our dependence attributes
+ * (doc/trace.md, "Dependences"). */
+static OTF2_CallbackCode pp_def_attribute(void *user, OTF2_AttributeRef self, OTF2_StringRef name,
+                                          OTF2_StringRef description, OTF2_Type type)
+{
+    (void)description, (void)type;
+    pp_replay *r = pp_replay_of(user);
+    static const char *const fields[3] = {"address", "size", "kind"};
+    unsigned i;
+    char field[16];
+    if (sscanf(pp_def_str(r, name), "depend[%u] %15s", &i, field) != 2 || self >= 1u << 20)
+        return OTF2_CALLBACK_SUCCESS;
+    for (unsigned k = 0; k < 3; k++) {
+        if (strcmp(field, fields[k]) || self != 3 * i + k)
+            continue;
+        if (self >= r->n_attr_roles) {
+            uint8_t *t = realloc(r->attr_role, self + 1);
+            if (!t)
+                pp_replay_die("out of memory");
+            memset(t + r->n_attr_roles, 0, self + 1 - r->n_attr_roles);
+            r->attr_role = t;
+            r->n_attr_roles = self + 1;
+        }
+        r->attr_role[self] = (uint8_t)(1 + k);
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -172,10 +221,47 @@ static uint64_t pp_task_id(uint32_t thread, uint32_t generation)
     if (t > r->t_last)                            \
         r->t_last = t;
 
+/* The dependences an event carries, into r->items; their number. */
+static uint32_t pp_event_deps(pp_replay *r, OTF2_AttributeList *attrs)
+{
+    uint32_t n_attrs = attrs ? OTF2_AttributeList_GetNumberOfElements(attrs) : 0;
+    uint32_t n = 0;
+    for (uint32_t a = 0; a < n_attrs; a++) {
+        OTF2_AttributeRef id;
+        OTF2_Type type;
+        OTF2_AttributeValue v;
+        if (OTF2_AttributeList_GetAttributeByIndex(attrs, a, &id, &type, &v) != OTF2_SUCCESS ||
+            id >= r->n_attr_roles || !r->attr_role[id])
+            continue;
+        uint32_t i = id / 3;
+        if (i >= r->cap_items) {
+            uint32_t cap = i + 1 > 2 * r->cap_items ? i + 1 : 2 * r->cap_items;
+            pp_replay_dep *t = realloc(r->items, cap * sizeof *t);
+            if (!t)
+                pp_replay_die("out of memory");
+            memset(t + r->cap_items, 0, (cap - r->cap_items) * sizeof *t);
+            r->items = t;
+            r->cap_items = cap;
+        }
+        while (n <= i)
+            r->items[n++] = (pp_replay_dep){0, 0, PP_DEP_UNKNOWN};
+        uint64_t x = type == OTF2_TYPE_UINT8 ? v.uint8 : type == OTF2_TYPE_UINT64 ? v.uint64 : 0;
+        switch (r->attr_role[id]) {
+        case 1: r->items[i].addr = x; break;
+        case 2: r->items[i].size = x; break;
+        default: r->items[i].kind = (uint32_t)x; break;
+        }
+    }
+    return n;
+}
+
 static OTF2_CallbackCode pp_ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
                                      OTF2_AttributeList *attrs, OTF2_RegionRef region)
 {
     PP_EVENT_PROLOGUE
+    uint32_t n = pp_event_deps(r, attrs);
+    if (n)
+        pp_replay_taskwait_depend(r, l, t, r->items, n);
     pp_replay_enter(r, l, t, region);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -226,9 +312,45 @@ static OTF2_CallbackCode pp_ev_team_end(OTF2_LocationRef loc, OTF2_TimeStamp t, 
         model(r, l, t, pp_task_id(thread, generation));                                    \
         return OTF2_CALLBACK_SUCCESS;                                                      \
     }
-PP_TASK_EVENT(pp_ev_create, pp_replay_task_create)
+static void pp_replay_create_event(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id,
+                                   OTF2_AttributeList *attrs)
+{
+    uint32_t n = pp_event_deps(r, attrs);
+    pp_replay_task_create(r, l, t, id, r->items, n);
+}
+
+static OTF2_CallbackCode pp_ev_create(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                      OTF2_AttributeList *attrs, OTF2_CommRef team,
+                                      uint32_t thread, uint32_t generation)
+{
+    PP_EVENT_PROLOGUE
+    (void)team;
+    pp_replay_create_event(r, l, t, pp_task_id(thread, generation), attrs);
+    return OTF2_CALLBACK_SUCCESS;
+}
 PP_TASK_EVENT(pp_ev_switch, pp_replay_task_switch)
 PP_TASK_EVENT(pp_ev_complete, pp_replay_task_complete)
+
+/* Parameters: their value as text, into the running task. */
+static OTF2_CallbackCode pp_ev_param_int(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                         OTF2_AttributeList *attrs, OTF2_ParameterRef param,
+                                         int64_t value)
+{
+    PP_EVENT_PROLOGUE
+    char text[32];
+    snprintf(text, sizeof text, "%lld", (long long)value);
+    pp_replay_param(r, l, t, param, text);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_ev_param_string(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                            OTF2_AttributeList *attrs, OTF2_ParameterRef param,
+                                            OTF2_StringRef value)
+{
+    PP_EVENT_PROLOGUE
+    pp_replay_param(r, l, t, param, pp_def_str(r, value));
+    return OTF2_CALLBACK_SUCCESS;
+}
 
 /* Every other event still counts (and moves the end of the trace). */
 static OTF2_CallbackCode pp_ev_other(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
@@ -269,7 +391,7 @@ static OTF2_CallbackCode pp_ev_metric(OTF2_LocationRef loc, OTF2_TimeStamp t, vo
 
 typedef struct pp_replay_options {
     double from, to; /* seconds; to < 0: the end */
-    uint32_t bins, instances;
+    uint32_t bins, instances, levels;
     int pictures;
     const char *chrome;
 } pp_replay_options;
@@ -283,11 +405,19 @@ static void pp_replay_setup(pp_replay *r, const pp_replay_options *o)
     r->to = o->to < 0 ? end : r->offset + (uint64_t)(o->to * (double)r->resolution);
     if (r->to > end)
         r->to = end;
-    if (r->from >= r->to)
+    if (r->from >= r->to) {
+        /* only the bounds the user gave: --to < 0 means none was */
+        if (o->to < 0)
+            pp_replay_die("the window from --from %g is empty (the trace lasts %.6g s)", o->from,
+                          pp_replay_seconds(r, r->length));
         pp_replay_die("the window --from %g --to %g is empty (the trace lasts %.6g s)", o->from,
                       o->to, pp_replay_seconds(r, r->length));
+    }
     r->depend_construct = calloc(r->n_regions + 1, 1);
-    if (o->pictures && !(r->view = pp_replay_view_new(r, o->bins, o->instances)))
+    r->ready_wait = calloc(r->n_regions + 1, sizeof *r->ready_wait);
+    if (!r->depend_construct || !r->ready_wait)
+        pp_replay_die("out of memory");
+    if (o->pictures && !(r->view = pp_replay_view_new(r, o->bins, o->instances, o->levels)))
         pp_replay_die("out of memory");
     if (o->chrome) {
         char err[600];
@@ -310,6 +440,8 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
     OTF2_GlobalDefReaderCallbacks_SetStringCallback(dc, pp_def_string);
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dc, pp_def_region);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, pp_def_location);
+    OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dc, pp_def_parameter);
+    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, pp_def_attribute);
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dc, r);
     uint64_t n = 0;
     OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
@@ -354,6 +486,8 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
     OTF2_GlobalEvtReaderCallbacks_SetThreadAcquireLockCallback(ec, pp_ev_lock);
     OTF2_GlobalEvtReaderCallbacks_SetThreadReleaseLockCallback(ec, pp_ev_lock);
     OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(ec, pp_ev_metric);
+    OTF2_GlobalEvtReaderCallbacks_SetParameterIntCallback(ec, pp_ev_param_int);
+    OTF2_GlobalEvtReaderCallbacks_SetParameterStringCallback(ec, pp_ev_param_string);
     OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, ec, r);
     OTF2_Reader_ReadAllGlobalEvents(rd, ger, &n);
     OTF2_GlobalEvtReaderCallbacks_Delete(ec);
@@ -407,8 +541,10 @@ static void pp_print_graph(FILE *out, pp_replay *r)
     pp_replay_json_seconds(out, span);
     fprintf(out, ", \"parallelism\": ");
     pp_replay_json_seconds(out, span > 0 ? work / span : 0);
-    fprintf(out, ", \"tasks\": %llu, \"depend_tasks\": %llu, \"speedup\": [",
-            (unsigned long long)r->n_tasks, (unsigned long long)r->n_depend_tasks);
+    fprintf(out, ", \"tasks\": %llu, \"depend_tasks\": %llu, \"dependent_tasks\": %llu, "
+            "\"dependence_edges\": %llu, \"speedup\": [",
+            (unsigned long long)r->n_tasks, (unsigned long long)r->n_depend_tasks,
+            (unsigned long long)r->n_known_tasks, (unsigned long long)r->n_edges);
     for (unsigned p = 2; p <= 1024; p *= 2) {
         double upper = span > 0 && work / span < p ? work / span : p;
         double lower = work > 0 ? work / (work / p + span) : 0;
@@ -487,7 +623,28 @@ static void pp_print(FILE *out, pp_replay *r, const char *path)
         pp_replay_json_string(out, r->regions[i].name);
         first = 0;
     }
-    fprintf(out, "]},\n \"graph\": ");
+    fprintf(out, "], \"recorded\": %llu, \"items\": %llu, \"unknown_items\": %llu, "
+            "\"taskwaits\": %llu, \"edges\": %llu},\n \"ready_wait\": [",
+            (unsigned long long)r->n_known_tasks, (unsigned long long)r->n_items,
+            (unsigned long long)r->n_unknown_items, (unsigned long long)r->n_waits,
+            (unsigned long long)r->n_edges);
+    first = 1;
+    for (uint32_t i = 0; r->ready_wait && i < r->n_regions; i++) {
+        if (!r->ready_wait[i].count)
+            continue;
+        fprintf(out, "%s{\"construct\": ", first ? "" : ", ");
+        pp_replay_json_string(out, r->regions[i].name);
+        fprintf(out, ", \"tasks\": %llu, \"total\": ", (unsigned long long)r->ready_wait[i].count);
+        pp_replay_json_seconds(out, pp_replay_seconds(r, r->ready_wait[i].total));
+        fprintf(out, ", \"mean\": ");
+        pp_replay_json_seconds(out, pp_replay_seconds(r, r->ready_wait[i].total) /
+                                        (double)r->ready_wait[i].count);
+        fprintf(out, ", \"max\": ");
+        pp_replay_json_seconds(out, pp_replay_seconds(r, r->ready_wait[i].max));
+        fputc('}', out);
+        first = 0;
+    }
+    fprintf(out, "],\n \"graph\": ");
     pp_print_graph(out, r);
     if (r->view) {
         fprintf(out, ",\n \"pictures\": ");
@@ -521,9 +678,10 @@ static unsigned long pp_arg_count(const char *opt, const char *v, unsigned long 
 int main(int argc, char **argv)
 {
     double from = 0, to = -1;
-    unsigned long bins = 2000, instances = 64;
+    unsigned long bins = 2000, instances = 64, levels = 1;
     int pictures = 0;
-    const char *chrome = NULL, *path = NULL;
+    const char *chrome = NULL, *path = NULL, *dot = NULL;
+    unsigned long dot_instances = 200;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -535,13 +693,20 @@ int main(int argc, char **argv)
             bins = pp_arg_count(a, argv[++i], 100000);
         else if (!strcmp(a, "--instances") && has_value)
             instances = pp_arg_count(a, argv[++i], 100000);
+        else if (!strcmp(a, "--levels") && has_value)
+            levels = pp_arg_count(a, argv[++i], 8);
         else if (!strcmp(a, "--chrome") && has_value)
             chrome = argv[++i];
+        else if (!strcmp(a, "--dot") && has_value)
+            dot = argv[++i];
+        else if (!strcmp(a, "--dot-instances") && has_value)
+            dot_instances = pp_arg_count(a, argv[++i], 100000);
         else if (!strcmp(a, "--pictures"))
             pictures = 1;
         else if (a[0] == '-' || path)
             pp_replay_die("usage: pompprof-replay [--from S] [--to S] [--bins N] [--instances N] "
-                          "[--pictures] [--chrome FILE] ARCHIVE.otf2");
+                          "[--levels N] [--pictures] [--chrome FILE] "
+                          "[--dot FILE [--dot-instances N]] ARCHIVE.otf2");
         else
             path = a;
     }
@@ -554,10 +719,17 @@ int main(int argc, char **argv)
     OTF2_Error_RegisterCallback(pp_replay_otf2_error, (void *)path);
 
     pp_replay r = {.program_region = PP_LABEL_NONE};
-    pp_replay_options opt = {from, to, (uint32_t)bins, (uint32_t)instances, pictures, chrome};
+    if ((unsigned long long)bins << (2 * (levels - 1)) > 4000000ull)
+        pp_replay_die("--bins %lu with --levels %lu: the finest level would have more than "
+                      "4000000 bins", bins, levels);
+    pp_replay_options opt = {from,     to,       (uint32_t)bins, (uint32_t)instances,
+                             (uint32_t)levels, pictures, chrome};
     pp_replay_read(&r, path, &opt);
     if (r.chrome && pp_replay_chrome_close(r.chrome, &r) != 0)
         pp_replay_die("cannot write %s: %s", chrome, strerror(errno));
+    pp_replay_depend_mark_critical(&r);
+    if (dot && pp_replay_dot_write(&r, dot, (uint32_t)dot_instances) != 0)
+        pp_replay_die("cannot write %s: %s", dot, strerror(errno));
     pp_print(stdout, &r, path);
     if (fflush(stdout) != 0 || ferror(stdout))
         pp_replay_die("cannot write the result: %s", strerror(errno));

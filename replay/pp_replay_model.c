@@ -114,12 +114,21 @@ static void pp_replay_task_unref(pp_replay_task *t)
 {
     while (t && --t->refs == 0) {
         pp_replay_task *parent = t->parent;
+        pp_replay_depend_free(t);
         pp_replay_seg_unref(t->seg);
         pp_replay_seg_unref(t->child_max_seg);
+        for (uint32_t i = 0; i < t->n_par; i++)
+            free(t->par_val[i]);
         free(t->stack);
         free(t);
         t = parent;
     }
+}
+
+void pp_replay_task_release(pp_replay_task *t);
+void pp_replay_task_release(pp_replay_task *t)
+{
+    pp_replay_task_unref(t);
 }
 
 static void pp_replay_push(pp_replay_task *t, uint32_t region, uint64_t now)
@@ -252,12 +261,12 @@ static int pp_replay_in_taskwait(const pp_replay *r, const pp_replay_task *t)
     return pp_replay_top_kind(r, t) == PP_RK_TASKWAIT;
 }
 
-/* A task suspended in a taskwait whose children are all done is ready (for
- * its own thread). */
-static void pp_replay_check_tied(pp_replay *r, pp_replay_task *t, uint64_t now)
+/* A task suspended in a taskwait whose children are all done (in a
+ * taskwait depend: whose predecessors are) is ready (for its own thread). */
+void pp_replay_check_tied(pp_replay *r, pp_replay_task *t, uint64_t now)
 {
-    if (!t || t->completed || t->ready_tied || t->live_children || !t->loc || t->loc->cur == t ||
-        !pp_replay_in_taskwait(r, t))
+    if (!t || t->completed || t->ready_tied || !t->loc || t->loc->cur == t ||
+        (t->in_wait_depend ? t->wait_open : t->live_children) || !pp_replay_in_taskwait(r, t))
         return;
     t->ready_tied = 1;
     pp_replay_ready_change(r, now, 0, 0, t->loc, 1);
@@ -279,8 +288,7 @@ static void pp_replay_switch_out(pp_replay *r, pp_replay_loc *l, pp_replay_task 
         return;
     for (uint32_t i = 0; i < t->depth; i++) {
         uint64_t a = t->stack[i].t > t->frag_start ? t->stack[i].t : t->frag_start;
-        pp_replay_chrome_slice(r->chrome, r, l->index, t->stack[i].region, a, now,
-                               t->is_explicit ? t->id : 0);
+        pp_replay_chrome_slice(r->chrome, r, l->index, t->stack[i].region, a, now, t);
     }
 }
 
@@ -304,6 +312,45 @@ int pp_replay_model_init(pp_replay *r)
     return 0;
 }
 
+void pp_replay_param(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t param,
+                     const char *value)
+{
+    pp_replay_settle(r, l, t);
+    if (!l->cur)
+        l->cur = pp_replay_implicit(l);
+    pp_replay_task *task = l->cur;
+    uint32_t i = 0;
+    while (i < task->n_par && task->par_id[i] != param)
+        i++;
+    if (i == PP_REPLAY_PARAMS)
+        return;
+    char *copy = strdup(value ? value : "");
+    if (!copy)
+        return;
+    if (i == task->n_par)
+        task->par_id[task->n_par++] = param;
+    else
+        free(task->par_val[i]);
+    task->par_val[i] = copy;
+}
+
+void pp_replay_task_params(const pp_replay *r, const pp_replay_task *t, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; t && i < t->n_par && n < size; i++) {
+        const char *name = t->par_id[i] < r->n_params &&
+                                   r->param_name[t->par_id[i]] < r->n_strings &&
+                                   r->strings[r->param_name[t->par_id[i]]]
+                               ? r->strings[r->param_name[t->par_id[i]]]
+                               : "?";
+        int k = snprintf(buf + n, size - n, "%s%s=%s", i ? ", " : "", name, t->par_val[i]);
+        if (k < 0)
+            break;
+        n += (size_t)k;
+    }
+}
+
 void pp_replay_enter(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region)
 {
     pp_replay_settle(r, l, t);
@@ -317,8 +364,20 @@ void pp_replay_enter(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
         task->label = region;
         if (task->seg->label == PP_LABEL_NONE)
             task->seg->label = region;
-        if (task->depend && r->depend_construct)
+        if (task->deps == PP_DEPS_UNKNOWN && r->depend_construct)
             r->depend_construct[region] = 1;
+        /* t_ready is 0 for a task that began before the graph made it ready (a
+         * trace whose dependences the runtime did not honour): no wait known */
+        if (task->is_explicit && task->deps != PP_DEPS_UNKNOWN && task->begun &&
+            task->t_ready && task->t_begin >= task->t_ready && r->ready_wait) {
+            uint64_t w = task->t_begin - task->t_ready;
+            r->ready_wait[region].count++;
+            r->ready_wait[region].total += w;
+            if (w > r->ready_wait[region].max)
+                r->ready_wait[region].max = w;
+        }
+        if (task->inst)
+            r->insts[task->inst - 1].label = region;
     }
     if (kind == PP_RK_SCHED && l->n_levels && task == l->levels[l->n_levels - 1].implicit)
         pp_replay_barrier_enter(task);
@@ -341,11 +400,17 @@ void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
         uint32_t reg = e.region;
         if (r->chrome)
             pp_replay_chrome_slice(r->chrome, r, l->index, reg,
-                                   e.t > task->frag_start ? e.t : task->frag_start, t,
-                                   task->is_explicit ? task->id : 0);
+                                   e.t > task->frag_start ? e.t : task->frag_start, t, task);
         task->depth--;
         int kind = reg < r->n_regions ? r->regions[reg].kind : PP_RK_OTHER;
-        if (kind == PP_RK_TASKWAIT) {
+        if (kind == PP_RK_TASKWAIT && task->in_wait_depend) {
+            /* it waited for its predecessors only */
+            task->in_wait_depend = 0;
+            pp_replay_span_join(task, task->wait_span, task->wait_seg);
+            task->wait_span = 0;
+            pp_replay_seg_unref(task->wait_seg);
+            task->wait_seg = NULL;
+        } else if (kind == PP_RK_TASKWAIT) {
             pp_replay_span_join(task, task->child_max, task->child_max_seg);
             task->child_max = 0;
             pp_replay_seg_unref(task->child_max_seg);
@@ -466,6 +531,7 @@ void pp_replay_team_end(pp_replay *r, pp_replay_loc *l, uint64_t t)
         pp_replay_task_unref(implicit); /* the table's reference */
     }
     implicit->completed = 1;
+    pp_replay_depend_forget(implicit);
     pp_replay_task_unref(implicit);
     l->cur = lv.resume;
     pp_replay_task_unref(lv.resume);
@@ -481,7 +547,75 @@ void pp_replay_join(pp_replay *r, pp_replay_loc *l, uint64_t t)
     pp_replay_update(r, l);
 }
 
-void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id)
+/* A dependent task's record for the graph export. */
+static void pp_replay_inst_new(pp_replay *r, pp_replay_task *task, uint32_t loc)
+{
+    if (r->n_insts == r->cap_insts) {
+        r->cap_insts = r->cap_insts ? 2 * r->cap_insts : 256;
+        r->insts = realloc(r->insts, r->cap_insts * sizeof *r->insts);
+        if (!r->insts) {
+            fprintf(stderr, "pompprof-replay: out of memory\n");
+            exit(1);
+        }
+    }
+    r->insts[r->n_insts] = (pp_replay_inst){.label = PP_LABEL_NONE, .loc = loc,
+                                            .t_create = task->t_create};
+    task->inst = ++r->n_insts;
+    task->seg->inst = task->inst;
+}
+
+/* How the readiness of a new task is known, and its predecessors. */
+static void pp_replay_task_deps(pp_replay *r, pp_replay_loc *l, pp_replay_task *creator,
+                                pp_replay_task *task, const pp_replay_dep *items, uint32_t n,
+                                uint64_t t)
+{
+    int unknown = creator->children_unknown;
+    for (uint32_t i = 0; i < n; i++)
+        unknown |= items[i].kind < PP_DEP_IN || items[i].kind >= PP_DEP_UNKNOWN;
+    r->n_items += n;
+    if (!n && !task->depend) {
+        task->deps = PP_DEPS_NONE;
+        return;
+    }
+    if (!n || unknown) {
+        /* not recorded (or not all of it): this task and, since it may be
+         * a predecessor of any of them, its later siblings */
+        task->deps = PP_DEPS_UNKNOWN;
+        creator->children_unknown = 1;
+        for (uint32_t i = 0; i < n; i++)
+            r->n_unknown_items += items[i].kind < PP_DEP_IN || items[i].kind >= PP_DEP_UNKNOWN;
+        return;
+    }
+    task->deps = PP_DEPS_KNOWN;
+    r->n_known_tasks++;
+    pp_replay_inst_new(r, task, l->index);
+    task->dep_open = pp_replay_depend_add(r, creator, task, items, n, t);
+}
+
+void pp_replay_task_ready(pp_replay *r, pp_replay_task *t, uint64_t now)
+{
+    if (t->begun || t->counted)
+        return;
+    t->counted = 1;
+    t->t_ready = now;
+    if (t->inst)
+        r->insts[t->inst - 1].t_ready = now;
+    pp_replay_ready_change(r, now, 1, 0, NULL, 0);
+}
+
+void pp_replay_taskwait_depend(pp_replay *r, pp_replay_loc *l, uint64_t t,
+                               const pp_replay_dep *items, uint32_t n)
+{
+    pp_replay_settle(r, l, t);
+    pp_replay_task *task = l->cur ? l->cur : pp_replay_implicit(l);
+    r->n_waits++;
+    r->n_items += n;
+    task->in_wait_depend = 1;
+    task->wait_open = pp_replay_depend_add(r, task, NULL, items, n, t);
+}
+
+void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id,
+                           const pp_replay_dep *items, uint32_t n)
 {
     pp_replay_settle(r, l, t);
     pp_replay_task *creator = l->cur ? l->cur : pp_replay_implicit(l);
@@ -493,6 +627,7 @@ void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
     creator->refs++;
     creator->live_children++;
     task->t_create = t;
+    task->create_loc = l->index;
     if (creator->depth) {
         uint32_t top = creator->stack[creator->depth - 1].region;
         if (top < r->n_regions && r->regions[top].kind == PP_RK_CREATE) {
@@ -513,9 +648,14 @@ void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
     }
     pp_replay_table_put(r, task);
     r->n_tasks++;
-    if (task->depend)
+    pp_replay_task_deps(r, l, creator, task, items, n, t);
+    if (task->deps == PP_DEPS_UNKNOWN) {
         r->n_depend_tasks++;
-    pp_replay_ready_change(r, t, task->depend ? 0 : 1, task->depend ? 1 : 0, NULL, 0);
+        task->counted = 2;
+        pp_replay_ready_change(r, t, 0, 1, NULL, 0);
+    } else if (task->dep_open == 0) {
+        pp_replay_task_ready(r, task, t);
+    }
     if (r->chrome)
         pp_replay_chrome_flow(r->chrome, r, l->index, t, id, 0);
 }
@@ -546,7 +686,16 @@ void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
         task->begun = 1;
         task->loc = l;
         task->t_begin = t;
-        pp_replay_ready_change(r, t, task->depend ? 0 : -1, task->depend ? -1 : 0, NULL, 0);
+        if (task->counted)
+            pp_replay_ready_change(r, t, task->counted == 1 ? -1 : 0, task->counted == 2 ? -1 : 0,
+                                   NULL, 0);
+        task->counted = 0;
+        /* it begins after its predecessors' ends */
+        pp_replay_span_join(task, task->dep_span, task->dep_seg);
+        if (task->inst) {
+            r->insts[task->inst - 1].t_begin = t;
+            r->insts[task->inst - 1].loc = l->index;
+        }
         if (r->chrome)
             pp_replay_chrome_flow(r->chrome, r, l->index, t, id, 1);
     }
@@ -568,6 +717,12 @@ void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_
     pp_replay_switch_out(r, l, task, t);
     task->completed = 1;
     pp_replay_span_note(r, task->span, task->seg);
+    if (task->inst) {
+        r->insts[task->inst - 1].t_end = t;
+        r->insts[task->inst - 1].work = task->work;
+    }
+    pp_replay_depend_forget(task);
+    pp_replay_depend_complete(r, task, t);
     pp_replay_task *parent = task->parent;
     if (parent) {
         if (task->span > parent->child_max) {

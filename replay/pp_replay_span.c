@@ -11,7 +11,10 @@
  *   span of every implicit task at the barrier and of every explicit task
  *   created in the team before it (barriers complete them all);
  * - fork and join: a team's implicit tasks start with the forking task's
- *   span, which continues with the team's after the join.
+ *   span, which continues with the team's after the join;
+ * - dependences (pp_replay_depend.c): a task begins with at least the span
+ *   of each predecessor at its end, and a taskwait depend continues with
+ *   at least the span of each task it waited for.
  * Time a task spends waiting adds nothing; work, task creation included,
  * adds its duration (a child cannot exist before it is created).  The span
  * of the run is the largest span reached, and its path is kept as a chain
@@ -38,6 +41,7 @@ pp_replay_seg *pp_replay_seg_new(pp_replay_seg *pred, uint32_t label)
     s->dur = 0;
     s->label = label;
     s->refs = 1;
+    s->inst = 0;
     return s;
 }
 
@@ -63,6 +67,7 @@ void pp_replay_span_join(pp_replay_task *t, uint64_t span, pp_replay_seg *seg)
     if (!t || !seg || span <= t->span)
         return;
     pp_replay_seg *s = pp_replay_seg_new(seg, t->label);
+    s->inst = t->inst;
     pp_replay_seg_unref(t->seg);
     t->seg = s;
     t->span = span;
@@ -72,6 +77,7 @@ pp_replay_seg *pp_replay_span_split(pp_replay_task *t)
 {
     pp_replay_seg *frozen = t->seg;
     t->seg = pp_replay_seg_new(frozen, t->label);
+    t->seg->inst = t->inst;
     /* t's reference to the frozen segment moves to the caller; the new
      * segment holds one of its own */
     return frozen;

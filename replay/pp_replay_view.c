@@ -7,7 +7,12 @@
  * - task view: per task construct and bin, how many of its instances ran
  *   and waited (created, not begun) on average; and for a small run the
  *   instances themselves, fragment by fragment;
- * - the number of ready tasks, averaged per bin. */
+ * - the number of ready tasks, averaged per bin.
+ *
+ * With levels (--levels N, for pompprof-view), the thread view and the ready
+ * curve are kept at N - 1 finer resolutions too, each 4 times finer than the
+ * one before, so that a viewer can zoom into a trace of millions of events
+ * and show what each thread did per pixel without holding the events. */
 #include "replay/pp_replay.h"
 
 #include <stdlib.h>
@@ -36,13 +41,25 @@ typedef struct pp_view_fragment {
 
 typedef struct pp_view_instance {
     uint32_t label;
+    uint32_t creator; /* location that created it */
+    char params[96]; /* the task's parameters when it last ran */
     uint32_t n;
     pp_view_fragment frag[PP_VIEW_FRAGMENTS];
 } pp_view_instance;
 
+/* A finer resolution of the thread view and the ready curve. */
+typedef struct pp_view_level {
+    uint32_t bins;
+    double width;
+    pp_view_thread *threads;
+    double *ready;
+} pp_view_level;
+
 struct pp_replay_view {
     uint32_t bins;
     double width; /* ticks per bin */
+    pp_view_level *levels; /* the finer ones */
+    uint32_t n_levels;
     pp_view_thread *threads;
     uint32_t n_threads;
     int32_t *row_of; /* region -> row */
@@ -54,7 +71,21 @@ struct pp_replay_view {
     uint64_t tasks_seen;
 };
 
-pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t max_instances)
+static pp_view_thread *pp_view_threads_new(uint32_t n, uint32_t bins)
+{
+    pp_view_thread *th = calloc(n ? n : 1, sizeof *th);
+    for (uint32_t i = 0; th && i < n; i++) {
+        if (!(th[i].label = malloc(bins * sizeof(uint32_t))))
+            return NULL;
+        for (uint32_t b = 0; b < bins; b++)
+            th[i].label[b] = PP_LABEL_NONE;
+        th[i].bin = -1;
+    }
+    return th;
+}
+
+pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t max_instances,
+                                   uint32_t levels)
 {
     pp_replay_view *v = calloc(1, sizeof *v);
     if (!v)
@@ -64,7 +95,22 @@ pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t m
     if (v->width <= 0)
         v->width = 1;
     v->n_threads = r->n_locs;
-    v->threads = calloc(r->n_locs ? r->n_locs : 1, sizeof *v->threads);
+    v->threads = pp_view_threads_new(r->n_locs, bins);
+    v->n_levels = levels > 1 ? levels - 1 : 0;
+    v->levels = calloc(v->n_levels + 1, sizeof *v->levels);
+    if (!v->levels)
+        return NULL;
+    for (uint32_t k = 0; k < v->n_levels; k++) {
+        pp_view_level *lv = &v->levels[k];
+        lv->bins = bins << (2 * (k + 1));
+        lv->width = (double)(r->to - r->from) / lv->bins;
+        if (lv->width <= 0)
+            lv->width = 1;
+        lv->threads = pp_view_threads_new(r->n_locs, lv->bins);
+        lv->ready = calloc(lv->bins, sizeof *lv->ready);
+        if (!lv->threads || !lv->ready)
+            return NULL;
+    }
     v->row_of = malloc((r->n_regions + 1) * sizeof *v->row_of);
     v->rows = calloc(r->n_regions + 1, sizeof *v->rows);
     v->ready = calloc(bins, sizeof *v->ready);
@@ -75,20 +121,12 @@ pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t m
         return NULL;
     for (uint32_t i = 0; i <= r->n_regions; i++)
         v->row_of[i] = -1;
-    for (uint32_t i = 0; i < r->n_locs; i++) {
-        v->threads[i].label = malloc(bins * sizeof(uint32_t));
-        if (!v->threads[i].label)
-            return NULL;
-        for (uint32_t b = 0; b < bins; b++)
-            v->threads[i].label[b] = PP_LABEL_NONE;
-        v->threads[i].bin = -1;
-    }
     return v;
 }
 
 /* The part of [a, b) inside the window, in bin units; 0 if none. */
-static int pp_view_clip(const pp_replay_view *v, const pp_replay *r, uint64_t a, uint64_t b,
-                        double *x0, double *x1)
+static int pp_view_clip_at(uint32_t bins, double width, const pp_replay *r, uint64_t a,
+                           uint64_t b, double *x0, double *x1)
 {
     if (a < r->from)
         a = r->from;
@@ -96,11 +134,17 @@ static int pp_view_clip(const pp_replay_view *v, const pp_replay *r, uint64_t a,
         b = r->to;
     if (b <= a)
         return 0;
-    *x0 = (double)(a - r->from) / v->width;
-    *x1 = (double)(b - r->from) / v->width;
-    if (*x1 > v->bins)
-        *x1 = v->bins;
+    *x0 = (double)(a - r->from) / width;
+    *x1 = (double)(b - r->from) / width;
+    if (*x1 > bins)
+        *x1 = bins;
     return *x1 > *x0;
+}
+
+static int pp_view_clip(const pp_replay_view *v, const pp_replay *r, uint64_t a, uint64_t b,
+                        double *x0, double *x1)
+{
+    return pp_view_clip_at(v->bins, v->width, r, a, b, x0, x1);
 }
 
 /* For each bin the range [x0, x1) touches: fn(bin, ticks of overlap). */
@@ -150,11 +194,33 @@ static void pp_view_add(pp_view_thread *th, int64_t bin, uint32_t label, double 
     th->slot_dur[s] = ticks;
 }
 
+/* One resolution's bins (lv: bins and width) of thread th get [a, b). */
+static void pp_view_segment_at(pp_view_level *lv, pp_view_thread *th, const pp_replay *r,
+                               uint64_t a, uint64_t b, uint32_t label)
+{
+    double x0, x1;
+    if (!pp_view_clip_at(lv->bins, lv->width, r, a, b, &x0, &x1))
+        return;
+    PP_VIEW_EACH_BIN(lv, x0, x1, {
+        if (ticks_ >= lv->width * 0.999) {
+            pp_view_close_bin(th);
+            th->label[bin_] = label;
+            th->bin = -1;
+        } else {
+            pp_view_add(th, bin_, label, ticks_);
+        }
+    })
+}
+
 void pp_replay_view_segment(pp_replay_view *v, const pp_replay *r, uint32_t loc, uint64_t a,
                             uint64_t b, uint32_t label)
 {
     double x0, x1;
-    if (loc >= v->n_threads || label == PP_LABEL_NONE || !pp_view_clip(v, r, a, b, &x0, &x1))
+    if (loc >= v->n_threads || label == PP_LABEL_NONE)
+        return;
+    for (uint32_t k = 0; k < v->n_levels; k++)
+        pp_view_segment_at(&v->levels[k], &v->levels[k].threads[loc], r, a, b, label);
+    if (!pp_view_clip(v, r, a, b, &x0, &x1))
         return;
     pp_view_thread *th = &v->threads[loc];
     PP_VIEW_EACH_BIN(v, x0, x1, {
@@ -172,7 +238,14 @@ void pp_replay_view_ready(pp_replay_view *v, const pp_replay *r, uint64_t a, uin
                           uint64_t n, uint64_t nd)
 {
     double x0, x1;
-    if ((!n && !nd) || !pp_view_clip(v, r, a, b, &x0, &x1))
+    if (!n && !nd)
+        return;
+    for (uint32_t k = 0; k < v->n_levels; k++) {
+        pp_view_level *lv = &v->levels[k];
+        if (pp_view_clip_at(lv->bins, lv->width, r, a, b, &x0, &x1))
+            PP_VIEW_EACH_BIN(lv, x0, x1, { lv->ready[bin_] += ticks_ * (double)n; })
+    }
+    if (!pp_view_clip(v, r, a, b, &x0, &x1))
         return;
     PP_VIEW_EACH_BIN(v, x0, x1, {
         v->ready[bin_] += ticks_ * (double)n;
@@ -189,12 +262,15 @@ void pp_replay_view_task(pp_replay_view *v, const pp_replay *r, pp_replay_task *
         if (v->n_inst < v->max_inst) {
             t->instance = (int32_t)v->n_inst++;
             v->inst[t->instance].label = PP_LABEL_NONE;
+            v->inst[t->instance].creator = t->create_loc;
         }
     }
     if (t->instance >= 0) {
         pp_view_instance *in = &v->inst[t->instance];
         if (in->label == PP_LABEL_NONE)
             in->label = label;
+        if (running)
+            pp_replay_task_params(r, t, in->params, sizeof in->params);
         if (in->n < PP_VIEW_FRAGMENTS)
             in->frag[in->n++] = (pp_view_fragment){pp_replay_seconds(r, a - r->offset),
                                                    pp_replay_seconds(r, b - r->offset), loc,
@@ -221,12 +297,59 @@ void pp_replay_view_task(pp_replay_view *v, const pp_replay *r, pp_replay_task *
     PP_VIEW_EACH_BIN(v, x0, x1, { acc[bin_] += ticks_; })
 }
 
-static void pp_view_print_averages(FILE *out, const pp_replay_view *v, const double *ticks)
+static void pp_view_print_averages_at(FILE *out, uint32_t bins, double width,
+                                      const double *ticks)
 {
     fputc('[', out);
-    for (uint32_t b = 0; b < v->bins; b++)
-        fprintf(out, b ? ",%.4g" : "%.4g", ticks[b] / v->width);
+    for (uint32_t b = 0; b < bins; b++)
+        fprintf(out, b ? ",%.4g" : "%.4g", ticks[b] / width);
     fputc(']', out);
+}
+
+static void pp_view_print_averages(FILE *out, const pp_replay_view *v, const double *ticks)
+{
+    pp_view_print_averages_at(out, v->bins, v->width, ticks);
+}
+
+/* A thread's bins as runs of one label: a flat list bin, count, label, ... */
+static void pp_view_print_runs(FILE *out, pp_view_thread *th, uint32_t bins, uint8_t *used,
+                               const pp_replay *r, int flat)
+{
+    pp_view_close_bin(th);
+    th->bin = -1;
+    int first = 1;
+    for (uint32_t b = 0; b < bins;) {
+        uint32_t e = b + 1;
+        while (e < bins && th->label[e] == th->label[b])
+            e++;
+        if (th->label[b] != PP_LABEL_NONE) {
+            fprintf(out, flat ? "%s%u,%u,%u" : "%s[%u, %u, %u]", first ? "" : flat ? "," : ", ",
+                    b, e - b, th->label[b]);
+            first = 0;
+            if (used && th->label[b] < r->n_regions)
+                used[th->label[b]] = 1;
+        }
+        b = e;
+    }
+}
+
+/* The finer resolutions: per level its bins, per thread its runs, the ready curve. */
+static void pp_view_print_levels(FILE *out, pp_replay_view *v, const pp_replay *r, uint8_t *used)
+{
+    fprintf(out, ",\n  \"levels\": [");
+    for (uint32_t k = 0; k < v->n_levels; k++) {
+        pp_view_level *lv = &v->levels[k];
+        fprintf(out, "%s\n    {\"bins\": %u, \"runs\": [", k ? "," : "", lv->bins);
+        for (uint32_t i = 0; i < v->n_threads; i++) {
+            fprintf(out, "%s\n      [", i ? "," : "");
+            pp_view_print_runs(out, &lv->threads[i], lv->bins, used, r, 1);
+            fputc(']', out);
+        }
+        fprintf(out, "],\n     \"ready\": ");
+        pp_view_print_averages_at(out, lv->bins, lv->width, lv->ready);
+        fputc('}', out);
+    }
+    fprintf(out, "],\n  \"tasks_seen\": %llu", (unsigned long long)v->tasks_seen);
 }
 
 void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out)
@@ -239,22 +362,8 @@ void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out)
     fprintf(out, ",\n  \"threads\": [");
     for (uint32_t i = 0; i < v->n_threads; i++) {
         pp_view_thread *th = &v->threads[i];
-        pp_view_close_bin(th);
-        th->bin = -1;
         fprintf(out, "%s\n    {\"location\": %u, \"runs\": [", i ? "," : "", i);
-        int first = 1;
-        for (uint32_t b = 0; b < v->bins;) {
-            uint32_t e = b + 1;
-            while (e < v->bins && th->label[e] == th->label[b])
-                e++;
-            if (th->label[b] != PP_LABEL_NONE) {
-                fprintf(out, "%s[%u, %u, %u]", first ? "" : ", ", b, e - b, th->label[b]);
-                first = 0;
-                if (used && th->label[b] < r->n_regions)
-                    used[th->label[b]] = 1;
-            }
-            b = e;
-        }
+        pp_view_print_runs(out, th, v->bins, used, r, 0);
         fprintf(out, "]}");
     }
     fprintf(out, "],\n  \"task_rows\": [");
@@ -268,7 +377,8 @@ void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out)
         fputc('}', out);
     }
     fprintf(out, "],\n  \"instances\": ");
-    if (v->tasks_seen > v->n_inst) {
+    /* with levels, the first instances are worth showing even when there were more */
+    if (v->tasks_seen > v->n_inst && !v->n_levels) {
         fprintf(out, "null");
     } else {
         fputc('[', out);
@@ -276,7 +386,10 @@ void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out)
             pp_view_instance *in = &v->inst[i];
             if (used && in->label < r->n_regions)
                 used[in->label] = 1;
-            fprintf(out, "%s\n    {\"label\": %u, \"fragments\": [", i ? "," : "", in->label);
+            fprintf(out, "%s\n    {\"label\": %u, \"creator\": %u, \"parameters\": ",
+                    i ? "," : "", in->label, in->creator);
+            pp_replay_json_string(out, in->params);
+            fprintf(out, ", \"fragments\": [");
             for (uint32_t k = 0; k < in->n; k++)
                 fprintf(out, "%s[%.9g, %.9g, %u, %d]", k ? ", " : "", in->frag[k].a, in->frag[k].b,
                         in->frag[k].loc, in->frag[k].running);
@@ -284,6 +397,8 @@ void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out)
         }
         fputc(']', out);
     }
+    if (v->n_levels)
+        pp_view_print_levels(out, v, r, used);
     fprintf(out, ",\n  \"ready\": ");
     pp_view_print_averages(out, v, v->ready);
     fprintf(out, ",\n  \"ready_depend\": ");
@@ -312,6 +427,13 @@ void pp_replay_view_free(pp_replay_view *v)
         return;
     for (uint32_t i = 0; i < v->n_threads; i++)
         free(v->threads[i].label);
+    for (uint32_t k = 0; k < v->n_levels; k++) {
+        for (uint32_t i = 0; i < v->n_threads; i++)
+            free(v->levels[k].threads[i].label);
+        free(v->levels[k].threads);
+        free(v->levels[k].ready);
+    }
+    free(v->levels);
     for (uint32_t i = 0; i < v->n_rows; i++) {
         free(v->rows[i].running);
         free(v->rows[i].waiting);

@@ -124,6 +124,14 @@ uint64_t pp_trace_lock_order(void);
 
 /* ---- the end ---------------------------------------------------------------------- */
 
+/* One value of a parameter set (pompprof_parameter_int64/_string). */
+typedef struct pp_trace_param {
+    uint32_t param;  /* index into pp_trace_defs.param_names */
+    int is_string;   /* 1: str, 0: value */
+    int64_t value;
+    const char *str;
+} pp_trace_param;
+
 /* A region as the trace defines it (the profile's regions, same ids). */
 typedef struct pp_trace_region {
     const char *name, *file, *paradigm, *role;
@@ -140,6 +148,18 @@ typedef struct pp_trace_defs {
     uint64_t t_end;                 /* ticks at the end of measurement */
     double ticks_per_second;
     double wall_t0;                 /* seconds since 1970 at t0 */
+    /* the run's facts (profile/pp_profile_runfacts.c), stored as archive
+     * properties POMPPROF::<KEY> */
+    const char *const *fact_keys, *const *fact_values;
+    uint32_t n_facts;
+    /* the parameters: names by id, and the values of each parameter set the
+     * PARAMS records name (set p: pset_values[pset_first[p] .. pset_first[p + 1]),
+     * n_psets + 1 offsets) */
+    const char *const *param_names;
+    uint32_t n_params;
+    const uint32_t *pset_first;
+    const pp_trace_param *pset_values;
+    uint32_t n_psets;
 } pp_trace_defs;
 
 /* Stop recording and write the archive (every thread has stopped sending

@@ -84,6 +84,29 @@ static void pp_trace_conv_free(pp_trace_conv *c)
     free(c->defined);
 }
 
+/* The run's facts as properties: POMPPROF::HOST, POMPPROF::ENV::OMP_NUM_THREADS,
+ * ... (OTF2 takes [A-Z0-9_] between the "::").  A fact OTF2 refuses is left
+ * out; it never costs the trace. */
+static void pp_trace_write_facts(pp_trace_conv *c, const pp_trace_defs *defs)
+{
+    int failed = c->otf2_failed;
+    for (uint32_t i = 0; i < defs->n_facts; i++) {
+        char name[192];
+        int n = snprintf(name, sizeof name, "POMPPROF::%s", defs->fact_keys[i]);
+        if (n < 0 || (size_t)n >= sizeof name)
+            continue;
+        for (char *p = name + 10; *p; p++) {
+            if (*p >= 'a' && *p <= 'z')
+                *p = (char)(*p - 'a' + 'A');
+            else if (*p != ':' && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9'))
+                *p = '_';
+        }
+        OTF2_Archive_SetProperty(c->archive, name, *defs->fact_values[i] ? defs->fact_values[i] : "-",
+                                 true);
+    }
+    c->otf2_failed = failed;
+}
+
 static int pp_trace_write_archive(const pp_trace_defs *defs)
 {
     pp_trace_conv c = {.defs = defs, .flush_region = defs->n_regions};
@@ -111,6 +134,7 @@ static int pp_trace_write_archive(const pp_trace_defs *defs)
         OTF2_Archive_SetSerialCollectiveCallbacks(c.archive) == OTF2_SUCCESS &&
         OTF2_Archive_SetCreator(c.archive, "pompprof " PACKAGE_VERSION) == OTF2_SUCCESS &&
         OTF2_Archive_OpenEvtFiles(c.archive) == OTF2_SUCCESS) {
+        pp_trace_write_facts(&c, defs);
         pp_trace_otf2_event_sizes(&c);
         pp_trace_budget budget = {
             .margin = pp_trace_otf2_definitions_size(defs, c.n_locations) +

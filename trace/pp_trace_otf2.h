@@ -24,7 +24,7 @@ typedef struct pp_trace_lock {
 enum pp_trace_ev {
     PP_EV_ENTER, PP_EV_LEAVE, PP_EV_FORK, PP_EV_JOIN, PP_EV_TEAM_BEGIN, PP_EV_TEAM_END,
     PP_EV_TASK_CREATE, PP_EV_TASK_SWITCH, PP_EV_TASK_COMPLETE, PP_EV_ACQUIRE, PP_EV_RELEASE,
-    PP_EV_METRIC, PP_EV_N
+    PP_EV_METRIC, PP_EV_PARAM, PP_EV_N
 };
 
 typedef struct pp_trace_conv {
@@ -43,10 +43,29 @@ typedef struct pp_trace_conv {
     uint64_t cut_locations;    /* locations cut short by the disk budget */
     double cut_at;             /* the earliest such cut, seconds into the run */
     int otf2_failed;           /* the OTF2 library reported an error */
+    uint32_t depend_max;       /* the most dependences of one event: the attributes
+                                  defined for them */
     /* the most bytes each event can take in a file, its timestamp included
      * (OTF2's own estimate from the numbers of definitions) */
     uint32_t size[PP_EV_N];
 } pp_trace_conv;
+
+/* Dependences (DEPEND, TASKWAIT_DEPEND records) in OTF2: each list item is
+ * three attributes, in this order, of the ThreadTaskCreate of its task (a
+ * taskwait depend's: of the next event of its thread, normally the Enter
+ * of the taskwait region); an event with n items carries 3n attributes. */
+enum pp_trace_attr {
+    PP_ATTR_DEPEND_ADDR,  /* UINT64: the list item's address */
+    PP_ATTR_DEPEND_SIZE,  /* UINT64: its size in bytes */
+    PP_ATTR_DEPEND_KIND,  /* UINT8: a pp_depend_kind (1 in ... 6 unknown) */
+    PP_ATTR_N
+};
+/* The most items one event carries (the attributes' definitions must fit
+ * in the room kept for them): an item beyond replaces the last one's kind
+ * by unknown. */
+#define PP_TRACE_DEPEND_ITEMS_MAX 256
+/* At most what one item's attributes add to an event. */
+#define PP_TRACE_DEPEND_BYTES 48
 
 /* Fill c->size (c->n_locations and c->defs set). */
 void pp_trace_otf2_event_sizes(pp_trace_conv *c);
@@ -74,6 +93,16 @@ int pp_trace_otf2_location(pp_trace_conv *c, pp_trace_buf *b, const pp_trace_bud
 int pp_trace_otf2_definitions(pp_trace_conv *c);
 /* Bytes the definitions will take at most (for the disk budget). */
 uint64_t pp_trace_otf2_definitions_size(const pp_trace_defs *defs, uint32_t n_locations);
+
+/* Parameters: parameter i is OTF2 parameter i, its name string 1 + i; value
+ * j of pset_values is string 1 + n_params + j (as text, also a number's, for
+ * a parameter that took a string somewhere: OTF2 gives a parameter one type). */
+static inline uint32_t pp_trace_param_string(const pp_trace_defs *d, uint32_t j)
+{
+    return 1 + d->n_params + j;
+}
+/* Whether parameter i is a string parameter (any of its values is one). */
+int pp_trace_param_is_string(const pp_trace_defs *d, uint32_t i);
 
 /* A task handle as OTF2 identifies tasks: the creating thread (the handle's
  * location index) and its generation number (the handle's counter).  Thread

@@ -205,16 +205,84 @@ static void pp_defs_metrics(pp_trace_conv *c, pp_defs_strings *s)
                                                        OTF2_RECORDER_KIND_CPU) != OTF2_SUCCESS;
 }
 
+/* ---- parameters ------------------------------------------------------------------------ */
+
+int pp_trace_param_is_string(const pp_trace_defs *d, uint32_t i)
+{
+    for (uint32_t j = 0; d->pset_first && j < d->pset_first[d->n_psets]; j++)
+        if (d->pset_values[j].param == i && d->pset_values[j].is_string)
+            return 1;
+    return 0;
+}
+
+/* Strings 1 .. n_params: the names; then one per value of the sets (its text);
+ * then the parameters themselves.  Right after string 0, so that their ids
+ * are known while the events are written (pp_trace_param_string). */
+static void pp_defs_params(const pp_trace_defs *d, pp_defs_strings *s)
+{
+    for (uint32_t i = 0; i < d->n_params; i++)
+        pp_defs_string(s, d->param_names[i]);
+    uint32_t n = d->pset_first ? d->pset_first[d->n_psets] : 0;
+    for (uint32_t j = 0; j < n; j++) {
+        const pp_trace_param *v = &d->pset_values[j];
+        char num[32];
+        if (!v->is_string)
+            snprintf(num, sizeof num, "%lld", (long long)v->value);
+        pp_defs_string(s, v->is_string ? v->str : num);
+    }
+    for (uint32_t i = 0; i < d->n_params; i++)
+        s->failed |= OTF2_GlobalDefWriter_WriteParameter(
+                         s->w, i, 1 + i,
+                         pp_trace_param_is_string(d, i) ? OTF2_PARAMETER_TYPE_STRING
+                                                        : OTF2_PARAMETER_TYPE_INT64) !=
+                     OTF2_SUCCESS;
+}
+
+/* Attributes 3i .. 3i+2: the i-th dependence of an event (pp_trace_otf2.h). */
+static void pp_defs_attributes(pp_trace_conv *c, pp_defs_strings *s)
+{
+    static const struct {
+        const char *name, *descr;
+        OTF2_Type type;
+    } attrs[PP_ATTR_N] = {
+        [PP_ATTR_DEPEND_ADDR] = {"address", "the address of a depend clause's list item",
+                                 OTF2_TYPE_UINT64},
+        [PP_ATTR_DEPEND_SIZE] = {"size", "the list item's size in bytes", OTF2_TYPE_UINT64},
+        [PP_ATTR_DEPEND_KIND] = {"kind",
+                                 "the dependence type: 1 in, 2 out, 3 inout, 4 mutexinoutset, "
+                                 "5 inoutset, 6 unknown (the storage was not recorded)",
+                                 OTF2_TYPE_UINT8},
+    };
+    if (!c->depend_max)
+        return;
+    OTF2_StringRef descr[PP_ATTR_N];
+    for (uint32_t k = 0; k < PP_ATTR_N; k++)
+        descr[k] = pp_defs_string(s, attrs[k].descr);
+    for (uint32_t i = 0; i < c->depend_max; i++) {
+        for (uint32_t k = 0; k < PP_ATTR_N; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "depend[%u] %s", i, attrs[k].name);
+            s->failed |= OTF2_GlobalDefWriter_WriteAttribute(s->w, PP_ATTR_N * i + k,
+                                                             pp_defs_string(s, name), descr[k],
+                                                             attrs[k].type) != OTF2_SUCCESS;
+        }
+    }
+}
+
 /* ---- all of it ------------------------------------------------------------------------- */
 
 uint64_t pp_trace_otf2_definitions_size(const pp_trace_defs *defs, uint32_t n_locations)
 {
-    uint64_t bytes = 4096 + 64 * (uint64_t)n_locations + 128 * (uint64_t)defs->n_metrics;
+    uint64_t bytes = 4096 + 512 + 3 * 32 * (uint64_t)PP_TRACE_DEPEND_ITEMS_MAX + 64 * (uint64_t)n_locations + 128 * (uint64_t)defs->n_metrics;
     for (uint32_t i = 0; i < defs->n_regions; i++) {
         const pp_trace_region *r = &defs->regions[i];
         bytes += 64 + (r->name ? strlen(r->name) : 0) + (r->file ? strlen(r->file) : 0) +
                  (r->description ? strlen(r->description) : 0);
     }
+    for (uint32_t i = 0; i < defs->n_params; i++)
+        bytes += 64 + strlen(defs->param_names[i]);
+    for (uint32_t j = 0; defs->pset_first && j < defs->pset_first[defs->n_psets]; j++)
+        bytes += 48 + (defs->pset_values[j].is_string ? strlen(defs->pset_values[j].str) : 0);
     /* team groups: a member list each, at most one per location and team */
     return bytes + 16 * (uint64_t)n_locations * n_locations;
 }
@@ -243,6 +311,7 @@ int pp_trace_otf2_definitions(pp_trace_conv *c)
                     d->wall_t0 > 0 ? (uint64_t)(d->wall_t0 * 1e9) : OTF2_UNDEFINED_TIMESTAMP) !=
                 OTF2_SUCCESS;
     pp_defs_string(&s, ""); /* string 0 */
+    pp_defs_params(d, &s);
     char host[256] = "localhost";
     gethostname(host, sizeof host - 1);
     OTF2_StringRef machine = pp_defs_string(&s, host);
@@ -279,5 +348,6 @@ int pp_trace_otf2_definitions(pp_trace_conv *c)
     pp_defs_region(&s, c->flush_region + 1, &start);
     pp_defs_comms(c, &s);
     pp_defs_metrics(c, &s);
+    pp_defs_attributes(c, &s);
     return failed || s.failed ? -1 : 0;
 }

@@ -15,7 +15,10 @@
  * - timestamps never go backwards on a location;
  * - and the disk budget: before each event the file's size is projected
  *   with an upper bound per event; an event that would not fit ends the
- *   location's trace there, cleanly closed, instead of an unreadable file. */
+ *   location's trace there, cleanly closed, instead of an unreadable file;
+ * - dependences become attributes: a task's of its ThreadTaskCreate (which
+ *   waits for the DEPEND records that follow its TASK_CREATE), a taskwait
+ *   depend's of the thread's next Enter (the taskwait's). */
 #include "trace/pp_trace_otf2.h"
 
 #include <otf2/OTF2_EventSizeEstimator.h>
@@ -66,6 +69,11 @@ typedef struct pp_conv_loc {
     uint64_t allowed;      /* projected file size it may reach */
     int cut;
     int failed;            /* out of memory: the location ends here */
+    /* dependences */
+    uint64_t pend_create;  /* a ThreadTaskCreate not written yet (0: none) */
+    uint64_t pend_time;    /* its time */
+    OTF2_AttributeList *attrs;
+    uint32_t n_attrs;      /* items in attrs, for the next event written */
 } pp_conv_loc;
 
 static uint32_t pp_conv_bucket(uint64_t h)
@@ -161,6 +169,9 @@ void pp_trace_otf2_event_sizes(pp_trace_conv *c)
         ts + (uint32_t)OTF2_EventSizeEstimator_GetSizeOfThreadReleaseLockEvent(e);
     c->size[PP_EV_METRIC] = ts + (uint32_t)OTF2_EventSizeEstimator_GetSizeOfMetricEvent(
                                      e, (uint8_t)(c->defs->n_metrics ? c->defs->n_metrics : 1));
+    uint32_t pi = (uint32_t)OTF2_EventSizeEstimator_GetSizeOfParameterIntEvent(e);
+    uint32_t ps = (uint32_t)OTF2_EventSizeEstimator_GetSizeOfParameterStringEvent(e);
+    c->size[PP_EV_PARAM] = ts + (pi > ps ? pi : ps);
     OTF2_EventSizeEstimator_Delete(e);
 }
 
@@ -203,6 +214,16 @@ static void pp_conv_count(pp_conv_loc *l, OTF2_ErrorCode e, unsigned n)
     l->c->events[l->loc]++;
     if (n)
         l->bytes += n; /* closing events: counted here, room was kept for them */
+}
+
+/* The attribute list for the event about to be written: the pending
+ * dependences (the writer empties the list), or none. */
+static OTF2_AttributeList *pp_conv_attrs(pp_conv_loc *l)
+{
+    if (!l->n_attrs)
+        return NULL;
+    l->n_attrs = 0;
+    return l->attrs;
 }
 
 static void pp_conv_switch_to(pp_conv_loc *l, uint64_t h, int closing)
@@ -250,7 +271,7 @@ static void pp_conv_enter(pp_conv_loc *l, uint32_t region)
         l->failed = 1;
         return;
     }
-    pp_conv_count(l, OTF2_EvtWriter_Enter(l->w, NULL, l->t_last, region), 0);
+    pp_conv_count(l, OTF2_EvtWriter_Enter(l->w, pp_conv_attrs(l), l->t_last, region), 0);
 }
 
 static void pp_conv_leave_top(pp_conv_loc *l, pp_conv_task *t, int closing)
@@ -343,12 +364,22 @@ static void pp_conv_team_end(pp_conv_loc *l, uint64_t resume)
     l->current = l->written_task = resume ? resume : pp_conv_implicit(l);
 }
 
+/* The creation of task h is written with the next record that is not one
+ * of its dependences (pp_conv_record). */
 static void pp_conv_task_create(pp_conv_loc *l, uint64_t h)
 {
     pp_conv_sync_task(l);
     if (!pp_conv_room(l, l->c->size[PP_EV_TASK_CREATE]))
         return;
-    pp_conv_count(l, OTF2_EvtWriter_ThreadTaskCreate(l->w, NULL, l->t_last, 0,
+    l->pend_create = h;
+    l->pend_time = l->t_last;
+}
+
+static void pp_conv_task_create_write(pp_conv_loc *l)
+{
+    uint64_t h = l->pend_create;
+    l->pend_create = 0;
+    pp_conv_count(l, OTF2_EvtWriter_ThreadTaskCreate(l->w, pp_conv_attrs(l), l->pend_time, 0,
                                                      pp_trace_task_thread(h),
                                                      pp_trace_task_generation(h)),
                   0);
@@ -442,10 +473,78 @@ static void pp_conv_metrics(pp_conv_loc *l, const uint64_t *rec)
                   0);
 }
 
+/* The values of the parameter set now in force, one event each. */
+static void pp_conv_params(pp_conv_loc *l, uint64_t pset)
+{
+    const pp_trace_defs *d = l->c->defs;
+    if (!d->pset_first || pset >= d->n_psets)
+        return;
+    for (uint32_t j = d->pset_first[pset]; j < d->pset_first[pset + 1]; j++) {
+        const pp_trace_param *v = &d->pset_values[j];
+        if (!pp_conv_room(l, l->c->size[PP_EV_PARAM]))
+            return;
+        OTF2_ErrorCode e;
+        if (pp_trace_param_is_string(d, v->param))
+            e = OTF2_EvtWriter_ParameterString(l->w, NULL, l->t_last, v->param,
+                                               pp_trace_param_string(d, j));
+        else
+            e = OTF2_EvtWriter_ParameterInt(l->w, NULL, l->t_last, v->param, v->value);
+        pp_conv_count(l, e, 0);
+    }
+}
+
+/* One list item as three attributes for the next event (room for them
+ * taken now): the event's i-th item has the attributes 3i, 3i+1, 3i+2
+ * (OTF2 takes an attribute once per event). */
+static void pp_conv_depend(pp_conv_loc *l, const uint64_t *rec)
+{
+    if (!l->attrs && !(l->attrs = OTF2_AttributeList_New())) {
+        l->failed = 1;
+        return;
+    }
+    OTF2_AttributeValue v;
+    if (l->n_attrs == PP_TRACE_DEPEND_ITEMS_MAX) {
+        uint32_t last = PP_ATTR_N * (l->n_attrs - 1) + PP_ATTR_DEPEND_KIND;
+        v.uint8 = PP_DEPEND_UNKNOWN_KIND;
+        if (OTF2_AttributeList_RemoveAttribute(l->attrs, last) != OTF2_SUCCESS ||
+            OTF2_AttributeList_AddAttribute(l->attrs, last, OTF2_TYPE_UINT8, v) != OTF2_SUCCESS)
+            l->c->otf2_failed = 1;
+        return;
+    }
+    if (!pp_conv_room(l, PP_TRACE_DEPEND_BYTES))
+        return;
+    uint32_t base = PP_ATTR_N * l->n_attrs;
+    v.uint64 = rec[2];
+    OTF2_ErrorCode e = OTF2_AttributeList_AddAttribute(l->attrs, base + PP_ATTR_DEPEND_ADDR,
+                                                       OTF2_TYPE_UINT64, v);
+    v.uint64 = PP_TRACE_DEPEND_SIZE(rec[3]);
+    if (e == OTF2_SUCCESS)
+        e = OTF2_AttributeList_AddAttribute(l->attrs, base + PP_ATTR_DEPEND_SIZE,
+                                            OTF2_TYPE_UINT64, v);
+    v.uint8 = (uint8_t)PP_TRACE_DEPEND_KIND(rec[3]);
+    if (e == OTF2_SUCCESS)
+        e = OTF2_AttributeList_AddAttribute(l->attrs, base + PP_ATTR_DEPEND_KIND,
+                                            OTF2_TYPE_UINT8, v);
+    if (e != OTF2_SUCCESS)
+        l->c->otf2_failed = 1;
+    l->n_attrs++;
+    if (l->n_attrs > l->c->depend_max)
+        l->c->depend_max = l->n_attrs;
+}
+
 static void pp_conv_record(pp_conv_loc *l, const uint64_t *rec)
 {
     unsigned kind = (unsigned)(rec[0] & 0xff);
+    if (l->pend_create) {
+        if (kind == PP_TRACE_DEPEND && rec[1] == l->pend_create) {
+            pp_conv_depend(l, rec);
+            return;
+        }
+        pp_conv_task_create_write(l);
+    }
     switch (kind) {
+    case PP_TRACE_DEPEND: break; /* not after its task's creation: dropped */
+    case PP_TRACE_TASKWAIT_DEPEND: pp_conv_depend(l, rec); break;
     case PP_TRACE_ENTER: pp_conv_enter(l, (uint32_t)rec[1]); break;
     case PP_TRACE_LEAVE: pp_conv_leave(l, (uint32_t)rec[1]); break;
     case PP_TRACE_FORK:
@@ -476,6 +575,7 @@ static void pp_conv_record(pp_conv_loc *l, const uint64_t *rec)
     case PP_TRACE_METRICS: pp_conv_metrics(l, rec); break;
     case PP_TRACE_FLUSH_BEGIN: pp_conv_enter(l, l->c->flush_region + (rec[1] == 1)); break;
     case PP_TRACE_FLUSH_END: pp_conv_leave(l, l->c->flush_region + (rec[1] == 1)); break;
+    case PP_TRACE_PARAMS: pp_conv_params(l, rec[1]); break;
     default: break;
     }
 }
@@ -484,6 +584,8 @@ static void pp_conv_record(pp_conv_loc *l, const uint64_t *rec)
  * innermost out, then the thread's own implicit task. */
 static void pp_conv_close_all(pp_conv_loc *l)
 {
+    if (l->pend_create)
+        pp_conv_task_create_write(l);
     for (uint32_t b = 0; b < PP_CONV_BUCKETS; b++) {
         for (pp_conv_task *t = l->buckets[b]; t; t = t->next) {
             int implicit = t->handle == l->initial;
@@ -550,6 +652,8 @@ int pp_trace_otf2_location(pp_trace_conv *c, pp_trace_buf *b, const pp_trace_bud
     if (OTF2_Archive_CloseEvtWriter(c->archive, l->w) != OTF2_SUCCESS)
         c->otf2_failed = 1;
     pp_conv_tasks_free(l);
+    if (l->attrs)
+        OTF2_AttributeList_Delete(l->attrs);
     free(l->teams);
     free(l->held);
     free(l);

@@ -35,6 +35,9 @@ enum pp_trace_kind {
     PP_TRACE_METRICS,      /* a: n, then n counter values; time: the record before it */
     PP_TRACE_FLUSH_BEGIN,  /* a: 0 a flush, 1 the trace's start (pp_trace_started) */
     PP_TRACE_FLUSH_END,    /* a: as its begin */
+    PP_TRACE_PARAMS,       /* a: the parameter set now in force (the engine's set id) */
+    PP_TRACE_DEPEND,       /* a: the task created, b: address, c: pp_trace_depend_word */
+    PP_TRACE_TASKWAIT_DEPEND, /* a: the waiting task, b: address, c: pp_trace_depend_word */
     PP_TRACE_KIND_END
 };
 
@@ -42,7 +45,9 @@ enum pp_trace_kind {
 static inline unsigned pp_trace_record_words(unsigned kind)
 {
     switch (kind) {
-    case PP_TRACE_TEAM_BEGIN: return 4;
+    case PP_TRACE_TEAM_BEGIN:
+    case PP_TRACE_DEPEND:
+    case PP_TRACE_TASKWAIT_DEPEND: return 4;
     case PP_TRACE_TASK_BEGIN:
     case PP_TRACE_TASK_END:
     case PP_TRACE_TEAM_END:
@@ -50,6 +55,23 @@ static inline unsigned pp_trace_record_words(unsigned kind)
     default: return 2;
     }
 }
+
+/* Dependences (profile/pp_profile_depend.h): one record per list item of a
+ * depend clause, in clause order, right after the event they belong to and
+ * with its time: DEPEND after the TASK_CREATE of its task, TASKWAIT_DEPEND
+ * before the taskwait it waits in.  Word c holds the item's size in bytes
+ * (56 bits) and its kind (a pp_depend_kind, 8 bits). */
+static inline uint64_t pp_trace_depend_word(uint64_t size, unsigned kind)
+{
+    if (size >> 56)
+        size = ((uint64_t)1 << 56) - 1;
+    return size << 8 | (kind & 0xff);
+}
+#define PP_TRACE_DEPEND_SIZE(c) ((c) >> 8)
+#define PP_TRACE_DEPEND_KIND(c) ((unsigned)((c) & 0xff))
+/* The kind of an item whose storage is unknown (PP_DEPEND_UNKNOWN of
+ * profile/pp_profile_depend.h, which this layer does not include). */
+#define PP_DEPEND_UNKNOWN_KIND 6
 
 /* The longest record: METRICS with as many values as a thread counts. */
 #define PP_TRACE_METRICS_MAX PP_COUNTERS_MAX

@@ -25,6 +25,21 @@ done
 for f in libpompprof.so pkgconfig/pompprof.pc; do
     [ -e "$stage$libdir/$f" ] && pass "installed $f" || fail "not installed: $libdir/$f"
 done
+# a man page per command, made of its --help; `man pompprof-report` finds it
+for c in pompprof pompprof-report pompprof-diff pompprof-scaling pompprof-timeline; do
+    page=$(find "$root/share/man/man1" -name "$c.1*" 2>/dev/null | head -1)
+    if [ -z "$page" ]; then
+        fail "not installed: share/man/man1/$c.1"
+        continue
+    fi
+    text=$(MANPATH="$root/share/man" MANWIDTH=100 man "$c" 2>&1)
+    if printf '%s\n' "$text" | grep -q "^NAME" && printf '%s\n' "$text" | grep -q -- "--help" \
+            && printf '%s\n' "$text" | grep -q "^ *$c  *- "; then
+        pass "man $c"
+    else
+        fail "man $c: $(printf '%s\n' "$text" | head -3 | tr '\n' ' ')"
+    fi
+done
 if [ -f "$top_builddir/libpompprof_mpi.la" ]; then
     lib=$stage$libdir/libpompprof_mpi.so
     if [ -e "$lib" ]; then
@@ -33,6 +48,17 @@ if [ -f "$top_builddir/libpompprof_mpi.la" ]; then
             || fail "libpompprof_mpi.so does not name libpompprof.so"
     else
         fail "not installed: $libdir/libpompprof_mpi.so"
+    fi
+fi
+if [ -f "$top_builddir/libpompprof_ompt.la" ]; then
+    # the OMPT tool: its own engine, ompt_start_tool its only export
+    lib=$stage$libdir/libpompprof_ompt.so
+    if [ -e "$lib" ]; then
+        exports=$(nm -D --defined-only "$lib" | awk '{print $3}' | tr '\n' ' ')
+        [ "$exports" = "ompt_start_tool " ] && pass "libpompprof_ompt exports ompt_start_tool only" \
+            || fail "libpompprof_ompt.so exports: $exports"
+    else
+        fail "not installed: $libdir/libpompprof_ompt.so"
     fi
 fi
 [ "$failures" -eq 0 ]

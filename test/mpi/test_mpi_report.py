@@ -28,7 +28,7 @@ TOOLS = os.path.join(mc.TOP_SRCDIR, "scripts")
 
 
 def tool(name, *args):
-    p = subprocess.run([PYTHON, "-m", "pompprof_tools." + name] + list(args),
+    p = subprocess.run([PYTHON, "-m", "pompprof_tools.analysis." + name] + list(args),
                        env=dict(mc.ENV, PYTHONPATH=TOOLS), capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit("FAIL: pompprof-%s %s: %s" % (name, " ".join(args), p.stderr))

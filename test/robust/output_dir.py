@@ -11,6 +11,7 @@ overwritten or truncated."""
 
 import hashlib
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -111,12 +112,20 @@ try:
         f.write(b"precious, not a profile\n")
     with open(os.path.join(rdir, "mine.cubex"), "wb") as f:
         f.write(b"also precious\n" * 100)
+    # (a directory: a profile of its own, profile.<program>.<pid>.cubex, without a word on
+    # the program's stderr; a named file: NAME.1.cubex, said in one line)
     for target, tag in ((os.path.join(rdir, "out"), "existing directory"),
                         (os.path.join(rdir, "mine.cubex"), "existing .cubex file")):
         for rep in range(2):  # twice: the second run must not take the first's name
-            _, new = run_case("%s, run %d" % (tag, rep + 1), target, rdir, mention="exists")
+            dir_case = not target.endswith(".cubex")
+            r, new = run_case("%s, run %d" % (tag, rep + 1), target, rdir,
+                              expect_lines=0 if dir_case else 1,
+                              mention=None if dir_case else "exists")
             if len(new) != 1:
                 ru.fail("%s: expected one new profile, got %s" % (tag, new))
+            elif dir_case and not re.search(r"/profile\.[^/]+\.\d+\.cubex$", new[0]):
+                ru.fail("%s: the new profile is not named by program and process: %s"
+                        % (tag, new[0]))
             n += 1
 
     # 3. a read-only file system (unwritable even for root)

@@ -70,8 +70,9 @@ def require_wrapper():
 
 
 def require_reader():
-    if not os.path.exists(os.path.join(srcdir(), "scripts", "pompprof_tools", "cubex.py")):
-        skip("the .cubex reader (scripts/pompprof_tools/cube/cubex.py) is not there yet")
+    # the reader is part of the source tree: its absence is a broken checkout, not a skip
+    if not os.path.exists(os.path.join(srcdir(), "scripts", "pompprof_tools", "cube", "cubex.py")):
+        fail("the .cubex reader (scripts/pompprof_tools/cube/cubex.py) is missing")
 
 
 def require_all():

@@ -7,6 +7,7 @@ TESTS += \
 	test/tools/test_report.py \
 	test/tools/test_diff.py \
 	test/tools/test_scaling.py \
+	test/tools/test_vocabulary.py \
 	test/tools/test_bad_input.py \
 	test/tools/test_deep_tree.py \
 	test/tools/test_wrapper_args.py \
@@ -24,6 +25,7 @@ EXTRA_DIST += \
 	test/tools/test_report.py \
 	test/tools/test_diff.py \
 	test/tools/test_scaling.py \
+	test/tools/test_vocabulary.py \
 	test/tools/test_bad_input.py \
 	test/tools/test_deep_tree.py \
 	test/tools/test_wrapper_args.py \

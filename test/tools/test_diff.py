@@ -3,6 +3,7 @@ dumps' differences, -o writes a .cubex that reads back, never overwrites."""
 
 import json
 import os
+import re
 import tempfile
 import unittest
 
@@ -50,9 +51,10 @@ class DiffTest(unittest.TestCase):
                 for m in back.metrics:
                     for c in back.cnodes:
                         self.assertEqual(set(back.row(m, c)), {0.0}, (name, m, c))
-                # the diff profile is itself a profile the tools read
-                p = T.run_tool("report", out, check=True)
-                self.assertIn("Call tree", p.stdout)
+                # the diff profile is no run: the report says what it is (issue 23)
+                p = T.run_tool("report", out)
+                self.assertEqual(p.returncode, 1)
+                self.assertIn("is a difference profile written by pompprof-diff", p.stderr)
 
     def test_differences_match_dumps(self):
         for prog in ("tasks", "worksharing"):
@@ -72,7 +74,11 @@ class DiffTest(unittest.TestCase):
                 tol = sum(T.printed_tolerance(x) for x in (ta, tb) if x is not None)
                 expected = (float(tb) if tb else 0.0) - (float(ta) if ta else 0.0)
                 self.assertAlmostEqual(r["delta"], expected, delta=tol)
-                self.assertAlmostEqual(r["delta_mean"], r["b"] / 2 - r["a"], places=12)
+                if key[1] == "time":
+                    self.assertAlmostEqual(r["delta_mean"], r["b"] / 2 - r["a"], places=12)
+                else:   # counts keep count semantics: no per-thread means (issue 23)
+                    self.assertNotIn("delta_mean", r)
+                self.assertEqual(r["pct"], 100.0 * r["delta"] / r["a"] if r["a"] else None)
                 status = "only in a" if tb is None else "only in b" if ta is None else ""
                 self.assertEqual(r["status"], status, key)
                 checked += 1
@@ -111,6 +117,25 @@ class DiffTest(unittest.TestCase):
             with open(out) as f:
                 self.assertEqual(f.read(), "keep me")
             self.assertEqual(sorted(os.listdir(tmp)), ["exists.cubex"])   # no temp left
+
+    def test_ranked_by_total_change_with_distinct_paths(self):
+        # issue 23: with different thread counts the rows were ranked by the change of
+        # the per-thread mean (threads trading work came first); now by the total
+        d = diff_json(T.golden("tasks_t1"), T.golden("tasks_t2"))
+        for metric in d["metrics"]:
+            deltas = [abs(r["delta"]) for r in d["rows"] if r["metric"] == metric]
+            self.assertEqual(deltas, sorted(deltas, reverse=True), metric)
+        p = T.run_tool("diff", T.golden("tasks_t1"), T.golden("tasks_t2"), "--top", "400",
+                       check=True)
+        shown = {}
+        table = p.stdout[:p.stdout.index("call paths (from the root")]
+        for m in re.finditer(r"(?m)^ +(\d+) (.+?) +(call|TASKS) +\S+ ", table):
+            shown.setdefault((m.group(3), m.group(2)), set()).add(m.group(1))
+        self.assertTrue(shown)
+        for (tree, label), numbers in shown.items():
+            self.assertEqual(len(numbers), 1, "%s paths %s print as %r" % (tree, numbers, label))
+        header = [ln for ln in p.stdout.splitlines() if ln.startswith("   # call path")][0]
+        self.assertIn(" % ", header)
 
     def test_text_output(self):
         p = T.run_tool("diff", T.golden("tasks_t1"), T.golden("tasks_t2"), "--top", "10",

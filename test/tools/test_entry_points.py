@@ -1,4 +1,4 @@
-"""The five commands, three ways in: scripts/pyproject.toml's console entry points,
+"""The seven commands, three ways in: scripts/pyproject.toml's console entry points,
 `python3 -m pompprof_tools.<module>`, and the stubs make generates from
 scripts/command-stub.in (with the configured interpreter in their #! line).  All three
 must name the same functions, and make must install every module of the package."""
@@ -15,7 +15,8 @@ import toolstest as T
 PYPROJECT = os.path.join(T.SCRIPTS, "pyproject.toml")
 COMMANDS = {"pompprof": "wrapper.main", "pompprof-report": "analysis.report",
             "pompprof-diff": "analysis.diff", "pompprof-scaling": "analysis.scaling",
-            "pompprof-timeline": "analysis.timeline"}
+            "pompprof-timeline": "analysis.timeline", "pompprof-score": "analysis.score",
+            "pompprof-view": "view.main"}
 
 
 def entry_points():
@@ -104,7 +105,7 @@ class EntryPoints(unittest.TestCase):
         another subpackage's directory would land beside the wrong package."""
         with open(os.path.join(T.SCRIPTS, "local.mk")) as f:
             text = f.read()
-        for sub in ("wrapper", "cube", "analysis"):
+        for sub in ("wrapper", "cube", "analysis", "launcher"):
             with self.subTest(sub):
                 block = re.search(r"dist_pompprof_tools_%s_DATA = (.*?)\n(?!\t)" % sub, text, re.S)
                 self.assertIsNotNone(block)

@@ -156,15 +156,31 @@ class ParametersInTools(unittest.TestCase):
             e = next(e for e in self.report(path)["by_parameter"] if e["parameter"] == "depth")
             self.assertEqual(e.get("cutoff", {}).get("value"), value)
 
+    def test_parameter_rows_in_value_order(self):
+        """Issue 23: a construct reached deepest-first listed its rows 3, 2, 1, 0 where
+        another listed 0, 1, 2, 3; the trees now list every construct's values in
+        ascending order, and keep every call path."""
+        path = os.path.join(self.tmp.name, "reversed.cubex")
+        depth_profile(path, list(reversed(ROOTS_A)))
+        d = self.report(path)
+        rows = [r["params"] for r in d["tasktree"] if r.get("params")]
+        self.assertEqual(rows, ["depth=0", "depth=1", "depth=2", "depth=3",
+                                "depth=3, kind=leaf"])
+        self.assertEqual(len(d["tasktree"]), len(self.report(self.a)["tasktree"]))
+        text = T.run_tool("report", path, check=True).stdout
+        tree = text[text.index("Task trees"):]
+        order = [tree.index("(depth=%d" % k) for k in range(4)]
+        self.assertEqual(order, sorted(order))
+
     def test_csv_sections(self):
         text = T.run_tool("report", "--format", "csv", self.a, check=True).stdout
-        rows = [r for r in csv.reader(io.StringIO(text)) if r]
-        by = [r for r in rows if r[0] == "by_parameter" and r[1] != "region"]
-        self.assertEqual([(r[3], r[4], r[5]) for r in by],
-                         [("depth", "0", "1"), ("depth", "1", "2"), ("depth", "2", "4"),
-                          ("depth", "3", "8"), ("kind", "leaf", "5")])
-        values = [r for r in rows if r[0] == "task_values" and r[1] != "region"]
-        self.assertEqual([(r[3], r[4]) for r in values],
+        rows = list(csv.DictReader(io.StringIO(text)))
+        by = [r for r in rows if r["section"] == "by_parameter" and r["field"] == "instances"]
+        self.assertEqual([(r["row"], r["value"]) for r in by],
+                         [("depth=0", "1"), ("depth=1", "2"), ("depth=2", "4"),
+                          ("depth=3", "8"), ("kind=leaf", "5")])
+        values = [r for r in rows if r["section"] == "task_values" and r["field"] == "instances"]
+        self.assertEqual([(r["row"], r["value"]) for r in values],
                          [("depth=0", "1"), ("depth=1", "2"), ("depth=2", "4"), ("depth=3", "3"),
                           ("depth=3, kind=leaf", "5")])
 

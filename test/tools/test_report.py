@@ -145,8 +145,50 @@ class ReportGolden(unittest.TestCase):
         self.assertIn("Task trees", p.stdout)
         p = T.run_tool("report", "--format", "csv", T.golden("tasks_t2"), check=True)
         rows = list(csv.reader(io.StringIO(p.stdout)))
-        tree = [r for r in rows if r and r[0] == "calltree" and r[1] != "cnode"]
+        tree = [r for r in rows if r[0] == "calltree" and r[4] == "visits"]
         self.assertEqual(len(tree), len(cubex.load(T.golden("tasks_t2")).cnodes))
+
+    def test_csv_is_one_tidy_table(self):
+        """Issue 23: the CSV was several tables in one file (4 to 11 fields, headers
+        mid-file); now one table of six columns a csv reader loads, and --section picks
+        one section's rows."""
+        for name in T.GOLDEN_NAMES:
+            text = T.run_tool("report", "--format", "csv", T.golden(name), check=True).stdout
+            rows = list(csv.reader(io.StringIO(text)))
+            self.assertEqual(rows[0], ["section", "key", "name", "row", "field", "value"])
+            self.assertEqual({len(r) for r in rows}, {6}, name)
+            dicts = list(csv.DictReader(io.StringIO(text)))
+            self.assertEqual(len(dicts), len(rows) - 1)
+            self.assertNotIn("section", [r["section"] for r in dicts])   # no header mid-file
+            sections = {r["section"] for r in dicts}
+            self.assertLessEqual({"header", "flat", "calltree", "overhead"}, sections)
+            # the values are the JSON report's
+            d = report_json(name)
+            prog = [r for r in dicts if r["section"] == "overhead" and r["key"] == "program"]
+            for r in prog:
+                if r["field"] in d["overhead"]["program"]["categories"]:
+                    self.assertEqual(float(r["value"]),
+                                     d["overhead"]["program"]["categories"][r["field"]]["time"])
+            only = T.run_tool("report", "--format", "csv", "--section", "overhead",
+                              T.golden(name), check=True).stdout
+            self.assertEqual(list(csv.DictReader(io.StringIO(only))),
+                             [r for r in dicts if r["section"] == "overhead"])
+
+    def test_top_applies_to_trees(self):
+        full = report_json("tasks_t2")
+        d = report_json("tasks_t2", "--top", "3")
+        self.assertLess(len(d["calltree"]), len(full["calltree"]))
+        top3 = sorted(full["calltree"], key=lambda r: -r["incl"])[:3]
+        kept = {r["cnode"] for r in d["calltree"]}
+        self.assertLessEqual({r["cnode"] for r in top3}, kept)
+        for r in d["calltree"]:     # a tree still: every kept path's ancestors are kept
+            self.assertTrue(all(any(x["path"] == r["path"][:k] for x in d["calltree"])
+                                for k in range(1, len(r["path"]))))
+        self.assertLessEqual(len(d["tasktree"]), 3 * max(len(r["path"]) for r in
+                                                         full["tasktree"]))
+        text = T.run_tool("report", "--top", "3", T.golden("tasks_t2"), check=True).stdout
+        tree = text[text.index("Call tree"):text.index("Task trees")]
+        self.assertLess(len(tree.splitlines()), 3 + 4 + 6)
 
     def test_top(self):
         d = report_json("worksharing_t2", "--top", "3")
@@ -165,9 +207,10 @@ class ReportGolden(unittest.TestCase):
         self.assertTrue(0 < h["parallel_coverage"] <= 1.0)
 
 
-def fine_grained_profile(path):
+def fine_grained_profile(path, ran=True):
     """A pompprof-style profile (attributes, max_active_tasks) whose tasks are tiny:
-    1000 instances of 2 us work each, created at 1 us each."""
+    1000 instances of 2 us work each, created at 1 us each (ran=False: a task construct
+    whose call paths are there, without any instance)."""
     w = CubeWriter()
     w.add_attr("pompprof::program", "fib")
     w.add_attr("pompprof::date", "2026-01-01T00:00:00")
@@ -201,6 +244,9 @@ def fine_grained_profile(path):
     t = {root: [0.4, 0.35], par: [0.35, 0.35], single: [0.35, 0.35], sblock: [0.3, 0.0],
          create: [0.001, 0.0], bar: [0.05, 0.35], stub: [0.0008, 0.0012],
          tasks: [0.0008, 0.0012], body: [0.0008, 0.0012]}
+    if not ran:
+        for c in (create, stub, tasks, body):
+            v[c], t[c] = [0, 0], [0.0, 0.0]
     for c in v:
         w.set_row(visits, c, v[c])
         w.set_row(time, c, t[c])
@@ -209,6 +255,21 @@ def fine_grained_profile(path):
 
 
 class ReportSynthetic(unittest.TestCase):
+    def test_no_granularity_verdict_without_instances(self):
+        """Issue 23: "all task constructs are > 10x their creation cost" was printed for
+        a task table without a single instance."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "none.cubex")
+            fine_grained_profile(path, ran=False)
+            d = json.loads(T.run_tool("report", "--format", "json", path, check=True).stdout)
+            self.assertTrue(d["tasks"])
+            self.assertEqual([t["instances"] for t in d["tasks"]], [0])
+            text = T.run_tool("report", path, check=True).stdout
+            self.assertNotIn("Task granularity", text)
+            path = os.path.join(tmp, "some.cubex")
+            fine_grained_profile(path)
+            self.assertIn("Task granularity", T.run_tool("report", path, check=True).stdout)
+
     def test_granularity_advice_and_attributes(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "profile.cubex")

@@ -8,7 +8,7 @@ must read it without an error:
   and team begin/end per thread, enter/leave balanced per location;
 * locks.c: an acquire and a release per lock taken (set, successful test, nest locks);
 * depend.c, fdepend.f90: tasks with depend clauses keep the mark in their region
-  description and pompprof-timeline names them;
+  description, and their dependences are recorded (nothing undetermined);
 * the definitions: one location per thread, the profile's regions, the flush region;
 * PAPI counter values when POMPPROF_METRICS is set (perf::PAGE-FAULTS, a software event
   that counts in VMs too; skipped where PAPI cannot count);
@@ -107,9 +107,11 @@ class TraceEvents(unittest.TestCase):
         # the two task constructs with depend clauses and their creation regions
         self.assertEqual(len(marked), 4, marked)
         d = timeline(out)
-        self.assertEqual(d["depend"]["tasks"], 2)
-        self.assertEqual(sorted(d["depend"]["constructs"]),
-                         ["!$omp task @depend.c:15", "!$omp task @depend.c:20"])
+        # their dependences are recorded (3 items, one edge): nothing undetermined
+        self.assertEqual((d["depend"]["tasks"], d["depend"]["recorded"], d["depend"]["items"],
+                          d["depend"]["edges"]), (0, 2, 3, 1))
+        self.assertEqual(d["depend"]["constructs"], [])
+        self.assertEqual(d["total"]["undetermined"], 0)
 
     def test_depend_fortran(self):
         if os.environ.get("FORTRAN_BINDINGS") != "yes":
@@ -117,8 +119,10 @@ class TraceEvents(unittest.TestCase):
         out, ev = self.traced(os.path.join(PROGS, "fdepend.f90"), "fdepend")
         self.assertEqual(ev.count("THREAD_TASK_CREATE"), 3)
         d = timeline(out)
-        self.assertEqual(d["depend"]["tasks"], 2)
-        self.assertEqual(len(d["depend"]["constructs"]), 2, d["depend"])
+        # recorded, the continued directive's too: one edge, nothing undetermined
+        self.assertEqual((d["depend"]["tasks"], d["depend"]["recorded"], d["depend"]["items"],
+                          d["depend"]["edges"]), (0, 2, 2, 1))
+        self.assertEqual(d["total"]["undetermined"], 0)
 
     def test_definitions(self):
         out, ev = self.traced(os.path.join(E2E_PROGS, "tasks.c"), "defs", threads=3)

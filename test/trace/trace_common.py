@@ -3,6 +3,7 @@ the compiler from test/e2e/e2e_env.py), run it with POMPPROF_TRACE=1, read its t
 with otf2-print (Debian otf2-tools) and with pompprof-timeline."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -83,6 +84,12 @@ def fib_task_calls(n):
     for k in range(2, n + 1):
         calls.append(1 + calls[k - 1] + calls[k - 2])
     return calls[n]
+
+
+def dot_edges(path):
+    """The instance edges (a, b) of a pompprof-replay --dot file."""
+    with open(path) as f:
+        return {(int(a), int(b)) for a, b in re.findall(r"^  t(\d+) -> t(\d+)", f.read(), re.M)}
 
 
 def read_report(path):

@@ -13,7 +13,9 @@ means and their difference.  Values are exclusive (self) values by default, incl
 Counters (PAPI events) are metrics like the others; a rate of two counters
 (profile_model.RATES, e.g. IPC) present in both profiles is compared too, as the rate of
 the summed counts.  The table is sorted by metric (time, visits, others), then by
-absolute change (of the means when thread counts differ).
+absolute change of the total (summed over threads), with the change in %; when thread
+counts differ the per-thread means of times are a column (counts keep count semantics:
+their totals are compared, never means).  The run facts (runfacts.py) are compared first.
 
 The text shows each row's call path by a number and its last region (`tree` says whether
 it is in the call tree or below TASKS); the paths are listed in full below the table.
@@ -34,13 +36,18 @@ from . import textfmt as tf
 from ..cli import ToolError, main_guard
 from ..cube.cubex import Metric
 from ..cube.cubex_write import CubeWriter
+from . import runfacts
 from .profile_model import Profile, counter_label
 
 EPILOG = """\
-values: exclusive (--inclusive: inclusive) per call path, summed over threads; delta = b - a.
-When the thread counts differ, per-thread means are compared too and rows are sorted by
-the change of the mean.  MIN/MAXDOUBLE metrics (min_time, max_time) are not diffed.
-A diff of a profile with itself is zero everywhere.
+values: exclusive (--inclusive: inclusive) per call path, summed over threads; delta = b - a,
+% = delta / a.  Rows are sorted by the absolute change of the total.  When the thread
+counts differ, the per-thread means of times are shown too (d.mean); counts (visits,
+instances, counter events) compare as totals.  MIN/MAXDOUBLE metrics (min_time,
+max_time) are not diffed.  The run facts are compared first: different programs are
+refused (--force compares anyway), different arguments, hosts or OMP settings, an
+interrupted or oversubscribed run are warned about.  A diff of a profile with itself is
+zero everywhere.
 """
 
 
@@ -111,6 +118,7 @@ class Diff:
     def __init__(self, a: Profile, b: Profile, inclusive: bool = False,
                  metrics: list[str] | None = None):
         self.a, self.b = a, b
+        self.warnings: list[str] = []
         self.inclusive = inclusive
         self.paths = PathTable()
         self.keys_a, self.keys_b = path_keys(a, self.paths), path_keys(b, self.paths)
@@ -202,8 +210,11 @@ class Diff:
                 sa = sum(va) if va else 0.0
                 sb = sum(vb) if vb else 0.0
                 row = {"path": k, "tree": tree, "metric": name, "a": sa, "b": sb,
-                       "delta": sb - sa, "status": status}
-                if na != nb:
+                       "delta": sb - sa, "pct": 100.0 * (sb - sa) / sa if sa else None,
+                       "status": status}
+                if na != nb and self._is_time(name):
+                    # per-thread means only for times; a count (visits, instances,
+                    # counter events) keeps count semantics: its total is what changed
                     row["a_mean"], row["b_mean"] = sa / na, sb / nb
                     row["delta_mean"] = sb / nb - sa / na
                 out.append(row)
@@ -215,8 +226,8 @@ class Diff:
                 row = {"path": k, "tree": tree, "metric": rate.label, "a": ra, "b": rb,
                        "delta": (rb or 0.0) - (ra or 0.0) if ra is not None and rb is not None
                        else None, "status": status, "rate": True}
-                if na != nb:
-                    row["a_mean"], row["b_mean"], row["delta_mean"] = ra, rb, row["delta"]
+                row["pct"] = (100.0 * row["delta"] / ra if row["delta"] is not None and ra
+                              else None)
                 out.append(row)
         return out
 
@@ -224,11 +235,16 @@ class Diff:
         """The rows with their paths as lists of region names."""
         return [dict(r, path=self.paths.path(r["path"])) for r in rows]
 
+    def _is_time(self, name):
+        m = self.mb.get(name) or self.ma.get(name)
+        return m is not None and m.unit == "sec"
+
     def sorted_rows(self):
+        """By metric, then by the absolute change of the total (summed over threads):
+        what the program as a whole gained or lost, not threads trading work."""
         rows = self.rows()
-        key = "delta_mean" if self.a.nthreads != self.b.nthreads else "delta"
         rank = {n: i for i, n in enumerate(self.metric_names + [r.label for r in self.rates])}
-        return sorted(rows, key=lambda r: (rank[r["metric"]], -abs(r[key] or 0.0)))
+        return sorted(rows, key=lambda r: (rank[r["metric"]], -abs(r["delta"] or 0.0)))
 
     # ---- the .cubex output --------------------------------------------------------
     def write_cubex(self, path):
@@ -276,10 +292,15 @@ def render_text(d: Diff, shown: list[dict], total: int) -> str:
     out.append("               b = %s (%d threads)" % (b.path, b.nthreads))
     out.append("values: %s, summed over threads; delta = b - a"
                % ("inclusive" if d.inclusive else "exclusive"))
+    out.extend(runfacts.wrapped(d.warnings))
     means = a.nthreads != b.nthreads
+    out.append("rows: by metric, then by the absolute change of the total (delta)")
+    out.append("%: delta / a (new: only in b, gone: only in a); call path: its end, after the "
+               "ancestor")
+    out.append("that tells it from the others (A // B: levels between left out, ~: cut)")
     if means:
-        out.append("thread counts differ: d.mean = b/%d - a/%d (per-thread means)"
-                   % (b.nthreads, a.nthreads))
+        out.append("thread counts differ: d.mean = b/%d - a/%d (per-thread means of times; "
+                   "counts compare as totals)" % (b.nthreads, a.nthreads))
     for r in d.rates:
         out.append("rate %s = %s / %s (%s)" % (r.label, r.numerator, r.denominator,
                                                r.description))
@@ -288,17 +309,18 @@ def render_text(d: Diff, shown: list[dict], total: int) -> str:
     numbers = {}
     for r in shown:
         numbers.setdefault(tuple(r["path"]), len(numbers) + 1)
-    hdr = ["   # call path (its end)", "tree", "metric", "a", "b", "delta"] \
-        + (["d.mean"] if means else []) + ["note"]
-    widths = [0, 5, 10, 10, 10, 10] + ([10] if means else []) + [9]
+    hdr = ["   # call path (its end)", "tree", "metric", "a", "b", "delta", "%"] \
+        + (["d.mean"] if means else [])
+    widths = [0, 5, 8, 10, 10, 10, 6] + ([10] if means else [])
     widths[0] = tf.WIDTH - sum(widths) - (len(widths) - 1)
+    ends = distinct_ends(list(numbers), widths[0] - 5)
     rows = []
     for r in shown:
-        end = tf.short_name(r["path"][-1])
-        rows.append(["%4d %s" % (numbers[tuple(r["path"])], tf.shorten(end, widths[0] - 5)),
+        rows.append(["%4d %s" % (numbers[tuple(r["path"])], ends[tuple(r["path"])]),
                      r["tree"], counter_label(d.display_name(r["metric"]))]
                     + [_value(d, r, c) for c in ("a", "b", "delta")]
-                    + ([_value(d, r, "delta_mean")] if means else []) + [r["status"]])
+                    + [_pct(r.get("pct"), r["status"])]
+                    + ([_value(d, r, "delta_mean")] if means else []))
     out.append(tf.table(hdr, rows, widths=widths))
     if total > len(shown):
         out.append("(%d more rows; use --top)" % (total - len(shown)))
@@ -308,6 +330,46 @@ def render_text(d: Diff, shown: list[dict], total: int) -> str:
         for path, k in numbers.items():
             out.append(_wrapped_path(k, path))
     return "\n".join(out) + "\n"
+
+
+def distinct_ends(paths, width):
+    """Each path's shown end: its last region, after the nearest ancestor that tells it
+    from the other paths of its tree that end alike (`A / ... / end`), so that two call
+    paths never print as the same name.  Too wide: the ancestor gives up characters from
+    its left (its line number stays), then the end does."""
+    out = {}
+
+    def tree(p):    # the tree column tells a task tree's copy from the call tree's
+        return len(p) > 1 and p[1] == "TASKS"
+
+    for p in paths:
+        depth = 1
+        while depth < len(p) and any(q != p and tree(q) == tree(p) and q[-depth:] == p[-depth:]
+                                     for q in paths):
+            depth += 1
+        end = tf.short_name(p[-1])
+        if depth == 1:
+            text = end
+        else:
+            gap = " / " if depth == 2 else " // "     # //: levels left out
+            anc = tf.short_name(p[-depth])
+            room = width - len(end) - len(gap)
+            if len(anc) > room:
+                anc = "~" + anc[-(room - 1):] if room > 1 else "~"
+            text = anc + gap + end
+        out[p] = text if len(text) <= width else "~" + text[-(width - 1):]
+    return out
+
+
+def _pct(x, status=""):
+    """The change in % of a; a path only in b is `new`, only in a `gone`."""
+    if status:
+        return "new" if status == "only in b" else "gone"
+    if x is None:
+        return "-"
+    if abs(x) >= 1e5:
+        return ">1e5" if x > 0 else "<-1e5"
+    return "%+.1f" % x if abs(x) < 100 else "%+.0f" % x
 
 
 def _value(d, row, col):
@@ -352,6 +414,8 @@ def build_parser():
     ap.add_argument("--format", choices=("text", "csv", "json"), default="text")
     ap.add_argument("--top", type=int, metavar="N", default=None,
                     help="show only the N largest changes (text default: 40)")
+    ap.add_argument("--force", action="store_true",
+                    help="compare profiles of different programs anyway")
     return ap
 
 
@@ -363,7 +427,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.output and not args.output.endswith(".cubex"):
         ap.error("-o needs a file name ending in .cubex")
     a, b = Profile(args.a), Profile(args.b)
+    for p in (a, b):
+        runfacts.refuse_diff(p, "pompprof-diff")
+    warnings = runfacts.compare([a, b], force=args.force)
     d = Diff(a, b, inclusive=args.inclusive, metrics=args.metric)
+    d.warnings = warnings
     rows = d.sorted_rows()
     if args.output:
         d.write_cubex(args.output)
@@ -372,10 +440,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.format == "json":
         sys.stdout.write(tf.json_text({"a": a.path, "b": b.path, "threads_a": a.nthreads,
                                        "threads_b": b.nthreads, "inclusive": args.inclusive,
+                                       "warnings": warnings,
                                        "metrics": d.metric_names, "rows": shown}))
     elif args.format == "csv":
-        cols = ["path", "tree", "metric", "a", "b", "delta", "a_mean", "b_mean", "delta_mean",
-                "status"]
+        cols = ["path", "tree", "metric", "a", "b", "delta", "pct", "a_mean", "b_mean",
+                "delta_mean", "status"]
         out = [cols]
         for r in shown:
             out.append(["/".join(r["path"])] + [repr(r[c]) if isinstance(r.get(c), float)

@@ -1,4 +1,4 @@
-"""Overhead analysis shared by pompprof-report and pompprof-scaling.
+"""Overhead analysis shared by pompprof-report, pompprof-scaling and pompprof-diff.
 
 The time of every thread is split into disjoint *components*; the split adds up exactly
 to the thread time T (all sums are over threads, per scope):
@@ -32,15 +32,10 @@ there (up to the available self time); for the other threads it lies outside the
 measured time and is added to T.  So a parallel region's T equals
 team size x window, exactly as in ompP.
 
-The four ompP categories used by the report:
-  synchronization       = barrier + taskwait + lockcrit
-  imbalance             = imbalance
-  limited parallelism   = limpar
-  thread management     = fj + create
-beside them, for hybrid programs, MPI communication = mpi (all time in MPI calls), and
-work.  pompprof-scaling shows  work | task management (create + taskwait) |
-synchronization without taskwait (barrier + lockcrit) | imbalance | limited parallelism |
-fork/join  - the same components grouped differently.
+The categories (CATEGORIES below: the one definition report, scaling and diff use, and
+the README's table) group the components: synchronization = barrier + taskwait + lockcrit,
+imbalance, limited parallelism = limpar, thread management = fj + create, MPI
+communication = mpi (hybrid programs), and work.
 
 Parallel coverage = sum over outermost parallel regions of their window / wall time.
 """
@@ -52,25 +47,57 @@ from .profile_model import Node, Profile, is_lock_region
 COMPONENTS = ("work", "barrier", "taskwait", "lockcrit", "imbalance", "limpar",
               "create", "forkjoin", "mpi")
 
-REPORT_CATEGORIES = (
-    ("work", ("work",)),
-    ("synchronization", ("barrier", "taskwait", "lockcrit")),
-    ("imbalance", ("imbalance",)),
-    ("limited parallelism", ("limpar",)),
-    ("thread management", ("forkjoin", "create")),
-    ("MPI communication", ("mpi",)),
+class Category:
+    """An overhead category: its name, the short column title every tool uses, the
+    components it sums and what it means (the one definition the tools' help texts and
+    the README's table are made from)."""
+    __slots__ = ("name", "short", "components", "definition")
+
+    def __init__(self, name, short, components, definition):
+        self.name, self.short = name, short
+        self.components, self.definition = components, definition
+
+
+# The one vocabulary of pompprof-report, pompprof-scaling and pompprof-diff (ompP's four
+# overhead categories, work, and MPI beside them).  taskwait waiting is synchronization
+# everywhere; task creation is thread management.
+CATEGORIES = (
+    Category("work", "work", ("work",),
+             "user code and task bodies: everything that is not overhead"),
+    Category("synchronization", "sync", ("barrier", "taskwait", "lockcrit"),
+             "waiting in barriers and taskwaits (not executing tasks there), entering and "
+             "leaving critical sections and locks"),
+    Category("imbalance", "imbal", ("imbalance",),
+             "waiting in the implicit barrier at the end of loops, sections, workshare and "
+             "parallel regions"),
+    Category("limited parallelism", "limpar", ("limpar",),
+             "waiting in the implicit barrier at the end of single constructs"),
+    Category("thread management", "mgmt", ("forkjoin", "create"),
+             "fork/join (thread startup and shutdown of parallel regions) and task creation"),
+    Category("MPI communication", "mpi", ("mpi",),
+             "time in MPI calls (hybrid programs)"),
 )
+SHORT = {c.name: c.short for c in CATEGORIES}
+REPORT_CATEGORIES = SCALING_CATEGORIES = tuple((c.name, c.components) for c in CATEGORIES)
 OVERHEAD_CATEGORIES = tuple(c for c in REPORT_CATEGORIES if c[0] != "work")
 
-SCALING_CATEGORIES = (
-    ("work", ("work",)),
-    ("task management", ("create", "taskwait")),
-    ("synchronization", ("barrier", "lockcrit")),
-    ("imbalance", ("imbalance",)),
-    ("limited parallelism", ("limpar",)),
-    ("fork/join", ("forkjoin",)),
-    ("MPI communication", ("mpi",)),
-)
+
+def legend(indent: int = 2, width: int = 100) -> str:
+    """The categories for a --help text: `short  definition`, folded to width."""
+    import textwrap
+    lines = []
+    for c in CATEGORIES:
+        head = " " * indent + "%-7s " % c.short
+        lines.extend(textwrap.wrap("%s: %s" % (c.name, c.definition), width,
+                                   initial_indent=head, subsequent_indent=" " * len(head)))
+    return "\n".join(lines)
+
+
+def markdown_table() -> str:
+    """The README's table of the categories (test_vocabulary compares the two)."""
+    rows = ["| category | column | what it holds |", "|---|---|---|"]
+    rows += ["| %s | `%s` | %s |" % (c.name, c.short, c.definition) for c in CATEGORIES]
+    return "\n".join(rows)
 
 
 def classify(node: Node) -> str:

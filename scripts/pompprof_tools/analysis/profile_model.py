@@ -281,7 +281,12 @@ class Profile:
 
     @property
     def metric_names(self):
-        return [m.uniq_name for m in self.cube.metrics if m.has_data]
+        """The metrics as the user knows them: a counter by the name given in
+        POMPPROF_METRICS (perf::PAGE-FAULTS, not its file name perf__PAGE_FAULTS), the
+        others by their CUBE name."""
+        counters = {id(m) for m in self.counters}
+        return [self.counter_name(m) if id(m) in counters else m.uniq_name
+                for m in self.cube.metrics if m.has_data]
 
     # ---- values of other metrics -------------------------------------------------------
     def min_max(self, node: Node, t: int) -> tuple[float, float] | None:
@@ -347,6 +352,8 @@ def region_label(region: Region) -> str:
     kind = region.role.upper()
     if region.paradigm == "mpi":
         kind = "MPI " + kind
+    elif region.paradigm == "compiler":
+        kind = "FUNCTION"       # pompprof --functions (doc/functions.md)
     elif is_lock_region(region):
         kind = "LOCK API"
     elif region.role in ("user", "function"):

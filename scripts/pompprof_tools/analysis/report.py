@@ -59,7 +59,9 @@ from ..cube import params
 from . import report_mpi
 from . import textfmt as tf
 from ..cli import main_guard
-from .overhead import Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES
+from . import runfacts
+from .overhead import (Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES, SHORT,
+                       legend as overhead_legend)
 from ..cube.cubex import Region
 from .profile_model import (LOCK_ENTER, LOCK_EXIT, Node, Profile, counter_label,
                             is_lock_region, region_label)
@@ -86,12 +88,7 @@ definitions (seconds, per thread; SUM row = over threads):
                % per value; cut-off advice: the depth from which on a task with all
                the tasks it spawns takes < 10 x the mean creation time
 overhead categories (of total thread time T = sum over threads of measured time + fork/join):
-  synchronization   barrier and taskwait waiting (not executing tasks), critical/lock enter
-  imbalance         implicit barrier waiting at the end of loops, sections, parallel regions
-  limited parall.   implicit barrier waiting at the end of single constructs
-  thread management fork/join (startup+shutdown) and task creation
-  MPI communication time in MPI calls (hybrid programs)
-  work              everything else, including task bodies
+""" + overhead_legend() + """
 MPI section (hybrid programs): per MPI function calls, time, mean per call, the ranks
   with least and most time in it, imbalance = (max - mean) / max over ranks, bytes sent and
   received; the MPI time of every rank; the flat profile has one row per rank
@@ -187,6 +184,32 @@ class _Once:
         return bool(self._get())
 
 
+def _parameter_order(nodes: list[Node]) -> list[Node]:
+    """nodes (a pre-order) again in pre-order, with the siblings that differ only by
+    their parameters sorted by the values (params.order); other siblings keep their
+    order.  Unchanged (the same list) when no node has parameters."""
+    if not any(n.cnode.parameters for n in nodes):
+        return nodes
+    inset = {id(n) for n in nodes}
+    position = {id(n): i for i, n in enumerate(nodes)}
+
+    def arranged(siblings):
+        first = {}
+        for n in siblings:
+            first.setdefault(n.region.id, position[id(n)])
+        return sorted(siblings, key=lambda n: (
+            first[n.region.id], [(k, params.order(v)) for k, v in params.items(n.cnode)],
+            position[id(n)]))
+
+    roots = [n for n in nodes if n.parent is None or id(n.parent) not in inset]
+    out, stack = [], list(reversed(arranged(roots)))
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(reversed(arranged([c for c in n.children if id(c) in inset])))
+    return out
+
+
 class Report:
     """The report's sections as data (build()); paths=False leaves out the call paths'
     region-name lists (the text report needs none, and their size is quadratic in the
@@ -208,6 +231,7 @@ class Report:
     # ---- sections as data --------------------------------------------------------------
     def header(self):
         p = self.p
+        f = runfacts.facts(p.cube)
         return {
             "file": p.path,
             "program": p.program,
@@ -221,6 +245,9 @@ class Report:
             "total_thread_time": self.total,
             "metrics": p.metric_names,
             "parallel_coverage": self.a.coverage(),
+            "run_facts": f,
+            "interrupted": runfacts.interrupted(f),
+            "oversubscribed": runfacts.oversubscribed(f, p.nthreads),
         }
 
     def regions(self):
@@ -415,11 +442,25 @@ class Report:
                 row["rates"] = {r.label: r.value(counts) for r in p.rates}
             yield row
 
+    def _tree_nodes(self, nodes: list[Node]) -> list[Node]:
+        """A tree's nodes in pre-order, siblings of one region in the order of their
+        parameter values (numbers ascending: depth 0, 1, 2, ... for every construct,
+        whatever order the program first reached them in); with --top N only the N call
+        paths of most inclusive time and their ancestors (so the tree stays a tree)."""
+        if self.top and len(nodes) > self.top:
+            keep = set()
+            for n in sorted(nodes, key=lambda x: -sum(x.incl))[:self.top]:
+                while n is not None and id(n) not in keep:
+                    keep.add(id(n))
+                    n = n.parent
+            nodes = [n for n in nodes if id(n) in keep]
+        return _parameter_order(nodes)
+
     def calltree(self):
-        return list(self._tree_rows(self.p.main_nodes))
+        return list(self._tree_rows(self._tree_nodes(self.p.main_nodes)))
 
     def tasktree(self):
-        return list(self._tree_rows(self.p.task_nodes))
+        return list(self._tree_rows(self._tree_nodes(self.p.task_nodes)))
 
     def tasks(self, items=None, sums=None):
         """Statistics per task construct; items: _flat_items() when already computed, sums:
@@ -456,7 +497,8 @@ class Report:
                         "task_time_at_sync": e["taskT"], "fragments": e["frags"],
                         "ratio": (mean_excl / mean_create) if mean_excl is not None
                         and mean_create else None,
-                        "too_fine": flagged})
+                        "too_fine": flagged,
+                        "callees": self._callees(roots, e["execT"])})
             if p.counters:
                 counts = {p.counter_name(m): e[p.counter_name(m)] for m in p.counters}
                 out[-1]["counters"] = counts
@@ -464,6 +506,29 @@ class Report:
                                                     for k, v in counts.items()}
                 out[-1]["rates"] = {r.label: e[r.label] for r in p.rates}
         return out
+
+    CALLEES_SHOWN = 8
+
+    def _callees(self, roots, construct_time):
+        """Where a task construct's time goes by function (pompprof --functions):
+        every function in its task tree, with visits, inclusive time (a recursion
+        counted once), exclusive time and the share of the construct's time; the
+        CALLEES_SHOWN largest, largest first."""
+        acc = {}
+        for root in roots:
+            for n in root.walk():
+                if n is root or n.region.paradigm != "compiler":
+                    continue
+                a = acc.setdefault(n.region.id, {"name": n.name, "visits": 0, "incl": 0.0,
+                                                 "excl": 0.0})
+                a["visits"] += sum(n.visits)
+                a["excl"] += sum(n.excl)
+                if not n.nested:
+                    a["incl"] += sum(n.incl)
+        out = sorted(acc.values(), key=lambda a: (-a["incl"], a["name"]))
+        for a in out:
+            a["pct"] = 100.0 * a["incl"] / construct_time if construct_time else None
+        return out[:self.CALLEES_SHOWN]
 
     def _task_values(self, roots):
         """A task construct's rows per combination of parameter values (none when no
@@ -582,8 +647,10 @@ class Report:
                     yield e
             flat = _Lazy(flat_entries, bool(detailed))
             flat_rest = _Lazy(lambda: (self._flat_summary(i) for i in rest), bool(rest))
-            calltree = _Lazy(lambda: self._tree_rows(p.main_nodes), bool(p.main_nodes))
-            tasktree = _Lazy(lambda: self._tree_rows(p.task_nodes), bool(p.task_nodes))
+            calltree = _Lazy(lambda: self._tree_rows(self._tree_nodes(p.main_nodes)),
+                             bool(p.main_nodes))
+            tasktree = _Lazy(lambda: self._tree_rows(self._tree_nodes(p.task_nodes)),
+                             bool(p.task_nodes))
             tasks = _Once(lambda: self.tasks(items, sums))
             by_param = _Once(lambda: self.by_parameter(tasks))
             advice = _Once(lambda: [self._advice(t) for t in tasks if t["too_fine"]]
@@ -700,7 +767,12 @@ def render_lines(d, thread_names):
     extra = [c for c in cols.extra()]
     yield ("pompprof-report: %s" % h["file"])
     yield (tf.heading("Header"))
+    for warning in ("interrupted", "oversubscribed"):
+        if h.get(warning):
+            yield from runfacts.wrapped(["*** " + h[warning]])
     yield ("program            : %s" % h["program"])
+    for label, value in runfacts.header_rows(h.get("run_facts") or {}):
+        yield from runfacts.wrapped(["%-19s: %s" % (label, value)], indent=21)
     if h["date"]:
         yield ("date               : %s" % h["date"])
     if h["creator"]:
@@ -809,6 +881,17 @@ def render_lines(d, thread_names):
                                   width=max(tf.WIDTH, sum(widths) + len(widths) - 1))
         if per_inst:
             yield ("(<counter>/i: counts per instance)")
+    if d["tasks"] and any(t.get("callees") for t in d["tasks"]):
+        yield (tf.heading("Task constructs by callee (seconds; % of the construct's time)"))
+        for t in d["tasks"]:
+            if not t.get("callees"):
+                continue
+            yield ("%s %s (%s s):" % (t["id"], tf.short_name(t["name"]), tf.fmt_time(t["time"])))
+            crow = (["  " + c["name"], tf.fmt_count(c["visits"]), _cell(c["incl"], "t"),
+                     tf.fmt_pct(c["pct"]), _cell(c["excl"], "t")] for c in t["callees"])
+            yield from tf.table_lines(["  function", "visits", "incl.T", "%", "excl.T"], crow,
+                                      [52, 8, 10, 6, 10])
+            yield ("")
     if d.get("by_parameter"):
         yield (tf.heading("By parameter (seconds; % of the construct's time)"))
         for e in d["by_parameter"]:
@@ -825,7 +908,8 @@ def render_lines(d, thread_names):
                                                      tf.fmt_time(w["time"]), tf.fmt_pct(w["pct"])))
             yield ("")
 
-    if d["tasks"]:
+    if any(t["instances"] for t in d["tasks"]):
+        # no verdict about constructs that never ran a task
         yield ("")
         if d["advice"]:
             yield ("Task granularity advice (a task's work, or a task with all it spawns, "
@@ -842,8 +926,8 @@ def render_lines(d, thread_names):
     o = d["overhead"]
     yield (tf.heading("Overhead analysis (seconds summed over threads)"))
     mpi = bool(d.get("mpi"))
-    hdr = ["scope", "total", "work", "sync", "imbal", "limpar", "mgmt"] + ["mpi"] * mpi \
-        + ["ovhd%"]
+    hdr = ["scope", "total"] + [SHORT[n] for n, _ in REPORT_CATEGORIES
+                                if n != "MPI communication" or mpi] + ["ovhd%"]
 
     def orow(s):
         c = s["categories"]
@@ -868,76 +952,88 @@ def render_lines(d, thread_names):
                             widths=[52, 22, 12, 7]))
 
 
-def render_csv(d, thread_names):
-    rows = [["section", "key", "field", "value"]]
+CSV_COLUMNS = ["section", "key", "name", "row", "field", "value"]
+
+
+def _csv_value(v):
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, float):
+        return repr(v)
+    return v
+
+
+def csv_rows(d):
+    """The report as one tidy table: (section, key, name, row, field, value) per value.
+    key: the region or call path id (R0012, a cnode number, MPI function, ...), name: its
+    name, row: the sub-row (thread number or SUM, tree, parameter values, ...)."""
     h = d["header"]
     for k in ("file", "program", "date", "threads", "wall_time", "total_thread_time",
-              "parallel_coverage"):
-        rows.append(["header", "", k, h[k]])
-    rows.append(["header", "", "metrics", " ".join(h["metrics"])])
-    rows.append([])
-    rows.append(["flat", "region", "name", "thread"] + ["column", "value"])
-    out_rows = rows
+              "parallel_coverage", "interrupted", "oversubscribed"):
+        yield ("header", "", "", "", k, h.get(k))
+    yield ("header", "", "", "", "metrics", " ".join(h["metrics"]))
+    for k, v in (h.get("run_facts") or {}).items():
+        if k == "env":
+            for name, value in sorted((v or {}).items()):
+                yield ("header", "", "", "", "env:" + name, value)
+        elif k != "diff_of":
+            yield ("header", "", "", "", k, v)
     for e in d["flat"]:
         for i, r in enumerate(e["threads"] + [e["sum"]]):
             who = "SUM" if i == len(e["threads"]) else str(i)
             for c in e["columns"]:
-                out_rows.append(["flat", e["id"], e["name"], who, c,
-                                 "" if r.get(c) is None else repr(r.get(c))])
-    out_rows.append([])
+                yield ("flat", e["id"], e["name"], who, c, r.get(c))
     counters = [c["name"] for c in h.get("counters", [])]
     rates = [r["label"] for r in h.get("rates", [])]
-    out_rows.append(["calltree", "cnode", "tree", "path", "visits", "incl", "excl"]
-                    + counters + rates)
     for tree, rs in (("main", d["calltree"]), ("tasks", d["tasktree"])):
         for r in rs:
-            out_rows.append(["calltree", r["cnode"], tree, "/".join(r["path"]), r["visits"],
-                             repr(r["incl"]), repr(r["excl"])]
-                            + [r["counters"][c] for c in counters]
-                            + ["" if r["rates"][x] is None else repr(r["rates"][x])
-                               for x in rates])
-    out_rows.append([])
-    out_rows.append(["tasks", "region", "name", "instances", "mean", "min", "max",
-                     "mean_excl", "create_time", "create_count", "too_fine"])
+            path = "/".join(r["path"]) if "path" in r else r["name"]
+            for f in ("visits", "incl", "excl"):
+                yield ("calltree", r["cnode"], path, tree, f, r[f])
+            for c in counters:
+                yield ("calltree", r["cnode"], path, tree, c, r["counters"][c])
+            for x in rates:
+                yield ("calltree", r["cnode"], path, tree, x, r["rates"][x])
     for t in d["tasks"]:
-        out_rows.append(["tasks", t["id"], t["name"], t["instances"], t["mean"], t["min"],
-                         t["max"], t["mean_excl"], t["create_time"], t["create_count"],
-                         int(t["too_fine"])])
-    if d.get("by_parameter"):     # parameters split something: per value
-        out_rows.append([])
-        out_rows.append(["task_values", "region", "name", "parameters", "instances", "time",
-                         "mean", "min", "max", "mean_excl"])
-        for t in d["tasks"]:
-            for v in t.get("values", []):
-                out_rows.append(["task_values", t["id"], t["name"], v["params"], v["instances"],
-                                 v["time"], v["mean"], v["min"], v["max"], v["mean_excl"]])
-        out_rows.append([])
-        out_rows.append(["by_parameter", "region", "name", "parameter", "value", "instances",
-                         "mean", "time", "pct", "cum_pct"])
-        for e in d["by_parameter"]:
-            for x in e["rows"]:
-                out_rows.append(["by_parameter", e["id"], e["name"], e["parameter"], x["value"],
-                                 x["instances"], x["mean"], x["time"], x["pct"], x["cum_pct"]])
+        for f in ("instances", "mean", "min", "max", "mean_excl", "create_time",
+                  "create_count", "too_fine"):
+            yield ("tasks", t["id"], t["name"], "", f, t[f])
+        for v in t.get("values", []):
+            for f in ("instances", "time", "mean", "min", "max", "mean_excl"):
+                yield ("task_values", t["id"], t["name"], v["params"], f, v[f])
+    for e in d.get("by_parameter") or []:
+        for x in e["rows"]:
+            for f in ("instances", "mean", "time", "pct", "cum_pct"):
+                yield ("by_parameter", e["id"], e["name"], "%s=%s" % (e["parameter"], x["value"]),
+                       f, x[f])
     if d.get("mpi"):
-        out_rows.append([])
-        out_rows.append(["mpi", "function", "calls", "time", "pct", "mean", "imbalance_pct",
-                         "bytes_sent", "bytes_received"])
         for f in d["mpi"]["functions"]:
-            out_rows.append(["mpi", f["name"], f["calls"], repr(f["time"]), repr(f["pct"]),
-                             repr(f["mean"]), repr(f["ranks"]["imbalance_pct"]),
-                             f["bytes_sent"], f["bytes_received"]])
+            for k in ("calls", "time", "pct", "mean", "bytes_sent", "bytes_received"):
+                yield ("mpi", f["name"], f["name"], "", k, f[k])
+            yield ("mpi", f["name"], f["name"], "", "imbalance_pct", f["ranks"]["imbalance_pct"])
         for r in d["mpi"]["per_rank"]:
-            out_rows.append(["mpi", "rank %d" % r["rank"], "", repr(r["time"]), repr(r["pct"]),
-                             "", "", r["bytes_sent"], r["bytes_received"]])
-    out_rows.append([])
-    out_rows.append(["overhead", "scope", "name", "total"]
-                    + [n for n, _ in REPORT_CATEGORIES] + ["overhead_pct"])
+            for k in ("time", "pct", "bytes_sent", "bytes_received"):
+                yield ("mpi_rank", "rank %d" % r["rank"], "", "", k, r[k])
     o = d["overhead"]
-    for s in [o["program"]] + o["parallel_regions"]:
-        out_rows.append(["overhead", s["id"], s["name"], repr(s["total"])]
-                        + [repr(s["categories"][n]["time"]) for n, _ in REPORT_CATEGORIES]
-                        + [repr(s["overhead_pct"])])
-    return tf.csv_text(out_rows)
+    for sc in [o["program"]] + o["parallel_regions"]:
+        yield ("overhead", sc["id"], sc["name"], "", "total", sc["total"])
+        for n, _ in REPORT_CATEGORIES:
+            yield ("overhead", sc["id"], sc["name"], "", n, sc["categories"][n]["time"])
+        yield ("overhead", sc["id"], sc["name"], "", "overhead_pct", sc["overhead_pct"])
+
+
+def render_csv(d, thread_names, section=None):
+    """Tidy long format: one header row, then rows of six fields (csv_rows); section:
+    only that section's rows."""
+    rows = [CSV_COLUMNS]
+    rows += [[_csv_value(x) for x in r] for r in csv_rows(d) if section in (None, r[0])]
+    return tf.csv_text(rows)
+
+
+CSV_SECTIONS = ("header", "flat", "calltree", "tasks", "task_values", "by_parameter", "mpi",
+                "mpi_rank", "overhead")
 
 
 def build_parser():
@@ -950,7 +1046,10 @@ def build_parser():
     ap.add_argument("--format", choices=("text", "csv", "json"), default="text",
                     help="output format (default: text, at most 100 columns)")
     ap.add_argument("--top", type=int, metavar="N", default=None,
-                    help="show only the N most expensive regions and overhead sources")
+                    help="show only the N most expensive regions and overhead sources, and "
+                         "the N most expensive call paths of each tree")
+    ap.add_argument("--section", choices=CSV_SECTIONS, default=None,
+                    help="with --format csv: only this section's rows")
     return ap
 
 
@@ -958,13 +1057,16 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.top is not None and args.top < 1:
         build_parser().error("--top needs a positive number")
+    if args.section and args.format != "csv":
+        build_parser().error("--section goes with --format csv")
     profile = Profile(args.profile)
+    runfacts.refuse_diff(profile, "pompprof-report")
     text = args.format == "text"
     data = Report(profile, top=args.top, paths=not text).build(lazy=text)
     if args.format == "json":
         sys.stdout.write(tf.json_text(data))
     elif args.format == "csv":
-        sys.stdout.write(render_csv(data, profile.thread_names))
+        sys.stdout.write(render_csv(data, profile.thread_names, args.section))
     else:
         write_text(data, profile.thread_names, sys.stdout)
     return 0

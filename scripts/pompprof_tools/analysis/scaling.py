@@ -3,25 +3,20 @@ rank count of a hybrid MPI + OpenMP program, or both.
 
 For each profile (n = number of locations, i.e. ranks x threads per rank; profiles are
 sorted by n, then by ranks): wall time, speedup = wall(smallest n) / wall, efficiency =
-speedup * n0 / n, and the thread time T summed over threads split into (definitions in
-overhead.py, shared with pompprof-report):
-
-  work                 user code and task bodies (exclusive)
-  task management      task creation + taskwait waiting not spent executing tasks
-  synchronization      barrier waiting not spent executing tasks, critical/lock entry
-  imbalance            implicit-barrier waiting at the end of loops/sections/parallel
-  limited parallelism  implicit-barrier waiting at the end of single constructs
-  fork/join            thread startup/shutdown of parallel regions
-  MPI communication    time in MPI calls (shown when a profile has any)
-
-(report categories: synchronization = this synchronization + taskwait; thread management
-= fork/join + task creation).  The same is shown per parallel region (matched by name and
-parameters) and, per task construct, instances, mean time per task and mean creation
+speedup * n0 / n, and the thread time T summed over threads split into the categories of
+overhead.CATEGORIES, the same as pompprof-report's (one vocabulary; MPI communication
+shown when a profile has any).  The same is shown per parallel region (matched by name
+and parameters) and, per task construct, instances, mean time per task and mean creation
 time, and for a construct split by parameters the same per combination of values
-(`name (depth=3)`).  Counters
-(PAPI events) are shown for the whole program, summed over threads, with the rates of two
-counters (profile_model.RATES, e.g. IPC), for the counters all profiles have.
---svg draws the split as a stacked-area chart over the thread counts.
+(`name (depth=3)`).  Counters (PAPI events) are shown for the whole program, summed over
+threads, with the rates of two counters (profile_model.RATES, e.g. IPC), for the counters
+all profiles have.  --svg draws the split as a stacked-area chart over the thread counts.
+
+Before any number, the run facts are compared (runfacts.compare): runs of different
+programs are refused (--force compares anyway); different arguments, hosts or OMP
+settings, interrupted and oversubscribed runs are warned about; work inflation (work
+summed over threads growing with the thread count) is flagged with its factor and the
+call paths that grew most.
 """
 
 from __future__ import annotations
@@ -31,25 +26,24 @@ import sys
 
 from . import textfmt as tf
 from ..cli import ToolError, main_guard
-from .overhead import Analysis, Breakdown, SCALING_CATEGORIES
+from . import runfacts
+from .overhead import (Analysis, Breakdown, SCALING_CATEGORIES, SHORT, classify,
+                       legend as overhead_legend)
 from .profile_model import Profile, counter_label
 from .report import Report
 from .report_mpi import ranks as rank_list
 from .svg import stacked_area
 
-SHORT = {"work": "work", "task management": "taskmgmt", "synchronization": "sync",
-         "imbalance": "imbal", "limited parallelism": "limpar", "fork/join": "forkjoin",
-         "MPI communication": "mpi"}
-
 EPILOG = """\
-columns (seconds summed over threads): work = user code + task bodies; taskmgmt = task
-creation + taskwait waiting; sync = barrier waiting (not executing tasks) + critical/lock
-entry; imbal = implicit barrier at the end of loops/sections/parallel regions; limpar =
-implicit barrier at the end of single; forkjoin = thread startup/shutdown; mpi = time in
-MPI calls (hybrid programs).  They add up to the total thread time.  speedup and
-efficiency are relative to the profile with the fewest threads (ranks x threads per rank
-for a hybrid program: profiles may differ in either).
-"""
+columns (seconds summed over threads; the same categories as pompprof-report's):
+""" + overhead_legend() + """
+They add up to the total thread time.  speedup and efficiency are relative to the profile
+with the fewest threads (ranks x threads per rank for a hybrid program: profiles may
+differ in either).  WARNING lines: runs that may not belong together (different
+arguments, hosts, OMP settings; interrupted or oversubscribed runs); profiles of
+different programs are refused unless --force.  WORK INFLATION: the work summed over
+threads grew by more than %gx, with the call paths that grew most.
+""" % 1.25
 
 
 def _split(breakdown: Breakdown) -> dict[str, float]:
@@ -60,8 +54,11 @@ class Scaling:
     """The profiles sorted by thread count, with their splits per program, parallel
     region and task construct."""
 
-    def __init__(self, paths: list[str]):
+    def __init__(self, paths: list[str], force: bool = False):
         profiles = [Profile(p) for p in paths]
+        for p in profiles:
+            runfacts.refuse_diff(p, "pompprof-scaling")
+        self.warnings = runfacts.compare(profiles, force)
         ranks = {id(p): len(rank_list(p)) for p in profiles}
         self.profiles = sorted(profiles, key=lambda p: (p.nthreads, ranks[id(p)]))
         self.hybrid = any(r > 1 for r in ranks.values())
@@ -117,13 +114,18 @@ class Scaling:
                          "instances": v["instances"], "mean": v["mean"],
                          "mean_create": None, "time": v["time"], "task_time_at_sync": None})
 
+        self.inflation = work_inflation(self.profiles, [r["label"] for r in self.rows])
+        if self.inflation:
+            self.warnings.append(self.inflation["text"])
+
     def categories(self):
         """The split's categories; MPI communication only when a profile has MPI time."""
         return [n for n, _ in SCALING_CATEGORIES
                 if n != "MPI communication" or any(r["split"][n] > 0 for r in self.rows)]
 
     def data(self):
-        return {"profiles": self.rows, "parallel_regions": self.regions, "tasks": self.tasks,
+        return {"warnings": self.warnings, "work_inflation": self.inflation,
+                "profiles": self.rows, "parallel_regions": self.regions, "tasks": self.tasks,
                 "categories": self.categories(), "counters": self.counters,
                 "rates": [r.label for r in self.rates]}
 
@@ -132,6 +134,67 @@ class Scaling:
         series = [(name, [r["split"][name] for r in self.rows]) for name in self.categories()]
         return stacked_area(xl, series, title, "ranks x threads" if self.hybrid else "threads",
                             "time summed over threads [s]")
+
+
+# work (user code and task bodies) summed over threads should not grow with the thread
+# count; beyond this factor it did for a reason worth a look (waiting for a core, memory
+# bandwidth, false sharing, ...), well above the noise of a busy machine
+INFLATION_FACTOR = 1.25
+
+
+def _work_by_path(p: Profile, keys: dict) -> dict[int, float]:
+    """Exclusive work per call path, summed over threads, by path key: keys maps
+    (parent's key, region name) to a number shared by all profiles, so a path is
+    keyed in constant time (a deep tree's spelled-out paths would be quadratic).  The
+    program root's own time is left out: on a worker thread it is the time the thread
+    waited outside any parallel region, which grows with the thread count by itself."""
+    out: dict[int, float] = {}
+    key_of: dict[int, int] = {}
+    for n in p.main_nodes + p.task_nodes:   # pre-order: a parent before its children
+        parent = key_of.get(id(n.parent)) if n.parent is not None else None
+        k = keys.setdefault((parent, n.name), len(keys))
+        key_of[id(n)] = k
+        if classify(n) == "work" and n.kind != "TASKS" and n.parent is not None:
+            out[k] = out.get(k, 0.0) + sum(n.excl)
+    return out
+
+
+def _spelled(keys: dict, k: int) -> list[str]:
+    back = {v: kv for kv, v in keys.items()}
+    names = []
+    while k is not None:
+        parent, name = back[k]
+        names.append(name)
+        k = parent
+    return names[::-1]
+
+
+def work_inflation(profiles, labels):
+    """The same work taking longer in total at more threads: the largest factor over
+    the profile with the fewest threads, and the call paths whose work grew most."""
+    if len(profiles) < 2:
+        return None
+    keys: dict = {}
+    by_path = [_work_by_path(p, keys) for p in profiles]
+    work = [sum(w.values()) for w in by_path]
+    if work[0] <= 0:
+        return None
+    i = max(range(1, len(profiles)), key=lambda k: work[k])
+    factor = work[i] / work[0]
+    if factor < INFLATION_FACTOR:
+        return None
+    a, b = by_path[0], by_path[i]
+    grew = sorted(((b.get(k, 0.0) - a.get(k, 0.0), k) for k in set(a) | set(b)),
+                  reverse=True)[:3]
+    paths = [{"path": _spelled(keys, k), "from": a.get(k, 0.0), "to": b.get(k, 0.0)}
+             for d, k in grew if d > 0]
+    text = ("WORK INFLATION: the work in parallel code summed over threads grew %.2fx from %s s "
+            "(%s) to %s s (%s); grew most: %s"
+            % (factor, tf.fmt_time(work[0]), labels[0], tf.fmt_time(work[i]), labels[i],
+               "; ".join("%s %s -> %s s" % (" / ".join(tf.short_name(x) for x in q["path"][-2:]),
+                                            tf.fmt_time(q["from"]), tf.fmt_time(q["to"]))
+                         for q in paths)))
+    return {"factor": factor, "from": labels[0], "to": labels[i], "paths": paths, "text": text}
 
 
 def _label(threads, ranks, hybrid):
@@ -151,6 +214,7 @@ def render_text(s):
     size = "ranks x threads" if s.hybrid else "threads"
     for r in s.rows:
         out.append("  %5s %s: %s" % (r["label"], size, r["file"]))
+    out.extend(runfacts.wrapped(s.warnings))
     cats = s.categories()
     out.append(tf.heading("Whole program (seconds summed over threads)"))
     rows = [[r["label"], tf.fmt_time(r["wall"]), _f(r["speedup"]), _f(r["efficiency"])]
@@ -219,12 +283,14 @@ def build_parser():
                     help="profile directories or .cubex files (any order)")
     ap.add_argument("--svg", metavar="OUT.svg", help="write a stacked-area chart")
     ap.add_argument("--format", choices=("text", "json"), default="text")
+    ap.add_argument("--force", action="store_true",
+                    help="compare profiles of different programs anyway")
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    s = Scaling(args.profiles)
+    s = Scaling(args.profiles, force=args.force)
     if args.svg:
         text = s.svg("%s: time by category" % s.profiles[0].program)
         try:

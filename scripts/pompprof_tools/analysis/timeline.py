@@ -7,15 +7,19 @@ Breakdown of every thread's time, as POT defines it and adapted to POMP2 events:
                (always), waiting at a scheduling point (switch) or blocked in a critical
                section or lock (sync) while a task was ready
   idleness     not working while no task was ready
-  undetermined not working while only tasks with depend clauses had been created and
-               not begun: whether they were ready is not in the trace (their dependences
-               are not), so this time is overhead or idleness, not split by guessing
-"Ready" is created and not begun, or suspended in a taskwait whose children are done.
-A thread's time is the time it was in a parallel region (the master: the whole run).
+  undetermined not working while only tasks whose dependences are unknown had been
+               created and not begun: whether they were ready is not in the trace, so
+               this time is overhead or idleness, not split by guessing
+"Ready" is created with all its predecessors (depend clauses, recorded at creation)
+completed and not begun, or suspended in a taskwait whose children (a taskwait
+depend's predecessors) are done.  A thread's time is the time it was in a parallel
+region (the master: the whole run).  The breakdown names its quadrant of POT's Table 1
+(low or high idleness, low or high overhead; "high" is at least 10 % of the time).
 
-The task graph (creation, taskwait and barrier edges, measured times) gives the work,
-the span (its longest path), the parallelism work/span and Cilkview's speedup bounds
-for 2..1024 threads, with the span's path construct by construct.
+The task graph (creation, taskwait, barrier and dependence edges, measured times) gives
+the work, the span (its longest path), the parallelism work/span and Cilkview's speedup
+bounds for 2..1024 threads, with the span's path construct by construct.  Ready wait:
+per task construct, the time from a task's readiness to its start.
 
 The replay itself is a C program (pompprof-replay) that reads the OTF2 trace; this
 module runs it, formats its result and draws the pictures (timeline_plot).
@@ -45,7 +49,7 @@ columns (seconds): work = task work + implicit-task work; overhead = create + sw
 (waiting at a scheduling point while a task was ready) + sync (blocked in critical or
 lock while a task was ready) + flush (the trace's own buffer flushes); idleness = not
 working while no task was ready; undet = overhead or idleness, undecidable because only
-tasks with depend clauses were waiting.  They add up to the thread's time.
+tasks whose dependences are unknown were waiting.  They add up to the thread's time.
 
 pictures (--svg/--png): thread view (one row per thread, coloured by task construct or
 region, grey when idle, red/orange for overhead), task view (one row per task construct,
@@ -78,15 +82,51 @@ def find_archive(path: str) -> str:
         raise ToolError("%s: no such file or directory" % path)
     found = sorted(glob.glob(os.path.join(glob.escape(path), "*.otf2")))
     if not found:
+        leftovers = raw_leftovers(path)
+        if leftovers:
+            raise ToolError(leftovers)
         raise ToolError("%s holds no trace (run the program with POMPPROF_TRACE=1)" % path)
     if len(found) > 1:
-        raise ToolError("%s holds several traces (%s): name one" % (
-            path, ", ".join(os.path.basename(f) for f in found)))
-    return found[0]
+        # reruns into one directory: the newest, as pompprof-report takes the newest profile
+        found.sort(key=lambda f: (os.stat(f).st_mtime_ns, f))
+        sys.stderr.write("%s: %s holds %d traces; reading the newest, %s (the others: %s; name "
+                         "a .otf2 file to read another)\n"
+                         % (PROG, path, len(found), os.path.basename(found[-1]),
+                            ", ".join(os.path.basename(f) for f in reversed(found[:-1]))))
+    return found[-1]
 
 
-def run_replay(archive: str, args, pictures: bool) -> dict:
-    """Run pompprof-replay and return its JSON result."""
+def raw_leftovers(path: str) -> str | None:
+    """What a traced run that never ended left in path (doc/trace.md: the threads' raw
+    files and the reserve, converted to OTF2 only at the end of the run), said precisely;
+    None when there is none."""
+    raws, reserve = [], 0
+    for d in sorted(glob.glob(os.path.join(glob.escape(path), "*.raw"))):
+        if not os.path.isdir(d):
+            continue
+        raws += [f for f in glob.glob(os.path.join(glob.escape(d), "*.raw")) if os.path.isfile(f)]
+        r = os.path.join(d, "reserve")
+        if os.path.isfile(r):
+            reserve += os.path.getsize(r)
+    if not raws:
+        return None
+    size = sum(os.path.getsize(f) for f in raws)
+    # a raw file: a 64-byte header, then records of 16 bytes and more (doc/trace.md)
+    events = max(0, size - 64 * len(raws)) // 16
+    return ("%s holds no trace, only what a traced run left when it ended without converting "
+            "its trace (a crash or SIGKILL; SIGINT/SIGTERM and exit() convert it): %d raw "
+            "thread file%s of %.1f MiB (about %d events flushed to disk; the ones still in "
+            "the threads' buffers died with the process) and a %.1f MiB space reserve in %s. "
+            "The raw records name regions by number only, their names died with the process, "
+            "so no readable trace can be made of them; remove %s and run again with "
+            "POMPPROF_TRACE=1" % (path, len(raws), "" if len(raws) == 1 else "s",
+                                  size / 2**20, events, reserve / 2**20,
+                                  os.path.dirname(raws[0]), os.path.dirname(raws[0])))
+
+
+def run_replay(archive: str, args, pictures: bool, extra=()) -> dict:
+    """Run pompprof-replay and return its JSON result; extra: more options (pompprof-view
+    asks for zoom levels)."""
     prog = replay_program()
     if not os.path.isfile(prog):
         raise ToolError("cannot read traces: %s is missing (this pompprof was built without "
@@ -100,6 +140,9 @@ def run_replay(archive: str, args, pictures: bool) -> dict:
         cmd += ["--pictures", "--bins", str(args.bins)]
     if args.chrome:
         cmd += ["--chrome", args.chrome]
+    if getattr(args, "dot", None):
+        cmd += ["--dot", args.dot, "--dot-instances", str(args.dot_instances)]
+    cmd += list(extra)
     cmd.append(archive)
     try:
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -115,6 +158,38 @@ def run_replay(archive: str, args, pictures: bool) -> dict:
         return json.loads(proc.stdout.decode("utf-8", "replace"))
     except ValueError:
         raise ToolError("%s printed no valid result for %s" % (prog, archive)) from None
+
+
+# ---- POT's interpretation ----------------------------------------------------------------
+
+# "High" idleness or overhead: at least this share of the threads' time (pompprof's choice;
+# POT's Table 1 names the quadrants, not a threshold).
+POT_HIGH = 0.10
+POT_QUADRANTS = {
+    (False, False): ("low idleness, low overhead",
+                     "the threads work nearly all the time: the task decomposition fits; "
+                     "look at the work itself"),
+    (False, True): ("low idleness, high overhead",
+                    "task management costs while tasks are ready: coarser tasks (fewer, "
+                    "larger), or a cheaper dependence graph (fewer dependences per task)"),
+    (True, False): ("high idleness, low overhead",
+                    "threads starve: too few ready tasks; more (finer) tasks, or a shorter "
+                    "critical path (dependences that release work earlier)"),
+    (True, True): ("high idleness, high overhead",
+                   "both: tasks too fine for their management and too few ready at once; "
+                   "coarser tasks along the critical path, a cheaper dependence graph, "
+                   "more independent work"),
+}
+
+
+def pot_quadrant(total: dict) -> dict | None:
+    """The breakdown's quadrant of POT's Table 1, with what it suggests."""
+    if total["time"] <= 0:
+        return None
+    idle, over = total["idleness"] / total["time"], total["overhead"] / total["time"]
+    name, advice = POT_QUADRANTS[(idle >= POT_HIGH, over >= POT_HIGH)]
+    return {"quadrant": name, "advice": advice, "idleness_share": idle,
+            "overhead_share": over, "high": POT_HIGH}
 
 
 # ---- output ------------------------------------------------------------------------------
@@ -156,21 +231,40 @@ def render_text(data: dict) -> str:
             100 * total["idleness"] / total["time"],
             ", undetermined %.1f %%" % (100 * total["undetermined"] / total["time"])
             if total["undetermined"] else ""))
+    pot = data.get("pot")
+    if pot:
+        out.append("POT quadrant: %s (idleness %.1f %%, overhead %.1f %%; high from %.0f %%): %s"
+                   % (pot["quadrant"], 100 * pot["idleness_share"], 100 * pot["overhead_share"],
+                      100 * pot["high"], pot["advice"]))
     dep = data["depend"]
+    if dep.get("recorded") or dep.get("taskwaits"):
+        out.append("")
+        out.append("Dependences: %d tasks with %d recorded list items, %d edges between "
+                   "siblings, %d taskwait depend" % (dep["recorded"], dep["items"],
+                                                     dep["edges"], dep["taskwaits"]))
     if dep["tasks"]:
         out.append("")
-        out.append("%d tasks had depend clauses (%s).  When they were ready is not in the "
-                   "trace:" % (dep["tasks"], ", ".join(dep["constructs"]) or "constructs unknown"))
+        out.append("%d tasks had dependences that are not recorded (%s).  When they were "
+                   "ready is not in the trace:" % (
+                       dep["tasks"], ", ".join(dep["constructs"]) or "constructs unknown"))
         out.append("  undetermined time is overhead or idleness (the two are bounds there, "
                    "not measurements),")
         out.append("  and the task graph lacks their dependence edges (the span is a lower "
                    "bound).")
+    if data.get("ready_wait"):
+        out.append("")
+        out.append("Ready wait (from ready to begun; long: tasks queue for threads, short "
+                   "with idleness: threads starve):")
+        for r in data["ready_wait"]:
+            out.append("  %-40s %6d tasks  mean %.6f s  max %.6f s  total %.6f s" % (
+                r["construct"], r["tasks"], r["mean"], r["max"], r["total"]))
     g = data["graph"]
     out.append("")
-    out.append("Task graph (whole trace; creation, taskwait and barrier edges):")
-    out.append("  work %.6f s, span %.6f s, parallelism %.2f (%d explicit tasks)%s" % (
+    out.append("Task graph (whole trace; creation, taskwait, barrier and dependence edges):")
+    out.append("  work %.6f s, span %.6f s, parallelism %.2f (%d explicit tasks%s)%s" % (
         g["work"], g["span"], g["parallelism"], g["tasks"],
-        "; span is a lower bound (depend clauses)" if g["depend_tasks"] else ""))
+        ", %d dependence edges" % g["dependence_edges"] if g.get("dependence_edges") else "",
+        "; span is a lower bound (unrecorded dependences)" if g["depend_tasks"] else ""))
     out.append("  speedup bounds (Cilkview: upper = min(P, parallelism), lower = greedy "
                "work/(work/P + span)):")
     out.append("  " + "  ".join("%d: %.3g-%.3g" % (s["threads"], s["lower"], s["upper"])
@@ -193,8 +287,10 @@ def build_parser():
                     "timeline pictures and a Chrome trace from a pompprof trace "
                     "(POMPPROF_TRACE=1).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("trace", help="directory holding traces.otf2 (the profile's), or the "
-                                  ".otf2 file")
+    ap.add_argument("trace", nargs="+",
+                    help="directory holding traces.otf2 (the profile's), or the .otf2 file; "
+                         "with --heatmap several, each as VALUE=TRACE (the parameter's value "
+                         "of that run; without VALUE= the directory's name)")
     ap.add_argument("--format", choices=("text", "csv", "json"), default="text",
                     help="output format of the breakdown (default: text)")
     ap.add_argument("--from", dest="window_from", type=float, metavar="S",
@@ -208,6 +304,19 @@ def build_parser():
     ap.add_argument("--chrome", metavar="FILE",
                     help="write the trace in the Trace Event JSON format (Perfetto, "
                          "chrome://tracing)")
+    ap.add_argument("--dot", metavar="FILE",
+                    help="write the dependence graph for Graphviz (dot -Tsvg FILE): one node "
+                         "per dependent task, coloured by construct, the span's path bold; "
+                         "collapsed to constructs beyond --dot-instances")
+    ap.add_argument("--dot-instances", type=int, default=200, metavar="N",
+                    help="most task instances --dot draws one by one (default: 200)")
+    ap.add_argument("--heatmap", metavar="FILE",
+                    help="POT's heatmaps of work, idleness and overhead over the runs' "
+                         "numbers of threads and a parameter (.svg or .png)")
+    ap.add_argument("--param", metavar="NAME",
+                    help="with --heatmap: take each run's parameter value from its profile "
+                         "(the value of the pompprof_parameter_int64/_string NAME, which must "
+                         "be the same everywhere in the run) where VALUE= is not given")
     ap.add_argument("--bins", type=int, default=1600, metavar="N",
                     help="time resolution of the pictures (default: 1600 bins)")
     return ap
@@ -225,12 +334,21 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--to must be later than --from")
     if not 10 <= args.bins <= 100000:
         ap.error("--bins needs a number from 10 to 100000")
-    for name in ("svg", "png", "speedup", "chrome"):
+    if not 1 <= args.dot_instances <= 100000:
+        ap.error("--dot-instances needs a number from 1 to 100000")
+    for name in ("svg", "png", "speedup", "chrome", "dot"):
         path = getattr(args, name)
         if path and os.path.isdir(path):
             raise ToolError("--%s %s is a directory" % (name, path))
     if args.speedup and not args.speedup.endswith((".svg", ".png")):
         ap.error("--speedup needs a file name ending in .svg or .png")
+    if args.heatmap and not args.heatmap.endswith((".svg", ".png")):
+        ap.error("--heatmap needs a file name ending in .svg or .png")
+    if args.heatmap:
+        return heatmap(args)
+    if len(args.trace) != 1:
+        ap.error("one trace, unless --heatmap")
+    args.trace = args.trace[0]
     plots = None
     if args.svg or args.png or args.speedup:
         # before the replay: a missing package is said at once
@@ -238,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
         plots.check_matplotlib()
     archive = find_archive(args.trace)
     data = run_replay(archive, args, pictures=bool(args.svg or args.png))
+    data["pot"] = pot_quadrant(data["total"])
     if plots:
         for path, fmt in ((args.svg, "svg"), (args.png, "png")):
             if path:
@@ -251,6 +370,53 @@ def main(argv: list[str] | None = None) -> int:
     else:
         out = render_text(data)
     sys.stdout.write(out)
+    return 0
+
+
+def profile_parameter(path: str, name: str) -> str:
+    """The value of parameter name in the profile beside the trace in path (one value)."""
+    from ..cube import cubex
+    directory = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+    try:
+        cube = cubex.load(cubex.resolve_profile_path(directory))
+    except (cubex.CubexError, OSError) as e:
+        raise ToolError("--param %s: %s" % (name, e)) from None
+    values = {v for c in cube.cnodes_in_order() for _, k, v in c.parameters if k == name}
+    values.discard("<other>")
+    if len(values) != 1:
+        raise ToolError("--param %s: the profile in %s has %s" % (
+            name, directory, "no such parameter" if not values else
+            "several values of it (%s): give VALUE=%s" % (", ".join(sorted(values)), path)))
+    return values.pop()
+
+
+def heatmap(args) -> int:
+    """--heatmap: replay every run, draw POT's heatmaps, print the table behind them."""
+    from . import timeline_plot as plots
+    plots.check_matplotlib()
+    runs = []
+    for spec in args.trace:
+        value, sep, path = spec.partition("=")
+        if not sep or os.path.exists(spec):
+            value, path = os.path.basename(os.path.normpath(spec)), spec
+            if args.param:
+                value = profile_parameter(path, args.param)
+        data = run_replay(find_archive(path), args, pictures=False)
+        runs.append((value, data))
+    seen = {}
+    for value, data in runs:
+        key = (value, data["trace"]["threads"])
+        if key in seen:
+            raise ToolError("two runs with parameter %s and %d threads (%s, %s)" % (
+                value, key[1], seen[key], data["trace"]["archive"]))
+        seen[key] = data["trace"]["archive"]
+    plots.draw_heatmap(runs, args.heatmap)
+    rows = [[v, str(d["trace"]["threads"])] + ["%.4f" % d["total"][k] for k in
+                                               ("time", "work", "idleness", "overhead")]
+            for v, d in sorted(runs, key=lambda r: (plots.param_key(r[0]),
+                                                    r[1]["trace"]["threads"]))]
+    sys.stdout.write(tf.table(["parameter", "threads", "time", "work", "idleness", "overhead"],
+                              rows, width=100) + "\n")
     return 0
 
 

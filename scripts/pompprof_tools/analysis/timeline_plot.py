@@ -7,7 +7,9 @@
   the row's maximum, waiting instances as a line), or one row per task instance when the
   run had few (dark = running, light = created and waiting);
 - the number of ready tasks over time, below both;
-- and the speedup bounds of the task graph as a separate plot.
+- the speedup bounds of the task graph as a separate plot;
+- and POT's heatmaps (its Fig. 5) for several runs: work, idleness and overhead over the
+  number of threads and a parameter of the runs (--heatmap).
 
 The data comes binned from pompprof-replay (the "pictures" part of its result)."""
 
@@ -25,8 +27,10 @@ CATEGORY_COLORS = {
     "trace flush or start": "#000000",
     "undetermined (depend tasks waiting)": "#8c8c8c",
 }
-PALETTE = ("#4e79a7", "#59a14f", "#76b7b2", "#edc948", "#86bcb6", "#499894", "#b6992d",
-           "#8cd17d", "#a0cbe8", "#f1ce63", "#79706e", "#d4a6c8", "#9d7660", "#d7b5a6")
+# regions and task constructs: colours far apart from each other and from the ones above
+# (test_timeline_tool checks the least distance), so neighbouring regions never look alike
+PALETTE = ("#1f77b4", "#2ca02c", "#edc948", "#17becf", "#8c564b", "#e377c2", "#393b79",
+           "#bcbd22", "#7fc97f", "#a6cee3", "#6a3d9a", "#b15928", "#005824", "#fb9a99")
 
 
 def check_matplotlib():
@@ -75,6 +79,12 @@ def _colors(pic: dict) -> dict:
 
 
 def draw_timeline(data: dict, path: str, fmt: str):
+    plt = _pyplot()
+    _save(timeline_figure(data), plt, path, fmt)
+
+
+def timeline_figure(data: dict):
+    """The timeline pictures as one matplotlib figure (laid out, not yet saved)."""
     pic = data.get("pictures")
     if not pic:
         raise ToolError("the replay returned no picture data")
@@ -120,7 +130,9 @@ def draw_timeline(data: dict, path: str, fmt: str):
             for a, b, _loc, running in inst["fragments"]:
                 ax_task.broken_barh([(a, b - a)], (i - 0.35, 0.7), facecolors=color,
                                     alpha=1.0 if running else 0.3, linewidth=0)
-            names.append("%s #%d" % (_short(labels.get(str(inst["label"]), "?"), 30), i))
+            par = inst.get("parameters") or ""     # the task's parameter values
+            names.append("%s #%d%s" % (_short(labels.get(str(inst["label"]), "?"), 30), i,
+                                       " (%s)" % _short(par, 30) if par else ""))
         title = "task view: one row per task instance (dark: running, light: created, waiting)"
     else:
         xs = [t0 + k * width for k in range(bins + 1)]
@@ -132,10 +144,11 @@ def draw_timeline(data: dict, path: str, fmt: str):
             ax_task.fill_between(xs, i + 0.4, ys, step="post", color=color, linewidth=0)
             yw = [i + 0.4 - 0.8 * v / top_w for v in wait + wait[-1:]]
             ax_task.step(xs, yw, where="post", color="#333333", linewidth=0.6)
-            names.append("%s\n(running <= %.2g, waiting <= %.3g)" % (
+            # a bin holds the average over its time, so the scale is the largest average
+            names.append("%s\n(largest bin average: %.2g running, %.3g waiting)" % (
                 _short(labels.get(str(row["label"]), "?"), 30), max(run), max(wait)))
-        title = ("task view: one row per task construct (filled: instances running, line: "
-                 "created and waiting; each scaled to its maximum)")
+        title = ("task view: one row per task construct\n(filled: running, line: waiting; "
+                 "bin averages, each row to its own scale)")
     ax_task.set_yticks(range(len(names)))
     ax_task.set_yticklabels(names, fontsize=7)
     ax_task.set_ylim(max(len(names), 1) - 0.5, -0.5)
@@ -158,7 +171,7 @@ def draw_timeline(data: dict, path: str, fmt: str):
     fig.suptitle("%s: %d threads, %.4g s" % (data["trace"]["archive"], nthreads, t1 - t0),
                  fontsize=10, x=0.01, ha="left")
     fig.tight_layout()
-    _save(fig, plt, path, fmt)
+    return fig
 
 
 def draw_speedup(data: dict, path: str):
@@ -181,6 +194,44 @@ def draw_speedup(data: dict, path: str):
         " (span: lower bound, depend clauses)" if g["depend_tasks"] else ""), fontsize=9)
     ax.legend(fontsize=8)
     ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    _save(fig, plt, path, "png" if path.endswith(".png") else "svg")
+
+
+def param_key(value: str):
+    try:
+        return (0, float(value), value)
+    except ValueError:
+        return (1, 0.0, value)
+
+
+def draw_heatmap(runs: list[tuple[str, dict]], path: str):
+    """POT's Fig. 5: one heatmap each for work, idleness and overhead (seconds summed over
+    the threads), cells by (parameter value, number of threads).  runs: (value, result)."""
+    plt = _pyplot()
+    params = sorted({v for v, _ in runs}, key=param_key)
+    threads = sorted({d["trace"]["threads"] for _, d in runs})
+    cells = {(v, d["trace"]["threads"]): d["total"] for v, d in runs}
+    fig, axes = plt.subplots(1, 3, figsize=(4.2 * 3, 0.5 * len(params) + 2.4))
+    for ax, key, cmap in zip(axes, ("work", "idleness", "overhead"),
+                             ("Blues", "Greys", "Reds")):
+        grid = [[cells[(v, t)][key] if (v, t) in cells else float("nan") for t in threads]
+                for v in params]
+        im = ax.imshow(grid, cmap=cmap, aspect="auto", origin="lower")
+        ax.set_xticks(range(len(threads)))
+        ax.set_xticklabels([str(t) for t in threads])
+        ax.set_yticks(range(len(params)))
+        ax.set_yticklabels(params)
+        ax.set_xlabel("threads")
+        ax.set_ylabel("parameter")
+        ax.set_title("%s (s, all threads)" % key, fontsize=10)
+        top = max((x for row in grid for x in row if x == x), default=0)
+        for i, row in enumerate(grid):
+            for j, x in enumerate(row):
+                if x == x:
+                    ax.text(j, i, "%.3g" % x, ha="center", va="center", fontsize=8,
+                            color="white" if top and x > 0.6 * top else "black")
+        fig.colorbar(im, ax=ax, fraction=0.046)
     fig.tight_layout()
     _save(fig, plt, path, "png" if path.endswith(".png") else "svg")
 

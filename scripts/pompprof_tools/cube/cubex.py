@@ -56,19 +56,31 @@ INDEX_SPARSE = 1
 
 
 def resolve_profile_path(path: str) -> str:
-    """A profile directory (profile.cubex or exactly one *.cubex inside) or a file path."""
+    """A profile directory or a file path.  A directory with one .cubex: that one; with
+    several (a rerun into the same POMPPROF_OUTPUT, processes of one job, a program and
+    the programs it ran): the newest, said on stderr with the others' names."""
     if os.path.isdir(path):
-        candidate = os.path.join(path, "profile.cubex")
-        if os.path.isfile(candidate):
-            return candidate
-        found = sorted(p for p in glob.glob(os.path.join(glob.escape(path), "*.cubex"))
-                       if os.path.isfile(p))
-        if len(found) == 1:
-            return found[0]
+        found = [p for p in glob.glob(os.path.join(glob.escape(path), "*.cubex"))
+                 if os.path.isfile(p)]
         if not found:
             raise CubexError("%s: directory holds no .cubex file" % path)
-        raise CubexError("%s: directory holds %d .cubex files (%s); name one"
-                         % (path, len(found), ", ".join(os.path.basename(p) for p in found)))
+        if len(found) == 1:
+            return found[0]
+
+        def written(p):
+            try:
+                return (os.stat(p).st_mtime_ns, p)
+            except OSError:
+                return (0, p)
+        found.sort(key=written)
+        newest = found[-1]
+        others = [os.path.basename(p) for p in reversed(found[:-1])]
+        sys.stderr.write("%s: %s holds %d profiles; reading the newest, %s (the others: %s; "
+                         "name a file to read another)\n"
+                         % (os.path.basename(sys.argv[0]) or "pompprof", path, len(found),
+                            os.path.basename(newest), ", ".join(others[:5])
+                            + (", ..." if len(others) > 5 else "")))
+        return newest
     if not os.path.exists(path):
         # CubeLib accepts the name without the extension
         if not path.endswith(".cubex") and os.path.isfile(path + ".cubex"):

@@ -137,6 +137,7 @@ class Location:
     type: str
     group_name: str = ""
     group_rank: int = 0
+    node_name: str = ""         # the system tree node holding its process (a host)
 
     def __repr__(self):
         return "Location(%d, %r)" % (self.id, self.name)
@@ -158,6 +159,7 @@ class Anchor:
 # text elements read per definition: tag -> key in the collected texts
 _TEXTS = {"metric": ("disp_name", "uniq_name", "dtype", "uom", "url", "descr"),
           "region": ("name", "mangled_name", "paradigm", "role", "url", "descr"),
+          "systemtreenode": ("name",),
           "locationgroup": ("name", "rank", "type"),
           "location": ("name", "rank", "type")}
 
@@ -238,6 +240,8 @@ class _Parser:
         elif tag == "parameter" and ptag == "cnode" and parent[1] is not None:
             parent[1].parameters.append((attrs.get("partype", ""), attrs.get("parkey", ""),
                                          attrs.get("parvalue", "")))
+        elif tag == "systemtreenode" and ptag in ("system", "systemtreenode"):
+            texts = {}
         elif tag == "locationgroup" and ptag == "systemtreenode":
             texts = {}
         elif tag == "location" and ptag == "locationgroup" and parent[2] is not None:
@@ -317,9 +321,11 @@ class _Parser:
         elif tag == "location":
             gname, grank = self.stack[-1][2].get("name", ""), self.int_text("rank",
                                                                             self.stack[-1][2])
+            node = self.stack[-2][2] if len(self.stack) > 1 else None
             self.locations.append(Location(obj, texts.get("name", ""),
                                            self.int_text("rank", texts),
-                                           texts.get("type", "thread"), gname, grank))
+                                           texts.get("type", "thread"), gname, grank,
+                                           (node or {}).get("name", "")))
 
     def finish(self):
         if "metrics" not in self.sections or not self.metric_count:

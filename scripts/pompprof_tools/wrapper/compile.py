@@ -30,6 +30,7 @@ from . import cmdline as wc
 from .cmdline import CommandLine
 from .ctext import TextError
 from . import fortran, fortran_output, fortran_text
+from .dependences import insert_fortran as record_fortran_dependences
 from .depend import mark_depend_clauses
 from .instrument import (absolute_markers, finish_c, opari2_failure, run_opari2,
                                  spellings, user_markers)
@@ -128,13 +129,16 @@ class Compile:
         return ["-x", lang] if lang else []
 
     # ---- pass 1 -----------------------------------------------------------------
+    def plain_output(self, src: Source) -> str:
+        """Where the plain pass writes its assembly."""
+        if self.cl.compile_only:
+            return src.object
+        return os.path.join(self.workdir, "plain%d.s" % src.index)
+
     def plain_pass(self, src: Source) -> int:
         cl = self.cl
-        if cl.compile_only:
-            out, extra = src.object, []
-        else:
-            out = os.path.join(self.workdir, "plain%d.s" % src.index)
-            extra = dependency_flags_for_link_line(src.path, cl)
+        out = self.plain_output(src)
+        extra = [] if cl.compile_only else dependency_flags_for_link_line(src.path, cl)
         return run(self.compiler + wc.options_only(cl.args) + pompprof_h_flags(src) + extra
                    + self.language(src) + [src.path, "-S", "-o", out])
 
@@ -231,6 +235,7 @@ class Compile:
             out, inc = fortran_output.own_regions(out, read(inc_path), prepared,
                                                   form == "fixed")
             write(inc_path, mark_depend_clauses(fortran_output.fix_include(inc)))
+        out = record_fortran_dependences(out, form == "fixed", prepared.notes)
         write(target, user_markers(fortran_output.fix_fortran(out), names))
         for n in prepared.notes:
             note(n)
@@ -270,10 +275,12 @@ def write(path: str, text: str) -> None:
 
 
 def compile_sources(compiler: list[str], cl: CommandLine, workdir: str,
-                    opari2_args: list[str]) -> tuple[int, list[Source]]:
+                    opari2_args: list[str], unit_flags=None) -> tuple[int, list[Source]]:
     """Compile every instrumented source of the line; return (status, sources).
     The status is the first failing plain pass's (gcc goes on with the other
-    sources of a -c line, and so do we), else 0."""
+    sources of a -c line, and so do we), else 0.  unit_flags(source, assembly
+    of its plain pass, is C++, is Fortran): more options for its instrumented
+    compile (pompprof --filter: the functions of that unit gcc leaves out)."""
     c = Compile(compiler, cl, workdir, opari2_args)
     status = 0
     done = []
@@ -283,6 +290,8 @@ def compile_sources(compiler: list[str], cl: CommandLine, workdir: str,
             status = status or st
             continue
         path, extra = c.instrument(src)
+        if path is not None and unit_flags is not None:
+            extra = extra + unit_flags(src.path, c.plain_output(src), src.cplusplus, src.fortran)
         if path is None or not c.compile_instrumented(src, path, extra):
             st = c.plain_object(src)
             if st != 0:

@@ -14,6 +14,7 @@ import subprocess
 from .. import build_config
 from . import run as wrapper_run
 from .ctext import MARKER, escape, unescape
+from .dependences import insert as record_dependences
 from .prelude import prelude
 from .rewrite import Prepared, region_string, restore_hidden, restore_raw_strings
 
@@ -159,6 +160,7 @@ def finish_c(out: str, inc: str, prepared: Prepared, cplusplus: bool, unit_id: s
             lines[k] = line.replace(NUM_THREADS_CLAUSE, "", 1)
             drop_num_threads = False
     out = restore_hidden("\n".join(lines))
+    out = record_dependences(out, "<pompprof>", cplusplus, prepared.notes)
 
     # the prelude goes after the markers that name the main file and the
     # working directory (the compiler takes both from the first lines)

@@ -29,12 +29,16 @@ from . import run as wrapper_run
 from .cmdline import (LAUNCHERS, CommandLine, expand_response_files,
                               is_dependency_flag)
 from .compile import compile_sources
+from . import functions as wrapper_functions
+from .. import filterfile
 from .link import init_functions_from_nm, libdir, link_additions, needs_pompprof
-from .mpi import mpi_link_flags
+from .mpi import mpi_link_flags, mpi_use
 from .run import note, run
 
 USAGE = """\
-usage: pompprof [--verbose] [--keep] [--opari2-arg=ARG]... COMPILER [ARGS...]
+usage: pompprof [--verbose] [--keep] [--functions] [--filter=FILE] [--opari2-arg=ARG]...
+                COMPILER [ARGS...]
+       pompprof run [OPTIONS] -- PROGRAM [ARGS...]   (no rebuild: pompprof run --help)
 
 Build an OpenMP program for profiling with pompprof, e.g.
   pompprof gcc -fopenmp -O2 -c fib.c        # instrument with OPARI2, compile
@@ -50,11 +54,19 @@ wrapper options (before the compiler):
   --verbose          print every command pompprof runs on stderr
   --keep             keep the instrumented sources and print where they are
   --opari2-arg=ARG   pass ARG to opari2 (e.g. --omp-task-untied=keep)
+  --functions        also measure the program's functions (gcc -finstrument-functions;
+                     never those of system headers or the C++ standard library);
+                     also compiles and links the sources without OpenMP
+  --filter=FILE      --functions with a filter file in Score-P's syntax; what gcc
+                     can leave out is not instrumented (the rest: POMPPROF_FILTER=FILE
+                     when the program runs)
   --help, --version  this text / the version
 
 environment:
   POMPPROF_LIBDIR, POMPPROF_INCDIR  where libpompprof and pompprof.h are
                                     (default: the installation directories)
+  POMPPROF_FUNCTIONS=1              as --functions (for build systems)
+  POMPPROF_FILTER=FILE              as --filter=FILE
 """
 
 
@@ -77,6 +89,25 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
 
     if cl.runs_unchanged:
         return run(passthrough)
+    flt = None
+    if wrapper_functions.enabled(wrapper_opts) and (cl.sources or cl.fortran):
+        path = wrapper_functions.filter_path(wrapper_opts)
+        if path:
+            try:
+                flt = filterfile.load(path)
+            except filterfile.FilterError as e:
+                note("%s; no function is left out at compile time" % e)
+        plain_c = not cl.fortran and not any(cl.is_cplusplus(i, compiler_cmd[-1])
+                                             for i in cl.sources)
+        args = args + wrapper_functions.compile_flags(args, flt=flt, plain_c=plain_c)
+        cl = CommandLine(args)
+        if not cl.openmp and (cl.compile_only or not needs_pompprof(cl.objects)):
+            # no OPARI2 work: the line as written, its functions instrumented
+            # and, when it links, libpompprof added (objects with POMP2 calls
+            # take the link step below, for their region initialisation)
+            extra = [] if cl.compile_only else \
+                ["-L" + libdir(), "-Wl,-rpath," + libdir(), "-lpompprof"]
+            return run(compiler_cmd + args + extra)
     sources = cl.instrumented_c + cl.instrumented_fortran
     if not sources and not (cl.links and (cl.openmp or needs_pompprof(cl.objects))):
         return run(passthrough)
@@ -85,8 +116,9 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
         return run(passthrough)     # gcc refuses -o with several inputs: its message
     workdir = tempfile.mkdtemp(prefix="pompprof-")
     try:
-        status, compiled = compile_sources(compiler_cmd, cl, workdir,
-                                           opari2_options_from(wrapper_opts))
+        status, compiled = compile_sources(
+            compiler_cmd, cl, workdir, opari2_options_from(wrapper_opts),
+            wrapper_functions.unit_flags_for(flt) if flt is not None else None)
         if cl.compile_only:
             # other inputs of the line (assembler, preprocessed files) as written
             others = set(cl.input_indexes) - set(sources)
@@ -107,6 +139,14 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
                 link_args.append(a)
         linked = cl.objects + list(objects.values())
         functions = init_functions_from_nm(linked)
+        if not functions and not cl.shared and not mpi_use(compiler_cmd, args, linked)[0]:
+            # forgetting -fopenmp when compiling gives a serial program whose profile
+            # says "parallel coverage 0 %" and nothing else: say it now, once (also
+            # right for a program whose constructs are all ones pompprof does not measure;
+            # an MPI program has its MPI calls measured, or its own line about them)
+            note("no OpenMP construct of %s is measured: none of its objects was "
+                 "instrumented (were its sources compiled through pompprof with -fopenmp?)"
+                 % (cl.output or "a.out"))
         extra, status = link_additions(compiler_cmd, cl, workdir, functions)
         if extra is None:
             return status
@@ -135,8 +175,11 @@ def parse_options(argv: list[str]) -> tuple[int | None, list[str], int]:
             return 0, wrapper_opts, i
         if opt == "--verbose":
             wrapper_run.verbose = True
-        elif opt == "--keep" or opt.startswith("--opari2-arg="):
+        elif opt in ("--keep", "--functions") or opt.startswith(("--opari2-arg=", "--filter=")):
             wrapper_opts.append(opt)
+        elif opt == "--filter" and i + 1 < len(argv):
+            i += 1
+            wrapper_opts.append("--filter=" + argv[i])
         else:
             note("unknown option %s (see pompprof --help)" % opt)
             return 2, wrapper_opts, i
@@ -148,6 +191,9 @@ def parse_options(argv: list[str]) -> tuple[int | None, list[str], int]:
 
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "run":       # measure without rebuilding (OMPT)
+        from ..launcher.run import main as run_main
+        return run_main(argv[1:])
     done, wrapper_opts, i = parse_options(argv)
     if done is not None:
         return done

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from .dependences import declarations as depend_declarations
+
 # The POMP2 entry points OPARI2 (and the wrapper) call, with the parameter
 # types of <opari2/pomp2_lib.h> spelled in built-in types.  Locks are passed as
 # void * (the calls pass omp_lock_t *, which the prelude cannot name: <omp.h>
@@ -122,6 +124,7 @@ def prelude(body: str, handles: list[str], own: int,
               "typedef OPARI2_Region_handle POMP2_USER_Region_handle;",
               "typedef __typeof__(9223372036854775807L) POMP2_Task_handle;",
               "extern __thread POMP2_Task_handle pomp_tpd;"]
+    lines += depend_declarations(body)
     for name in called:
         decl = declaration(name)
         if decl:

@@ -1,5 +1,5 @@
 /* declare simd functions (uniform, linear, inbranch/notinbranch) called from simd loops.
- * pompprof-coverage: measured= */
+ * pompprof-coverage: measured= notes=measured */
 #include <stdio.h>
 
 #pragma omp declare simd uniform(scale) linear(i : 1) notinbranch

@@ -1,6 +1,6 @@
 /* simd loops and their clauses: safelen, simdlen, linear, aligned,
  * nontemporal, private, lastprivate, reduction, collapse, if(simd:).
- * pompprof-coverage: measured= */
+ * pompprof-coverage: measured= notes=measured */
 #include <stdio.h>
 
 float x[128] __attribute__((aligned(64))), y[128] __attribute__((aligned(64)));

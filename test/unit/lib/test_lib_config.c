@@ -8,6 +8,7 @@
 
 #include "lib/pp_config.h"
 #include "lib/pp_message.h"
+#include "lib/pp_nearest.h"
 #include "lib/pp_timer.h"
 
 static const char *pp_test_vars[] = {"POMPPROF_ENABLE", "POMPPROF_OUTPUT", "POMPPROF_TIMER",
@@ -125,16 +126,19 @@ START_TEST(metric_names_as_papi_spells_them)
     setenv("POMPPROF_METRICS", many, 1);
     ck_assert_int_eq(pp_config_from_env(&cfg), 0);
     ck_assert_int_eq(cfg.n_metrics, PP_CONFIG_METRICS_MAX);
-    ck_assert_str_eq(cfg.metrics[PP_CONFIG_METRICS_MAX - 1], "E31");
+    ck_assert_str_eq(cfg.metrics[PP_CONFIG_METRICS_MAX - 1], "E63");
 
-    /* one name more than that, or a name beyond PAPI's length: refused */
-    strcat(many, ",E32");
+    /* one name more than that, or a name beyond PAPI's length: refused, with the
+     * one limit the README states (16 counted) */
+    strcat(many, ",E64");
     setenv("POMPPROF_METRICS", many, 1);
     int bad;
     const char *err = pp_test_capture_stderr(pp_config_from_env, &cfg, &bad);
     ck_assert_int_eq(bad, 1);
     ck_assert_int_eq(pp_test_count_lines(err), 1);
     ck_assert_int_eq(cfg.n_metrics, 0);
+    ck_assert_msg(strstr(err, "at most 16 events") && !strstr(err, "up to"),
+                  "%s", err);
     char longname[PP_COUNTERS_NAME_LEN + 1];
     memset(longname, 'A', PP_COUNTERS_NAME_LEN);
     longname[PP_COUNTERS_NAME_LEN] = '\0';
@@ -191,6 +195,90 @@ START_TEST(invalid_value_warns_once_and_keeps_default)
 }
 END_TEST
 
+/* Issue 23: a rejected number says the range it must lie in, not only
+ * "a whole number". */
+START_TEST(rejected_numbers_state_their_range)
+{
+    static const struct {
+        const char *var, *value, *range;
+    } cases[] = {
+        {"POMPPROF_VERBOSE", "3", "from 0 to 2"},
+        {"POMPPROF_VERBOSE", "-1", "from 0 to 2"},
+        {"POMPPROF_MAX_DEPTH", "-1", "from 1 to 100000"},
+        {"POMPPROF_MAX_DEPTH", "100001", "from 1 to 100000"},
+        {"POMPPROF_MAX_PARAMETER_VALUES", "0", "from 1 to 1000000"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pp_test_clear_env();
+        unsetenv("POMPPROF_MAX_PARAMETER_VALUES");
+        setenv(cases[i].var, cases[i].value, 1);
+        pp_config cfg;
+        int bad;
+        const char *err = pp_test_capture_stderr(pp_config_from_env, &cfg, &bad);
+        ck_assert_int_eq(bad, 1);
+        ck_assert_msg(strstr(err, cases[i].range), "%s=%s: %s", cases[i].var, cases[i].value, err);
+        unsetenv(cases[i].var);
+    }
+}
+END_TEST
+
+/* A misspelt variable is not ignored without a word: one line, with the
+ * nearest known name; the known ones (also the wrapper's) are quiet. */
+START_TEST(unknown_variables_get_the_nearest_name)
+{
+    pp_test_clear_env();
+    static const struct {
+        const char *var, *guess;
+    } cases[] = {
+        {"POMPPROF_METRIC", "did you mean POMPPROF_METRICS?"},
+        {"POMPPROF_OUTPU", "did you mean POMPPROF_OUTPUT?"},
+        {"POMPPROF_tRACE", "did you mean POMPPROF_TRACE?"},
+        {"POMPPROF_COLOUR_SCHEME", "is not a pompprof setting"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        setenv(cases[i].var, "1", 1);
+        pp_config cfg;
+        int bad;
+        const char *err = pp_test_capture_stderr(pp_config_from_env, &cfg, &bad);
+        unsetenv(cases[i].var);
+        ck_assert_int_eq(pp_test_count_lines(err), 1);
+        ck_assert_msg(strncmp(err, "pompprof: ", 10) == 0 && strstr(err, cases[i].var) &&
+                          strstr(err, cases[i].guess),
+                      "%s: %s", cases[i].var, err);
+    }
+    setenv("POMPPROF_LIBDIR", "/x", 1);
+    setenv("POMPPROF_INCDIR", "/x", 1);
+    pp_config cfg;
+    int bad;
+    ck_assert_str_eq(pp_test_capture_stderr(pp_config_from_env, &cfg, &bad), "");
+    unsetenv("POMPPROF_LIBDIR");
+    unsetenv("POMPPROF_INCDIR");
+    ck_assert_uint_eq(pp_nearest_distance("perf::PAGE-FAULT", "perf::PAGE_FAULTS"), 1);
+    ck_assert_uint_eq(pp_nearest_distance("papi_tot_ins", "PAPI_TOT_INS"), 0);
+}
+END_TEST
+
+/* POMPPROF_OUTPUT=e8.cube is a directory (only *.cubex names a file): said
+ * in one line; a plain directory name or a .cubex file is quiet. */
+START_TEST(output_that_looks_like_a_file_is_said_to_be_a_directory)
+{
+    pp_test_clear_env();
+    pp_config cfg;
+    int bad;
+    setenv("POMPPROF_OUTPUT", "e8.cube", 1);
+    const char *err = pp_test_capture_stderr(pp_config_from_env, &cfg, &bad);
+    ck_assert_int_eq(pp_test_count_lines(err), 1);
+    ck_assert_msg(strstr(err, "e8.cube/profile.cubex") && strstr(err, "directory"), "%s", err);
+    ck_assert_str_eq(cfg.output, "e8.cube");
+    const char *quiet[] = {"out", "runs/e8", "e8.cubex", "a.b/c"};
+    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++) {
+        setenv("POMPPROF_OUTPUT", quiet[i], 1);
+        ck_assert_str_eq(pp_test_capture_stderr(pp_config_from_env, &cfg, &bad), "");
+    }
+    unsetenv("POMPPROF_OUTPUT");
+}
+END_TEST
+
 START_TEST(timer_is_monotonic_and_calibrated)
 {
     pp_timer_kind kinds[] = {PP_TIMER_CLOCK, PP_TIMER_AUTO};
@@ -237,6 +325,9 @@ Suite *pp_check_suite(void)
     tcase_add_test(tc, metric_names_as_papi_spells_them);
     tcase_add_loop_test(tc, invalid_value_warns_once_and_keeps_default, 0,
                         (int)(sizeof pp_test_invalid / sizeof pp_test_invalid[0]));
+    tcase_add_test(tc, rejected_numbers_state_their_range);
+    tcase_add_test(tc, unknown_variables_get_the_nearest_name);
+    tcase_add_test(tc, output_that_looks_like_a_file_is_said_to_be_a_directory);
     tcase_add_test(tc, timer_is_monotonic_and_calibrated);
     tcase_add_test(tc, warn_once_prints_one_prefixed_line);
     suite_add_tcase(s, tc);

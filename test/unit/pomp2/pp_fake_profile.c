@@ -107,6 +107,23 @@ void pp_profile_task_create_enter(pp_region_id r, pp_task_handle t)
     pp_profile_enter(r);
     pp_fake_record(PP_FAKE_TASK_CREATE, r, (int64_t)t, 0);
 }
+/* the one-call starts of a scheduling point: recorded as the calls they
+ * stand for, in turn */
+void pp_profile_task_create_begin(pp_region_id r, pp_task_handle *task, pp_task_handle *current)
+{
+    pp_task_handle t = pp_profile_task_new_handle();
+    if (task)
+        *task = t;
+    if (current)
+        *current = pp_profile_task_current();
+    pp_profile_task_create_enter(r, t);
+}
+void pp_profile_scheduling_enter(pp_region_id r, pp_task_handle *current)
+{
+    if (current)
+        *current = pp_profile_task_current();
+    pp_profile_enter(r);
+}
 void pp_profile_exit_acquire(pp_region_id r, const void *lock)
 {
     pp_profile_exit(r);

@@ -89,6 +89,31 @@ int main(void)
     }
     double task_plain = (now_ns() - t0) / nt;
 
+    /* a task as the POMP2 adapter sends it: creation (a scheduling point
+     * that names the new task), begin and end inside it, creation end */
+    pp_region_def dc = {"!$omp create task @bench.c:5", "bench.c", 5, 6, "openmp", "task create",
+                        NULL};
+    pp_region_def dw = {"!$omp taskwait @bench.c:7", "bench.c", 7, 7, "openmp", "taskwait", NULL};
+    pp_region_id rc = pp_profile_region_define(&dc), rw = pp_profile_region_define(&dw);
+    t0 = now_ns();
+    for (long i = 0; i < nt; i++) {
+        pp_task_handle h = pp_profile_task_new_handle();
+        pp_task_handle cur = pp_profile_task_current();
+        pp_profile_task_create_enter(rc, h);
+        pp_profile_task_begin(rt, h, false);
+        pp_profile_task_end(rt);
+        pp_profile_switch_exit(cur, rc);
+    }
+    double task_create = (now_ns() - t0) / nt;
+
+    t0 = now_ns();
+    for (long i = 0; i < nt; i++) {
+        pp_task_handle cur = pp_profile_task_current();
+        pp_profile_enter(rw);
+        pp_profile_switch_exit(cur, rw);
+    }
+    double taskwait = (now_ns() - t0) / nt;
+
     pp_param_key depth = pp_profile_param_define("depth", 5);
     t0 = now_ns();
     for (long i = 0; i < nt; i++) {
@@ -124,6 +149,9 @@ int main(void)
     printf("  task begin+enter+exit+end    %7.2f ns\n", task);
     printf("  enter+exit pair, disabled    %7.2f ns\n", off);
     printf("  task begin+end               %7.2f ns\n", task_plain);
+    printf("  task create+begin+end        %7.2f ns  (as the POMP2 adapter calls them)\n",
+           task_create);
+    printf("  taskwait begin+end           %7.2f ns\n", taskwait);
     printf("  task begin+parameter+end     %7.2f ns  (parameter in a task: %.2f ns; one enter "
            "~%.2f ns)\n",
            task_param, task_param - task_plain, pair / 2);

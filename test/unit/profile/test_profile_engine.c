@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/pp_timer.h"
 #include "profile/pp_profile.h"
 #include "profile/pp_profile_test.h"
 #include "test/unit/profile/engine_check.h"
@@ -731,6 +732,93 @@ START_TEST(test_enable_0_no_profile)
 }
 END_TEST
 
+/* The adapter's calls for fib without cut-off, tasks deferred to the
+ * taskwait (libgomp on one thread), through the public events with the real
+ * clock: the one-call creation and scheduling-point starts, and the fast
+ * paths of a location that neither traces nor counts.  The counts of the
+ * model recursion below are what the tree must hold. */
+typedef struct fib_regions {
+    pp_region_id task[2], create[2], taskwait;
+} fib_regions;
+
+typedef struct fib_counts {
+    uint64_t instances[2], inner[2], fragments[2];
+} fib_counts;
+
+/* kind: the construct of the task running this call (-1: the implicit
+ * task), me: its handle. */
+static void fib_events(const fib_regions *r, int n, int kind, pp_task_handle me, fib_counts *k)
+{
+    if (n < 2)
+        return;
+    pp_task_handle h[2], cur;
+    for (int i = 0; i < 2; i++) {
+        pp_profile_task_create_begin(r->create[i], &h[i], &cur);
+        ck_assert_uint_eq(cur, me);
+        ck_assert_uint_ne(h[i], 0);
+        ck_assert_uint_ne(h[i], me);
+        pp_profile_switch_exit(cur, r->create[i]);
+    }
+    ck_assert_uint_ne(h[0], h[1]);
+    pp_profile_scheduling_enter(r->taskwait, &cur);
+    ck_assert_uint_eq(cur, me);
+    for (int i = 0; i < 2; i++) {
+        pp_profile_task_begin(r->task[i], h[i], false);
+        ck_assert_uint_eq(pp_profile_task_current(), h[i]);
+        k->instances[i]++;
+        k->fragments[i]++;
+        fib_events(r, n - 1 - i, i, h[i], k);
+        pp_profile_task_end(r->task[i]);
+    }
+    pp_profile_switch_exit(cur, r->taskwait);
+    ck_assert_uint_eq(pp_profile_task_current(), me);
+    if (kind >= 0) {
+        k->inner[kind]++;     /* creations and taskwait inside its tree */
+        k->fragments[kind]++; /* resumed after its taskwait */
+    }
+}
+
+START_TEST(test_fast_path_fib)
+{
+    pp_profile_test_reset();
+    pp_timer_init(PP_TIMER_AUTO);
+    pp_profile_test_start_at(pp_timer_now());
+    fib_regions r = {{R("!$omp task @f.c:3", "task"), R("!$omp task @f.c:5", "task")},
+                     {R("!$omp create task @f.c:3", "task create"),
+                      R("!$omp create task @f.c:5", "task create")},
+                     R("!$omp taskwait @f.c:7", "taskwait")};
+    fib_counts k = {{0, 0}, {0, 0}, {0, 0}};
+    fib_events(&r, 12, -1, pp_profile_task_current(), &k);
+    ck_assert_uint_eq(k.instances[0] + k.instances[1], 2 * 233 - 2); /* 2 F(13) - 2 */
+    pp_unified *u = pp_profile_unify_at(pp_timer_now());
+    ck_assert_ptr_nonnull(u);
+    check_no_negative(u);
+    /* the implicit task's tree: its creations, its taskwait and the stubs
+     * below it, one visit per fragment */
+    for (int i = 0; i < 2; i++)
+        ck_assert_uint_eq(pp_unified_child(u->root, r.create[i])->visits[0], 1);
+    pp_unode *tw = pp_unified_child(u->root, r.taskwait);
+    ck_assert_uint_eq(tw->visits[0], 1);
+    ck_assert_int_eq(count_children(tw), 2);
+    for (int i = 0; i < 2; i++)
+        ck_assert_uint_eq(pp_unified_child(tw, r.task[i])->visits[0], k.fragments[i]);
+    /* the merged task trees: instances, and below them what the instances
+     * with children did */
+    ck_assert_ptr_nonnull(u->tasks);
+    ck_assert_int_eq(count_children(u->tasks), 2);
+    for (int i = 0; i < 2; i++) {
+        pp_unode *m = pp_unified_child(u->tasks, r.task[i]);
+        ck_assert_uint_eq(m->visits[0], k.instances[i]);
+        ck_assert_int_eq(count_children(m), 3);
+        ck_assert_uint_eq(pp_unified_child(m, r.create[0])->visits[0], k.inner[i]);
+        ck_assert_uint_eq(pp_unified_child(m, r.create[1])->visits[0], k.inner[i]);
+        ck_assert_uint_eq(pp_unified_child(m, r.taskwait)->visits[0], k.inner[i]);
+        ck_assert_int_eq(count_children(pp_unified_child(m, r.taskwait)), 0);
+    }
+    pp_unified_free(u);
+}
+END_TEST
+
 Suite *profile_engine_suite(void)
 {
     Suite *s = suite_create("profile_engine");
@@ -753,6 +841,7 @@ Suite *profile_engine_suite(void)
     tcase_add_test(tc, test_max_depth_folds);
     tcase_add_test(tc, test_memory_limit_folds);
     tcase_add_test(tc, test_disabled_records_nothing);
+    tcase_add_test(tc, test_fast_path_fib);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     /* no fixture: the configuration is read once per process, so this test

@@ -7,6 +7,7 @@ a time window, the pictures' data and a Chrome trace.  otf2-print must read ever
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,7 +31,7 @@ class Scenarios(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="pp_replay_")
         cls.archives = {}
-        for name in ("idle", "critical", "depend", "tied"):
+        for name in ("idle", "critical", "depend", "tied", "graph", "kinds", "many"):
             out = os.path.join(cls.tmp, name)
             subprocess.run([SCENARIOS, name, out], check=True)
             cls.archives[name] = os.path.join(out, "traces.otf2")
@@ -63,6 +64,29 @@ class Scenarios(unittest.TestCase):
                 leaves = sum(1 for l in lines if l[0] == "LEAVE" and l[1] == loc)
                 self.assertEqual(enters, leaves, "%s, location %s" % (name, loc))
                 self.assertGreater(enters, 0)
+
+    def test_dependences_in_otf2(self):
+        """Each list item is three attributes (depend[i] address, size, kind) of its task's
+        ThreadTaskCreate; a taskwait depend's go with the taskwait's Enter."""
+        text = subprocess.run(["otf2-print", self.archives["graph"]], stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout.splitlines()
+        items = []
+        for i, line in enumerate(text):
+            if line.startswith(("THREAD_TASK_CREATE", "ENTER")) and i + 1 < len(text) and \
+                    "ADDITIONAL ATTRIBUTES" in text[i + 1]:
+                attrs = re.findall(r'\("depend\[(\d+)\] (\w+)" <\d+>; \w+; (\d+)\)', text[i + 1])
+                items.append((line.split()[0], int(line.split()[2]),
+                              [(int(n), k, int(v)) for n, k, v in attrs]))
+        def item(n, addr, size, kind):
+            return [(n, "address", addr), (n, "size", size), (n, "kind", kind)]
+        x, y = 0x1000, 0x2000
+        self.assertEqual(items, [
+            ("THREAD_TASK_CREATE", 100, item(0, x, 8, 2)),
+            ("THREAD_TASK_CREATE", 200, item(0, x, 8, 1)),
+            ("THREAD_TASK_CREATE", 300, item(0, x, 8, 1)),
+            ("THREAD_TASK_CREATE", 400, item(0, x, 8, 3)),
+            ("THREAD_TASK_CREATE", 450, item(0, y, 8, 1) + item(1, x + 64, 16, 2)),
+            ("ENTER", 500, item(0, x, 8, 1))])
 
     def test_metrics(self):
         out = os.path.join(self.tmp, "metrics")
@@ -121,6 +145,107 @@ class Scenarios(unittest.TestCase):
         self.assertEqual(d["depend"]["tasks"], 1)
         self.assertEqual(d["depend"]["constructs"], ["!$omp task @synthetic.c:6"])
         self.assertEqual(d["graph"]["depend_tasks"], 1)
+
+    def test_graph(self):
+        """The diamond A -> B, C -> D on x, E alone, a taskwait depend on D (trace_scenarios.c
+        gives the times): readiness from the edges, no undetermined time."""
+        d = self.replay("graph")
+        # thread 1: waits 100-600 while A is ready (overhead), runs A; 1600-1650 B and C
+        # ready; 2650-2700 nothing ready (D waits for B), 2700-2800 D ready; after D idle
+        self.assertBreakdown(d["threads"][1], work_task=3000, work_implicit=200,
+                             overhead_switch=650, idleness=250, undetermined=0)
+        # thread 0: taskwait depend from 500: 20 while A is ready, E, then idle until B and C
+        # are ready (1600), 100 until it takes B, 100 while D is ready, idle until D ends
+        # (3800), 50 until it resumes (its taskwait is ready for it alone)
+        self.assertBreakdown(d["threads"][0], work_task=1100, work_implicit=700,
+                             overhead_create=50, overhead_switch=270, idleness=2180,
+                             undetermined=0)
+        dep = d["depend"]
+        self.assertEqual((dep["tasks"], dep["recorded"], dep["items"], dep["edges"],
+                          dep["taskwaits"]), (0, 5, 7, 4, 1))
+        g = d["graph"]
+        # the path: serial 100, A, C (or B), D 3000, the taskwait's end to the barrier 50,
+        # the parallel's end 100, after the join 100
+        self.assertEqual(ns(g["work"]), 5050)
+        self.assertEqual(ns(g["span"]), 3350)
+        path = [(p["construct"], ns(p["seconds"]), p["segments"]) for p in g["span_path"]]
+        self.assertEqual(path[1], ("!$omp task @synthetic.c:6", 3000, 3))
+        self.assertEqual((g["depend_tasks"], g["dependent_tasks"], g["dependence_edges"]),
+                         (0, 5, 4))
+        # ready waits: A 500, B 100, C 50, D 100, E 70
+        (rw,) = d["ready_wait"]
+        self.assertEqual((rw["tasks"], ns(rw["total"]), ns(rw["max"])), (5, 820, 500))
+
+    def test_dependences_metric(self):
+        """The profile counts the items where they were recorded: the creation region of
+        the tasks (6 items of 5 tasks), the parallel region for the taskwait depend's one."""
+        sys.path.insert(0, os.path.join(os.environ["top_srcdir"], "scripts"))
+        from pompprof_tools.cube import cubex
+        out = os.path.dirname(self.archives["graph"])
+        cube = cubex.load(os.path.join(out, "profile.cubex"))
+        per_region = {}
+        for c in cube.cnodes_in_order():
+            n = sum(cube.exclusive_row("dependences", c))
+            if n:
+                per_region[c.region.name] = per_region.get(c.region.name, 0) + n
+        self.assertEqual(per_region, {"!$omp create task @synthetic.c:6": 6,
+                                      "!$omp parallel @synthetic.c:1": 1})
+        # a profile without dependences has no such metric
+        plain = cubex.load(os.path.join(os.path.dirname(self.archives["idle"]),
+                                        "profile.cubex"))
+        self.assertFalse(plain.has_metric("dependences"))
+
+    def test_dot(self):
+        path = os.path.join(self.tmp, "graph.dot")
+        self.replay("graph", "--dot", path)
+        with open(path) as f:
+            text = f.read()
+        edges = re.findall(r"^  t(\d+) -> t(\d+)( \[penwidth=3\])?;$", text, re.M)
+        self.assertEqual(sorted((int(a), int(b), bool(w)) for a, b, w in edges),
+                         [(0, 1, False), (0, 2, True), (1, 3, False), (2, 3, True)])
+        bold = re.findall(r"^  t(\d+) \[.*penwidth=3", text, re.M)
+        self.assertEqual(sorted(int(b) for b in bold), [0, 2, 3])
+        # collapsed: one construct, its self-edges counted, the predecessors' work 4000 ns
+        self.replay("graph", "--dot", path, "--dot-instances", "2")
+        with open(path) as f:
+            text = f.read()
+        self.assertIn('c0 -> c0 [label="4 x, 0.004 ms", penwidth=3]', text)
+        self.assertIn("5 tasks", text)
+        if shutil.which("dot"):
+            subprocess.run(["dot", "-Tsvg", path, "-o", path + ".svg"], check=True)
+
+    def test_kinds(self):
+        """OpenMP 5.x's rules for in, out, inoutset and mutexinoutset on one location,
+        and an item of unknown storage (trace_scenarios.c, scenario_kinds)."""
+        path = os.path.join(self.tmp, "kinds.dot")
+        d = self.replay("kinds", "--dot", path)
+        with open(path) as f:
+            edges = {(int(a), int(b)) for a, b in re.findall(r"^  t(\d+) -> t(\d+)", f.read(), re.M)}
+        self.assertEqual(edges, {(0, 1), (0, 2), (1, 3), (2, 3), (1, 4), (2, 4), (3, 5), (4, 5),
+                                 (3, 6), (4, 6), (5, 7), (6, 7), (7, 8)})
+        dep = d["depend"]
+        # 9 has the unknown item, 10 comes after it: their readiness is unknown
+        self.assertEqual((dep["recorded"], dep["tasks"], dep["unknown_items"], dep["items"]),
+                         (9, 2, 1, 11))
+        self.assertEqual(dep["constructs"], ["!$omp task @synthetic.c:6"])
+        # loc 1 waits in the barrier: while 10 waits (created at 1100, begun at 11300), with
+        # nothing else ready, its time is undetermined
+        self.assertGreater(ns(d["threads"][1]["undetermined"]), 0)
+
+    def test_many_items(self):
+        """At most 256 items per event reach the archive; the last one's kind becomes
+        unknown, and so the task's readiness."""
+        text = subprocess.run(["otf2-print", self.archives["many"]], stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout
+        attrs = [l for l in text.splitlines() if "ADDITIONAL ATTRIBUTES" in l]
+        self.assertEqual(len(attrs), 1)
+        kinds = re.findall(r'"depend\[(\d+)\] kind" <\d+>; UINT8; (\d+)', attrs[0])
+        self.assertEqual(len(kinds), 256)
+        self.assertEqual(kinds[-1], ("255", "6"))
+        self.assertEqual({k for _, k in kinds[:-1]}, {"2"})
+        d = self.replay("many")
+        self.assertEqual((d["depend"]["tasks"], d["depend"]["items"],
+                          d["depend"]["unknown_items"]), (1, 256, 1))
 
     def test_tied(self):
         d = self.replay("tied")

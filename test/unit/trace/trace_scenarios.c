@@ -4,7 +4,8 @@
  * adapter would send them, then written by the engine's finalize.  The
  * breakdown of each is worked out by hand in the test.
  *
- *   trace_scenarios NAME DIR     NAME: idle, critical, depend, tied, metrics
+ *   trace_scenarios NAME DIR     NAME: idle, critical, depend, tied, graph, kinds,
+ *                                many, metrics
  *
  * metrics writes its records through trace/ directly: counter values
  * (which need PAPI to come from the engine) on one thread. */
@@ -15,6 +16,7 @@
 #include "lib/pp_config.h"
 #include "lib/pp_timer.h"
 #include "profile/pp_profile.h"
+#include "profile/pp_profile_depend.h"
 #include "profile/pp_profile_test.h"
 #include "trace/pp_trace.h"
 
@@ -129,9 +131,10 @@ static void scenario_critical(void)
     pp_profile_test_finalize_at(53000);
 }
 
-/* As idle, but the task has a depend clause: while it waits, loc 1's time
- * in the barrier is undetermined, not overhead. */
-static void scenario_depend(void)
+/* The team of the scenarios below: both locations begin it at 0, loc 1
+ * waits in the barrier B from t1; loc 0 is current afterwards.  Returns
+ * the initial task (for the join). */
+static pp_task_handle team_start(uint64_t t1)
 {
     AT(0);
     pp_task_handle initial = pp_profile_task_current();
@@ -139,20 +142,156 @@ static void scenario_depend(void)
     pp_profile_parallel_begin_at(P, ctx, 0);
     AT(1);
     pp_profile_parallel_begin_at(P, ctx, 0);
-    pp_profile_enter_at(B, 100);
+    pp_profile_enter_at(B, t1);
     AT(0);
+    return initial;
+}
+
+/* Both leave B at t and end the team at t + 100; loc 0 joins at t + 200,
+ * the run ends at t + 300. */
+static void team_end(pp_task_handle initial, uint64_t t)
+{
+    for (int loc = 0; loc < 2; loc++) {
+        AT(loc);
+        pp_profile_exit_at(B, t);
+        pp_profile_parallel_end_at(P, t + 100);
+    }
+    AT(0);
+    pp_profile_join_at(P, initial, t + 200);
+    pp_profile_test_finalize_at(t + 300);
+}
+
+/* As idle, but the task has a depend clause: while it waits, loc 1's time
+ * in the barrier is undetermined, not overhead. */
+static void scenario_depend(void)
+{
+    pp_task_handle initial = team_start(100);
     pp_task_handle h = create(CD, 100);
     pp_profile_enter_at(B, 200);
     pp_profile_task_begin_at(TD, h, false, 5200);
     pp_profile_task_end_at(TD, 6200);
-    pp_profile_exit_at(B, 6300);
-    pp_profile_parallel_end_at(P, 6400);
-    AT(1);
-    pp_profile_exit_at(B, 6300);
-    pp_profile_parallel_end_at(P, 6400);
+    team_end(initial, 6300);
+}
+
+/* A task created by the calling location at [t, t + 10) with one
+ * dependence on x (of kind), and for y unless y is 0. */
+static pp_task_handle create_dep(uint64_t t, uint64_t x, unsigned kind, uint64_t y, unsigned ykind)
+{
+    pp_task_handle h = pp_profile_task_new_handle();
+    pp_profile_task_create_enter_at(CD, h, t);
+    pp_depend items[2] = {{x, 8, kind}, {y, 16, ykind}};
+    pp_profile_task_depend(h, items, y ? 2 : 1);
+    pp_profile_exit_at(CD, t + 10);
+    return h;
+}
+
+#define X 0x1000
+#define Y 0x2000
+
+/* A diamond on x: A (out x) -> B, C (in x) -> D (inout x), and E (in y)
+ * alone; then a taskwait depend(in: x) that waits for D.  loc 0 creates
+ * them (A at 100, B 200, C 300, D 400, E 450), waits in the taskwait depend
+ * from 500, and runs E and B; loc 1 waits in the barrier from 100 and runs
+ * A, C and D:
+ *   loc 1: A 600-1600, C 1650-2650, D 2800-3800;
+ *   loc 0: E 520-620, B 1700-2700, taskwait left at 3850, barrier 3900-4000.
+ * Ready: A, E from their creation; B, C at 1600; D at 2700. */
+static void scenario_graph(void)
+{
     AT(0);
-    pp_profile_join_at(P, initial, 6500);
-    pp_profile_test_finalize_at(6600);
+    pp_task_handle initial = pp_profile_task_current();
+    int64_t ctx = pp_profile_fork_at(P, 2, 0);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    pp_task_handle implicit0 = pp_profile_task_current();
+    AT(1);
+    pp_profile_parallel_begin_at(P, ctx, 0);
+    pp_task_handle implicit1 = pp_profile_task_current();
+    pp_profile_enter_at(B, 100);
+    AT(0);
+    pp_task_handle a = create_dep(100, X, PP_DEPEND_OUT, 0, 0);
+    pp_task_handle b = create_dep(200, X, PP_DEPEND_IN, 0, 0);
+    pp_task_handle c = create_dep(300, X, PP_DEPEND_IN, 0, 0);
+    pp_task_handle d = create_dep(400, X, PP_DEPEND_INOUT, 0, 0);
+    pp_task_handle e = create_dep(450, Y, PP_DEPEND_IN, X + 64, PP_DEPEND_OUT);
+    pp_depend wait_on = {X, 8, PP_DEPEND_IN};
+    pp_profile_taskwait_depend(&wait_on, 1);
+    pp_profile_enter_at(TW, 500);
+    pp_profile_task_begin_at(TD, e, false, 520);
+    pp_profile_task_end_at(TD, 620);
+    pp_profile_task_switch_to_at(implicit0, 620);
+    AT(1);
+    pp_profile_task_begin_at(TD, a, false, 600);
+    pp_profile_task_end_at(TD, 1600);
+    pp_profile_task_begin_at(TD, c, false, 1650);
+    pp_profile_task_end_at(TD, 2650);
+    AT(0);
+    pp_profile_task_begin_at(TD, b, false, 1700);
+    pp_profile_task_end_at(TD, 2700);
+    pp_profile_task_switch_to_at(implicit0, 2700);
+    AT(1);
+    pp_profile_task_begin_at(TD, d, false, 2800);
+    pp_profile_task_end_at(TD, 3800);
+    pp_profile_task_switch_to_at(implicit1, 3800);
+    AT(0);
+    pp_profile_exit_at(TW, 3850);
+    pp_profile_enter_at(B, 3900);
+    pp_profile_exit_at(B, 4000);
+    pp_profile_parallel_end_at(P, 4100);
+    AT(1);
+    pp_profile_exit_at(B, 4000);
+    pp_profile_parallel_end_at(P, 4100);
+    AT(0);
+    pp_profile_join_at(P, initial, 4200);
+    pp_profile_test_finalize_at(4300);
+}
+
+/* The kinds on one storage location, created by loc 0 at 100, 200, ...
+ * and run in creation order in its barrier (loc 1 waits there):
+ *   0 out, 1 inoutset, 2 inoutset, 3 in, 4 in, 5 mutexinoutset,
+ *   6 mutexinoutset, 7 inoutset, 8 out
+ * edges 0-1 0-2 1-3 2-3 1-4 2-4 3-5 4-5 3-6 4-6 5-7 6-7 7-8; then 9 with an
+ * item of unknown storage and 10 (out on another location) after it:
+ * neither's readiness is known. */
+static void scenario_kinds(void)
+{
+    static const unsigned kinds[] = {PP_DEPEND_OUT,           PP_DEPEND_INOUTSET,
+                                     PP_DEPEND_INOUTSET,      PP_DEPEND_IN,
+                                     PP_DEPEND_IN,            PP_DEPEND_MUTEXINOUTSET,
+                                     PP_DEPEND_MUTEXINOUTSET, PP_DEPEND_INOUTSET,
+                                     PP_DEPEND_OUT,           PP_DEPEND_UNKNOWN,
+                                     PP_DEPEND_OUT};
+    enum { N = sizeof kinds / sizeof kinds[0] };
+    pp_task_handle h[N];
+    pp_task_handle initial = team_start(50);
+    pp_task_handle implicit0 = pp_profile_task_current();
+    for (unsigned k = 0; k < N; k++)
+        h[k] = create_dep(100 * (k + 1), k == N - 1 ? Y : X, kinds[k], 0, 0);
+    uint64_t t = 100 * (N + 1);
+    pp_profile_enter_at(B, t);
+    for (unsigned k = 0; k < N; k++, t += 1000) {
+        pp_profile_task_begin_at(TD, h[k], false, t + 100);
+        pp_profile_task_end_at(TD, t + 1000);
+        pp_profile_task_switch_to_at(implicit0, t + 1000);
+    }
+    team_end(initial, t + 100);
+}
+
+/* One task with 300 items (out, on 300 addresses): the archive keeps 256
+ * per event, the last one's kind unknown. */
+static void scenario_many(void)
+{
+    static pp_depend items[300];
+    pp_task_handle initial = team_start(50);
+    pp_task_handle h = pp_profile_task_new_handle();
+    pp_profile_task_create_enter_at(CD, h, 100);
+    for (unsigned k = 0; k < 300; k++)
+        items[k] = (pp_depend){X + 8 * k, 8, PP_DEPEND_OUT};
+    pp_profile_task_depend(h, items, 300);
+    pp_profile_exit_at(CD, 110);
+    pp_profile_enter_at(B, 200);
+    pp_profile_task_begin_at(TD, h, false, 300);
+    pp_profile_task_end_at(TD, 1300);
+    team_end(initial, 1400);
 }
 
 /* loc 0's implicit task waits in a taskwait for its child A (run by loc 1,
@@ -209,7 +348,8 @@ static int scenario_metrics(const char *dir)
     pp_trace_metrics(b, 2, v2);
     pp_trace_region r = {"work", "synthetic.c", "user", "function", NULL, 1, 2};
     const char *names[2] = {"PAPI_TOT_INS", "PAPI_L2_DCM"};
-    pp_trace_defs defs = {&r, 1, names, 2, "metrics", 30, 1e9, 0};
+    pp_trace_defs defs = {.regions = &r, .n_regions = 1, .metrics = names, .n_metrics = 2,
+                          .program = "metrics", .t_end = 30, .ticks_per_second = 1e9};
     return pp_trace_finish(&defs) == 0 ? 0 : 1;
 }
 
@@ -236,6 +376,12 @@ int main(int argc, char **argv)
         scenario_depend();
     else if (!strcmp(argv[1], "tied"))
         scenario_tied();
+    else if (!strcmp(argv[1], "graph"))
+        scenario_graph();
+    else if (!strcmp(argv[1], "kinds"))
+        scenario_kinds();
+    else if (!strcmp(argv[1], "many"))
+        scenario_many();
     else {
         fprintf(stderr, "trace_scenarios: unknown scenario %s\n", argv[1]);
         return 2;

@@ -1,0 +1,332 @@
+/* pp_dwarf: addresses to function names, files and lines (pp_dwarf.h). */
+#define _GNU_SOURCE
+#include "lib/pp_dwarf.h"
+
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+
+static void pp_dwarf_copy(char *dst, size_t size, const char *src)
+{
+    snprintf(dst, size, "%s", src ? src : "");
+}
+
+int pp_dwarf_demangle(const char *mangled, char *buf, size_t size)
+{
+    typedef char *(*demangler)(const char *, char *, size_t *, int *);
+    /* looked up each time: only called once per function, at the end */
+    demangler dm = (demangler)(uintptr_t)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+    int status = -1;
+    bool cxx = mangled && mangled[0] == '_' && mangled[1] == 'Z';
+    char *d = dm && cxx ? dm(mangled, NULL, NULL, &status) : NULL;
+    if (d && status == 0) {
+        pp_dwarf_copy(buf, size, d);
+        free(d);
+        return 0;
+    }
+    free(d);
+    pp_dwarf_copy(buf, size, mangled);
+    return -1;
+}
+
+#ifdef HAVE_LIBDW
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+struct pp_dwarf {
+    Dwfl *dwfl;
+};
+
+static char *pp_dwarf_debuginfo_path;
+static const Dwfl_Callbacks pp_dwarf_callbacks = {
+    .find_elf = dwfl_linux_proc_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .debuginfo_path = &pp_dwarf_debuginfo_path,
+};
+
+pp_dwarf *pp_dwarf_open_self(void)
+{
+    pp_dwarf *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->dwfl = dwfl_begin(&pp_dwarf_callbacks);
+    if (!d->dwfl) {
+        free(d);
+        return NULL;
+    }
+    dwfl_report_begin(d->dwfl);
+    int rc = dwfl_linux_proc_report(d->dwfl, getpid());
+    dwfl_report_end(d->dwfl, NULL, NULL);
+    if (rc != 0) {
+        pp_dwarf_close(d);
+        return NULL;
+    }
+    return d;
+}
+
+void pp_dwarf_close(pp_dwarf *d)
+{
+    if (!d)
+        return;
+    if (d->dwfl)
+        dwfl_end(d->dwfl);
+    free(d);
+}
+
+static const char *pp_dwarf_string(Dwarf_Die *die, unsigned int name)
+{
+    Dwarf_Attribute a;
+    return dwarf_attr_integrate(die, name, &a) ? dwarf_formstring(&a) : NULL;
+}
+
+static int pp_dwarf_is_fortran(Dwarf_Die *cu)
+{
+    int lang = dwarf_srclang(cu);
+    return lang == DW_LANG_Fortran77 || lang == DW_LANG_Fortran90 || lang == DW_LANG_Fortran95 ||
+           lang == DW_LANG_Fortran03 || lang == DW_LANG_Fortran08;
+}
+
+/* Fortran: the procedure's name behind the names of the modules and host
+ * procedures that contain it ("mod::host::inner"), as the source nests them;
+ * the link names (__mod_MOD_proc) are the compiler's, not the user's. */
+static void pp_dwarf_fortran_name(Dwarf_Die *fn, const char *name, const char *link, char *buf,
+                                  size_t size)
+{
+    Dwarf_Die decl = *fn, origin;
+    Dwarf_Attribute a;
+    /* an out-of-line copy of an inlined procedure, or the definition of a
+     * declared one: its nesting is its origin's */
+    while ((dwarf_attr(&decl, DW_AT_abstract_origin, &a) ||
+            dwarf_attr(&decl, DW_AT_specification, &a)) &&
+           dwarf_formref_die(&a, &origin))
+        decl = origin;
+    Dwarf_Die *chain = NULL;
+    int n = dwarf_getscopes_die(&decl, &chain);
+    buf[0] = '\0';
+    size_t len = 0;
+    for (int i = n - 1; i >= 1; i--) { /* chain[0] is the procedure, chain[n-1] the unit */
+        int tag = dwarf_tag(&chain[i]);
+        if (tag != DW_TAG_module && tag != DW_TAG_subprogram && tag != DW_TAG_namespace)
+            continue;
+        const char *s = dwarf_diename(&chain[i]);
+        if (s && len < size)
+            len += (size_t)snprintf(buf + len, size - len, "%s::", s);
+    }
+    free(chain);
+    /* minimal debug information (-g1) has no module entries: the link name
+     * of a module procedure, __<module>_MOD_<name>, still says which */
+    const char *mod = link ? strstr(link, "_MOD_") : NULL;
+    if (len == 0 && mod && link[0] == '_' && link[1] == '_' && mod > link + 2)
+        len = (size_t)snprintf(buf, size, "%.*s::", (int)(mod - link - 2), link + 2);
+    if (len < size)
+        snprintf(buf + len, size - len, "%s", name);
+}
+
+static void pp_dwarf_file(Dwarf_Die *cu, Dwarf_Die *fn, pp_dwarf_func *out)
+{
+    const char *file = dwarf_decl_file(fn);
+    int line = -1;
+    if (dwarf_decl_line(fn, &line) != 0)
+        line = -1;
+    out->line = line;
+    if (!file)
+        return;
+    const char *dir = pp_dwarf_string(cu, DW_AT_comp_dir);
+    if (file[0] != '/' && dir)
+        snprintf(out->file, sizeof out->file, "%s/%s", dir, file);
+    else
+        pp_dwarf_copy(out->file, sizeof out->file, file);
+}
+
+/* Where the code at addr comes from, by the line table: for functions the
+ * compiler made without a declaration of their own (lambdas' operator()). */
+static void pp_dwarf_line_of(Dwfl_Module *m, uintptr_t addr, pp_dwarf_func *out)
+{
+    Dwfl_Line *l = dwfl_module_getsrc(m, addr);
+    int line = -1;
+    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+    if (!file)
+        return;
+    pp_dwarf_copy(out->file, sizeof out->file, file);
+    out->line = line;
+}
+
+/* The function's last line: that of its last instruction (normally the
+ * closing brace), when the line table puts it in the declaring file. */
+static void pp_dwarf_end_line(Dwfl_Module *m, Dwarf_Die *fn, Dwarf_Addr bias, pp_dwarf_func *out)
+{
+    Dwarf_Addr high;
+    if (out->line < 0 || !out->file[0] || dwarf_highpc(fn, &high) != 0)
+        return;
+    Dwfl_Line *l = dwfl_module_getsrc(m, high - 1 + bias);
+    int line = -1;
+    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+    if (!file || line < out->line)
+        return;
+    size_t lf = strlen(file), lo = strlen(out->file);
+    const char *tail = lf <= lo ? out->file + (lo - lf) : NULL;
+    if (tail && strcmp(tail, file) == 0)
+        out->end_line = line;
+}
+
+int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
+{
+    memset(out, 0, sizeof *out);
+    out->line = out->end_line = -1;
+    if (!d)
+        return -1;
+    Dwfl_Module *m = dwfl_addrmodule(d->dwfl, addr);
+    if (!m)
+        return -1;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = dwfl_module_addrdie(m, addr, &bias);
+    Dwarf_Die *scopes = NULL;
+    int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+    Dwarf_Die *fn = NULL;
+    /* the innermost subprogram: code inlined at the very entry would be an
+     * inlined_subroutine scope inside it */
+    for (int i = 0; i < n && !fn; i++)
+        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+            fn = &scopes[i];
+    int found = -1;
+    if (fn) {
+        const char *name = pp_dwarf_string(fn, DW_AT_name);
+        const char *link = pp_dwarf_string(fn, DW_AT_linkage_name);
+        if (!link)
+            link = pp_dwarf_string(fn, DW_AT_MIPS_linkage_name);
+        if (name || link) {
+            found = 0;
+            if (link)
+                pp_dwarf_copy(out->mangled, sizeof out->mangled, link);
+            /* C++ without a link name in DWARF (a lambda's operator()): the
+             * symbol table's, which says whose lambda it is */
+            const char *sym = NULL;
+            if (!link && !pp_dwarf_is_fortran(cu) && (sym = dwfl_module_addrname(m, addr)) &&
+                sym[0] == '_' && sym[1] == 'Z') {
+                link = sym;
+                pp_dwarf_copy(out->mangled, sizeof out->mangled, link);
+            }
+            if (pp_dwarf_is_fortran(cu))
+                pp_dwarf_fortran_name(fn, name ? name : link, link, out->name, sizeof out->name);
+            else if (link && link[0] == '_' && link[1] == 'Z')
+                pp_dwarf_demangle(link, out->name, sizeof out->name);
+            else
+                pp_dwarf_copy(out->name, sizeof out->name, name ? name : link);
+            pp_dwarf_file(cu, fn, out);
+            if (!out->file[0])
+                pp_dwarf_line_of(m, addr, out);
+            pp_dwarf_end_line(m, fn, bias, out);
+        }
+    }
+    free(scopes);
+    if (found != 0) {
+        /* no debug information: the symbol table's name */
+        const char *sym = dwfl_module_addrname(m, addr);
+        if (!sym)
+            return -1;
+        pp_dwarf_copy(out->mangled, sizeof out->mangled, sym);
+        pp_dwarf_demangle(sym, out->name, sizeof out->name);
+        found = 0;
+    }
+    return found;
+}
+
+/* The line of addr found unit by unit: dwfl_module_getsrc finds units
+ * through .debug_aranges, which clang does not write. */
+static const char *pp_dwarf_line_by_units(Dwfl_Module *m, Dwarf_Addr addr, int *line)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf *dw = dwfl_module_getdwarf(m, &bias);
+    if (!dw)
+        return NULL;
+    Dwarf_CU *cu = NULL;
+    Dwarf_Die cudie;
+    while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+        if (dwarf_haspc(&cudie, addr - bias) != 1)
+            continue;
+        Dwarf_Line *l = dwarf_getsrc_die(&cudie, addr - bias);
+        if (l && dwarf_lineno(l, line) == 0 && *line > 0)
+            return dwarf_linesrc(l, NULL, NULL);
+    }
+    return NULL;
+}
+
+int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out)
+{
+    memset(out, 0, sizeof *out);
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, addr) : NULL;
+    if (!m)
+        return -1;
+    Dwarf_Addr start = 0;
+    const char *mainfile = NULL;
+    const char *name = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, &mainfile, NULL);
+    pp_dwarf_copy(out->module, sizeof out->module, mainfile ? mainfile : name);
+    out->module_offset = (uint64_t)(addr - start);
+    Dwfl_Line *l = dwfl_module_getsrc(m, addr);
+    int line = 0;
+    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+    if (!file || line <= 0)
+        file = pp_dwarf_line_by_units(m, addr, &line);
+    if (file && line > 0) {
+        pp_dwarf_copy(out->file, sizeof out->file, file);
+        out->line = line;
+    }
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *fn = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+    if (fn) {
+        pp_dwarf_copy(out->function, sizeof out->function, fn);
+        out->function_offset = (uint64_t)off;
+    }
+    return 0;
+}
+
+#else /* no libdw: dladdr's names of exported symbols */
+
+struct pp_dwarf {
+    int unused;
+};
+
+pp_dwarf *pp_dwarf_open_self(void)
+{
+    return calloc(1, sizeof(pp_dwarf));
+}
+
+void pp_dwarf_close(pp_dwarf *d)
+{
+    free(d);
+}
+
+int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
+{
+    memset(out, 0, sizeof *out);
+    out->line = out->end_line = -1;
+    Dl_info info;
+    if (!d || !dladdr((void *)addr, &info) || !info.dli_sname)
+        return -1;
+    pp_dwarf_copy(out->mangled, sizeof out->mangled, info.dli_sname);
+    pp_dwarf_demangle(info.dli_sname, out->name, sizeof out->name);
+    return 0;
+}
+
+int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out)
+{
+    memset(out, 0, sizeof *out);
+    Dl_info info;
+    if (!d || !dladdr((void *)addr, &info))
+        return -1;
+    pp_dwarf_copy(out->module, sizeof out->module, info.dli_fname);
+    out->module_offset = (uint64_t)(addr - (uintptr_t)info.dli_fbase);
+    if (info.dli_sname && info.dli_saddr) {
+        pp_dwarf_copy(out->function, sizeof out->function, info.dli_sname);
+        out->function_offset = (uint64_t)(addr - (uintptr_t)info.dli_saddr);
+    }
+    return 0;
+}
+#endif

@@ -1,0 +1,107 @@
+/* Run facts: what a reader of a profile or trace needs to know whether two
+ * runs belong together and whether this one is complete -- host, cores
+ * online, the OMP_*, GOMP_*, KMP_* and POMPPROF_* settings, the pompprof version, and how
+ * the run ended (normally, exit() with a parallel region open, or cut by a
+ * signal).  The profile stores them as CUBE4 attributes (pompprof::<key>),
+ * the trace as OTF2 archive properties (POMPPROF::<KEY>); doc/cube4-layout.md
+ * lists them.  Collected once at the end, off the event path. */
+#define _GNU_SOURCE
+#include "profile/pp_profile_internal.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/pp_message.h"
+#include "lib/pp_signals.h"
+#include "profile/pp_profile_runfacts.h"
+
+extern char **environ;
+
+static char pp_runfacts_end[96];
+static char pp_runfacts_threads[24];
+
+/* "SIGTERM" for 15 (sigabbrev_np is glibc 2.32+; Debian 12 has 2.36) */
+static void pp_runfacts_signal_name(int sig, char *buf, size_t size)
+{
+    const char *abbrev = sigabbrev_np(sig);
+    if (abbrev)
+        snprintf(buf, size, "SIG%s", abbrev);
+    else
+        snprintf(buf, size, "signal %d", sig);
+}
+
+long pp_profile_runfacts_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? n : 1;
+}
+
+void pp_profile_runfacts_note_end(void)
+{
+    int sig = pp_signals_caught();
+    const pp_location *master = pp_profile_g.first;
+    if (sig) {
+        char name[32];
+        pp_runfacts_signal_name(sig, name, sizeof name);
+        snprintf(pp_runfacts_end, sizeof pp_runfacts_end, "signal %s", name);
+    } else if (master && master->implicit && master->implicit != &master->initial) {
+        /* the master is still inside a team: exit() (or a write of the
+         * profile) before the parallel region ended */
+        snprintf(pp_runfacts_end, sizeof pp_runfacts_end, "exit inside a parallel region");
+    } else {
+        snprintf(pp_runfacts_end, sizeof pp_runfacts_end, "normal");
+    }
+    snprintf(pp_runfacts_threads, sizeof pp_runfacts_threads, "%u",
+             (unsigned)pp_profile_g.n_locations);
+    long cores = pp_profile_runfacts_cores();
+    /* at POMPPROF_VERBOSE=1: a default run prints nothing of ours on the
+     * program's stderr; the profile holds threads and cores, and the tools
+     * flag the oversubscription */
+    if (pp_profile_g.n_locations > (unsigned long)cores)
+        pp_message_verbose(1, "%u threads ran on %ld core%s online (oversubscribed): their times include "
+                        "waiting for a core",
+                        (unsigned)pp_profile_g.n_locations, cores, cores == 1 ? "" : "s");
+}
+
+static int pp_runfacts_wanted(const char *entry)
+{
+    return (!strncmp(entry, "OMP_", 4) || !strncmp(entry, "POMPPROF_", 9) ||
+            !strncmp(entry, "GOMP_", 5) || !strncmp(entry, "KMP_", 4)) &&
+           strchr(entry, '=');
+}
+
+int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user)
+{
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) != 0)
+        snprintf(host, sizeof host, "unknown");
+    char cores[24];
+    snprintf(cores, sizeof cores, "%ld", pp_profile_runfacts_cores());
+    int rc = 0;
+    rc |= fn(user, "version", PACKAGE_VERSION);
+    rc |= fn(user, "host", host);
+    rc |= fn(user, "cores_online", cores);
+    rc |= fn(user, "threads", pp_runfacts_threads[0] ? pp_runfacts_threads : "0");
+    rc |= fn(user, "end", pp_runfacts_end[0] ? pp_runfacts_end : "normal");
+    /* the settings, in the order of the environment */
+    for (char **e = environ; e && *e; e++) {
+        if (!pp_runfacts_wanted(*e))
+            continue;
+        const char *eq = strchr(*e, '=');
+        char key[160];
+        if ((size_t)(eq - *e) >= sizeof key - 6)
+            continue;
+        snprintf(key, sizeof key, "env::%.*s", (int)(eq - *e), *e);
+        rc |= fn(user, key, eq + 1);
+    }
+    return rc;
+}
+
+void pp_profile_runfacts_reset(void)
+{
+    pp_runfacts_end[0] = '\0';
+    pp_runfacts_threads[0] = '\0';
+}

@@ -1,0 +1,196 @@
+/* --dot FILE: the dependence graph as a Graphviz file (`dot -Tsvg FILE`).
+ *
+ * Up to --dot-instances dependent task instances, one node per instance,
+ * filled with its construct's colour, labelled with its work; the edges are
+ * the dependences; the span's path is drawn bold.  Beyond, the graph is
+ * collapsed to constructs: a node per task construct (instances, total
+ * work), an edge per pair of constructs with dependences between their
+ * instances (how many, and the total work of the predecessors along them);
+ * bold where the span's path passes. */
+#include "replay/pp_replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const pp_dot_palette[] = {
+    "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462",
+    "#b3de69", "#fccde5", "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f",
+};
+#define PP_DOT_COLOURS (sizeof pp_dot_palette / sizeof pp_dot_palette[0])
+
+static void pp_dot_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        if (*s == '\n') {
+            fputs("\\n", f);
+            continue;
+        }
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* The instances along the span's path, from its end back (each once). */
+static uint32_t *pp_dot_chain(const pp_replay *r, uint32_t *n)
+{
+    uint32_t cap = 64, k = 0;
+    uint32_t *v = malloc(cap * sizeof *v);
+    for (pp_replay_seg *s = r->span_seg; s && v; s = s->pred) {
+        if (!s->inst || (k && v[k - 1] == s->inst - 1))
+            continue;
+        if (k == cap) {
+            uint32_t *w = realloc(v, 2 * cap * sizeof *v);
+            if (!w)
+                break;
+            v = w;
+            cap *= 2;
+        }
+        v[k++] = s->inst - 1;
+    }
+    *n = v ? k : 0;
+    return v;
+}
+
+/* Whether the path goes from instance a straight to instance b. */
+static int pp_dot_on_path(const uint32_t *chain, uint32_t n, uint32_t a, uint32_t b)
+{
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (chain[i] == b && chain[i + 1] == a)
+            return 1;
+    return 0;
+}
+
+/* Dense construct numbers (colours) in order of first appearance. */
+static uint32_t *pp_dot_construct_numbers(const pp_replay *r, uint32_t *n_constructs)
+{
+    uint32_t *num = malloc((r->n_regions + 1) * sizeof *num);
+    if (!num)
+        return NULL;
+    for (uint32_t i = 0; i <= r->n_regions; i++)
+        num[i] = UINT32_MAX;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->n_insts; i++) {
+        uint32_t l = r->insts[i].label < r->n_regions ? r->insts[i].label : r->n_regions;
+        if (num[l] == UINT32_MAX)
+            num[l] = n++;
+    }
+    *n_constructs = n;
+    return num;
+}
+
+static uint32_t pp_dot_slot(const pp_replay *r, uint32_t label)
+{
+    return label < r->n_regions ? label : r->n_regions;
+}
+
+static void pp_dot_instances(FILE *f, const pp_replay *r, const uint32_t *num,
+                             const uint32_t *chain, uint32_t n_chain)
+{
+    for (uint32_t i = 0; i < r->n_insts; i++) {
+        const pp_replay_inst *in = &r->insts[i];
+        fprintf(f, "  t%u [label=", i);
+        char text[600];
+        snprintf(text, sizeof text, "%s\n#%u  %.3g ms", pp_replay_label_name(r, in->label), i,
+                 1e3 * pp_replay_seconds(r, in->work));
+        pp_dot_string(f, text);
+        fprintf(f, ", fillcolor=\"%s\"%s];\n",
+                pp_dot_palette[num[pp_dot_slot(r, in->label)] % PP_DOT_COLOURS],
+                in->critical ? ", penwidth=3, style=\"filled,bold\"" : "");
+    }
+    for (uint64_t e = 0; e < r->n_edges; e++) {
+        const pp_replay_edge *ed = &r->edges[e];
+        int bold = pp_dot_on_path(chain, n_chain, ed->from, ed->to);
+        fprintf(f, "  t%u -> t%u%s;\n", ed->from, ed->to, bold ? " [penwidth=3]" : "");
+    }
+}
+
+typedef struct pp_dot_pair {
+    uint32_t from, to; /* construct numbers */
+    uint64_t count, weight;
+    int bold;
+} pp_dot_pair;
+
+static int pp_dot_pair_cmp(const void *a, const void *b)
+{
+    const pp_dot_pair *x = a, *y = b;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    return x->to < y->to ? -1 : x->to > y->to;
+}
+
+static void pp_dot_collapsed(FILE *f, const pp_replay *r, const uint32_t *num, uint32_t n_cons,
+                             const uint32_t *chain, uint32_t n_chain)
+{
+    uint64_t *count = calloc(n_cons + 1, sizeof *count), *work = calloc(n_cons + 1, sizeof *work);
+    uint32_t *label_of = calloc(n_cons + 1, sizeof *label_of);
+    uint8_t *crit = calloc(n_cons + 1, 1);
+    pp_dot_pair *pairs = malloc((r->n_edges + 1) * sizeof *pairs);
+    if (!count || !work || !label_of || !crit || !pairs) {
+        free(count), free(work), free(label_of), free(crit), free(pairs);
+        return;
+    }
+    for (uint32_t i = 0; i < r->n_insts; i++) {
+        uint32_t c = num[pp_dot_slot(r, r->insts[i].label)];
+        count[c]++;
+        work[c] += r->insts[i].work;
+        label_of[c] = r->insts[i].label;
+        crit[c] |= r->insts[i].critical;
+    }
+    for (uint32_t c = 0; c < n_cons; c++) {
+        char text[600];
+        snprintf(text, sizeof text, "%s\n%llu tasks, %.3g ms", pp_replay_label_name(r, label_of[c]),
+                 (unsigned long long)count[c], 1e3 * pp_replay_seconds(r, work[c]));
+        fprintf(f, "  c%u [label=", c);
+        pp_dot_string(f, text);
+        fprintf(f, ", fillcolor=\"%s\"%s];\n", pp_dot_palette[c % PP_DOT_COLOURS],
+                crit[c] ? ", penwidth=3, style=\"filled,bold\"" : "");
+    }
+    uint64_t n = 0;
+    for (uint64_t e = 0; e < r->n_edges; e++) {
+        const pp_replay_edge *ed = &r->edges[e];
+        pairs[n++] = (pp_dot_pair){num[pp_dot_slot(r, r->insts[ed->from].label)],
+                                   num[pp_dot_slot(r, r->insts[ed->to].label)], 1,
+                                   r->insts[ed->from].work,
+                                   pp_dot_on_path(chain, n_chain, ed->from, ed->to)};
+    }
+    qsort(pairs, n, sizeof *pairs, pp_dot_pair_cmp);
+    for (uint64_t i = 0; i < n;) {
+        pp_dot_pair p = pairs[i++];
+        while (i < n && pairs[i].from == p.from && pairs[i].to == p.to) {
+            p.count++;
+            p.weight += pairs[i].weight;
+            p.bold |= pairs[i++].bold;
+        }
+        fprintf(f, "  c%u -> c%u [label=\"%llu x, %.3g ms\"%s];\n", p.from, p.to,
+                (unsigned long long)p.count, 1e3 * pp_replay_seconds(r, p.weight),
+                p.bold ? ", penwidth=3" : "");
+    }
+    free(count), free(work), free(label_of), free(crit), free(pairs);
+}
+
+int pp_replay_dot_write(const pp_replay *r, const char *path, uint32_t max_instances)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    uint32_t n_cons = 0, n_chain = 0;
+    uint32_t *num = pp_dot_construct_numbers(r, &n_cons);
+    uint32_t *chain = pp_dot_chain(r, &n_chain);
+    int collapsed = r->n_insts > max_instances;
+    fprintf(f, "digraph dependences {\n  // pompprof-replay: %s; the span's path in bold\n"
+               "  rankdir=TB;\n  node [shape=box, style=filled, fontname=\"Helvetica\", "
+               "fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n",
+            collapsed ? "task constructs (instances collapsed)" : "dependent task instances");
+    if (num && collapsed)
+        pp_dot_collapsed(f, r, num, n_cons, chain, n_chain);
+    else if (num)
+        pp_dot_instances(f, r, num, chain, n_chain);
+    fprintf(f, "}\n");
+    free(num);
+    free(chain);
+    int failed = ferror(f);
+    return fclose(f) != 0 || failed ? -1 : 0;
+}

@@ -1,0 +1,159 @@
+"""The facts of a run, as libpompprof stores them in the profile's attributes
+(profile/pp_profile_runfacts.c, doc/cube4-layout.md): command line, host, cores online,
+the OMP_*/POMPPROF_* settings, start time, pompprof version, threads, and how the run
+ended.  pompprof-report shows them; pompprof-diff and pompprof-scaling compare them
+before they compare numbers, so that runs that do not belong together are said to be so.
+
+A profile written by an older pompprof or by Score-P has some or none of them: every
+fact is then None and nothing is claimed about it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from ..cli import ToolError
+from .textfmt import WIDTH
+
+PREFIX = "pompprof::"
+ENV_PREFIX = PREFIX + "env::"
+
+
+def facts(cube) -> dict:
+    """The run facts of a Cube (attrs), None where the profile does not say."""
+    a = cube.attrs
+
+    def num(key):
+        try:
+            return int(a.get(PREFIX + key, ""))
+        except ValueError:
+            return None
+
+    env = {k[len(ENV_PREFIX):]: v for k, v in a.items() if k.startswith(ENV_PREFIX)}
+    return {
+        "program": a.get(PREFIX + "program"),
+        "command_line": a.get(PREFIX + "command_line"),
+        "host": a.get(PREFIX + "host"),
+        "cores_online": num("cores_online"),
+        "threads": num("threads"),
+        "start": a.get(PREFIX + "date"),
+        "version": a.get(PREFIX + "version"),
+        "end": a.get(PREFIX + "end"),
+        "env": env if env or PREFIX + "host" in a else None,
+        "diff_of": ((a.get(PREFIX + "diff_a"), a.get(PREFIX + "diff_b"))
+                    if PREFIX + "diff_a" in a else None),
+    }
+
+
+def is_diff(cube) -> bool:
+    """A profile written by pompprof-diff (its values are differences, not a run)."""
+    return PREFIX + "diff_a" in cube.attrs
+
+
+def refuse_diff(profile, tool: str):
+    """One clear line instead of an analysis of differences as if they were a run."""
+    if is_diff(profile.cube):
+        f = facts(profile.cube)
+        raise ToolError("%s is a difference profile written by pompprof-diff (b - a of %s and "
+                        "%s), not a run: its values are differences; read pompprof-diff's text, "
+                        "or give %s the profiles themselves"
+                        % (profile.path, f["diff_of"][0], f["diff_of"][1], tool))
+
+
+def interrupted(f: dict) -> str | None:
+    """How the run did not end normally, None when it did (or the profile does not say)."""
+    end = f.get("end")
+    if not end or end == "normal":
+        return None
+    if end.startswith("signal "):
+        return "INTERRUPTED by %s: the profile holds what was measured until then" % end[7:]
+    if end.startswith("exit"):
+        return ("EXITED EARLY (%s): the regions still open were closed at the exit" % end)
+    return "ended: %s" % end
+
+
+def oversubscribed(f: dict, nthreads: int) -> str | None:
+    """A warning when more threads ran than cores were online."""
+    cores = f.get("cores_online")
+    if cores and nthreads > cores:
+        return ("OVERSUBSCRIBED: %d threads on %d core%s online; threads waited for a core, "
+                "so times (and work) are inflated" % (nthreads, cores, "" if cores == 1 else "s"))
+    return None
+
+
+def settings_text(f: dict, prefix: str = "OMP_") -> str:
+    env = f.get("env") or {}
+    return " ".join("%s=%s" % (k, v) for k, v in sorted(env.items()) if k.startswith(prefix))
+
+
+def header_rows(f: dict) -> list[tuple[str, str]]:
+    """(label, value) rows for a report header, for the facts the profile has."""
+    rows = []
+    if f.get("command_line"):
+        rows.append(("command line", f["command_line"]))
+    if f.get("host"):
+        cores = f.get("cores_online")
+        rows.append(("host", f["host"] + (" (%d cores online)" % cores if cores else "")))
+    if f.get("env") is not None:
+        rows.append(("OMP settings", settings_text(f, "OMP_") or "(none)"))
+        pp = settings_text(f, "POMPPROF_")
+        if pp:
+            rows.append(("pompprof settings", pp))
+    if f.get("version"):
+        rows.append(("pompprof version", f["version"]))
+    if f.get("end"):
+        rows.append(("run ended", f["end"]))
+    return rows
+
+
+def wrapped(lines, indent: int = 2) -> list[str]:
+    """Each line folded to the tools' width, the continuation lines indented."""
+    out = []
+    for line in lines:
+        out.extend(textwrap.wrap(line, WIDTH, subsequent_indent=" " * indent,
+                                 break_on_hyphens=False) or [""])
+    return out
+
+
+def _args(command_line: str | None) -> str | None:
+    if command_line is None:
+        return None
+    parts = command_line.split(" ", 1)
+    return parts[1] if len(parts) > 1 else ""
+
+
+def compare(profiles, force: bool = False) -> list[str]:
+    """Warnings about profiles that may not belong together (one line each); raises
+    ToolError when they are runs of different programs, unless force."""
+    fs = [(p, facts(p.cube)) for p in profiles]
+    warnings = []
+    programs = sorted({f["program"] or p.program for p, f in fs})
+    if len(programs) > 1:
+        msg = ("the profiles are of different programs (%s)"
+               % ", ".join("%s: %s" % (p.path, f["program"] or p.program) for p, f in fs))
+        if not force:
+            raise ToolError(msg + "; comparing them means nothing (--force compares anyway)")
+        warnings.append("WARNING: " + msg)
+    args = {_args(f["command_line"]) for _, f in fs if f["command_line"] is not None}
+    if len(args) > 1:
+        warnings.append("WARNING: the runs had different arguments (%s): different inputs "
+                        "make the times incomparable"
+                        % "; ".join("%s: %s" % (p.path, f["command_line"]) for p, f in fs
+                                    if f["command_line"] is not None))
+    hosts = {f["host"] for _, f in fs if f["host"]}
+    if len(hosts) > 1:
+        warnings.append("WARNING: the runs were on different hosts (%s)" % ", ".join(sorted(hosts)))
+    for name in ("OMP_SCHEDULE", "OMP_PROC_BIND", "OMP_PLACES", "OMP_WAIT_POLICY",
+                 "OMP_DYNAMIC", "OMP_MAX_ACTIVE_LEVELS"):
+        vals = {(f["env"] or {}).get(name) for _, f in fs if f["env"] is not None}
+        if len(vals) > 1:
+            warnings.append("WARNING: %s differs between the runs (%s)"
+                            % (name, ", ".join(sorted(v or "unset" for v in vals))))
+    for p, f in fs:
+        why = interrupted(f)
+        if why:
+            warnings.append("WARNING: %s: %s" % (p.path, why))
+        over = oversubscribed(f, p.nthreads)
+        if over:
+            warnings.append("WARNING: %s: %s" % (p.path, over))
+    return warnings

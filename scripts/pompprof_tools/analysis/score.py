@@ -1,0 +1,275 @@
+"""pompprof-score: what a measurement cost, and what a filter would save (the
+counterpart of scorep-score; doc/functions.md, "pompprof-score").
+
+For every region of a profile: its kind (OMP: OpenMP constructs, FUN:
+compiler-instrumented functions, USR: user regions, MPI), visits, exclusive
+time, and the estimated cost of measuring it:
+
+  cost  = visits x the cost of one enter/exit pair of its kind
+  trace = visits x 2 events x TRACE_BYTES_PER_EVENT
+
+The pair costs are the ones `make bench` measured on this machine
+(event-costs.txt, see costs.py); a function left out by a run-time filter
+still costs its table lookup (filtered_pair_ns).  Task constructs count their
+instances (the roots below TASKS), not their fragments (stubs).  The
+overhead is cost / (total thread time - cost): what the program would have
+taken without measurement.
+
+-f FILTER shows each region's fate under a filter and the estimate with it;
+-g [FILE] writes a filter that brings the estimate under --target percent
+(default 10): it excludes functions (never OpenMP constructs, user regions
+or MPI), shortest mean visit first, until the estimate is under the target,
+and any function whose measurement costs more than the target share of its
+mean visit (a function with short visits);
+never one whose cost is negligible (below NEGLIGIBLE_PCT of the program's
+time: main, set-up code), whose absence would only lose information.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import sys
+
+from ..cli import ToolError
+from ..cli import run as main_guard
+from ..cube import cubex
+from .. import filterfile
+from . import costs as event_costs
+from . import textfmt as tf
+
+KINDS = {"openmp": "OMP", "compiler": "FUN", "user": "USR", "mpi": "MPI"}
+KIND_ORDER = ("OMP", "FUN", "USR", "MPI")
+TRACE_BYTES_PER_EVENT = event_costs.TRACE_BYTES_PER_EVENT
+# -g never leaves out a function whose estimated cost is below this share of
+# the program's own time
+NEGLIGIBLE_PCT = 0.1
+
+
+class Region:
+    __slots__ = ("name", "mangled", "file", "line", "kind", "visits", "time", "filtered")
+
+    def __init__(self, r, kind):
+        self.name, self.mangled = r.name, r.mangled_name or ""
+        self.file, self.line, self.kind = r.mod or "", r.begin, kind
+        self.visits, self.time, self.filtered = 0, 0.0, False
+
+    @property
+    def per_visit(self):
+        return self.time / self.visits if self.visits else 0.0
+
+
+class Score:
+    """The regions of one profile with their visits, times and estimated costs."""
+
+    def __init__(self, cube, costs: event_costs.Costs):
+        self.costs = costs
+        self.regions: dict[int, Region] = {}
+        tasks = {c.id for c in cube.tasks_nodes()}
+        self.total = 0.0
+        for root in cube.roots:
+            self.total += sum(cube.inclusive_row("time", root))
+        for c in cube.cnodes_in_order():
+            kind = KINDS.get(c.region.paradigm)
+            if kind is None or c.region.role == "artificial" or c.id in tasks:
+                continue
+            in_main = not self._in_tasks(cube, c, tasks)
+            if in_main and c.region.role in ("task", "untied task"):
+                continue        # a stub: a fragment of an instance counted below TASKS
+            reg = self.regions.get(c.region.id)
+            if reg is None:
+                reg = self.regions[c.region.id] = Region(c.region, kind)
+            reg.visits += sum(cube.row("visits", c))
+            reg.time += sum(cube.exclusive_row("time", c))
+
+    @staticmethod
+    def _in_tasks(cube, c, tasks):
+        while c is not None:
+            if c.id in tasks:
+                return True
+            c = c.parent
+        return False
+
+    def cost(self, r: Region) -> float:
+        """Seconds of measurement the region's visits cost (as the run measured it,
+        or with r.filtered: what is left of a filtered function)."""
+        if r.kind == "FUN":
+            ns = self.costs.filtered_pair_ns if r.filtered else self.costs.function_pair_ns
+        else:
+            ns = self.costs.construct_pair_ns
+        return r.visits * ns * 1e-9
+
+    def trace_bytes(self, r: Region) -> int:
+        return 0 if r.filtered else 2 * r.visits * TRACE_BYTES_PER_EVENT
+
+    def total_cost(self) -> float:
+        return sum(self.cost(r) for r in self.regions.values())
+
+    def measured_cost(self) -> float:
+        """The cost of the run the profile comes from (no region filtered)."""
+        saved = [r.filtered for r in self.regions.values()]
+        for r in self.regions.values():
+            r.filtered = False
+        c = self.total_cost()
+        for r, f in zip(self.regions.values(), saved):
+            r.filtered = f
+        return c
+
+    def plain_time(self) -> float:
+        """The program's own time: the measured total minus what measuring cost
+        (at least a tenth of the total: costs measured on a busier machine than
+        the run's can exceed the time they are part of; render() says so)."""
+        return max(self.total - self.measured_cost(), 0.1 * self.total, 1e-12)
+
+    def overhead_pct(self) -> float:
+        return 100.0 * self.total_cost() / self.plain_time()
+
+    def apply(self, flt: filterfile.Filter | None):
+        for r in self.regions.values():
+            r.filtered = bool(flt) and r.kind == "FUN" and flt.excludes(r.name, r.mangled, r.file)
+
+    def choose_exclusions(self, target_pct: float) -> list[Region]:
+        """Functions to leave out, shortest mean visit first, until the estimate is
+        under the target; a function whose measurement costs more than the target
+        share of its mean visit (exclusive time) is always left out."""
+        funs = sorted((r for r in self.regions.values() if r.kind == "FUN" and r.visits),
+                      key=lambda r: (r.per_visit, -r.visits))
+        # leaving out a function whose measurement costs next to nothing (main,
+        # set-up code) only loses information, also when the target is out of reach
+        negligible = NEGLIGIBLE_PCT / 100.0 * self.plain_time()
+        chosen = []
+        for r in funs:
+            # its measurement takes more than the target share of its own time: the
+            # function's figures are distorted by it whatever the program's total
+            # (which a busy machine stretches) says
+            short = r.per_visit * target_pct / 100.0 < self.costs.function_pair_ns * 1e-9
+            if self.overhead_pct() <= target_pct and not short:
+                break
+            if self.cost(r) < negligible:
+                continue
+            r.filtered = True
+            chosen.append(r)
+        return chosen
+
+
+def render(score: Score, flt_name: str | None, top: int | None) -> str:
+    c = score.costs
+    out = []
+    out.append("Estimated measurement cost (%s: function pair %.1f ns, filtered function %.1f "
+               "ns, construct pair %.1f ns; trace %d bytes per event)"
+               % (c.source, c.function_pair_ns, c.filtered_pair_ns, c.construct_pair_ns,
+                  TRACE_BYTES_PER_EVENT))
+    measured = score.measured_cost()
+    if measured > 0.9 * score.total:
+        out.append("note: the estimated cost is more than 90 %% of the measured time: the event "
+                   "costs were measured under other conditions than this run (a busier "
+                   "machine?); percentages are relative to a tenth of the measured time")
+    out.append("total thread time %s s; estimated cost of this run %s s: %.1f %% over the "
+               "program's own %s s" % (tf.fmt_time(score.total), tf.fmt_time(measured),
+                                       100.0 * measured / score.plain_time(),
+                                       tf.fmt_time(score.plain_time())))
+    if flt_name:
+        out.append("with the filter %s: estimated cost %s s, %.1f %%"
+                   % (flt_name, tf.fmt_time(score.total_cost()), score.overhead_pct()))
+    out.append("")
+    rows = []
+    regs = list(score.regions.values())
+    for kind in ("ALL",) + KIND_ORDER:
+        mine = [r for r in regs if kind == "ALL" or r.kind == kind]
+        if not mine and kind != "ALL":
+            continue
+        t = sum(r.time for r in mine)
+        rows.append([kind, tf.fmt_count(sum(r.visits for r in mine)), tf.fmt_time(t),
+                     tf.fmt_pct(100.0 * t / score.total if score.total else 0),
+                     tf.fmt_time(sum(score.cost(r) for r in mine)),
+                     tf.fmt_pct(100.0 * sum(score.cost(r) for r in mine) / score.plain_time()),
+                     tf.fmt_count(sum(score.trace_bytes(r) for r in mine))])
+    out.append(tf.table(["type", "visits", "time[s]", "time%", "cost[s]", "cost%", "trace[B]"],
+                        rows))
+    out.append("")
+    regs.sort(key=lambda r: (-score.cost(r) if not r.filtered else 0, -r.visits, r.name))
+    if flt_name:
+        regs.sort(key=lambda r: (not r.filtered, -r.visits * (score.costs.function_pair_ns
+                                                              if r.kind == "FUN" else 0)))
+    shown = regs[:top] if top else regs
+    rows = []
+    for r in shown:
+        rows.append([r.name, "-" if r.filtered else "", r.kind, tf.fmt_count(r.visits),
+                     tf.fmt_time(r.time), tf.fmt_time(r.per_visit), tf.fmt_time(score.cost(r)),
+                     tf.fmt_count(score.trace_bytes(r))])
+    out.append(tf.table(["region", "flt", "type", "visits", "time[s]", "per visit",
+                         "cost[s]", "trace[B]"], rows))
+    if len(shown) < len(regs):
+        out.append("(%d more regions; --top 0 shows all)" % (len(regs) - len(shown)))
+    return "\n".join(out) + "\n"
+
+
+def build_parser():
+    ap = argparse.ArgumentParser(
+        prog="pompprof-score",
+        description="Estimated cost of measuring each region of a profile, per region kind "
+                    "and per region; the effect of a filter (-f); a filter that brings the "
+                    "estimate under a target (-g).")
+    ap.add_argument("profile", help="profile directory or .cubex")
+    ap.add_argument("-f", "--filter", metavar="FILTER",
+                    help="show the estimate with this filter file (Score-P syntax)")
+    ap.add_argument("-g", "--generate", metavar="FILE", nargs="?", const="pompprof.filter",
+                    help="write a filter bringing the estimate under --target "
+                         "(default file: pompprof.filter; never overwritten)")
+    ap.add_argument("--target", type=float, default=10.0, metavar="PERCENT",
+                    help="the overhead -g aims for, in %% of the program's own time "
+                         "(default 10)")
+    ap.add_argument("--costs", metavar="FILE",
+                    help="event costs (default: $POMPPROF_COSTS, the build's event-costs.txt "
+                         "from make bench, else measured now)")
+    ap.add_argument("--top", type=int, default=30, metavar="N",
+                    help="regions listed (default 30; 0: all)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if args.target <= 0:
+        ap.error("--target needs a positive percentage")
+    if args.filter and args.generate:
+        ap.error("-f and -g exclude each other")
+    cube = cubex.load(args.profile)
+    score = Score(cube, event_costs.find(args.costs))
+    name = None
+    if args.filter:
+        try:
+            score.apply(filterfile.load(args.filter))
+        except filterfile.FilterError as e:
+            raise ToolError(str(e)) from None
+        name = args.filter
+    if args.generate:
+        if os.path.exists(args.generate):
+            raise ToolError("%s exists; name another file" % args.generate)
+        before = score.overhead_pct()
+        chosen = score.choose_exclusions(args.target)
+        comment = ("written by pompprof-score -g for %s on %s\n"
+                   "estimated overhead %.1f %% -> %.1f %% (target %.1f %%)"
+                   % (cube.path if hasattr(cube, "path") else args.profile,
+                      datetime.date.today().isoformat(), before, score.overhead_pct(),
+                      args.target))
+        with open(args.generate, "x") as f:
+            f.write(filterfile.write_excludes([r.name for r in chosen], comment))
+        name = args.generate
+    sys.stdout.write(render(score, name, args.top or None))
+    if args.generate:
+        sys.stdout.write("wrote %s (%d functions excluded)\n" % (args.generate, len(chosen)))
+        if score.overhead_pct() > args.target:
+            sys.stdout.write("the target %.1f %% is out of reach by filtering functions: "
+                             "what is left is OpenMP, user regions and MPI\n" % args.target)
+    return 0
+
+
+def entry() -> int:
+    """The `pompprof-score` command."""
+    return main_guard("pompprof-score", main)
+
+
+if __name__ == "__main__":
+    sys.exit(entry())

@@ -1,0 +1,207 @@
+"use strict";
+/* The trace: pompprof-replay's summary at several zoom levels (each 4x finer than the
+ * one before).  The timeline draws, per thread, what it did longest per bin at the
+ * coarsest level that still has a bin per pixel of the visible window; the ready-tasks
+ * curve below uses the same level.  The first task instances come with their fragments
+ * and creating thread: hovering one shows it and a line from its creation to its
+ * start. */
+PP.Trace = class {
+  constructor(doc) {
+    this.d = doc;
+    const pic = doc.pictures;
+    this.from = pic.from; this.to = pic.to;
+    this.levels = [{ bins: pic.bins, ready: pic.ready,
+                     runs: pic.threads.map((t) => Int32Array.from(t.runs.flat())) }];
+    for (const l of pic.levels || [])
+      this.levels.push({ bins: l.bins, ready: l.ready, runs: l.runs.map((r) => Int32Array.from(r)) });
+    this.nthreads = pic.threads.length;
+    this.labels = pic.labels;
+    this.colour = {};
+    let k = 0;
+    const special = { idle: "#d0d0d0", "task creation": "#f5e050", "trace flush or start": "#888" };
+    for (const [id, name] of Object.entries(this.labels)) {
+      if (special[name]) this.colour[id] = special[name];
+      else if (name.startsWith("overhead: scheduling")) this.colour[id] = "#e04040";
+      else if (name.startsWith("overhead: blocked")) this.colour[id] = "#a01818";
+      else if (name.startsWith("undetermined")) this.colour[id] = "#c8a0d0";
+      else this.colour[id] = PP.PALETTE[k++ % PP.PALETTE.length];
+    }
+    this.instances = pic.instances || [];
+    this.v0 = this.from; this.v1 = this.to;
+    this.hover = null;
+    const c = PP.$("timeline");
+    c.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const t = this.timeAt(e);
+      this.zoom(e.deltaY < 0 ? 0.5 : 2, t);
+    }, { passive: false });
+    let drag = null;
+    c.addEventListener("mousedown", (e) => { drag = { x: e.clientX, v0: this.v0, v1: this.v1 }; });
+    window.addEventListener("mouseup", () => { drag = null; });
+    c.addEventListener("mousemove", (e) => {
+      if (drag) {
+        const dt = (drag.x - e.clientX) / c.clientWidth * (drag.v1 - drag.v0);
+        this.setWindow(drag.v0 + dt, drag.v1 + dt);
+        return;
+      }
+      this.onHover(e);
+    });
+    c.addEventListener("mouseleave", () => { this.hover = null; PP.tip(PP.$("trace-tip"), null, null); this.draw(); });
+    PP.$("zoom-in").addEventListener("click", () => this.zoom(0.5, (this.v0 + this.v1) / 2));
+    PP.$("zoom-out").addEventListener("click", () => this.zoom(2, (this.v0 + this.v1) / 2));
+    PP.$("zoom-reset").addEventListener("click", () => this.setWindow(this.from, this.to));
+    window.addEventListener("resize", () => { if (!PP.$("view-trace").hidden) this.draw(); });
+    this.tables();
+    this.legend();
+  }
+  timeAt(e) {
+    const c = PP.$("timeline"), r = c.getBoundingClientRect();
+    return this.v0 + (e.clientX - r.left) / c.clientWidth * (this.v1 - this.v0);
+  }
+  zoom(f, t) {
+    const span = Math.max((this.v1 - this.v0) * f, (this.to - this.from) / this.finest().bins * 8);
+    const a = t - (t - this.v0) * span / (this.v1 - this.v0);
+    this.setWindow(a, a + span);
+  }
+  setWindow(a, b) {
+    const span = Math.min(b - a, this.to - this.from);
+    a = Math.max(this.from, Math.min(a, this.to - span));
+    this.v0 = a; this.v1 = a + span;
+    this.draw();
+  }
+  finest() { return this.levels[this.levels.length - 1]; }
+  /* the coarsest level with at least one bin per pixel of the window */
+  level(px) {
+    const frac = (this.v1 - this.v0) / (this.to - this.from);
+    for (let k = 0; k < this.levels.length; k++)
+      if (this.levels[k].bins * frac >= px) return k;
+    return this.levels.length - 1;
+  }
+  rowY(t, h) { return 4 + t * (h - 8) / this.nthreads; }
+  draw() {
+    const { g, w, h } = PP.canvas(PP.$("timeline"));
+    const k = this.level(w), L = this.levels[k], span = this.to - this.from;
+    const bw = span / L.bins, xs = w / (this.v1 - this.v0);
+    const b0 = Math.floor((this.v0 - this.from) / bw), b1 = Math.ceil((this.v1 - this.from) / bw);
+    const rh = (h - 8) / this.nthreads, strip = Math.min(8, rh / 4);
+    for (let t = 0; t < this.nthreads; t++) {
+      const runs = L.runs[t], y = this.rowY(t, h);
+      // first run that may reach into the window: binary search on the start bin
+      let lo = 0, hi = runs.length / 3;
+      while (lo < hi) { const m = (lo + hi) >> 1; if (runs[3 * m] + runs[3 * m + 1] <= b0) lo = m + 1; else hi = m; }
+      for (let r = lo; r < runs.length / 3; r++) {
+        const s = runs[3 * r];
+        if (s > b1) break;
+        const x0 = (this.from + s * bw - this.v0) * xs;
+        const x1 = (this.from + (s + runs[3 * r + 1]) * bw - this.v0) * xs;
+        g.fillStyle = this.colour[runs[3 * r + 2]] || "#999";
+        g.fillRect(Math.max(0, x0), y, Math.max(0.6, Math.min(w, x1) - Math.max(0, x0)), rh - strip - 2);
+      }
+      g.fillStyle = "#000";
+      g.font = "11px sans-serif";
+      g.fillText("thread " + t, 3, y + 11);
+    }
+    // task instances (the recorded ones), as a strip at the bottom of each row
+    for (const inst of this.instances)
+      for (const [a, b, loc, running] of inst.fragments) {
+        if (!running || b < this.v0 || a > this.v1) continue;
+        const y = this.rowY(loc, h) + rh - strip - 1;
+        g.fillStyle = this.colour[inst.label] || "#555";
+        g.fillRect((a - this.v0) * xs, y, Math.max(0.6, (b - a) * xs), strip);
+      }
+    if (this.hover) {     // the hovered instance, and its creation link
+      const inst = this.hover, f = inst.fragments;
+      const created = f.find((x) => !x[3]), first = f.find((x) => x[3]);
+      g.strokeStyle = "#000"; g.lineWidth = 1.5;
+      for (const [a, b, loc, running] of f) if (running)
+        g.strokeRect((a - this.v0) * xs, this.rowY(loc, h) + rh - strip - 1, Math.max(1, (b - a) * xs), strip);
+      if (created && first) {
+        const xa = (created[0] - this.v0) * xs, ya = this.rowY(inst.creator, h) + rh / 2;
+        const xb = (first[0] - this.v0) * xs, yb = this.rowY(first[2], h) + rh - strip / 2;
+        g.beginPath(); g.moveTo(xa, ya); g.lineTo(xb, yb); g.stroke();
+        g.beginPath(); g.arc(xa, ya, 3, 0, 7); g.fill();
+      }
+    }
+    PP.$("trace-window").textContent = PP.fmt(this.v0) + " s \u2013 " + PP.fmt(this.v1) + " s";
+    PP.$("trace-window").dataset.from = this.v0;
+    PP.$("trace-window").dataset.to = this.v1;
+    PP.$("trace-level").textContent = "level " + k + ": " + L.bins + " bins over the trace";
+    PP.$("trace-level").dataset.level = k;
+    this.drawReady(L, b0, b1, bw);
+  }
+  drawReady(L, b0, b1, bw) {
+    const { g, w, h } = PP.canvas(PP.$("ready"));
+    const xs = w / (this.v1 - this.v0);
+    let max = 0;
+    for (let b = Math.max(0, b0); b < Math.min(L.bins, b1); b++) max = Math.max(max, L.ready[b]);
+    g.fillStyle = "#4a78c2";
+    for (let b = Math.max(0, b0); b < Math.min(L.bins, b1); b++) {
+      const v = L.ready[b];
+      if (!v) continue;
+      const x = (this.from + b * bw - this.v0) * xs;
+      g.fillRect(x, h - 2 - (h - 14) * v / (max || 1), Math.max(0.6, bw * xs), (h - 14) * v / (max || 1));
+    }
+    g.fillStyle = "#000";
+    g.fillText("max " + PP.fmt(Number(max.toPrecision(3))) + " ready tasks (mean per bin)", 4, 11);
+  }
+  onHover(e) {
+    const c = PP.$("timeline"), r = c.getBoundingClientRect(), t = this.timeAt(e);
+    const row = Math.floor((e.clientY - r.top - 4) / ((c.clientHeight - 8) / this.nthreads));
+    const found = this.instances.find((inst) =>
+      inst.fragments.some(([a, b, loc, running]) => running && loc === row && a <= t && t <= b));
+    this.hover = found || null;
+    let html = null;
+    if (found) {
+      const f = found.fragments, c0 = f.find((x) => !x[3]);
+      const run = f.filter((x) => x[3]).reduce((s, x) => s + x[1] - x[0], 0);
+      html = "<b>" + PP.esc(this.labels[found.label] || "task") + "</b> (instance " +
+        this.instances.indexOf(found) + ")<br>created on thread " + found.creator +
+        (c0 ? " at " + PP.fmt(c0[0]) + " s, began at " + PP.fmt(c0[1]) + " s" : "") +
+        "<br>ran " + PP.fmt(run) + " s in " + f.filter((x) => x[3]).length + " fragment(s)";
+    } else if (row >= 0 && row < this.nthreads) {
+      const k = this.level(c.clientWidth), L = this.levels[k];
+      const b = Math.floor((t - this.from) / (this.to - this.from) * L.bins), runs = L.runs[row];
+      for (let i = 0; i < runs.length; i += 3)
+        if (runs[i] <= b && b < runs[i] + runs[i + 1]) {
+          html = "thread " + row + " at " + PP.fmt(Number(t.toPrecision(6))) + " s: <b>" +
+            PP.esc(this.labels[runs[i + 2]] || "?") + "</b>";
+          break;
+        }
+    }
+    PP.tip(PP.$("trace-tip"), e, html);
+    this.draw();
+  }
+  legend() {
+    const box = PP.$("trace-legend");
+    for (const [id, name] of Object.entries(this.labels))
+      box.append(PP.el("span", {}, PP.el("span", { class: "sw", style: "background:" + this.colour[id] }), name));
+  }
+  tables() {
+    const d = this.d, box = PP.$("trace-tables");
+    const cols = ["time", "work", "work_task", "work_implicit", "overhead", "overhead_create",
+                  "overhead_switch", "overhead_sync", "idleness", "undetermined"];
+    const rows = d.threads.map((t) => Object.assign({ thread: t.name }, t));
+    rows.push(Object.assign({ thread: "total" }, d.total));
+    const tt = d.total.time || 1;
+    box.append(PP.el("h3", { text: "Breakdown (seconds; overhead = not working while a task was ready)" }),
+      PP.table("t-breakdown", [{ key: "thread", label: "thread" }].concat(
+        cols.map((c) => ({ key: c, label: c.replace("overhead_", "").replace("work_", ""), num: true })),
+        [{ key: (r) => 100 * r.work / (r.time || 1), label: "work %", num: true, fmt: PP.pct }]), rows),
+      PP.el("p", { id: "breakdown-total", text: "total: work " + PP.pct(100 * d.total.work / tt) +
+        ", overhead " + PP.pct(100 * d.total.overhead / tt) + ", idleness " + PP.pct(100 * d.total.idleness / tt) }));
+    const gr = d.graph;
+    box.append(PP.el("h3", { text: "Task graph and critical path" }),
+      PP.el("p", { id: "graph", text: "work " + PP.fmt(gr.work) + " s, span " + PP.fmt(gr.span) +
+        " s, parallelism " + PP.fmt(gr.parallelism) + " (" + gr.tasks + " explicit tasks); speedup bounds: " +
+        gr.speedup.slice(0, 6).map((s) => s.threads + ": " + s.lower + "-" + s.upper).join("  ") }));
+    if (gr.span_path.length)
+      box.append(PP.table("t-span", [{ key: "construct", label: "critical path, construct by construct" },
+        { key: "seconds", label: "seconds", num: true }, { key: "segments", label: "stretches", num: true }],
+        gr.span_path));
+    if (d.depend && d.depend.tasks)
+      box.append(PP.el("p", { text: d.depend.tasks + " tasks with depend clauses: their readiness is undetermined" }));
+    box.append(PP.el("p", { text: "trace: " + d.trace.events + " events, " + PP.fmt(d.trace.seconds) +
+      " s, " + d.trace.threads + " threads; " + (d.pictures.tasks_seen || 0) + " task instances, the first " +
+      this.instances.length + " shown one by one" }));
+  }
+};

@@ -1,0 +1,29 @@
+"""A run's trace as the page's timeline: pompprof-replay (C) replays it once and
+summarises it at several zoom levels (--levels: the thread view and the ready curve at
+1024 bins and 4, 16, 64 and 256 times finer), with the breakdown, the task graph's
+critical path and the first task instances with their creation; the page never sees
+the events themselves, so its size does not grow with the trace."""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+
+from ..analysis.timeline import find_archive, run_replay
+
+BINS = 1024
+LEVELS = 5          # finest level: BINS * 4**(LEVELS-1) = 262144 bins
+INSTANCES = 20000   # task instances shown with their fragments (hover, creation links)
+
+
+def has_trace(run_dir: str) -> bool:
+    return os.path.isdir(run_dir) and bool(glob.glob(os.path.join(glob.escape(run_dir),
+                                                                  "*.otf2")))
+
+
+def trace_payload(run_dir: str) -> dict:
+    archive = find_archive(run_dir)
+    args = argparse.Namespace(window_from=None, window_to=None, bins=BINS, chrome=None)
+    return run_replay(archive, args, pictures=True,
+                      extra=["--levels", str(LEVELS), "--instances", str(INSTANCES)])
