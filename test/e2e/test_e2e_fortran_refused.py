@@ -5,8 +5,9 @@ has no end).
 
 All or nothing: the build succeeds, with one pompprof line that names the
 file and line and advises in Fortran terms (end directives, program units;
-not C's braced blocks); the object calls nothing of POMP2, the program
-prints and exits as a plain build at 1, 2 and 4 threads, says nothing about
+not C's braced blocks); the object calls nothing of POMP2, the link says
+that no construct of the program is measured, the program prints and exits
+as a plain build at 1, 2 and 4 threads, says nothing about
 tasks it cannot find, and its profile holds no construct of the file.
 """
 import os
@@ -60,8 +61,12 @@ class Refused(unittest.TestCase):
         self.assertFalse(re.search(r"pomp2_|pomp_tpd", symbols, re.I), symbols)
 
         self.assertEqual(self.run_in(FC + OPENMP + [SOURCE, "-o", "plain"]).returncode, 0)
+        # the link says that nothing of the program is measured
         p = self.run_in([WRAPPER] + FC + OPENMP + ["inst.o", "-o", "inst"])
-        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(p.stderr.splitlines()), 1, p.stderr)
+        self.assertTrue(p.stderr.startswith("pompprof: no OpenMP construct of inst is measured"),
+                        p.stderr)
         for t in (1, 2, 4):
             with self.subTest(threads=t):
                 env = dict(ENV, OMP_NUM_THREADS=str(t))
