@@ -16,7 +16,7 @@ profile_libpp_profile_la_SOURCES = \
 	profile/pp_profile_close.c profile/pp_profile_unify.c profile/pp_profile_system.c \
 	profile/pp_profile_metrics.c profile/pp_profile_output.c profile/pp_profile_trace.c \
 	profile/pp_profile_runfacts.c \
-	profile/pp_profile_lifecycle.c \
+	profile/pp_profile_lifecycle.c profile/pp_profile_exit.c \
 	profile/pp_profile_test.c profile/pp_profile_ctor.c
 # -O2 for the event path when CFLAGS names no optimisation level (e.g.
 # CFLAGS=-g).  Automake puts the user's CFLAGS after this, so an explicit

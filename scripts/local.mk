@@ -26,6 +26,8 @@ dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/dependences.py \
 	scripts/pompprof_tools/wrapper/directive.py \
 	scripts/pompprof_tools/wrapper/fortran.py \
+	scripts/pompprof_tools/wrapper/fortran_output.py \
+	scripts/pompprof_tools/wrapper/fortran_text.py \
 	scripts/pompprof_tools/wrapper/functions.py \
 	scripts/pompprof_tools/wrapper/instrument.py \
 	scripts/pompprof_tools/wrapper/link.py \
