@@ -228,7 +228,9 @@ void pp_ompt_want(ompt_set_callback_t set, ompt_callbacks_t which, ompt_callback
 /* A worksharing construct's end waits for the thread's next event: if that
  * is the construct's implicit barrier, the barrier nests inside it;
  * otherwise (nowait) the construct ends where it ended.  Every callback that
- * is not such a barrier calls this first. */
+ * is not such a barrier calls this first.  A deferred task with dependences
+ * leaves its creation pending here too, until its dependences callback (or
+ * the next event), so their records follow the creation as in OPARI2 mode. */
 void pp_ompt_ws_flush_slow(pp_ompt_thread *t);
 static inline void pp_ompt_ws_flush(pp_ompt_thread *t)
 {

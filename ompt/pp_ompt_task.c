@@ -25,7 +25,7 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
                                 ompt_data_t *new_task_data, int flags, int has_dependences,
                                 const void *codeptr_ra)
 {
-    (void)encountering_task_data, (void)encountering_task_frame, (void)has_dependences;
+    (void)encountering_task_data, (void)encountering_task_frame;
     new_task_data->value = 0;
     if (flags & ompt_task_taskwait) {
         new_task_data->value = PP_OMPT_TASKWAIT_DEPEND;
@@ -48,8 +48,18 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
     new_task_data->value = value;
     uint64_t now = pp_timer_now();
     pp_profile_task_create_enter_at(c->inner, pp_ompt_engine_handle(value), now);
-    if (!undeferred)
+    if (undeferred)
+        return;
+    if (has_dependences) {
+        /* its dependences come next (their records must follow the
+         * creation, as in OPARI2 mode): the creation ends after them, at
+         * this time, or at the thread's next event if none come (libomp says
+         * has_dependences for an empty iterator too) */
+        t->ws_pending = c;
+        t->ws_pending_end = now;
+    } else {
         pp_profile_exit_at(c->inner, now);
+    }
 }
 
 void pp_ompt_resume(ompt_data_t *task_data, uint64_t now)
@@ -129,6 +139,9 @@ static void pp_ompt_dependences(ompt_data_t *task_data, const ompt_dependence_t 
 {
     if (task_data && ndeps > 0)
         pp_ompt_depend(task_data->value, deps, ndeps);
+    pp_ompt_thread *t = pp_ompt_self();
+    if (t)
+        pp_ompt_ws_flush(t); /* the creation of the task, left open for these */
 }
 
 static void pp_ompt_cancel(ompt_data_t *task_data, int flags, const void *codeptr_ra)
