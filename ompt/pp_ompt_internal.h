@@ -248,6 +248,13 @@ static inline pp_ompt_thread *pp_ompt_event_thread(void)
     return t;
 }
 
+/* The value of the pseudo task of a taskwait depend (pp_ompt_task.c): bit 0
+ * set, below any engine handle. */
+static inline bool pp_ompt_is_taskwait_depend(uint64_t value)
+{
+    return (value & 1) && value < (1ull << 40);
+}
+
 /* The dependences of a task just created (pp_ompt_depend.c). */
 void pp_ompt_depend(uint64_t task_value, const ompt_dependence_t *deps, int n);
 

@@ -163,12 +163,19 @@ int pp_ompt_directive_line(const char *file, int line, const char *word)
     int at = line - first; /* index of line in text */
     if (at >= n || pp_ompt_directive_has(text[at], word))
         return line;
-    for (int k = at - 1; k >= 0; k--)
+    /* the nearest such directive, above on a tie: an optimised line table
+     * may give the call the line of a statement next to its directive
+     * (gcc -O2 puts a taskwait depend's call on the task two lines above,
+     * below a taskwait three lines above it) */
+    int above = -1, below = -1;
+    for (int k = at - 1; k >= 0 && above < 0; k--)
         if (pp_ompt_directive_has(text[k], word))
-            return first + k;
-    for (int k = at + 1; k < n; k++)
+            above = k;
+    for (int k = at + 1; k < n && below < 0; k++)
         if (pp_ompt_directive_has(text[k], word))
-            return first + k;
-    return line;
+            below = k;
+    if (above >= 0 && (below < 0 || at - above <= below - at))
+        return first + above;
+    return below >= 0 ? first + below : line;
 }
 
