@@ -36,6 +36,7 @@ typedef enum pp_ompt_kind {
     PP_OMPT_BARRIER,
     PP_OMPT_IMPLICIT_BARRIER,
     PP_OMPT_TASKWAIT,
+    PP_OMPT_TASKWAIT_DEPEND, /* libomp's pseudo task of a taskwait depend */
     PP_OMPT_TASKGROUP,
     PP_OMPT_REDUCTION,
     PP_OMPT_CRITICAL,
@@ -55,6 +56,11 @@ typedef struct pp_ompt_construct {
     pp_ompt_kind kind;
     uint32_t index; /* in the global table (pp_ompt_construct_at) */
     pp_region_id main, inner;
+    /* PP_OMPT_TASKWAIT_DEPEND only: the wait was an if(0) task's (an
+     * undeferred task without dependences came right after it); the one
+     * field written after publication (a relaxed store on the event path,
+     * read when names are made at the end) */
+    bool if0_task;
 } pp_ompt_construct;
 
 /* The construct of (codeptr, kind), made on first use (the thread's own table
@@ -122,6 +128,7 @@ typedef struct pp_ompt_thread {
     pp_ompt_construct *ws_pending;
     uint64_t ws_pending_end;
     pp_ompt_construct *ws_barrier; /* the construct the open barrier closes */
+    pp_ompt_construct *wait_done; /* a taskwait depend's, just completed */
 } pp_ompt_thread;
 
 /* Push a construct that has begun; pop the innermost one of that kind

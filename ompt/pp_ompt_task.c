@@ -26,7 +26,10 @@
  * region at the construct's address, entered after them and left at
  * taskwait_complete.  The pseudo task's value: bit 0 set, bit 1 "region
  * entered", the construct's index + 1 from bit 2 on (0: none); never a
- * handle (engine handles are at least 1 << 40). */
+ * handle (engine handles are at least 1 << 40).  libomp waits for the
+ * dependences of an if(0) task the same way, then creates the task
+ * (undeferred, without dependences): the construct is then marked for its
+ * name (the task's line). */
 #define PP_OMPT_TASKWAIT_ENTERED 2ull
 
 static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
@@ -36,17 +39,20 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
 {
     (void)encountering_task_data, (void)encountering_task_frame;
     new_task_data->value = 0;
-    if (flags & ompt_task_taskwait) {
-        pp_ompt_thread *t = pp_ompt_event_thread();
-        pp_ompt_construct *c = t ? pp_ompt_construct_get(codeptr_ra, PP_OMPT_TASKWAIT) : NULL;
-        new_task_data->value = 1 | (c ? (uint64_t)(c->index + 1) << 2 : 0);
-        return;
-    }
-    if (!(flags & ompt_task_explicit))
+    if (!(flags & (ompt_task_explicit | ompt_task_taskwait)))
         return; /* initial and target tasks: nothing to measure */
     pp_ompt_thread *t = pp_ompt_event_thread();
     if (!t)
         return;
+    pp_ompt_construct *wait = t->wait_done;
+    t->wait_done = NULL;
+    if (flags & ompt_task_taskwait) {
+        pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, PP_OMPT_TASKWAIT_DEPEND);
+        new_task_data->value = 1 | (c ? (uint64_t)(c->index + 1) << 2 : 0);
+        return;
+    }
+    if (__builtin_expect(wait != NULL, 0) && (flags & ompt_task_undeferred) && !has_dependences)
+        __atomic_store_n(&wait->if0_task, true, __ATOMIC_RELAXED); /* for its name */
     pp_ompt_construct *c =
         pp_ompt_construct_get(codeptr_ra,
                               (flags & ompt_task_untied) ? PP_OMPT_UNTIED_TASK : PP_OMPT_TASK);
@@ -111,6 +117,7 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
         pp_ompt_construct *c = pp_ompt_construct_at((uint32_t)(prior >> 2) - 1);
         if (c && (prior & PP_OMPT_TASKWAIT_ENTERED))
             pp_profile_exit_at(c->main, now);
+        t->wait_done = c;
         prior_task_data->value = 0;
         return;
     }

@@ -25,6 +25,10 @@ threads, and compared number by number:
 * the profile's "dependences" metric per construct;
 * the replay's time split: nothing undetermined in either mode.
 
+Where the sources differ by design (test_if0_task): libomp waits for an if(0)
+task's dependences as for a taskwait depend, so OMPT mode records a taskwait
+depend at the task's line, the wrapper the task's dependences.
+
 Nothing here depends on timing: a busy machine changes no figure compared.
 Skips without clang, libomp or the OMPT tool (configure's OMPT tool: no)."""
 import json
@@ -168,6 +172,27 @@ class OmptDependences(unittest.TestCase):
     def test_chains(self):
         # 3 chains of 6 tasks: 18 tasks, 3 * 5 = 15 edges
         self.compare("wave", args=(6, 2000), env={"CHAINS": "3"}, n_tasks=18, n_edges=15)
+
+    def test_if0_task(self):
+        # libomp waits for an if(0) task's dependences as for a taskwait depend
+        # (a pseudo task, then the task, undeferred, without dependences): OMPT
+        # mode records a taskwait depend named at the task's line, the wrapper
+        # the task's dependences; the same items either way
+        src = os.path.join(HERE, "progs", "if0_depend.c")
+        for mode in ("opari2", "clang", "gcc"):
+            self.exe["if0", mode] = E.build(self.tmp, src, mode)
+        ref = self.measure("if0", "opari2", 2, (), {})
+        wait = "!$omp taskwait @if0_depend.c:16"
+        self.assertEqual(canonical(ref["items"]), [
+            ("task", [(0, "inout")]), ("task", [(1, "inout")]), (wait, [(0, "in")]),
+            ("task", [(1, "in")])])
+        for mode in ("clang", "gcc"):
+            got = self.measure("if0", mode, 2, (), {})
+            self.assertEqual(got["stdout"], ref["stdout"], mode)
+            self.assertEqual(canonical(got["items"]), [
+                ("task", [(0, "inout")]), ("task", [(1, "inout")]), (wait, [(0, "in")]),
+                ("!$omp taskwait @if0_depend.c:18", [(1, "in")])], mode)
+            self.assertEqual(got["replay"]["total"]["undetermined"], 0, mode)
 
 
 if __name__ == "__main__":
