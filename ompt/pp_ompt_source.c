@@ -146,7 +146,8 @@ static bool pp_ompt_directive_has(const char *src, const char *word)
  * line table points next to it: gcc puts a call into the runtime on the
  * enclosing construct's line or on the loop below the directive.  The line
  * itself if it holds the directive; else the nearest directive naming word
- * within 3 lines above or 40 lines below; else the line itself. */
+ * within 3 lines above or 40 lines below (the one above on a tie); else the
+ * line itself. */
 int pp_ompt_directive_line(const char *file, int line, const char *word)
 {
     FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
