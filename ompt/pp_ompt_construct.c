@@ -40,6 +40,7 @@ static const struct {
     [PP_OMPT_BARRIER] = {"barrier", NULL},
     [PP_OMPT_IMPLICIT_BARRIER] = {"implicit barrier", NULL},
     [PP_OMPT_TASKWAIT] = {"taskwait", NULL},
+    [PP_OMPT_TASKWAIT_DEPEND] = {"taskwait", NULL},
     [PP_OMPT_TASKGROUP] = {"taskwait", NULL},
     [PP_OMPT_REDUCTION] = {"reduction", NULL},
     [PP_OMPT_CRITICAL] = {"critical", "critical sblock"},

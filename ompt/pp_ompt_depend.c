@@ -7,7 +7,7 @@
  * passed.  A depobj arrives already resolved to its dependence (libomp
  * reports the dependence the object holds).  A taskwait with depend clauses
  * arrives as a pseudo task (ompt_task_taskwait) whose dependences are the
- * taskwait's. */
+ * taskwait's (pp_ompt_task.c). */
 #include "ompt/pp_ompt_internal.h"
 
 #if __has_include("profile/pp_profile_depend.h")
@@ -37,7 +37,7 @@ void pp_ompt_depend(uint64_t task_value, const ompt_dependence_t *deps, int n)
     for (uint32_t i = 0; i < m; i++)
         items[i] = (pp_depend){(uint64_t)(uintptr_t)deps[i].variable.ptr, 0,
                                pp_ompt_depend_kind(deps[i].dependence_type)};
-    if (task_value == 1) /* PP_OMPT_TASKWAIT_DEPEND (pp_ompt_task.c) */
+    if (pp_ompt_is_taskwait_depend(task_value))
         pp_profile_taskwait_depend(items, m);
     else if (task_value & PP_OMPT_EXPLICIT)
         pp_profile_task_depend(pp_ompt_engine_handle(task_value), items, m);

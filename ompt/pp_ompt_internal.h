@@ -36,6 +36,7 @@ typedef enum pp_ompt_kind {
     PP_OMPT_BARRIER,
     PP_OMPT_IMPLICIT_BARRIER,
     PP_OMPT_TASKWAIT,
+    PP_OMPT_TASKWAIT_DEPEND, /* libomp's pseudo task of a taskwait depend */
     PP_OMPT_TASKGROUP,
     PP_OMPT_REDUCTION,
     PP_OMPT_CRITICAL,
@@ -55,6 +56,11 @@ typedef struct pp_ompt_construct {
     pp_ompt_kind kind;
     uint32_t index; /* in the global table (pp_ompt_construct_at) */
     pp_region_id main, inner;
+    /* PP_OMPT_TASKWAIT_DEPEND only: the wait was an if(0) task's (an
+     * undeferred task without dependences came right after it); the one
+     * field written after publication (a relaxed store on the event path,
+     * read when names are made at the end) */
+    bool if0_task;
 } pp_ompt_construct;
 
 /* The construct of (codeptr, kind), made on first use (the thread's own table
@@ -122,6 +128,7 @@ typedef struct pp_ompt_thread {
     pp_ompt_construct *ws_pending;
     uint64_t ws_pending_end;
     pp_ompt_construct *ws_barrier; /* the construct the open barrier closes */
+    pp_ompt_construct *wait_done; /* a taskwait depend's, just completed */
 } pp_ompt_thread;
 
 /* Push a construct that has begun; pop the innermost one of that kind
@@ -228,7 +235,9 @@ void pp_ompt_want(ompt_set_callback_t set, ompt_callbacks_t which, ompt_callback
 /* A worksharing construct's end waits for the thread's next event: if that
  * is the construct's implicit barrier, the barrier nests inside it;
  * otherwise (nowait) the construct ends where it ended.  Every callback that
- * is not such a barrier calls this first. */
+ * is not such a barrier calls this first.  A deferred task with dependences
+ * leaves its creation pending here too, until its dependences callback (or
+ * the next event), so their records follow the creation as in OPARI2 mode. */
 void pp_ompt_ws_flush_slow(pp_ompt_thread *t);
 static inline void pp_ompt_ws_flush(pp_ompt_thread *t)
 {
@@ -244,6 +253,13 @@ static inline pp_ompt_thread *pp_ompt_event_thread(void)
     if (t)
         pp_ompt_ws_flush(t);
     return t;
+}
+
+/* The value of the pseudo task of a taskwait depend (pp_ompt_task.c): bit 0
+ * set, below any engine handle. */
+static inline bool pp_ompt_is_taskwait_depend(uint64_t value)
+{
+    return (value & 1) && value < (1ull << 40);
 }
 
 /* The dependences of a task just created (pp_ompt_depend.c). */

@@ -47,7 +47,8 @@ static pp_ompt_words pp_ompt_words_of(pp_ompt_kind kind, const pp_dwarf_where *w
         return (pp_ompt_words){strstr(src, "masked") ? "masked" : "master", NULL};
     case PP_OMPT_BARRIER: return (pp_ompt_words){"barrier", NULL};
     case PP_OMPT_IMPLICIT_BARRIER: return (pp_ompt_words){"implicit barrier", NULL};
-    case PP_OMPT_TASKWAIT: return (pp_ompt_words){"taskwait", NULL};
+    case PP_OMPT_TASKWAIT:
+    case PP_OMPT_TASKWAIT_DEPEND: return (pp_ompt_words){"taskwait", NULL};
     case PP_OMPT_TASKGROUP: return (pp_ompt_words){"taskgroup", NULL};
     case PP_OMPT_REDUCTION: return (pp_ompt_words){"reduction", NULL};
     case PP_OMPT_CRITICAL: return (pp_ompt_words){"critical", "critical sblock"};
@@ -137,7 +138,8 @@ static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
         [PP_OMPT_SECTIONS] = "sections", [PP_OMPT_SINGLE] = "single",
         [PP_OMPT_WORKSHARE] = "workshare", [PP_OMPT_TASKLOOP] = "taskloop",
         [PP_OMPT_MASKED] = "master", [PP_OMPT_BARRIER] = "barrier",
-        [PP_OMPT_TASKWAIT] = "taskwait", [PP_OMPT_TASKGROUP] = "taskgroup",
+        [PP_OMPT_TASKWAIT] = "taskwait", [PP_OMPT_TASKWAIT_DEPEND] = "taskwait",
+        [PP_OMPT_TASKGROUP] = "taskgroup",
         [PP_OMPT_CRITICAL] = "critical", [PP_OMPT_ORDERED] = "ordered",
         [PP_OMPT_TASK] = "task", [PP_OMPT_UNTIED_TASK] = "task",
         [PP_OMPT_FLUSH] = "flush",
@@ -156,6 +158,10 @@ static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
             if (!strstr(src, "masked") && !strstr(src, "master"))
                 w->line = masked != w->line ? masked
                                             : pp_ompt_directive_line(w->file, w->line, word);
+        } else if (c->kind == PP_OMPT_TASKWAIT_DEPEND &&
+                   __atomic_load_n(&c->if0_task, __ATOMIC_RELAXED)) {
+            /* the wait for an if(0) task's dependences: at the task */
+            w->line = pp_ompt_directive_line(w->file, w->line, "task");
         } else if (word) {
             w->line = pp_ompt_directive_line(w->file, w->line, word);
         }

@@ -36,7 +36,9 @@ void pp_ompt_ws_flush_slow(pp_ompt_thread *t)
 {
     pp_ompt_construct *c = t->ws_pending;
     t->ws_pending = NULL;
-    pp_profile_exit_at(c->main, t->ws_pending_end);
+    /* a task's: its creation, left open for its dependences */
+    bool task = c->kind == PP_OMPT_TASK || c->kind == PP_OMPT_UNTIED_TASK;
+    pp_profile_exit_at(task ? c->inner : c->main, t->ws_pending_end);
 }
 
 /* ---- parallel regions and implicit tasks ------------------------------------------ */
@@ -304,7 +306,11 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
     if (endpoint == ompt_scope_begin) {
         pp_ompt_construct *c;
         if (implicit) {
-            /* the worksharing construct that just ended waits here */
+            /* the worksharing construct that just ended waits here (a
+             * task's creation that waited for dependences does not) */
+            if (t->ws_pending && (t->ws_pending->kind == PP_OMPT_TASK ||
+                                  t->ws_pending->kind == PP_OMPT_UNTIED_TASK))
+                pp_ompt_ws_flush_slow(t);
             if (!t->ws_pending)
                 pp_ompt_single_unended(t);
             t->ws_barrier = t->ws_pending;

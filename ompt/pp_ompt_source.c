@@ -146,7 +146,8 @@ static bool pp_ompt_directive_has(const char *src, const char *word)
  * line table points next to it: gcc puts a call into the runtime on the
  * enclosing construct's line or on the loop below the directive.  The line
  * itself if it holds the directive; else the nearest directive naming word
- * within 3 lines above or 40 lines below; else the line itself. */
+ * within 3 lines above or 40 lines below (the one above on a tie); else the
+ * line itself. */
 int pp_ompt_directive_line(const char *file, int line, const char *word)
 {
     FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
@@ -163,12 +164,19 @@ int pp_ompt_directive_line(const char *file, int line, const char *word)
     int at = line - first; /* index of line in text */
     if (at >= n || pp_ompt_directive_has(text[at], word))
         return line;
-    for (int k = at - 1; k >= 0; k--)
+    /* the nearest such directive, above on a tie: an optimised line table
+     * may give the call the line of a statement next to its directive
+     * (gcc -O2 puts a taskwait depend's call on the task two lines above,
+     * below a taskwait three lines above it) */
+    int above = -1, below = -1;
+    for (int k = at - 1; k >= 0 && above < 0; k--)
         if (pp_ompt_directive_has(text[k], word))
-            return first + k;
-    for (int k = at + 1; k < n; k++)
+            above = k;
+    for (int k = at + 1; k < n && below < 0; k++)
         if (pp_ompt_directive_has(text[k], word))
-            return first + k;
-    return line;
+            below = k;
+    if (above >= 0 && (below < 0 || at - above <= below - at))
+        return first + above;
+    return below >= 0 ? first + below : line;
 }
 

@@ -16,26 +16,43 @@
 #include "lib/pp_timer.h"
 #include "profile/pp_profile_migrate.h"
 
-/* The value of the pseudo task libomp creates for a taskwait with depend
- * clauses: never a handle (engine handles are at least 1 << 40). */
-#define PP_OMPT_TASKWAIT_DEPEND 1ull
+/* A taskwait with depend clauses: libomp creates a pseudo task for it
+ * (flag ompt_task_taskwait, undeferred), reports the taskwait's dependences
+ * as that task's, runs other tasks while it waits (their task_schedule
+ * events name the encountering task, not the pseudo one) and ends the wait
+ * with a task_schedule of the pseudo task, status ompt_taskwait_complete.
+ * No sync_region event marks it.  The layer measures it as OPARI2 mode
+ * does: the dependences (pp_profile_taskwait_depend), then a taskwait
+ * region at the construct's address, entered after them and left at
+ * taskwait_complete.  The pseudo task's value: bit 0 set, bit 1 "region
+ * entered", the construct's index + 1 from bit 2 on (0: none); never a
+ * handle (engine handles are at least 1 << 40).  libomp waits for the
+ * dependences of an if(0) task the same way, then creates the task
+ * (undeferred, without dependences): the construct is then marked for its
+ * name (the task's line). */
+#define PP_OMPT_TASKWAIT_ENTERED 2ull
 
 static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
                                 const ompt_frame_t *encountering_task_frame,
                                 ompt_data_t *new_task_data, int flags, int has_dependences,
                                 const void *codeptr_ra)
 {
-    (void)encountering_task_data, (void)encountering_task_frame, (void)has_dependences;
+    (void)encountering_task_data, (void)encountering_task_frame;
     new_task_data->value = 0;
-    if (flags & ompt_task_taskwait) {
-        new_task_data->value = PP_OMPT_TASKWAIT_DEPEND;
-        return;
-    }
-    if (!(flags & ompt_task_explicit))
+    if (!(flags & (ompt_task_explicit | ompt_task_taskwait)))
         return; /* initial and target tasks: nothing to measure */
     pp_ompt_thread *t = pp_ompt_event_thread();
     if (!t)
         return;
+    pp_ompt_construct *wait = t->wait_done;
+    t->wait_done = NULL;
+    if (flags & ompt_task_taskwait) {
+        pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, PP_OMPT_TASKWAIT_DEPEND);
+        new_task_data->value = 1 | (c ? (uint64_t)(c->index + 1) << 2 : 0);
+        return;
+    }
+    if (__builtin_expect(wait != NULL, 0) && (flags & ompt_task_undeferred) && !has_dependences)
+        __atomic_store_n(&wait->if0_task, true, __ATOMIC_RELAXED); /* for its name */
     pp_ompt_construct *c =
         pp_ompt_construct_get(codeptr_ra,
                               (flags & ompt_task_untied) ? PP_OMPT_UNTIED_TASK : PP_OMPT_TASK);
@@ -48,8 +65,18 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
     new_task_data->value = value;
     uint64_t now = pp_timer_now();
     pp_profile_task_create_enter_at(c->inner, pp_ompt_engine_handle(value), now);
-    if (!undeferred)
+    if (undeferred)
+        return;
+    if (has_dependences) {
+        /* its dependences come next (their records must follow the
+         * creation, as in OPARI2 mode): the creation ends after them, at
+         * this time, or at the thread's next event if none come (libomp says
+         * has_dependences for an empty iterator too) */
+        t->ws_pending = c;
+        t->ws_pending_end = now;
+    } else {
         pp_profile_exit_at(c->inner, now);
+    }
 }
 
 void pp_ompt_resume(ompt_data_t *task_data, uint64_t now)
@@ -60,7 +87,7 @@ void pp_ompt_resume(ompt_data_t *task_data, uint64_t now)
         void *now_ref = pp_profile_task_resume_ref(ref, now);
         if (now_ref != ref)
             task_data->value = (v & ~PP_OMPT_REF_MASK) | (uint64_t)(uintptr_t)now_ref;
-    } else if (v > PP_OMPT_TASKWAIT_DEPEND) {
+    } else if (!pp_ompt_is_taskwait_depend(v)) {
         pp_profile_task_switch_to_at(pp_ompt_engine_handle(v), now);
     }
 }
@@ -85,6 +112,15 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
     pp_ompt_ws_flush(t);
     uint64_t now = pp_timer_now();
     uint64_t prior = prior_task_data ? prior_task_data->value : 0;
+    if (pp_ompt_is_taskwait_depend(prior)) {
+        /* a taskwait depend's wait ends (ompt_taskwait_complete) */
+        pp_ompt_construct *c = pp_ompt_construct_at((uint32_t)(prior >> 2) - 1);
+        if (c && (prior & PP_OMPT_TASKWAIT_ENTERED))
+            pp_profile_exit_at(c->main, now);
+        t->wait_done = c;
+        prior_task_data->value = 0;
+        return;
+    }
     pp_ompt_construct *ended_undeferred = NULL;
     bool ends = prior_status == ompt_task_complete || prior_status == ompt_task_cancel ||
                 prior_status == ompt_task_detach || prior_status == ompt_task_late_fulfill;
@@ -129,6 +165,16 @@ static void pp_ompt_dependences(ompt_data_t *task_data, const ompt_dependence_t 
 {
     if (task_data && ndeps > 0)
         pp_ompt_depend(task_data->value, deps, ndeps);
+    uint64_t v = task_data ? task_data->value : 0;
+    pp_ompt_construct *c =
+        pp_ompt_is_taskwait_depend(v) && v >> 2 ? pp_ompt_construct_at((uint32_t)(v >> 2) - 1) : NULL;
+    if (c) { /* the taskwait's region, entered after its dependences */
+        pp_profile_enter(c->main);
+        task_data->value = v | PP_OMPT_TASKWAIT_ENTERED;
+    }
+    pp_ompt_thread *t = pp_ompt_self();
+    if (t)
+        pp_ompt_ws_flush(t); /* the creation of the task, left open for these */
 }
 
 static void pp_ompt_cancel(ompt_data_t *task_data, int flags, const void *codeptr_ra)
