@@ -53,7 +53,9 @@ struct pp_dwarf {
     X(dwfl_module_addrdie) X(dwfl_module_addrname) X(dwfl_module_getsrc) X(dwfl_lineinfo)          \
     X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_formref_die)                 \
     X(dwarf_srclang) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag) X(dwarf_diename)       \
-    X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_highpc)
+    X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_highpc) X(dwfl_module_getdwarf)                 \
+    X(dwarf_get_units) X(dwarf_haspc) X(dwarf_getsrc_die) X(dwarf_lineno) X(dwarf_linesrc)         \
+    X(dwfl_module_info) X(dwfl_module_addrinfo)
 
 #define PP_DW_POINTER(f) __typeof__(&f) f;
 static struct {
@@ -104,6 +106,14 @@ static int pp_dw_load(void)
 #define dwarf_decl_file pp_dw.dwarf_decl_file
 #define dwarf_decl_line pp_dw.dwarf_decl_line
 #define dwarf_highpc pp_dw.dwarf_highpc
+#define dwfl_module_getdwarf pp_dw.dwfl_module_getdwarf
+#define dwarf_get_units pp_dw.dwarf_get_units
+#define dwarf_haspc pp_dw.dwarf_haspc
+#define dwarf_getsrc_die pp_dw.dwarf_getsrc_die
+#define dwarf_lineno pp_dw.dwarf_lineno
+#define dwarf_linesrc pp_dw.dwarf_linesrc
+#define dwfl_module_info pp_dw.dwfl_module_info
+#define dwfl_module_addrinfo pp_dw.dwfl_module_addrinfo
 
 static char *pp_dwarf_debuginfo_path;
 static Dwfl_Callbacks pp_dwarf_callbacks = {.debuginfo_path = &pp_dwarf_debuginfo_path};
