@@ -1,0 +1,105 @@
+"use strict";
+/* The task graph of a run with dependent tasks (pompprof-replay --graph): the
+ * dependence graph as SVG, instance by instance for a small run (columns: the
+ * longest chain of dependences that leads to a task; bold: the critical path), or
+ * collapsed to task constructs for a large one (edges labelled with how many
+ * dependences join two constructs).  Hovering a node says what it is. */
+PP.SVG = "http://www.w3.org/2000/svg";
+PP.svg = function (tag, attrs, text) {
+  const e = document.createElementNS(PP.SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+PP.TaskGraph = class {
+  constructor(tg, colourOf) {
+    this.g = tg.dependences;
+    this.names = tg.constructs;
+    this.maxInstances = tg.max_instances;
+    this.colourOf = colourOf;   // construct name -> colour (the timeline's)
+  }
+  /* columns: longest path (in edges) from a node without predecessors */
+  columns(n, edges) {
+    const col = new Array(n).fill(0), indeg = new Array(n).fill(0), out = [];
+    for (let i = 0; i < n; i++) out.push([]);
+    for (const [a, b] of edges) { out[a].push(b); indeg[b]++; }
+    const queue = [];
+    for (let i = 0; i < n; i++) if (!indeg[i]) queue.push(i);
+    for (let q = 0; q < queue.length; q++)
+      for (const b of out[queue[q]]) {
+        col[b] = Math.max(col[b], col[queue[q]] + 1);
+        if (--indeg[b] === 0) queue.push(b);
+      }
+    return col;
+  }
+  draw(box) {
+    box.textContent = "";
+    const g = this.g, n = g.nodes.length;
+    const col = this.columns(n, g.edges);
+    const rows = {}, pos = [];
+    for (let i = 0; i < n; i++) {
+      const r = rows[col[i]] || 0;
+      rows[col[i]] = r + 1;
+      pos.push([col[i], r]);
+    }
+    const nw = g.collapsed ? 190 : 46, nh = g.collapsed ? 40 : 22, dx = nw + (g.collapsed ? 90 : 22), dy = nh + 14;
+    const ncol = Math.max(1, ...col.map((c) => c + 1)), nrow = Math.max(1, ...Object.values(rows));
+    const W = 10 + ncol * dx, H = 10 + nrow * dy;
+    const svg = PP.svg("svg", { id: "task-graph-svg", width: W, height: H, viewBox: "0 0 " + W + " " + H });
+    const marker = PP.svg("marker", { id: "arrow", viewBox: "0 0 8 8", refX: 8, refY: 4,
+      markerWidth: 7, markerHeight: 7, markerUnits: "userSpaceOnUse", orient: "auto" });
+    marker.append(PP.svg("path", { d: "M0,0 L8,4 L0,8 z", fill: "#555" }));
+    const defs = PP.svg("defs", {});
+    defs.append(marker);
+    svg.append(defs);
+    const xy = (i) => [6 + pos[i][0] * dx, 6 + pos[i][1] * dy];
+    for (const e of g.edges) {
+      const [a, b] = e, onPath = e[e.length - 1];
+      const [xa, ya] = xy(a), [xb, yb] = xy(b);
+      const line = PP.svg("line", { x1: xa + nw, y1: ya + nh / 2, x2: xb, y2: yb + nh / 2,
+        class: "edge" + (onPath ? " critical" : ""), "data-from": a, "data-to": b,
+        "marker-end": "url(#arrow)" });
+      svg.append(line);
+      if (g.collapsed)
+        svg.append(PP.svg("text", { x: (xa + nw + xb) / 2, y: (ya + yb + nh) / 2 - 3, class: "elabel" },
+          e[2] + " \u00d7"));
+    }
+    for (let i = 0; i < n; i++) {
+      const v = g.nodes[i], name = this.names[v[0]], [x, y] = xy(i);
+      const crit = v[v.length - 1];
+      const grp = PP.svg("g", { class: "gnode" + (crit ? " critical" : ""), "data-node": i });
+      grp.append(PP.svg("rect", { x, y, width: nw, height: nh, rx: 3, fill: this.colourOf(name) }));
+      const tip = g.collapsed
+        ? name + ": " + v[1] + " tasks, work " + PP.fmt(v[2]) + " s"
+        : name + " #" + i + " on thread " + v[1] + ": created " + PP.fmt(v[2]) + " s, ready " +
+          PP.fmt(v[3]) + " s, began " + PP.fmt(v[4]) + " s, ended " + PP.fmt(v[5]) + " s; work " +
+          PP.fmt(v[6]) + " s";
+      grp.append(PP.svg("title", {}, tip));
+      grp.append(PP.svg("text", { x: x + 3, y: y + (g.collapsed ? 15 : nh - 7) },
+        g.collapsed ? name.slice(0, 28) : "#" + i));
+      if (g.collapsed)
+        grp.append(PP.svg("text", { x: x + 3, y: y + 31 }, v[1] + " tasks, " + PP.fmt(Number(v[2].toPrecision(3))) + " s"));
+      svg.append(grp);
+    }
+    box.append(PP.el("p", { id: "graph-caption", text: g.collapsed
+      ? "collapsed to task constructs (" + n + " constructs; more than " + this.maxInstances +
+        " dependent tasks); bold: where the critical path passes"
+      : n + " dependent task instances and " + g.edges.length +
+        " dependences (columns: longest chain of dependences leading to a task); bold: the critical path" }));
+    box.append(svg);
+  }
+  /* dependences between constructs: [{from, to, count}] (the collapsed graph's
+   * edges, or the instance edges counted per pair) */
+  pairs() {
+    const g = this.g, m = new Map();
+    for (const e of g.edges) {
+      const a = g.nodes[e[0]][0], b = g.nodes[e[1]][0];   // construct indices
+      const k = a + " " + b, c = g.collapsed ? e[2] : 1;
+      const cur = m.get(k) || { from: this.names[a], to: this.names[b], count: 0 };
+      cur.count += c;
+      m.set(k, cur);
+    }
+    return [...m.values()];
+  }
+};
