@@ -8,6 +8,9 @@ Chromium through Selenium), one session for all checks:
   dependences per pair of constructs and the POT quadrant are pompprof-timeline
   --format json's; the task graph's SVG has pompprof-replay --graph's nodes and edges,
   the critical ones bold;
+- examples/sparselu.c in depend mode traced, with more dependent tasks than
+  --graph-instances: the graph collapsed to its task constructs, their task counts and
+  the dependences between them as pompprof-replay --graph counts them;
 - examples/sparselu.c built with pompprof --functions: its functions are nodes of the
   call tree (found by the search, values as the .cubex has them) and boxes of their
   task construct's flame graph;
@@ -111,6 +114,13 @@ class DependInBrowser(unittest.TestCase):
         archive = glob.glob(os.path.join(cls.wf, "*.otf2"))[0]
         cls.replay = json.loads(subprocess.run([REPLAY, "--graph", str(GRAPH_INSTANCES), archive],
                                                stdout=subprocess.PIPE, check=True).stdout)
+        lu = build(t, "sparselu")
+        cls.lu = run(lu, os.path.join(t, "lu"), [6, 8, "depend"], trace=True)
+        cls.page_lu = os.path.join(t, "lu.html")
+        view(cls.lu, "--graph-instances", "20", "-o", cls.page_lu)
+        archive = glob.glob(os.path.join(cls.lu, "*.otf2"))[0]
+        cls.replay_lu = json.loads(subprocess.run([REPLAY, "--graph", "20", archive],
+                                                  stdout=subprocess.PIPE, check=True).stdout)
         lu = build(t, "sparselu", ["--functions"])
         cls.fn = run(lu, os.path.join(t, "fn"), [6, 16])
         cls.page_fn = os.path.join(t, "fn.html")
@@ -236,7 +246,7 @@ class DependInBrowser(unittest.TestCase):
         # the longest chain crosses 2N - 1 blocks; it is the critical path of a wavefront
         # with equal blocks only on an idle machine, so only its length is bounded here
         self.assertGreaterEqual(len(crit), 1)
-        edges = self.b.js("""return Array.from(document.querySelectorAll('#task-graph-svg line.edge'))
+        edges = self.b.js("""return Array.from(document.querySelectorAll('#task-graph-svg .edge'))
             .map((l) => [+l.dataset.from, +l.dataset.to, l.classList.contains('critical') ? 1 : 0]);""")
         self.assertEqual(sorted(edges), sorted(map(list, g["edges"])))
         # each block waits for its upper and left neighbours: 2 N (N - 1) edges
@@ -270,6 +280,40 @@ class DependInBrowser(unittest.TestCase):
         labels = self.b.js("return PP.PAGE.flame.boxes.map((b) => b.label)")
         self.assertIn("bmod", labels)
         self.shot("view-functions-flame")
+
+    def test_5_collapsed_graph(self):
+        # sparselu's 4 task constructs, more dependent tasks than --graph-instances 20
+        self.open(self.page_lu)
+        self.b.find("#tab-graph").click()
+        tg = self.replay_lu["task_graph"]
+        g = tg["dependences"]
+        self.assertTrue(g["collapsed"])
+        self.assertEqual(len(g["nodes"]), 4)
+        nodes = self.b.finds("#task-graph-svg g.gnode")
+        self.assertEqual(len(nodes), 4)
+        for el, (name, count, _work, _crit) in zip(nodes, g["nodes"]):
+            title = el.find_element(B.By.TAG_NAME, "title").get_attribute("textContent")
+            self.assertTrue(title.startswith("%s: %d tasks" % (tg["constructs"][name], count)), title)
+        self.assertEqual(sum(n[1] for n in g["nodes"]), self.replay_lu["graph"]["dependent_tasks"])
+        shown = self.b.js("""return Array.from(document.querySelectorAll('#task-graph-svg text.elabel'))
+            .map((t) => [+t.dataset.from, +t.dataset.to, parseInt(t.textContent)]);""")
+        self.assertEqual(sorted(shown), sorted(e[:3] for e in g["edges"]))
+        self.assertEqual(sum(e[2] for e in shown), self.replay_lu["graph"]["dependence_edges"])
+        # the dependences table of the trace view: the same pairs by name
+        self.b.find("#tab-trace").click()
+        pairs = sorted((r.find_elements(B.By.TAG_NAME, "td")[0].text,
+                        r.find_elements(B.By.TAG_NAME, "td")[1].text,
+                        int(r.find_elements(B.By.TAG_NAME, "td")[2].text))
+                       for r in self.b.finds("#t-depend tbody tr"))
+        names = tg["constructs"]
+        self.assertEqual(pairs, sorted((names[g["nodes"][a][0]], names[g["nodes"][b][0]], c)
+                                       for a, b, c, _w, _p in g["edges"]))
+        # the option is checked
+        p = subprocess.run([VIEW, self.lu, "--graph-instances", "0", "-o",
+                            os.path.join(self.tmp, "no.html")], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--graph-instances needs a number from 1 to 100000", p.stderr)
 
     @staticmethod
     def subtree(prof, root):

@@ -18,7 +18,7 @@ from ..analysis.timeline import find_archive, pot_quadrant, run_replay
 BINS = 1024
 LEVELS = 5          # finest level: BINS * 4**(LEVELS-1) = 262144 bins
 INSTANCES = 20000   # task instances shown with their fragments (hover, creation links)
-GRAPH_INSTANCES = 400   # dependence graph drawn instance by instance up to this many
+GRAPH_INSTANCES = 400   # default: dependence graph drawn instance by instance up to this many
 
 
 def has_trace(run_dir: str) -> bool:
@@ -26,11 +26,11 @@ def has_trace(run_dir: str) -> bool:
                                                                   "*.otf2")))
 
 
-def trace_payload(run_dir: str) -> dict:
+def trace_payload(run_dir: str, graph_instances: int = GRAPH_INSTANCES) -> dict:
     archive = find_archive(run_dir)
     args = argparse.Namespace(window_from=None, window_to=None, bins=BINS, chrome=None)
     data = run_replay(archive, args, pictures=True,
                       extra=["--levels", str(LEVELS), "--instances", str(INSTANCES),
-                             "--graph", str(GRAPH_INSTANCES)])
+                             "--graph", str(graph_instances)])
     data["pot"] = pot_quadrant(data["total"])
     return data

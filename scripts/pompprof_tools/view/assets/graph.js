@@ -14,6 +14,10 @@ PP.svg = function (tag, attrs, text) {
   return e;
 };
 
+/* a duration in few characters: 7.04 us, 1.2 ms, 3.1 s */
+PP.dur = (v) => (v >= 1 ? v.toPrecision(3) + " s" : v >= 1e-3 ? (v * 1e3).toPrecision(3) + " ms"
+  : (v * 1e6).toPrecision(3) + " \u00b5s");
+
 PP.TaskGraph = class {
   constructor(tg, colourOf) {
     this.g = tg.dependences;
@@ -38,7 +42,9 @@ PP.TaskGraph = class {
   draw(box) {
     box.textContent = "";
     const g = this.g, n = g.nodes.length;
-    const col = this.columns(n, g.edges);
+    // instances: a DAG, in columns; constructs: one row in order of first appearance
+    // (their graph has cycles: lu0 -> fwd -> bmod -> lu0 of the next step)
+    const col = g.collapsed ? g.nodes.map((_, i) => i) : this.columns(n, g.edges);
     const rows = {}, pos = [];
     for (let i = 0; i < n; i++) {
       const r = rows[col[i]] || 0;
@@ -47,7 +53,8 @@ PP.TaskGraph = class {
     }
     const nw = g.collapsed ? 190 : 46, nh = g.collapsed ? 40 : 22, dx = nw + (g.collapsed ? 90 : 22), dy = nh + 14;
     const ncol = Math.max(1, ...col.map((c) => c + 1)), nrow = Math.max(1, ...Object.values(rows));
-    const W = 10 + ncol * dx, H = 10 + nrow * dy;
+    const top = g.collapsed ? 40 + 26 * n : 0;     // room for the arcs above and below
+    const W = 10 + ncol * dx, H = 10 + nrow * dy + 2 * top;
     const svg = PP.svg("svg", { id: "task-graph-svg", width: W, height: H, viewBox: "0 0 " + W + " " + H });
     const marker = PP.svg("marker", { id: "arrow", viewBox: "0 0 8 8", refX: 8, refY: 4,
       markerWidth: 7, markerHeight: 7, markerUnits: "userSpaceOnUse", orient: "auto" });
@@ -55,17 +62,29 @@ PP.TaskGraph = class {
     const defs = PP.svg("defs", {});
     defs.append(marker);
     svg.append(defs);
-    const xy = (i) => [6 + pos[i][0] * dx, 6 + pos[i][1] * dy];
+    const xy = (i) => [6 + pos[i][0] * dx, 6 + top + pos[i][1] * dy];
     for (const e of g.edges) {
       const [a, b] = e, onPath = e[e.length - 1];
       const [xa, ya] = xy(a), [xb, yb] = xy(b);
-      const line = PP.svg("line", { x1: xa + nw, y1: ya + nh / 2, x2: xb, y2: yb + nh / 2,
-        class: "edge" + (onPath ? " critical" : ""), "data-from": a, "data-to": b,
-        "marker-end": "url(#arrow)" });
-      svg.append(line);
+      let d, lx, ly;
+      if (!g.collapsed) {          // left to right, straight
+        d = "M" + (xa + nw) + "," + (ya + nh / 2) + " L" + xb + "," + (yb + nh / 2);
+      } else if (a === b) {        // a loop over the node
+        d = "M" + (xa + nw * 0.6) + "," + ya + " C" + (xa + nw * 0.6) + "," + (ya - 40) + " " +
+          (xa + nw * 0.9) + "," + (ya - 40) + " " + (xa + nw * 0.9) + "," + ya;
+        lx = xa + nw * 0.75; ly = ya - 34;
+      } else {                     // forward above, backward below, higher the farther
+        const up = b > a, h = 30 + 22 * Math.abs(b - a);
+        const x1 = xa + nw / 2 + (up ? 10 : -10), x2 = xb + nw / 2 + (up ? -10 : 10);
+        const y1 = up ? ya : ya + nh, yc = up ? ya - h : ya + nh + h;
+        d = "M" + x1 + "," + y1 + " Q" + (x1 + x2) / 2 + "," + yc + " " + x2 + "," + y1;
+        lx = (x1 + x2) / 2; ly = (y1 + yc) / 2 + (up ? 0 : 10);
+      }
+      svg.append(PP.svg("path", { d, fill: "none", class: "edge" + (onPath ? " critical" : ""),
+        "data-from": a, "data-to": b, "marker-end": "url(#arrow)" }));
       if (g.collapsed)
-        svg.append(PP.svg("text", { x: (xa + nw + xb) / 2, y: (ya + yb + nh) / 2 - 3, class: "elabel" },
-          e[2] + " \u00d7"));
+        svg.append(PP.svg("text", { x: lx, y: ly, class: "elabel", "data-from": a, "data-to": b },
+          e[2] + " \u00d7, " + PP.dur(e[3])));
     }
     for (let i = 0; i < n; i++) {
       const v = g.nodes[i], name = this.names[v[0]], [x, y] = xy(i);
@@ -81,12 +100,13 @@ PP.TaskGraph = class {
       grp.append(PP.svg("text", { x: x + 3, y: y + (g.collapsed ? 15 : nh - 7) },
         g.collapsed ? name.slice(0, 28) : "#" + i));
       if (g.collapsed)
-        grp.append(PP.svg("text", { x: x + 3, y: y + 31 }, v[1] + " tasks, " + PP.fmt(Number(v[2].toPrecision(3))) + " s"));
+        grp.append(PP.svg("text", { x: x + 3, y: y + 31 }, v[1] + " tasks, " + PP.dur(v[2])));
       svg.append(grp);
     }
     box.append(PP.el("p", { id: "graph-caption", text: g.collapsed
       ? "collapsed to task constructs (" + n + " constructs; more than " + this.maxInstances +
-        " dependent tasks); bold: where the critical path passes"
+        " dependent tasks); an edge: how many dependences join two constructs, and the " +
+        "predecessors' work along them; bold: where the critical path passes"
       : n + " dependent task instances and " + g.edges.length +
         " dependences (columns: longest chain of dependences leading to a task); bold: the critical path" }));
     box.append(svg);
