@@ -106,7 +106,7 @@ class DependInBrowser(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = t = tempfile.mkdtemp(prefix="pp-view-depend-")
         wf = build(t, "wavefront")
-        cls.wf = run(wf, os.path.join(t, "wf"), [6, 30000], trace=True)
+        cls.wf = run(wf, os.path.join(t, "wf"), [6, 200000], trace=True)
         cls.page_wf = os.path.join(t, "wf.html")
         view(cls.wf, "-o", cls.page_wf)
         cls.timeline = json.loads(subprocess.run([TIMELINE, cls.wf, "--format", "json"],
