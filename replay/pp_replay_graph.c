@@ -14,7 +14,7 @@
 
 #include <stdlib.h>
 
-#define PP_GRAPH_MAX_STRETCHES 100000
+#define PP_GRAPH_MAX_STRETCHES 20000
 
 /* Construct names by dense index: one index per region (n_regions: none). */
 typedef struct pp_graph_names {
