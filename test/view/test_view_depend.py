@@ -194,6 +194,17 @@ class DependInBrowser(unittest.TestCase):
         longest = max(range(len(drawn)), key=lambda k: drawn[k][1] - drawn[k][0] if drawn[k][5] >= 0 else -1)
         index = self.b.js("return PP.PAGE.trace.drawnPath[arguments[0]]", longest)
         self.assertEqual(self.b.js(probe, index), [0, 0, 0, 255])
+        # hovering it names it
+        at = self.b.js(probe.replace("return Array.from(c.getContext('2d').getImageData("
+                                     "Math.round(x * r), Math.round(y * r), 1, 1).data);",
+                                     "return [x - w / 2, y - h / 2];"), index)
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(self.b.d).move_to_element_with_offset(
+            self.b.find("#timeline"), int(at[0]), int(at[1])).perform()
+        s = drawn[longest]
+        self.assertIn("critical path, stretch %d of %d: %s #%d" % (index + 1, len(drawn), s[6], s[5]),
+                      self.b.find("#trace-tip").text)
+        ActionChains(self.b.d).move_by_offset(0, 400).perform()     # off the timeline
         self.shot("view-critical-path")
         self.b.find("#show-path").click()
         self.assertNotEqual(self.b.js(probe, index), [0, 0, 0, 255])
@@ -254,6 +265,17 @@ class DependInBrowser(unittest.TestCase):
         self.assertEqual(len(edges), self.timeline["graph"]["dependence_edges"])
         self.assertEqual(sum(e[2] for e in edges), max(0, len(crit) - 1))
         self.shot("view-task-graph")
+        # a click on a task shows it on the timeline
+        last = crit[-1] if crit else 0
+        self.b.find('#task-graph-svg g.gnode[data-node="%d"]' % last).click()
+        self.assertTrue(self.b.find("#timeline").is_displayed())
+        w = self.b.find("#trace-window")
+        f, t = float(w.get_attribute("data-from")), float(w.get_attribute("data-to"))
+        began, ended = g["nodes"][last][4], g["nodes"][last][5]
+        self.assertLessEqual(f, began)
+        self.assertGreaterEqual(t, ended)
+        self.assertLess(t - f, 0.5 * self.replay["trace"]["seconds"])
+        self.b.find("#zoom-reset").click()
 
     def test_4_functions(self):
         self.open(self.page_fn)

@@ -19,11 +19,14 @@ PP.dur = (v) => (v >= 1 ? v.toPrecision(3) + " s" : v >= 1e-3 ? (v * 1e3).toPrec
   : (v * 1e6).toPrecision(3) + " \u00b5s");
 
 PP.TaskGraph = class {
-  constructor(tg, colourOf) {
+  /* colourOf: construct name -> colour (the timeline's); onPick(node): a click on an
+   * instance's box */
+  constructor(tg, colourOf, onPick) {
+    this.onPick = onPick;
     this.g = tg.dependences;
     this.names = tg.constructs;
     this.maxInstances = tg.max_instances;
-    this.colourOf = colourOf;   // construct name -> colour (the timeline's)
+    this.colourOf = colourOf;
   }
   /* columns: longest path (in edges) from a node without predecessors */
   columns(n, edges) {
@@ -89,7 +92,9 @@ PP.TaskGraph = class {
     for (let i = 0; i < n; i++) {
       const v = g.nodes[i], name = this.names[v[0]], [x, y] = xy(i);
       const crit = v[v.length - 1];
-      const grp = PP.svg("g", { class: "gnode" + (crit ? " critical" : ""), "data-node": i });
+      const pick = !g.collapsed && this.onPick;
+      const grp = PP.svg("g", { class: "gnode" + (crit ? " critical" : "") + (pick ? " pick" : ""),
+                                "data-node": i });
       grp.append(PP.svg("rect", { x, y, width: nw, height: nh, rx: 3, fill: this.colourOf(name) }));
       const tip = g.collapsed
         ? name + ": " + v[1] + " tasks, work " + PP.fmt(v[2]) + " s"
@@ -101,6 +106,7 @@ PP.TaskGraph = class {
         g.collapsed ? name.slice(0, 28) : "#" + i));
       if (g.collapsed)
         grp.append(PP.svg("text", { x: x + 3, y: y + 31 }, v[1] + " tasks, " + PP.dur(v[2])));
+      if (pick) grp.addEventListener("click", () => this.onPick(v));
       svg.append(grp);
     }
     box.append(PP.el("p", { id: "graph-caption", text: g.collapsed
@@ -108,7 +114,8 @@ PP.TaskGraph = class {
         " dependent tasks); an edge: how many dependences join two constructs, and the " +
         "predecessors' work along them; bold: where the critical path passes"
       : n + " dependent task instances and " + g.edges.length +
-        " dependences (columns: longest chain of dependences leading to a task); bold: the critical path" }));
+        " dependences (columns: longest chain of dependences leading to a task); bold: the " +
+        "critical path; click a task to see it on the timeline" }));
     box.append(svg);
   }
   /* dependences between constructs: [{from, to, count}] (the collapsed graph's

@@ -45,7 +45,10 @@
         if (tg && tg.dependences.nodes.length) {
           let drawn = false;    // laid out when first shown
           PP.tabs.add("graph", "Task graph", "view-graph", () => {
-            if (!drawn) new PP.TaskGraph(tg, (n) => trace.colourOfName(n)).draw(PP.$("task-graph"));
+            if (!drawn) new PP.TaskGraph(tg, (n) => trace.colourOfName(n), (node) => {
+              PP.tabs.show("trace");
+              trace.showInstance(node);
+            }).draw(PP.$("task-graph"));
             drawn = true;
           });
         }

@@ -198,8 +198,30 @@ PP.Trace = class {
           break;
         }
     }
+    const k = this.pathAt(row, t);
+    if (k >= 0) {
+      const [, , , c, work, inst] = this.path[k];
+      html = (html ? html + "<br>" : "") + "<b>critical path</b>, stretch " + (k + 1) + " of " +
+        this.path.length + ": " + PP.esc(this.pathNames[c]) + (inst >= 0 ? " #" + inst : "") +
+        ", " + PP.fmt(work) + " s of work";
+    }
     PP.tip(PP.$("trace-tip"), e, html);
     this.draw();
+  }
+  /* the drawn stretch of the critical path on thread row at time t, or -1 */
+  pathAt(row, t) {
+    for (const i of this.drawnPath) {
+      const [a, b, loc] = this.path[i];
+      if (loc === row && a <= t && t <= b) return i;
+    }
+    return -1;
+  }
+  /* zoom to a dependent task instance of the task graph (its run, and as much again) */
+  showInstance(node) {
+    const [, , created, , began, ended] = node;
+    const a = began !== null ? began : created, b = ended !== null ? ended : a;
+    const pad = Math.max(b - a, (this.to - this.from) / this.finest().bins * 8) / 2;
+    this.setWindow(a - pad, b + pad);
   }
   colourOfName(name) {
     for (const [id, n] of Object.entries(this.labels)) if (n === name) return this.colour[id];
