@@ -38,7 +38,8 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/bench/bench_tools.py examples/bench/synth_profile.py examples/bench/view_bench.py \
 	examples/bench/depend_bench.c examples/bench/depend_bench.py \
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
-	examples/bench/function_bench.py examples/health.c examples/bench/task_cost.py
+	examples/bench/function_bench.py examples/health.c examples/bench/task_cost.py \
+	examples/bench/ompt_bench.py
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
 	examples/bench/manytasks_plain examples/bench/rss_run examples/bench/depend_bench \
@@ -80,7 +81,14 @@ endif
 # metrics), the engine's event costs, the tools against the profile size,
 # and the examples' overheads.
 bench: bench-cube bench-profile bench-task-cost bench-tools bench-examples bench-trace bench-mpi \
-	bench-view bench-functions bench-depend
+	bench-view bench-functions bench-depend bench-ompt
+
+# The OMPT event source beside OPARI2 mode (examples/bench/ompt_bench.py): the
+# same examples plain, with OPARI2, and through OMPT (gcc on libomp, clang).
+.PHONY: bench-ompt
+bench-ompt: scripts/pompprof libpompprof.la
+	$(PYTHON) $(srcdir)/examples/bench/ompt_bench.py --builddir '$(abs_top_builddir)' \
+		--srcdir '$(abs_top_srcdir)'
 
 # pompprof-report, -diff and -scaling on profiles of 500, 5,000 and 50,000
 # task constructs (BENCH_TOOL_SIZES to choose others).
