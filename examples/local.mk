@@ -158,7 +158,7 @@ view-examples: examples scripts/pompprof-view
 	$(EXAMPLES_POMPPROF) --functions $(CC) $(OPENMP_CFLAGS) $(EXAMPLES_CFLAGS) -g \
 	  $(srcdir)/examples/sparselu.c -o examples/pages/sparselu_functions $(EXAMPLES_LIBS) >/dev/null
 	$(VIEW_EXAMPLES_RUN) POMPPROF_OUTPUT=examples/pages/functions \
-	  examples/pages/sparselu_functions 8 16 >/dev/null
+	  examples/pages/sparselu_functions 12 32 >/dev/null
 	scripts/pompprof-view examples/pages/functions -o examples/pages/functions.html
 if HAVE_MPI
 	$(VIEW_EXAMPLES_RUN) OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
