@@ -66,6 +66,7 @@ pp_region_id pp_profile_region_define(const pp_region_def *def)
     }
     __atomic_store_n(&pp_region_n, id + 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&pp_region_lock);
+    pp_profile_trace_region(id);
     return id;
 }
 
@@ -94,6 +95,7 @@ int pp_profile_region_rename(pp_region_id id, const pp_region_def *def)
     if (def->end_line >= 0)
         r->end_line = def->end_line;
     pthread_mutex_unlock(&pp_region_lock);
+    pp_profile_trace_region(id);
     return 0;
 }
 

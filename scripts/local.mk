@@ -94,7 +94,8 @@ pompprof_mans = man/pompprof.1 man/pompprof-report.1 man/pompprof-diff.1 \
 man_MANS = $(pompprof_mans)
 CLEANFILES += $(pompprof_mans)
 EXTRA_DIST += scripts/help2roff.py
-$(pompprof_mans): man/%.1: scripts/% $(srcdir)/scripts/help2roff.py
+$(pompprof_mans): man/%.1: scripts/% $(srcdir)/scripts/help2roff.py \
+		scripts/pompprof_tools/build_config.py
 	@$(MKDIR_P) man
 	$(AM_V_GEN)case $* in \
 	  pompprof) what='build OpenMP programs for profiling with pompprof' ;; \
