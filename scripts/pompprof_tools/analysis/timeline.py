@@ -35,6 +35,7 @@ import subprocess
 import sys
 
 from .. import build_config
+from . import overhead
 from . import textfmt as tf
 from ..cli import ToolError, main_guard
 
@@ -45,11 +46,15 @@ BREAKDOWN_KEYS = ("time", "work", "work_task", "work_implicit", "overhead", "ove
                   "undetermined")
 
 EPILOG = """\
-columns (seconds): work = task work + implicit-task work; overhead = create + switch
-(waiting at a scheduling point while a task was ready) + sync (blocked in critical or
-lock while a task was ready) + flush (the trace's own buffer flushes); idleness = not
-working while no task was ready; undet = overhead or idleness, undecidable because only
-tasks whose dependences are unknown were waiting.  They add up to the thread's time.
+columns (seconds): POT's breakdown of a trace, which measures something other than
+pompprof-report's and pompprof-scaling's overhead categories (those split a profile's
+time by the construct it went to; this one by whether a task was ready).  work = task
+work + implicit-task work; overhead = the parts below, time not working while a task
+was ready; idleness = not working while no task was ready; undet = overhead or
+idleness, undecidable because only tasks whose dependences are unknown were waiting.
+They add up to the thread's time.  The overhead parts, and the category each is part of:
+%s
+"overhead by pompprof-report's categories" sums the parts per category.
 
 pictures (--svg/--png): thread view (one row per thread, coloured by task construct or
 region, grey when idle, red/orange for overhead), task view (one row per task construct,
@@ -59,7 +64,7 @@ the number of ready tasks below both.  --speedup draws the speedup bounds.
 a crashed or SIGKILLed traced run leaves DIR/traces.raw instead of a trace: given DIR,
 pompprof-timeline first salvages it into DIR/traces.otf2 (marked as interrupted; the
 events still in the threads' buffers at the crash are lost) and says so on stderr.
-"""
+""" % overhead.timeline_legend()
 
 
 def _program(env: str, installed: str, built: str) -> str:
@@ -183,9 +188,13 @@ def run_replay(archive: str, args, pictures: bool, extra=()) -> dict:
             msg = msg[len("pompprof-replay: "):]
         raise ToolError(msg)
     try:
-        return json.loads(proc.stdout.decode("utf-8", "replace"))
+        data = json.loads(proc.stdout.decode("utf-8", "replace"))
     except ValueError:
         raise ToolError("%s printed no valid result for %s" % (prog, archive)) from None
+    if "total" in data:
+        # the overhead parts per category of pompprof-report (overhead.TIMELINE_OVERHEAD)
+        data["categories"] = overhead.timeline_categories(data["total"])
+    return data
 
 
 # ---- POT's interpretation ----------------------------------------------------------------
@@ -251,8 +260,8 @@ def render_text(data: dict) -> str:
     if tr.get("end") and tr["end"] != "normal":
         out[-1:-1] = ["*** run ended: %s" % tr["end"]]
     out.append("Breakdown (seconds; POT: overhead = not working while a task was ready)")
-    headers = ["thread", "time", "work", "task", "implicit", "overhead", "create", "switch",
-               "sync", "flush", "idleness", "undet"]
+    headers = (["thread", "time", "work", "task", "implicit", "overhead"]
+               + [col for _, col, _, _ in overhead.TIMELINE_OVERHEAD] + ["idleness", "undet"])
     out.append(tf.table(headers, _breakdown_rows(data), width=120))
     total = data["total"]
     if total["time"] > 0:
@@ -261,6 +270,10 @@ def render_text(data: dict) -> str:
             100 * total["idleness"] / total["time"],
             ", undetermined %.1f %%" % (100 * total["undetermined"] / total["time"])
             if total["undetermined"] else ""))
+        out.append("overhead by pompprof-report's categories (their time while a task was "
+                   "ready):")
+        out.append("  " + ", ".join("%s %.4f s" % (name, sec)
+                                    for name, sec in data["categories"].items()))
     pot = data.get("pot")
     if pot:
         out.append("POT quadrant: %s (idleness %.1f %%, overhead %.1f %%; high from %.0f %%): %s"
