@@ -212,10 +212,17 @@ class RunFacts(unittest.TestCase):
             self.assertIn("WARNING: the profiles are of different programs", r.stdout)
         # oversubscribed: more threads than cores online
         pov = self.out("sover")
-        self.run_prog(pov, "normal", "1000", threads=CORES + 1)
+        p = self.run_prog(pov, "normal", "1000", threads=CORES + 1)
+        # the program's output stays its own: the library says it only when asked
+        self.assertEqual((p.returncode, p.stdout, p.stderr), (0, "done\n", ""))
         self.assertIn("OVERSUBSCRIBED: %d threads on %d core" % (CORES + 1, CORES),
                       tool("scaling", p1, pov).stdout)
         self.assertIn("*** OVERSUBSCRIBED", tool("report", pov).stdout)
+        self.assertIn("OVERSUBSCRIBED", tool("diff", p1, pov).stdout)
+        p = self.run_prog(self.out("sover_verbose"), "normal", "1000", threads=CORES + 1,
+                          extra={"POMPPROF_VERBOSE": "1"})
+        self.assertEqual((p.returncode, p.stdout), (0, "done\n"))
+        self.assertIn("pompprof: %d threads ran on %d core" % (CORES + 1, CORES), p.stderr)
 
     def test_link_says_when_nothing_was_instrumented(self):
         """Item 6: -fopenmp forgotten on the compile line (the wrapper then runs the
