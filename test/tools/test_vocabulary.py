@@ -47,6 +47,16 @@ class Vocabulary(unittest.TestCase):
                 self.assertGreater(cats["synchronization"]["time"], 0.0)
 
 
+    def test_example_plot_uses_the_categories(self):
+        """examples/scaling-sparselu.svg (the README's plot, from a real run) names the
+        categories of today, no older ones."""
+        import re
+        with open(os.path.join(T.TOP_SRCDIR, "examples", "scaling-sparselu.svg")) as f:
+            texts = set(re.findall(r"<text[^>]*>([^<]*)</text>", f.read()))
+        names = {c.name for c in overhead.CATEGORIES if c.name != overhead.MPI}
+        self.assertLessEqual(names, texts)
+        self.assertFalse({"task management", "fork/join"} & texts)
+
     def test_diff_compares_the_same_categories(self):
         a, b = T.golden("tasks_t1"), T.golden("tasks_t2")
         d = json.loads(T.run_tool("diff", "--format", "json", a, b, check=True).stdout)
