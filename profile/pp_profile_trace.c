@@ -47,17 +47,7 @@ void pp_profile_trace_start(uint64_t now)
     pp_trace_save_fact("date", pp_profile_g.date);
     pp_profile_runfacts_each(pp_profile_trace_save_fact, NULL);
     for (uint32_t i = 0, n = pp_profile_region_count(); i < n; i++)
-        pp_profile_trace_region(i);
-}
-
-void pp_profile_trace_region(pp_region_id id)
-{
-    const pp_region_rec *r = pp_profile_region_get(id);
-    if (!r || !pp_trace_active())
-        return;
-    pp_trace_region t = {r->name,        r->file,       r->paradigm, r->role,
-                         r->description, r->begin_line, r->end_line};
-    pp_trace_save_region(id, &t);
+        pp_profile_region_save(i);
 }
 
 #define PP_TRACE_FACTS_MAX 256

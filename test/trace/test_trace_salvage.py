@@ -75,8 +75,10 @@ class Salvage(unittest.TestCase):
         self.assertTrue(os.path.isfile(archive))
 
         ev = Events(archive)
-        self.assertEqual(ev.locations(), [0, 1])
-        for loc in (0, 1):
+        # a thread whose records were all still in its buffer has no events (on a busy
+        # machine one thread may have done nearly everything)
+        self.assertTrue(ev.locations() and set(ev.locations()) <= {0, 1}, ev.locations())
+        for loc in ev.locations():
             self.assertEqual(ev.count("ENTER", loc), ev.count("LEAVE", loc))
             self.assertGreater(ev.count("ENTER", loc), 0)
         ran = ev.count("ENTER", text='"!$omp task @killed.c:28"')
@@ -115,8 +117,8 @@ class Salvage(unittest.TestCase):
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             deadline = time.time() + 120
-            # wait until both threads flushed at least once
-            while time.time() < deadline and not all(
+            # wait until a thread flushed at least once
+            while time.time() < deadline and not any(
                     os.path.exists(os.path.join(raw, f))
                     and os.path.getsize(os.path.join(raw, f)) > 2 * 64
                     for f in ("0.raw", "1.raw")):
