@@ -243,6 +243,8 @@ int main(int argc, char **argv)
         .metrics = (const char *const *)d.metrics,
         .n_metrics = d.n_metrics,
         .program = d.program,
+        .host = NULL,
+        .pid = d.pid,
         .t_end = t_last,
         .ticks_per_second = d.ticks_per_second,
         .wall_t0 = d.wall_t0,
@@ -250,9 +252,12 @@ int main(int argc, char **argv)
         .fact_values = (const char *const *)d.fact_values,
         .n_facts = d.n_facts,
     };
+    for (uint32_t i = 0; i < d.n_facts; i++)
+        if (!strcmp(d.fact_keys[i], "host"))
+            defs.host = d.fact_values[i]; /* the run's machine, not the salvager's */
     int status = pp_trace_finish(&defs);
-    char anchor[PATH_MAX];
-    snprintf(anchor, sizeof anchor, "%s", g->anchor);
+    char anchor[sizeof g->anchor];
+    memcpy(anchor, g->anchor, sizeof anchor); /* the reset below clears it */
     pp_trace_reset();
     pp_salvage_defs_free(&d);
     if (status < 0)

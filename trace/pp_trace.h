@@ -145,6 +145,8 @@ typedef struct pp_trace_defs {
     const char *const *metrics;     /* PAPI event names of METRICS records */
     uint32_t n_metrics;
     const char *program;            /* for the system tree and the archive */
+    const char *host;               /* the machine's name; NULL: this one's */
+    long pid;                       /* the traced process; 0: this one */
     uint64_t t_end;                 /* ticks at the end of measurement */
     double ticks_per_second;
     double wall_t0;                 /* seconds since 1970 at t0 */

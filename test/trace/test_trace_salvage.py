@@ -61,6 +61,8 @@ class Salvage(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(raw)), ["0.raw", "1.raw", "defs", "reserve"])
         with open(os.path.join(raw, "defs")) as f:
             defs = f.read()
+        self.assertTrue(defs.startswith("pid\t"))
+        crashed_pid = defs.split("\n")[0].split("\t")[1]
         self.assertIn("\t!$omp task @killed.c:28\t", defs)
         self.assertIn("program\tkilled\n", defs)
 
@@ -98,6 +100,10 @@ class Salvage(unittest.TestCase):
         self.assertEqual(props["POMPPROF::SALVAGED"], "1")
         self.assertEqual(props["POMPPROF::THREADS"], "2")
         self.assertIn("killed %d %d" % (ROUNDS, TASKS), props["POMPPROF::COMMAND_LINE"])
+        # the process group names the killed process, not the salvager
+        groups = subprocess.run(["otf2-print", "-G", archive], stdout=subprocess.PIPE,
+                                universal_newlines=True, check=True).stdout
+        self.assertIn('"killed (process %s)"' % crashed_pid, groups)
 
         data = __import__("json").loads(r.stdout)
         self.assertTrue(data["trace"]["end"].startswith("interrupted"))
