@@ -99,14 +99,21 @@ int pp_profile_region_rename(pp_region_id id, const pp_region_def *def)
     return 0;
 }
 
-void pp_profile_region_save(pp_region_id id)
+int pp_profile_region_as_trace(pp_region_id id, pp_trace_region *t)
 {
     const pp_region_rec *r = pp_profile_region_get(id);
-    if (!r || !pp_trace_active())
-        return;
-    pp_trace_region t = {r->name,        r->file,       r->paradigm, r->role,
-                         r->description, r->begin_line, r->end_line};
-    pp_trace_save_region(id, &t);
+    if (!r)
+        return -1;
+    *t = (pp_trace_region){r->name,        r->file,       r->paradigm, r->role,
+                           r->description, r->begin_line, r->end_line};
+    return 0;
+}
+
+void pp_profile_region_save(pp_region_id id)
+{
+    pp_trace_region t;
+    if (pp_trace_active() && pp_profile_region_as_trace(id, &t) == 0)
+        pp_trace_save_region(id, &t);
 }
 
 const pp_region_rec *pp_profile_region_get(pp_region_id id)

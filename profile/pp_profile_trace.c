@@ -153,11 +153,8 @@ void pp_profile_trace_finish(uint64_t now)
     }
     for (uint32_t i = 0; i < pp_profile_g.n_ctr && i < PP_COUNTERS_MAX; i++)
         metrics[i] = pp_counters_name((int)i);
-    for (uint32_t i = 0; regions && i < n; i++) {
-        const pp_region_rec *r = pp_profile_region_get(i);
-        regions[i] = (pp_trace_region){r->name,        r->file,       r->paradigm, r->role,
-                                       r->description, r->begin_line, r->end_line};
-    }
+    for (uint32_t i = 0; regions && i < n; i++)
+        pp_profile_region_as_trace(i, &regions[i]);
     /* without the memory for the region list the raw files are removed
      * and no archive is written */
     pp_trace_finish(regions ? &defs : NULL);
