@@ -237,6 +237,56 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
     return found;
 }
 
+/* The line of addr found unit by unit: dwfl_module_getsrc finds units
+ * through .debug_aranges, which clang does not write. */
+static const char *pp_dwarf_line_by_units(Dwfl_Module *m, Dwarf_Addr addr, int *line)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf *dw = dwfl_module_getdwarf(m, &bias);
+    if (!dw)
+        return NULL;
+    Dwarf_CU *cu = NULL;
+    Dwarf_Die cudie;
+    while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+        if (dwarf_haspc(&cudie, addr - bias) != 1)
+            continue;
+        Dwarf_Line *l = dwarf_getsrc_die(&cudie, addr - bias);
+        if (l && dwarf_lineno(l, line) == 0 && *line > 0)
+            return dwarf_linesrc(l, NULL, NULL);
+    }
+    return NULL;
+}
+
+int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out)
+{
+    memset(out, 0, sizeof *out);
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, addr) : NULL;
+    if (!m)
+        return -1;
+    Dwarf_Addr start = 0;
+    const char *mainfile = NULL;
+    const char *name = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, &mainfile, NULL);
+    pp_dwarf_copy(out->module, sizeof out->module, mainfile ? mainfile : name);
+    out->module_offset = (uint64_t)(addr - start);
+    Dwfl_Line *l = dwfl_module_getsrc(m, addr);
+    int line = 0;
+    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+    if (!file || line <= 0)
+        file = pp_dwarf_line_by_units(m, addr, &line);
+    if (file && line > 0) {
+        pp_dwarf_copy(out->file, sizeof out->file, file);
+        out->line = line;
+    }
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *fn = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+    if (fn) {
+        pp_dwarf_copy(out->function, sizeof out->function, fn);
+        out->function_offset = (uint64_t)off;
+    }
+    return 0;
+}
+
 #else /* no libdw: dladdr's names of exported symbols */
 
 struct pp_dwarf {
@@ -262,6 +312,21 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
         return -1;
     pp_dwarf_copy(out->mangled, sizeof out->mangled, info.dli_sname);
     pp_dwarf_demangle(info.dli_sname, out->name, sizeof out->name);
+    return 0;
+}
+
+int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out)
+{
+    memset(out, 0, sizeof *out);
+    Dl_info info;
+    if (!d || !dladdr((void *)addr, &info))
+        return -1;
+    pp_dwarf_copy(out->module, sizeof out->module, info.dli_fname);
+    out->module_offset = (uint64_t)(addr - (uintptr_t)info.dli_fbase);
+    if (info.dli_sname && info.dli_saddr) {
+        pp_dwarf_copy(out->function, sizeof out->function, info.dli_sname);
+        out->function_offset = (uint64_t)(addr - (uintptr_t)info.dli_saddr);
+    }
     return 0;
 }
 #endif

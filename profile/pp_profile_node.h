@@ -124,6 +124,7 @@ struct pp_task {
     uint32_t fold;         /* open regions that were folded (depth/memory) */
     uint8_t is_explicit;
     uint8_t suspended;
+    uint8_t moved;         /* an untied task resumed on another location: a shell */
     pp_region_id region;   /* explicit: the task construct */
     pp_node *stub;         /* explicit and running: its open stub */
     uint64_t suspend_start;

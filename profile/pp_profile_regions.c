@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/pp_message.h"
+#include "profile/pp_profile_names.h"
 
 #define PP_REGION_CHUNK_BITS 10
 #define PP_REGION_CHUNK (1u << PP_REGION_CHUNK_BITS)
@@ -137,6 +138,28 @@ int pp_profile_region_describe(pp_region_id id, pp_region_def *def)
 uint32_t pp_profile_region_count(void)
 {
     return __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE);
+}
+
+/* ---- regions named late (pp_profile_names.h) ---------------------------------- */
+
+static pp_region_rec *pp_region_slot(pp_region_id id)
+{
+    if (id >= __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE))
+        return NULL;
+    return &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
+}
+
+void pp_profile_region_alias(pp_region_id id, pp_region_id same_as)
+{
+    pp_region_rec *r = pp_region_slot(id);
+    if (r && id != same_as && pp_region_slot(same_as))
+        r->alias1 = same_as + 1;
+}
+
+pp_region_id pp_profile_region_canonical(pp_region_id id)
+{
+    const pp_region_rec *r = pp_region_slot(id);
+    return r && r->alias1 ? r->alias1 - 1 : id;
 }
 
 /* Tests only: forget every region. */

@@ -1,6 +1,6 @@
 /* pompprof-replay [--from S] [--to S] [--bins N] [--instances N]
  *                 [--levels N] [--pictures] [--chrome FILE]
- *                 [--dot FILE [--dot-instances N]] ARCHIVE.otf2
+ *                 [--dot FILE [--dot-instances N]] [--graph N] ARCHIVE.otf2
  *
  * Reads a trace written by pompprof with OTF2's reader, replays its events
  * in time order (pp_replay_model.c) and prints one JSON document on stdout
@@ -592,7 +592,8 @@ static void pp_print_graph(FILE *out, pp_replay *r)
     fprintf(out, "]}");
 }
 
-static void pp_print(FILE *out, pp_replay *r, const char *path)
+/* graph: with --graph N, the path's stretches and the dependence graph */
+static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph)
 {
     fprintf(out, "{\"trace\": {\"archive\": ");
     pp_replay_json_string(out, path);
@@ -658,6 +659,10 @@ static void pp_print(FILE *out, pp_replay *r, const char *path)
         fprintf(out, ",\n \"pictures\": ");
         pp_replay_view_print(r->view, r, out);
     }
+    if (graph) {
+        fprintf(out, ",\n \"task_graph\": ");
+        pp_replay_graph_print(out, r, graph);
+    }
     fprintf(out, "}\n");
 }
 
@@ -689,7 +694,7 @@ int main(int argc, char **argv)
     unsigned long bins = 2000, instances = 64, levels = 1;
     int pictures = 0;
     const char *chrome = NULL, *path = NULL, *dot = NULL;
-    unsigned long dot_instances = 200;
+    unsigned long dot_instances = 200, graph = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -709,12 +714,14 @@ int main(int argc, char **argv)
             dot = argv[++i];
         else if (!strcmp(a, "--dot-instances") && has_value)
             dot_instances = pp_arg_count(a, argv[++i], 100000);
+        else if (!strcmp(a, "--graph") && has_value)
+            graph = pp_arg_count(a, argv[++i], 100000);
         else if (!strcmp(a, "--pictures"))
             pictures = 1;
         else if (a[0] == '-' || path)
             pp_replay_die("usage: pompprof-replay [--from S] [--to S] [--bins N] [--instances N] "
                           "[--levels N] [--pictures] [--chrome FILE] "
-                          "[--dot FILE [--dot-instances N]] ARCHIVE.otf2");
+                          "[--dot FILE [--dot-instances N]] [--graph N] ARCHIVE.otf2");
         else
             path = a;
     }
@@ -738,7 +745,7 @@ int main(int argc, char **argv)
     pp_replay_depend_mark_critical(&r);
     if (dot && pp_replay_dot_write(&r, dot, (uint32_t)dot_instances) != 0)
         pp_replay_die("cannot write %s: %s", dot, strerror(errno));
-    pp_print(stdout, &r, path);
+    pp_print(stdout, &r, path, (uint32_t)graph);
     if (fflush(stdout) != 0 || ferror(stdout))
         pp_replay_die("cannot write the result: %s", strerror(errno));
     return 0;

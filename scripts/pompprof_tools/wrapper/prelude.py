@@ -91,6 +91,9 @@ SIGNATURES = {
     "Set_nest_lock": "void (void *)",
     "Unset_nest_lock": "void (void *)",
     "Test_nest_lock": "int (void *)",
+    # the hint is an omp_sync_hint_t, an enum of int's size in libgomp and libomp
+    "Init_lock_with_hint": "void (void *, int)",
+    "Init_nest_lock_with_hint": "void (void *, int)",
 }
 CALL = re.compile(r"\bPOMP2_(\w+?)\s*\(")
 
