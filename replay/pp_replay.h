@@ -234,6 +234,7 @@ typedef struct pp_replay {
     uint32_t n_locs;
     uint64_t resolution, offset, length;
     uint32_t program_region;
+    char *end; /* the archive's POMPPROF::END property (how the run ended), NULL none */
     /* the window, in ticks */
     uint64_t from, to;
     /* readiness */

@@ -432,6 +432,10 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
     if (!rd)
         pp_replay_die("%s: not an OTF2 archive", path);
     OTF2_Reader_SetSerialCollectiveCallbacks(rd);
+    /* "interrupted: trace salvaged ..." for a trace pompprof-salvage made */
+    char *end = NULL;
+    if (OTF2_Reader_GetProperty(rd, "POMPPROF::END", &end) == OTF2_SUCCESS && end)
+        r->end = end;
     OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(rd);
     OTF2_GlobalDefReaderCallbacks *dc = OTF2_GlobalDefReaderCallbacks_New();
     if (!gdr || !dc)
@@ -596,8 +600,12 @@ static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph)
     fprintf(out, ", \"threads\": %u, \"events\": %llu, \"seconds\": ", r->n_locs,
             (unsigned long long)r->events);
     pp_replay_json_seconds(out, pp_replay_seconds(r, r->length));
-    fprintf(out, ", \"resolution\": %llu},\n \"window\": {\"from\": ",
-            (unsigned long long)r->resolution);
+    fprintf(out, ", \"resolution\": %llu, \"end\": ", (unsigned long long)r->resolution);
+    if (r->end)
+        pp_replay_json_string(out, r->end);
+    else
+        fprintf(out, "null");
+    fprintf(out, "},\n \"window\": {\"from\": ");
     pp_replay_json_seconds(out, pp_replay_seconds(r, r->from - r->offset));
     fprintf(out, ", \"to\": ");
     pp_replay_json_seconds(out, pp_replay_seconds(r, r->to - r->offset));

@@ -241,7 +241,10 @@ PP.Trace = class {
     const tt = d.total.time || 1;
     box.append(PP.el("h3", { text: "Breakdown (seconds; overhead = not working while a task was ready)" }),
       PP.table("t-breakdown", [{ key: "thread", label: "thread" }].concat(
-        cols.map((c) => ({ key: c, label: c.replace("overhead_", "").replace("work_", ""), num: true })),
+        // overhead_sync is pompprof-timeline's `lockcrit` column (analysis/overhead.py
+        // TIMELINE_OVERHEAD: part of the synchronization category)
+        cols.map((c) => ({ key: c, label: c === "overhead_sync" ? "lockcrit"
+          : c.replace("overhead_", "").replace("work_", ""), num: true })),
         [{ key: (r) => 100 * r.work / (r.time || 1), label: "work %", num: true, fmt: PP.pct }]), rows),
       PP.el("p", { id: "breakdown-total", text: "total: work " + PP.pct(100 * d.total.work / tt) +
         ", overhead " + PP.pct(100 * d.total.overhead / tt) + ", idleness " + PP.pct(100 * d.total.idleness / tt) }));
