@@ -137,8 +137,10 @@ bench-examples: examples examples/bench/pomp2_overhead examples/bench/manytasks 
 
 # make view-examples: pages of the examples (pompprof-view) in examples/pages/:
 # fib_cutoff traced (tasks, timeline), nqueens_depth (parameters), the two
-# compared at two sizes, and the hybrid MPI example (2 ranks x 2 threads) when
-# configure found MPI.
+# compared at two sizes, wavefront traced (dependent tasks: critical path on
+# the timeline, task graph), sparselu built with --functions (function nodes
+# in the tree and the flame graph), and the hybrid MPI example (2 ranks x 2
+# threads) when configure found MPI.
 .PHONY: view-examples
 VIEW_EXAMPLES_RUN = LD_LIBRARY_PATH='$(abs_top_builddir)/.libs' OMP_NUM_THREADS=2
 view-examples: examples scripts/pompprof-view
@@ -150,6 +152,14 @@ view-examples: examples scripts/pompprof-view
 	$(VIEW_EXAMPLES_RUN) POMPPROF_OUTPUT=examples/pages/nq10 examples/prof/nqueens_depth 10 >/dev/null
 	scripts/pompprof-view examples/pages/nq10 -o examples/pages/parameters.html
 	scripts/pompprof-view examples/pages/nq9 examples/pages/nq10 -o examples/pages/compare.html
+	$(VIEW_EXAMPLES_RUN) POMPPROF_TRACE=1 POMPPROF_OUTPUT=examples/pages/wavefront \
+	  examples/prof/wavefront 8 100000 >/dev/null
+	scripts/pompprof-view examples/pages/wavefront -o examples/pages/depend.html
+	$(EXAMPLES_POMPPROF) --functions $(CC) $(OPENMP_CFLAGS) $(EXAMPLES_CFLAGS) -g \
+	  $(srcdir)/examples/sparselu.c -o examples/pages/sparselu_functions $(EXAMPLES_LIBS) >/dev/null
+	$(VIEW_EXAMPLES_RUN) POMPPROF_OUTPUT=examples/pages/functions \
+	  examples/pages/sparselu_functions 12 32 >/dev/null
+	scripts/pompprof-view examples/pages/functions -o examples/pages/functions.html
 if HAVE_MPI
 	$(VIEW_EXAMPLES_RUN) OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 	  POMPPROF_OUTPUT=examples/pages/hybrid $(MPIRUN) --oversubscribe -np 2 \

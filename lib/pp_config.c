@@ -115,6 +115,7 @@ static const char *const pp_config_known[] = {
     "POMPPROF_METRICS", "POMPPROF_MAX_DEPTH", "POMPPROF_MEMORY",
     "POMPPROF_MAX_PARAMETER_VALUES", "POMPPROF_TRACE", "POMPPROF_TRACE_BUFFER",
     "POMPPROF_LIBDIR", "POMPPROF_INCDIR", "POMPPROF_REPLAY", "POMPPROF_FILTER",
+    "POMPPROF_FUNCTIONS", "POMPPROF_COSTS",
 };
 #define PP_CONFIG_KNOWN (sizeof pp_config_known / sizeof pp_config_known[0])
 

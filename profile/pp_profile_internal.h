@@ -384,6 +384,13 @@ void pp_profile_close_location(pp_location *loc, uint64_t now);
 /* With POMPPROF_TRACE=1: start the trace in the profile's directory (before
  * the first location exists, so every thread gets a buffer). */
 void pp_profile_trace_start(uint64_t now);
+/* Save region id in the trace's definitions file, for the salvage of an
+ * interrupted trace (only while tracing; pp_profile_regions.c does it when a
+ * region is defined or renamed, never on the event path). */
+void pp_profile_region_save(pp_region_id id);
+/* Region id as the trace defines it (its strings stay the region's): 0, or
+ * -1 when there is no such region. */
+int pp_profile_region_as_trace(pp_region_id id, pp_trace_region *t);
 /* Write the trace (after the profile), with the engine's regions. */
 void pp_profile_trace_finish(uint64_t now);
 

@@ -67,6 +67,7 @@ pp_region_id pp_profile_region_define(const pp_region_def *def)
     }
     __atomic_store_n(&pp_region_n, id + 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&pp_region_lock);
+    pp_profile_region_save(id);
     return id;
 }
 
@@ -95,7 +96,25 @@ int pp_profile_region_rename(pp_region_id id, const pp_region_def *def)
     if (def->end_line >= 0)
         r->end_line = def->end_line;
     pthread_mutex_unlock(&pp_region_lock);
+    pp_profile_region_save(id);
     return 0;
+}
+
+int pp_profile_region_as_trace(pp_region_id id, pp_trace_region *t)
+{
+    const pp_region_rec *r = pp_profile_region_get(id);
+    if (!r)
+        return -1;
+    *t = (pp_trace_region){r->name,        r->file,       r->paradigm, r->role,
+                           r->description, r->begin_line, r->end_line};
+    return 0;
+}
+
+void pp_profile_region_save(pp_region_id id)
+{
+    pp_trace_region t;
+    if (pp_trace_active() && pp_profile_region_as_trace(id, &t) == 0)
+        pp_trace_save_region(id, &t);
 }
 
 const pp_region_rec *pp_profile_region_get(pp_region_id id)

@@ -82,7 +82,7 @@ dist_pompprof_tools_view_assets_DATA = \
 	scripts/pompprof_tools/view/assets/flame.js \
 	scripts/pompprof_tools/view/assets/tables.js \
 	scripts/pompprof_tools/view/assets/compare.js \
-	scripts/pompprof_tools/view/assets/trace.js \
+	scripts/pompprof_tools/view/assets/trace.js scripts/pompprof_tools/view/assets/graph.js \
 	scripts/pompprof_tools/view/assets/main.js
 nodist_pompprof_tools_DATA = scripts/pompprof_tools/build_config.py
 pompprof_commands = scripts/pompprof scripts/pompprof-report scripts/pompprof-diff \
