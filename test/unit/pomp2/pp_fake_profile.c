@@ -49,7 +49,7 @@ pp_region_id pp_profile_region_define(const pp_region_def *def)
         id = (pp_region_id)pp_fake_n_regions++;
         pp_fake_regions[id] = (pp_region_def){
             pp_fake_dup(def->name), pp_fake_dup(def->file), def->begin_line,
-            def->end_line, pp_fake_dup(def->paradigm), pp_fake_dup(def->role), NULL};
+            def->end_line, pp_fake_dup(def->paradigm), pp_fake_dup(def->role), NULL, NULL};
     }
     pthread_mutex_unlock(&pp_fake_lock);
     return id;
