@@ -157,22 +157,65 @@ static void pp_dwarf_line_of(Dwfl_Module *m, uintptr_t addr, pp_dwarf_func *out)
     out->line = line;
 }
 
-/* The function's last line: that of its last instruction (normally the
- * closing brace), when the line table puts it in the declaring file. */
-static void pp_dwarf_end_line(Dwfl_Module *m, Dwarf_Die *fn, Dwarf_Addr bias, pp_dwarf_func *out)
+/* Is the line table's file name that of the declaring file (the table may
+ * name it relative to the compilation directory)? */
+static bool pp_dwarf_same_file(const char *file, const pp_dwarf_func *out)
 {
-    Dwarf_Addr high;
-    if (out->line < 0 || !out->file[0] || dwarf_highpc(fn, &high) != 0)
-        return;
-    Dwfl_Line *l = dwfl_module_getsrc(m, high - 1 + bias);
-    int line = -1;
-    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-    if (!file || line < out->line)
-        return;
     size_t lf = strlen(file), lo = strlen(out->file);
-    const char *tail = lf <= lo ? out->file + (lo - lf) : NULL;
-    if (tail && strcmp(tail, file) == 0)
-        out->end_line = line;
+    return lf <= lo && strcmp(out->file + (lo - lf), file) == 0;
+}
+
+/* Index of the first row of the address-sorted line table at or after addr. */
+static size_t pp_dwarf_first_row(Dwarf_Lines *lines, size_t n, Dwarf_Addr addr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        Dwarf_Addr a = 0;
+        dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a);
+        if (a < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The function's last line: that of its last instruction in the declaring
+ * file (normally the closing brace), in the piece of code it is entered at
+ * (entry: the function's address, as the line table counts addresses).
+ * Not simply the last instruction's: after the return gcc places landing
+ * pads and jumps to a .cold part, whose lines are those of inlined library
+ * code; and a function in several pieces (DW_AT_ranges: main and C++ code
+ * with their cold paths split off) has no high pc.  The rows are walked
+ * backwards from the end of the piece, found by binary search. */
+static void pp_dwarf_end_line(Dwarf_Die *cu, Dwarf_Die *fn, Dwarf_Addr entry,
+                              pp_dwarf_func *out)
+{
+    Dwarf_Lines *lines;
+    size_t n;
+    Dwarf_Addr base, start, end;
+    if (out->line < 0 || !out->file[0] || dwarf_getsrclines(cu, &lines, &n) != 0)
+        return;
+    ptrdiff_t off = 0;
+    while ((off = dwarf_ranges(fn, off, &base, &start, &end)) > 0)
+        if (start <= entry && entry < end)
+            break;
+    if (off <= 0)
+        return;
+    for (size_t i = pp_dwarf_first_row(lines, n, end); i-- > 0;) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a = 0;
+        int line = -1;
+        if (dwarf_lineaddr(l, &a) != 0 || a < start)
+            return;
+        const char *file = dwarf_linesrc(l, NULL, NULL);
+        if (file && pp_dwarf_same_file(file, out) && dwarf_lineno(l, &line) == 0) {
+            if (line >= out->line)
+                out->end_line = line;
+            return;
+        }
+    }
 }
 
 int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
@@ -221,7 +264,7 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
             pp_dwarf_file(cu, fn, out);
             if (!out->file[0])
                 pp_dwarf_line_of(m, addr, out);
-            pp_dwarf_end_line(m, fn, bias, out);
+            pp_dwarf_end_line(cu, fn, addr - bias, out);
         }
     }
     free(scopes);
