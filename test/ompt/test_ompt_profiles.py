@@ -12,7 +12,8 @@ sources see must be equal, number by number:
   on scheduling; the stubs in the implicit tasks' trees do (which thread runs
   which task where), so only their sum is checked: at least one per instance;
 * the regions' names (file and line as OPARI2 writes them), including the
-  implicit barriers, named by the line where their construct ends.
+  implicit barriers, named by the line where their construct ends; the lock
+  routines' regions (module "OMP").
 
 Where the sources differ, the test says why, with the counts:
 * a taskloop: OPARI2 mode measures one region and no task; OMPT mode has an
@@ -216,6 +217,15 @@ class OmptProfiles(unittest.TestCase):
                         self.assertEqual(got.get(k), v, k)
                 extra = set(got) - set(want)
                 self.assertEqual({k for k in extra if "implicit barrier" not in k}, set())
+                # the lock routines' regions are OPARI2 mode's (module "OMP", no
+                # line), so cube_sanity lists them alike (test/tools/sanity_rule.py)
+                def lock_routines(c):
+                    return {n.region.name: (n.region.mod, n.region.begin, n.region.end,
+                                            n.region.paradigm, n.region.role)
+                            for n in c.cnodes_in_order() if n.region.role == "wrapper"}
+                routines, ref_routines = lock_routines(cube), lock_routines(ref)
+                self.assertEqual(routines, {k: ref_routines.get(k) for k in routines})
+                self.assertEqual(bool(routines), source == "locks.c")
 
     def test_diff_matches_the_two_sources(self):
         # pompprof-diff of an OPARI2 profile and an OMPT profile of one source
