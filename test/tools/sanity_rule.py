@@ -101,3 +101,16 @@ def documented(cube, check, region_id):
     artificial = r.role == "artificial" and (r.name == "TASKS" or r.paradigm == "measurement")
     return artificial and check in ("file", "line") or \
         check == "line" and r.mod in ("OMP", "MPI") and r.role != "artificial"
+
+
+def documented_value(cube, finding):
+    """Is this value finding one the README lists: the program root's exclusive time
+    (TASKS subtracted), or the max_time of a call path whose visits all lasted no time
+    (OMPT mode's point events: a deferred task's creation, lock init/destroy/unset),
+    whose all-zero row cube_sanity reads as -DBL_MAX?"""
+    check, metric, cid, _ = finding
+    c = cube.cnodes[cid]
+    if metric == "time":
+        return check == "exclusive" and c.parent is None
+    return metric == "max_time" and not any(cube.row("max_time", c)) and \
+        any(cube.row("visits", c))
