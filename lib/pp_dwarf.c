@@ -43,15 +43,87 @@ struct pp_dwarf {
     Dwfl *dwfl;
 };
 
+/* libdw is loaded with dlopen on the first look-up, not linked: a program
+ * that never names functions does not pay for loading and relocating libdw
+ * and its libraries at start-up.  The calls keep libdw's names and go through
+ * pointers resolved once. */
+#define PP_DW_FUNCS(X)                                                                             \
+    X(dwfl_begin) X(dwfl_end) X(dwfl_report_begin) X(dwfl_report_end) X(dwfl_linux_proc_report)    \
+    X(dwfl_linux_proc_find_elf) X(dwfl_standard_find_debuginfo) X(dwfl_addrmodule)                 \
+    X(dwfl_module_addrdie) X(dwfl_module_addrname) X(dwfl_module_getsrc) X(dwfl_lineinfo)          \
+    X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_formref_die)                 \
+    X(dwarf_srclang) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag) X(dwarf_diename)       \
+    X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_highpc) X(dwfl_module_getdwarf)                 \
+    X(dwarf_get_units) X(dwarf_haspc) X(dwarf_getsrc_die) X(dwarf_lineno) X(dwarf_linesrc)         \
+    X(dwfl_module_info) X(dwfl_module_addrinfo)
+
+#define PP_DW_POINTER(f) __typeof__(&f) f;
+static struct {
+    PP_DW_FUNCS(PP_DW_POINTER)
+} pp_dw;
+static int pp_dw_state; /* 0 not tried, 1 loaded, -1 not available */
+
+/* 0 once libdw and every function above are at hand, else -1 (tried once). */
+static int pp_dw_load(void)
+{
+    if (pp_dw_state)
+        return pp_dw_state > 0 ? 0 : -1;
+    pp_dw_state = -1;
+    void *lib = dlopen(PP_LIBDW_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return -1;
+#define PP_DW_RESOLVE(f)                                                                           \
+    if (!(*(void **)&pp_dw.f = dlsym(lib, #f)))                                                    \
+        return -1;
+    PP_DW_FUNCS(PP_DW_RESOLVE)
+#undef PP_DW_RESOLVE
+    pp_dw_state = 1;
+    return 0;
+}
+
+/* from here on libdw's names are the loaded functions */
+#define dwfl_begin pp_dw.dwfl_begin
+#define dwfl_end pp_dw.dwfl_end
+#define dwfl_report_begin pp_dw.dwfl_report_begin
+#define dwfl_report_end pp_dw.dwfl_report_end
+#define dwfl_linux_proc_report pp_dw.dwfl_linux_proc_report
+#define dwfl_linux_proc_find_elf pp_dw.dwfl_linux_proc_find_elf
+#define dwfl_standard_find_debuginfo pp_dw.dwfl_standard_find_debuginfo
+#define dwfl_addrmodule pp_dw.dwfl_addrmodule
+#define dwfl_module_addrdie pp_dw.dwfl_module_addrdie
+#define dwfl_module_addrname pp_dw.dwfl_module_addrname
+#define dwfl_module_getsrc pp_dw.dwfl_module_getsrc
+#define dwfl_lineinfo pp_dw.dwfl_lineinfo
+#define dwarf_attr pp_dw.dwarf_attr
+#define dwarf_attr_integrate pp_dw.dwarf_attr_integrate
+#define dwarf_formstring pp_dw.dwarf_formstring
+#define dwarf_formref_die pp_dw.dwarf_formref_die
+#define dwarf_srclang pp_dw.dwarf_srclang
+#define dwarf_getscopes pp_dw.dwarf_getscopes
+#define dwarf_getscopes_die pp_dw.dwarf_getscopes_die
+#define dwarf_tag pp_dw.dwarf_tag
+#define dwarf_diename pp_dw.dwarf_diename
+#define dwarf_decl_file pp_dw.dwarf_decl_file
+#define dwarf_decl_line pp_dw.dwarf_decl_line
+#define dwarf_highpc pp_dw.dwarf_highpc
+#define dwfl_module_getdwarf pp_dw.dwfl_module_getdwarf
+#define dwarf_get_units pp_dw.dwarf_get_units
+#define dwarf_haspc pp_dw.dwarf_haspc
+#define dwarf_getsrc_die pp_dw.dwarf_getsrc_die
+#define dwarf_lineno pp_dw.dwarf_lineno
+#define dwarf_linesrc pp_dw.dwarf_linesrc
+#define dwfl_module_info pp_dw.dwfl_module_info
+#define dwfl_module_addrinfo pp_dw.dwfl_module_addrinfo
+
 static char *pp_dwarf_debuginfo_path;
-static const Dwfl_Callbacks pp_dwarf_callbacks = {
-    .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .debuginfo_path = &pp_dwarf_debuginfo_path,
-};
+static Dwfl_Callbacks pp_dwarf_callbacks = {.debuginfo_path = &pp_dwarf_debuginfo_path};
 
 pp_dwarf *pp_dwarf_open_self(void)
 {
+    if (pp_dw_load() < 0)
+        return NULL;
+    pp_dwarf_callbacks.find_elf = dwfl_linux_proc_find_elf;
+    pp_dwarf_callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
     pp_dwarf *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;

@@ -406,6 +406,17 @@ void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool u
         pp_profile_task_begin_fast(loc, task_region, task, untied, pp_timer_tsc());
 }
 
+void pp_profile_task_begin_tied(pp_region_id task_region, pp_task_handle task)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_fast_tls_;
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_task_begin_other(task_region, task, false);
+    else
+        pp_profile_task_begin_fast(loc, task_region, task, false, pp_timer_tsc());
+}
+
 void pp_profile_task_end(pp_region_id task_region)
 {
     if (PP_UNLIKELY(!pp_profile_measuring()))

@@ -344,6 +344,24 @@ class Instrument(unittest.TestCase):
                                + ["-c", path, "-o", os.path.join(tmp, "m.o")],
                                capture_output=True, text=True)
             self.assertEqual((p.returncode, p.stderr), (0, ""))
+            # GCC calls the POMP2 entry points through the GOT (noplt), no PLT stub
+            if CC == "gcc":
+                p = subprocess.run(["objdump", "-dr", os.path.join(tmp, "m.o")],
+                                   capture_output=True, text=True)
+                self.assertRegex(p.stdout, r"R_X86_64_GOTPCRELX?\s+POMP2_Parallel_fork")
+                self.assertNotRegex(p.stdout, r"R_X86_64_PLT32\s+POMP2_")
+            # clang ignores the attribute, and the pragmas keep that silent (the
+            # prelude alone: clang 14 has no '#pragma omp nothing')
+            if shutil.which("clang"):
+                body = "void f(void);\nvoid f(void)\n{\n    POMP2_Task_end(&opari2_region_1);\n}"
+                with open(os.path.join(tmp, "c.i"), "w") as f:
+                    f.write("\n".join(wp.prelude(body, ["opari2_region_1"], 0, [], False)
+                                      + [body, ""]))
+                p = subprocess.run(["clang", "-x", "cpp-output"] + STRICT_C
+                                   + ["-Wunknown-attributes", "-c", os.path.join(tmp, "c.i"),
+                                      "-o", os.path.join(tmp, "c.o")],
+                                   capture_output=True, text=True)
+                self.assertEqual((p.returncode, p.stderr), (0, ""))
         finally:
             shutil.rmtree(tmp)
 
@@ -353,8 +371,15 @@ class Instrument(unittest.TestCase):
                                                      '"s"')])], True)
         text = "\n".join(lines)
         self.assertIn('extern "C" {', text)
-        self.assertIn("void POMP2_Set_lock(void *);", text)
-        self.assertIn("void POMP2_Task_end(POMP2_Region_handle *);", text)
+        self.assertIn("void POMP2_Set_lock(void *) __attribute__((noplt));", text)
+        self.assertIn("void POMP2_Task_end(POMP2_Region_handle *) __attribute__((noplt));", text)
+        # the declarations stand between the diagnostic pragmas
+        self.assertLess(text.index("#pragma GCC diagnostic push"),
+                        text.index('#pragma GCC diagnostic ignored "-Wunknown-attributes"'))
+        self.assertLess(text.index('#pragma GCC diagnostic ignored "-Wunknown-attributes"'),
+                        text.index("void POMP2_Set_lock("))
+        self.assertLess(text.index("void POMP2_Task_end("),
+                        text.index("#pragma GCC diagnostic pop"))
         self.assertNotIn("POMP2_Parallel_fork", text)
         self.assertIn("static POMP2_Region_handle *pompprof_handle_1(void)", text)
         self.assertIsNone(wp.declaration("No_such_call"))

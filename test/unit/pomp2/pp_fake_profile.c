@@ -99,6 +99,9 @@ void pp_profile_task_begin(pp_region_id r, pp_task_handle t, bool untied)
 {
     pp_fake_record(PP_FAKE_TASK_BEGIN, r, (int64_t)t, untied);
 }
+/* the adapter's forms of the two above: recorded as those */
+void pp_profile_exit_resume(pp_region_id r, pp_task_handle t) { pp_profile_switch_exit(t, r); }
+void pp_profile_task_begin_tied(pp_region_id r, pp_task_handle t) { pp_profile_task_begin(r, t, false); }
 void pp_profile_task_end(pp_region_id r) { pp_fake_record(PP_FAKE_TASK_END, r, 0, 0); }
 /* the one-timestamp forms of the trace's extra events: recorded as the
  * region event and the trace event (the lock or the created task) */
