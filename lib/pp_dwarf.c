@@ -53,9 +53,10 @@ struct pp_dwarf {
     X(dwfl_module_addrdie) X(dwfl_module_addrname) X(dwfl_module_getsrc) X(dwfl_lineinfo)          \
     X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_formref_die)                 \
     X(dwarf_srclang) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag) X(dwarf_diename)       \
-    X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_highpc) X(dwfl_module_getdwarf)                 \
+    X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_ranges) X(dwfl_module_getdwarf)                 \
     X(dwarf_get_units) X(dwarf_haspc) X(dwarf_getsrc_die) X(dwarf_lineno) X(dwarf_linesrc)         \
-    X(dwfl_module_info) X(dwfl_module_addrinfo)
+    X(dwfl_module_info) X(dwfl_module_addrinfo) X(dwarf_getsrclines) X(dwarf_onesrcline)          \
+    X(dwarf_lineaddr)
 
 #define PP_DW_POINTER(f) __typeof__(&f) f;
 static struct {
@@ -105,7 +106,7 @@ static int pp_dw_load(void)
 #define dwarf_diename pp_dw.dwarf_diename
 #define dwarf_decl_file pp_dw.dwarf_decl_file
 #define dwarf_decl_line pp_dw.dwarf_decl_line
-#define dwarf_highpc pp_dw.dwarf_highpc
+#define dwarf_ranges pp_dw.dwarf_ranges
 #define dwfl_module_getdwarf pp_dw.dwfl_module_getdwarf
 #define dwarf_get_units pp_dw.dwarf_get_units
 #define dwarf_haspc pp_dw.dwarf_haspc
@@ -114,6 +115,9 @@ static int pp_dw_load(void)
 #define dwarf_linesrc pp_dw.dwarf_linesrc
 #define dwfl_module_info pp_dw.dwfl_module_info
 #define dwfl_module_addrinfo pp_dw.dwfl_module_addrinfo
+#define dwarf_getsrclines pp_dw.dwarf_getsrclines
+#define dwarf_onesrcline pp_dw.dwarf_onesrcline
+#define dwarf_lineaddr pp_dw.dwarf_lineaddr
 
 static char *pp_dwarf_debuginfo_path;
 static Dwfl_Callbacks pp_dwarf_callbacks = {.debuginfo_path = &pp_dwarf_debuginfo_path};
