@@ -38,7 +38,8 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/bench/bench_tools.py examples/bench/synth_profile.py examples/bench/view_bench.py \
 	examples/bench/depend_bench.c examples/bench/depend_bench.py \
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
-	examples/bench/function_bench.py examples/health.c examples/bench/task_cost.py
+	examples/bench/function_bench.py examples/health.c examples/bench/task_cost.py \
+	examples/bench/ompt_bench.py
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
 	examples/bench/manytasks_plain examples/bench/rss_run examples/bench/depend_bench \
@@ -80,7 +81,14 @@ endif
 # metrics), the engine's event costs, the tools against the profile size,
 # and the examples' overheads.
 bench: bench-cube bench-profile bench-task-cost bench-tools bench-examples bench-trace bench-mpi \
-	bench-view bench-functions bench-depend
+	bench-view bench-functions bench-depend bench-ompt
+
+# The OMPT event source beside OPARI2 mode (examples/bench/ompt_bench.py): the
+# same examples plain, with OPARI2, and through OMPT (gcc on libomp, clang).
+.PHONY: bench-ompt
+bench-ompt: scripts/pompprof libpompprof.la
+	$(PYTHON) $(srcdir)/examples/bench/ompt_bench.py --builddir '$(abs_top_builddir)' \
+		--srcdir '$(abs_top_srcdir)'
 
 # pompprof-report, -diff and -scaling on profiles of 500, 5,000 and 50,000
 # task constructs (BENCH_TOOL_SIZES to choose others).
@@ -129,8 +137,10 @@ bench-examples: examples examples/bench/pomp2_overhead examples/bench/manytasks 
 
 # make view-examples: pages of the examples (pompprof-view) in examples/pages/:
 # fib_cutoff traced (tasks, timeline), nqueens_depth (parameters), the two
-# compared at two sizes, and the hybrid MPI example (2 ranks x 2 threads) when
-# configure found MPI.
+# compared at two sizes, wavefront traced (dependent tasks: critical path on
+# the timeline, task graph), sparselu built with --functions (function nodes
+# in the tree and the flame graph), and the hybrid MPI example (2 ranks x 2
+# threads) when configure found MPI.
 .PHONY: view-examples
 VIEW_EXAMPLES_RUN = LD_LIBRARY_PATH='$(abs_top_builddir)/.libs' OMP_NUM_THREADS=2
 view-examples: examples scripts/pompprof-view
@@ -142,6 +152,14 @@ view-examples: examples scripts/pompprof-view
 	$(VIEW_EXAMPLES_RUN) POMPPROF_OUTPUT=examples/pages/nq10 examples/prof/nqueens_depth 10 >/dev/null
 	scripts/pompprof-view examples/pages/nq10 -o examples/pages/parameters.html
 	scripts/pompprof-view examples/pages/nq9 examples/pages/nq10 -o examples/pages/compare.html
+	$(VIEW_EXAMPLES_RUN) POMPPROF_TRACE=1 POMPPROF_OUTPUT=examples/pages/wavefront \
+	  examples/prof/wavefront 8 100000 >/dev/null
+	scripts/pompprof-view examples/pages/wavefront -o examples/pages/depend.html
+	$(EXAMPLES_POMPPROF) --functions $(CC) $(OPENMP_CFLAGS) $(EXAMPLES_CFLAGS) -g \
+	  $(srcdir)/examples/sparselu.c -o examples/pages/sparselu_functions $(EXAMPLES_LIBS) >/dev/null
+	$(VIEW_EXAMPLES_RUN) POMPPROF_OUTPUT=examples/pages/functions \
+	  examples/pages/sparselu_functions 12 32 >/dev/null
+	scripts/pompprof-view examples/pages/functions -o examples/pages/functions.html
 if HAVE_MPI
 	$(VIEW_EXAMPLES_RUN) OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 	  POMPPROF_OUTPUT=examples/pages/hybrid $(MPIRUN) --oversubscribe -np 2 \

@@ -69,7 +69,63 @@ static int pp_counters_repeated(const char (*names)[PP_COUNTERS_NAME_LEN], int i
 }
 
 #ifdef PP_HAVE_PAPI
+#include <dlfcn.h>
 #include <papi.h>
+
+/* PAPI is loaded with dlopen when counters are asked for, not linked: a run
+ * without POMPPROF_METRICS never loads libpapi and libpfm (whose start-up
+ * relocations cost more than a profiled fib(22)'s clock reads).  The calls
+ * below keep PAPI's names and go through pointers resolved once. */
+#define PP_PAPI_FUNCS(X)                                                                           \
+    X(PAPI_library_init) X(PAPI_thread_init) X(PAPI_register_thread) X(PAPI_strerror)              \
+    X(PAPI_create_eventset) X(PAPI_add_event) X(PAPI_start) X(PAPI_stop) X(PAPI_read)              \
+    X(PAPI_cleanup_eventset) X(PAPI_destroy_eventset) X(PAPI_event_name_to_code)                   \
+    X(PAPI_event_code_to_name) X(PAPI_enum_event) X(PAPI_enum_cmp_event) X(PAPI_num_components)    \
+    X(PAPI_get_event_info)
+
+#define PP_PAPI_POINTER(f) __typeof__(&f) f;
+static struct {
+    PP_PAPI_FUNCS(PP_PAPI_POINTER)
+} pp_papi;
+
+/* 0, or -1 with the reason in why (the library or one of its functions missing). */
+static int pp_counters_load(char *why, size_t len)
+{
+    void *lib = dlopen(PP_PAPI_SONAME, RTLD_NOW | RTLD_GLOBAL);
+    if (!lib) {
+        const char *e = dlerror();
+        snprintf(why, len, "%s", e ? e : PP_PAPI_SONAME " not found");
+        return -1;
+    }
+#define PP_PAPI_RESOLVE(f)                                                                         \
+    if (!(*(void **)&pp_papi.f = dlsym(lib, #f))) {                                                \
+        snprintf(why, len, "%s has no %s", PP_PAPI_SONAME, #f);                                   \
+        return -1;                                                                                 \
+    }
+    PP_PAPI_FUNCS(PP_PAPI_RESOLVE)
+#undef PP_PAPI_RESOLVE
+    return 0;
+}
+
+/* from here on PAPI's names are the loaded functions */
+#define PP_PAPI_CALL(f) pp_papi.f
+#define PAPI_library_init PP_PAPI_CALL(PAPI_library_init)
+#define PAPI_thread_init PP_PAPI_CALL(PAPI_thread_init)
+#define PAPI_register_thread PP_PAPI_CALL(PAPI_register_thread)
+#define PAPI_strerror PP_PAPI_CALL(PAPI_strerror)
+#define PAPI_create_eventset PP_PAPI_CALL(PAPI_create_eventset)
+#define PAPI_add_event PP_PAPI_CALL(PAPI_add_event)
+#define PAPI_start PP_PAPI_CALL(PAPI_start)
+#define PAPI_stop PP_PAPI_CALL(PAPI_stop)
+#define PAPI_read PP_PAPI_CALL(PAPI_read)
+#define PAPI_cleanup_eventset PP_PAPI_CALL(PAPI_cleanup_eventset)
+#define PAPI_destroy_eventset PP_PAPI_CALL(PAPI_destroy_eventset)
+#define PAPI_event_name_to_code PP_PAPI_CALL(PAPI_event_name_to_code)
+#define PAPI_event_code_to_name PP_PAPI_CALL(PAPI_event_code_to_name)
+#define PAPI_enum_event PP_PAPI_CALL(PAPI_enum_event)
+#define PAPI_enum_cmp_event PP_PAPI_CALL(PAPI_enum_cmp_event)
+#define PAPI_num_components PP_PAPI_CALL(PAPI_num_components)
+#define PAPI_get_event_info PP_PAPI_CALL(PAPI_get_event_info)
 
 static int pp_counters_codes[PP_COUNTERS_MAX];
 
@@ -156,6 +212,13 @@ static void pp_counters_recode(void)
 int pp_counters_init(const char (*names)[PP_COUNTERS_NAME_LEN], int n)
 {
     pp_counters_n = 0;
+    char loadwhy[256];
+    if (pp_counters_load(loadwhy, sizeof loadwhy) < 0) {
+        pp_message_warn("POMPPROF_METRICS: PAPI could not be loaded (%s); the profile has no "
+                        "counters",
+                        loadwhy);
+        return 0;
+    }
     int ret = PAPI_library_init(PAPI_VER_CURRENT);
     if (ret != PAPI_VER_CURRENT) {
         pp_message_warn("POMPPROF_METRICS: PAPI could not be initialised (%s); the profile has no "

@@ -43,15 +43,91 @@ struct pp_dwarf {
     Dwfl *dwfl;
 };
 
+/* libdw is loaded with dlopen on the first look-up, not linked: a program
+ * that never names functions does not pay for loading and relocating libdw
+ * and its libraries at start-up.  The calls keep libdw's names and go through
+ * pointers resolved once. */
+#define PP_DW_FUNCS(X)                                                                             \
+    X(dwfl_begin) X(dwfl_end) X(dwfl_report_begin) X(dwfl_report_end) X(dwfl_linux_proc_report)    \
+    X(dwfl_linux_proc_find_elf) X(dwfl_standard_find_debuginfo) X(dwfl_addrmodule)                 \
+    X(dwfl_module_addrdie) X(dwfl_module_addrname) X(dwfl_module_getsrc) X(dwfl_lineinfo)          \
+    X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_formref_die)                 \
+    X(dwarf_srclang) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag) X(dwarf_diename)       \
+    X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_ranges) X(dwfl_module_getdwarf)                 \
+    X(dwarf_get_units) X(dwarf_haspc) X(dwarf_getsrc_die) X(dwarf_lineno) X(dwarf_linesrc)         \
+    X(dwfl_module_info) X(dwfl_module_addrinfo) X(dwarf_getsrclines) X(dwarf_onesrcline)          \
+    X(dwarf_lineaddr)
+
+#define PP_DW_POINTER(f) __typeof__(&f) f;
+static struct {
+    PP_DW_FUNCS(PP_DW_POINTER)
+} pp_dw;
+static int pp_dw_state; /* 0 not tried, 1 loaded, -1 not available */
+
+/* 0 once libdw and every function above are at hand, else -1 (tried once). */
+static int pp_dw_load(void)
+{
+    if (pp_dw_state)
+        return pp_dw_state > 0 ? 0 : -1;
+    pp_dw_state = -1;
+    void *lib = dlopen(PP_LIBDW_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return -1;
+#define PP_DW_RESOLVE(f)                                                                           \
+    if (!(*(void **)&pp_dw.f = dlsym(lib, #f)))                                                    \
+        return -1;
+    PP_DW_FUNCS(PP_DW_RESOLVE)
+#undef PP_DW_RESOLVE
+    pp_dw_state = 1;
+    return 0;
+}
+
+/* from here on libdw's names are the loaded functions */
+#define dwfl_begin pp_dw.dwfl_begin
+#define dwfl_end pp_dw.dwfl_end
+#define dwfl_report_begin pp_dw.dwfl_report_begin
+#define dwfl_report_end pp_dw.dwfl_report_end
+#define dwfl_linux_proc_report pp_dw.dwfl_linux_proc_report
+#define dwfl_linux_proc_find_elf pp_dw.dwfl_linux_proc_find_elf
+#define dwfl_standard_find_debuginfo pp_dw.dwfl_standard_find_debuginfo
+#define dwfl_addrmodule pp_dw.dwfl_addrmodule
+#define dwfl_module_addrdie pp_dw.dwfl_module_addrdie
+#define dwfl_module_addrname pp_dw.dwfl_module_addrname
+#define dwfl_module_getsrc pp_dw.dwfl_module_getsrc
+#define dwfl_lineinfo pp_dw.dwfl_lineinfo
+#define dwarf_attr pp_dw.dwarf_attr
+#define dwarf_attr_integrate pp_dw.dwarf_attr_integrate
+#define dwarf_formstring pp_dw.dwarf_formstring
+#define dwarf_formref_die pp_dw.dwarf_formref_die
+#define dwarf_srclang pp_dw.dwarf_srclang
+#define dwarf_getscopes pp_dw.dwarf_getscopes
+#define dwarf_getscopes_die pp_dw.dwarf_getscopes_die
+#define dwarf_tag pp_dw.dwarf_tag
+#define dwarf_diename pp_dw.dwarf_diename
+#define dwarf_decl_file pp_dw.dwarf_decl_file
+#define dwarf_decl_line pp_dw.dwarf_decl_line
+#define dwarf_ranges pp_dw.dwarf_ranges
+#define dwfl_module_getdwarf pp_dw.dwfl_module_getdwarf
+#define dwarf_get_units pp_dw.dwarf_get_units
+#define dwarf_haspc pp_dw.dwarf_haspc
+#define dwarf_getsrc_die pp_dw.dwarf_getsrc_die
+#define dwarf_lineno pp_dw.dwarf_lineno
+#define dwarf_linesrc pp_dw.dwarf_linesrc
+#define dwfl_module_info pp_dw.dwfl_module_info
+#define dwfl_module_addrinfo pp_dw.dwfl_module_addrinfo
+#define dwarf_getsrclines pp_dw.dwarf_getsrclines
+#define dwarf_onesrcline pp_dw.dwarf_onesrcline
+#define dwarf_lineaddr pp_dw.dwarf_lineaddr
+
 static char *pp_dwarf_debuginfo_path;
-static const Dwfl_Callbacks pp_dwarf_callbacks = {
-    .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .debuginfo_path = &pp_dwarf_debuginfo_path,
-};
+static Dwfl_Callbacks pp_dwarf_callbacks = {.debuginfo_path = &pp_dwarf_debuginfo_path};
 
 pp_dwarf *pp_dwarf_open_self(void)
 {
+    if (pp_dw_load() < 0)
+        return NULL;
+    pp_dwarf_callbacks.find_elf = dwfl_linux_proc_find_elf;
+    pp_dwarf_callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
     pp_dwarf *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
@@ -157,22 +233,65 @@ static void pp_dwarf_line_of(Dwfl_Module *m, uintptr_t addr, pp_dwarf_func *out)
     out->line = line;
 }
 
-/* The function's last line: that of its last instruction (normally the
- * closing brace), when the line table puts it in the declaring file. */
-static void pp_dwarf_end_line(Dwfl_Module *m, Dwarf_Die *fn, Dwarf_Addr bias, pp_dwarf_func *out)
+/* Is the line table's file name that of the declaring file (the table may
+ * name it relative to the compilation directory)? */
+static bool pp_dwarf_same_file(const char *file, const pp_dwarf_func *out)
 {
-    Dwarf_Addr high;
-    if (out->line < 0 || !out->file[0] || dwarf_highpc(fn, &high) != 0)
-        return;
-    Dwfl_Line *l = dwfl_module_getsrc(m, high - 1 + bias);
-    int line = -1;
-    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-    if (!file || line < out->line)
-        return;
     size_t lf = strlen(file), lo = strlen(out->file);
-    const char *tail = lf <= lo ? out->file + (lo - lf) : NULL;
-    if (tail && strcmp(tail, file) == 0)
-        out->end_line = line;
+    return lf <= lo && strcmp(out->file + (lo - lf), file) == 0;
+}
+
+/* Index of the first row of the address-sorted line table at or after addr. */
+static size_t pp_dwarf_first_row(Dwarf_Lines *lines, size_t n, Dwarf_Addr addr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        Dwarf_Addr a = 0;
+        dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a);
+        if (a < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The function's last line: that of its last instruction in the declaring
+ * file (normally the closing brace), in the piece of code it is entered at
+ * (entry: the function's address, as the line table counts addresses).
+ * Not simply the last instruction's: after the return gcc places landing
+ * pads and jumps to a .cold part, whose lines are those of inlined library
+ * code; and a function in several pieces (DW_AT_ranges: main and C++ code
+ * with their cold paths split off) has no high pc.  The rows are walked
+ * backwards from the end of the piece, found by binary search. */
+static void pp_dwarf_end_line(Dwarf_Die *cu, Dwarf_Die *fn, Dwarf_Addr entry,
+                              pp_dwarf_func *out)
+{
+    Dwarf_Lines *lines;
+    size_t n;
+    Dwarf_Addr base, start, end;
+    if (out->line < 0 || !out->file[0] || dwarf_getsrclines(cu, &lines, &n) != 0)
+        return;
+    ptrdiff_t off = 0;
+    while ((off = dwarf_ranges(fn, off, &base, &start, &end)) > 0)
+        if (start <= entry && entry < end)
+            break;
+    if (off <= 0)
+        return;
+    for (size_t i = pp_dwarf_first_row(lines, n, end); i-- > 0;) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a = 0;
+        int line = -1;
+        if (dwarf_lineaddr(l, &a) != 0 || a < start)
+            return;
+        const char *file = dwarf_linesrc(l, NULL, NULL);
+        if (file && pp_dwarf_same_file(file, out) && dwarf_lineno(l, &line) == 0) {
+            if (line >= out->line)
+                out->end_line = line;
+            return;
+        }
+    }
 }
 
 int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
@@ -221,7 +340,7 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
             pp_dwarf_file(cu, fn, out);
             if (!out->file[0])
                 pp_dwarf_line_of(m, addr, out);
-            pp_dwarf_end_line(m, fn, bias, out);
+            pp_dwarf_end_line(cu, fn, addr - bias, out);
         }
     }
     free(scopes);
@@ -235,6 +354,56 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
         found = 0;
     }
     return found;
+}
+
+/* The line of addr found unit by unit: dwfl_module_getsrc finds units
+ * through .debug_aranges, which clang does not write. */
+static const char *pp_dwarf_line_by_units(Dwfl_Module *m, Dwarf_Addr addr, int *line)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf *dw = dwfl_module_getdwarf(m, &bias);
+    if (!dw)
+        return NULL;
+    Dwarf_CU *cu = NULL;
+    Dwarf_Die cudie;
+    while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+        if (dwarf_haspc(&cudie, addr - bias) != 1)
+            continue;
+        Dwarf_Line *l = dwarf_getsrc_die(&cudie, addr - bias);
+        if (l && dwarf_lineno(l, line) == 0 && *line > 0)
+            return dwarf_linesrc(l, NULL, NULL);
+    }
+    return NULL;
+}
+
+int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out)
+{
+    memset(out, 0, sizeof *out);
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, addr) : NULL;
+    if (!m)
+        return -1;
+    Dwarf_Addr start = 0;
+    const char *mainfile = NULL;
+    const char *name = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, &mainfile, NULL);
+    pp_dwarf_copy(out->module, sizeof out->module, mainfile ? mainfile : name);
+    out->module_offset = (uint64_t)(addr - start);
+    Dwfl_Line *l = dwfl_module_getsrc(m, addr);
+    int line = 0;
+    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+    if (!file || line <= 0)
+        file = pp_dwarf_line_by_units(m, addr, &line);
+    if (file && line > 0) {
+        pp_dwarf_copy(out->file, sizeof out->file, file);
+        out->line = line;
+    }
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *fn = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+    if (fn) {
+        pp_dwarf_copy(out->function, sizeof out->function, fn);
+        out->function_offset = (uint64_t)off;
+    }
+    return 0;
 }
 
 #else /* no libdw: dladdr's names of exported symbols */
@@ -262,6 +431,21 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
         return -1;
     pp_dwarf_copy(out->mangled, sizeof out->mangled, info.dli_sname);
     pp_dwarf_demangle(info.dli_sname, out->name, sizeof out->name);
+    return 0;
+}
+
+int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out)
+{
+    memset(out, 0, sizeof *out);
+    Dl_info info;
+    if (!d || !dladdr((void *)addr, &info))
+        return -1;
+    pp_dwarf_copy(out->module, sizeof out->module, info.dli_fname);
+    out->module_offset = (uint64_t)(addr - (uintptr_t)info.dli_fbase);
+    if (info.dli_sname && info.dli_saddr) {
+        pp_dwarf_copy(out->function, sizeof out->function, info.dli_sname);
+        out->function_offset = (uint64_t)(addr - (uintptr_t)info.dli_saddr);
+    }
     return 0;
 }
 #endif

@@ -32,6 +32,22 @@ pp_dwarf *pp_dwarf_open_self(void);
 int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out);
 void pp_dwarf_close(pp_dwarf *d);
 
+/* Where the code at addr is (a call site, an OpenMP construct's code
+ * address): its line by the line table, the function around it and the
+ * offset into it, and the loaded module with the offset from its load
+ * address (both offsets stable from run to run despite address
+ * randomisation).  Empty strings and line 0 when unknown. */
+typedef struct pp_dwarf_where {
+    char file[1024];
+    int line;
+    char function[256];
+    uint64_t function_offset;
+    char module[1024];
+    uint64_t module_offset;
+} pp_dwarf_where;
+/* 0 when at least the module is known, -1 when nothing is. */
+int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out);
+
 /* A C++ link name demangled into buf (the runtime's __cxa_demangle, looked
  * up in the process, so libpompprof does not depend on libstdc++; a C++
  * program has it).  Returns 0 when demangled, else copies the name as it is

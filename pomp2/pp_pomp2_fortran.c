@@ -231,6 +231,19 @@ static inline size_t pp_pomp2_fortran_trim(const char *s, pp_f_len len)
                            result);                                                       \
         return result;                                                              \
     }
+/* the hint is an INTEGER(omp_sync_hint_kind), passed on by reference; the
+ * hinted call is a weak reference, as in C (pp_pomp2_lock.c) */
+#define PP_POMP2_LOCK_HINT(name, NAME, Name, lock_type, plain, PLAIN)                     \
+    void PP_POMP2_F_OMP_NAME(name, NAME)(void *lock, const void *hint)              \
+        __attribute__((weak));                                                      \
+    void PP_POMP2_F_OMP_NAME(plain, PLAIN)(void *lock);                             \
+    void PP_POMP2_F_NAME(name, NAME)(void *lock, const void *hint)                  \
+    {                                                                               \
+        PP_POMP2_LOCK_WRAP(PP_LOCK_##NAME, lock,                                    \
+                           PP_POMP2_F_OMP_NAME(name, NAME)                          \
+                               ? PP_POMP2_F_OMP_NAME(name, NAME)(lock, hint)        \
+                               : PP_POMP2_F_OMP_NAME(plain, PLAIN)(lock), 0);       \
+    }
 
 #include "pomp2/pp_pomp2_fortran_table.h"
 

@@ -41,9 +41,11 @@ void pp_pomp2_lock_define_regions(void);
 enum {
 #define PP_POMP2_LOCK_CALL(name, NAME, Name, lock_type) PP_LOCK_##NAME,
 #define PP_POMP2_LOCK_TEST(name, NAME, Name, lock_type) PP_LOCK_##NAME,
+#define PP_POMP2_LOCK_HINT(name, NAME, Name, lock_type, plain, PLAIN) PP_LOCK_##NAME,
 #include "pomp2/pp_pomp2_lock_table.h"
 #undef PP_POMP2_LOCK_CALL
 #undef PP_POMP2_LOCK_TEST
+#undef PP_POMP2_LOCK_HINT
     PP_LOCK_N
 };
 

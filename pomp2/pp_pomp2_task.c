@@ -56,8 +56,8 @@ void POMP2_Task_create_begin(POMP2_Region_handle *pomp2_handle,
 PP_POMP2_COLD void pp_pomp2_task_create_end_cold(POMP2_Region_handle *pomp2_handle,
                                                  POMP2_Task_handle pomp2_old_task)
 {
-    pp_profile_switch_exit((pp_task_handle)pomp2_old_task,
-                           pp_pomp2_region_of(pomp2_handle, NULL)->inner);
+    pp_profile_exit_resume(pp_pomp2_region_of(pomp2_handle, NULL)->inner,
+                           (pp_task_handle)pomp2_old_task);
 }
 
 void POMP2_Task_create_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)
@@ -66,14 +66,14 @@ void POMP2_Task_create_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle 
     if (__builtin_expect(r == NULL, 0))
         pp_pomp2_task_create_end_cold(pomp2_handle, pomp2_old_task);
     else
-        pp_profile_switch_exit((pp_task_handle)pomp2_old_task, r->inner);
+        pp_profile_exit_resume(r->inner, (pp_task_handle)pomp2_old_task);
 }
 
 PP_POMP2_COLD void pp_pomp2_task_begin_cold(POMP2_Region_handle *pomp2_handle,
                                             POMP2_Task_handle pomp2_task)
 {
-    pp_profile_task_begin(pp_pomp2_region_of(pomp2_handle, NULL)->main,
-                          (pp_task_handle)pomp2_task, false);
+    pp_profile_task_begin_tied(pp_pomp2_region_of(pomp2_handle, NULL)->main,
+                               (pp_task_handle)pomp2_task);
 }
 
 void POMP2_Task_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_task)
@@ -82,7 +82,7 @@ void POMP2_Task_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2
     if (__builtin_expect(r == NULL, 0))
         pp_pomp2_task_begin_cold(pomp2_handle, pomp2_task);
     else
-        pp_profile_task_begin(r->main, (pp_task_handle)pomp2_task, false);
+        pp_profile_task_begin_tied(r->main, (pp_task_handle)pomp2_task);
 }
 
 PP_POMP2_COLD void pp_pomp2_task_end_cold(POMP2_Region_handle *pomp2_handle)
@@ -135,8 +135,8 @@ void POMP2_Taskwait_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *
 PP_POMP2_COLD void pp_pomp2_taskwait_end_cold(POMP2_Region_handle *pomp2_handle,
                                               POMP2_Task_handle pomp2_old_task)
 {
-    pp_profile_switch_exit((pp_task_handle)pomp2_old_task,
-                           pp_pomp2_region_of(pomp2_handle, NULL)->main);
+    pp_profile_exit_resume(pp_pomp2_region_of(pomp2_handle, NULL)->main,
+                           (pp_task_handle)pomp2_old_task);
 }
 
 void POMP2_Taskwait_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)
@@ -145,5 +145,5 @@ void POMP2_Taskwait_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pom
     if (__builtin_expect(r == NULL, 0))
         pp_pomp2_taskwait_end_cold(pomp2_handle, pomp2_old_task);
     else
-        pp_profile_switch_exit((pp_task_handle)pomp2_old_task, r->main);
+        pp_profile_exit_resume(r->main, (pp_task_handle)pomp2_old_task);
 }

@@ -7,7 +7,7 @@ profile_libpp_profile_la_SOURCES = \
 	profile/pp_profile.h profile/pp_profile_node.h profile/pp_profile_internal.h \
 	profile/pp_profile_unify.h profile/pp_profile_metrics.h profile/pp_profile_output.h \
 	profile/pp_profile_test.h profile/pp_profile_job.h profile/pp_profile_runfacts.h \
-	profile/pp_profile_depend.h \
+	profile/pp_profile_depend.h profile/pp_profile_names.h profile/pp_profile_migrate.h \
 	profile/pp_profile_state.c \
 	profile/pp_profile_regions.c profile/pp_profile_path.c profile/pp_profile_params.c \
 	profile/pp_profile_tree.c profile/pp_profile_location.c profile/pp_profile_extra.c profile/pp_profile_depend.c \
@@ -16,7 +16,7 @@ profile_libpp_profile_la_SOURCES = \
 	profile/pp_profile_close.c profile/pp_profile_unify.c profile/pp_profile_system.c \
 	profile/pp_profile_metrics.c profile/pp_profile_output.c profile/pp_profile_trace.c \
 	profile/pp_profile_runfacts.c \
-	profile/pp_profile_lifecycle.c \
+	profile/pp_profile_lifecycle.c profile/pp_profile_exit.c \
 	profile/pp_profile_test.c profile/pp_profile_ctor.c
 # -O2 for the event path when CFLAGS names no optimisation level (e.g.
 # CFLAGS=-g).  Automake puts the user's CFLAGS after this, so an explicit

@@ -96,6 +96,8 @@ pp_task_handle pp_profile_task_new_handle(void);
 pp_task_handle pp_profile_task_current(void);
 void pp_profile_task_switch_to(pp_task_handle resumed);
 void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied);
+/* pp_profile_task_begin(task_region, task, false): a tied task, one test fewer. */
+void pp_profile_task_begin_tied(pp_region_id task_region, pp_task_handle task);
 void pp_profile_task_end(pp_region_id task_region);
 /* The start of a task creation: enter(region) and, in a trace, the creation
  * of task (one clock read). */
@@ -123,6 +125,9 @@ void pp_profile_enter_release(pp_region_id region, const void *lock);
  * Task_create_end, barrier exits: when other tasks ran in between, both the
  * switch and the exit need the time). */
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region);
+/* The same with the arguments in the order POMP2 passes them (its region handle
+ * first, the task to resume second), so the adapter's tail call moves nothing. */
+void pp_profile_exit_resume(pp_region_id region, pp_task_handle resumed);
 
 /* Parameters: a value that splits the current call path.  Called inside a
  * region or a task, the node of the innermost open region (or the task's

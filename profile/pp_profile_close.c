@@ -4,6 +4,7 @@
  * suspended).  Afterwards the instance trees are flushed, so a location's
  * main tree, worker trees and merged task trees hold every measured value. */
 #include "profile/pp_profile_internal.h"
+#include "profile/pp_profile_names.h"
 
 void pp_profile_close_location(pp_location *loc, uint64_t now)
 {
@@ -18,7 +19,9 @@ void pp_profile_close_location(pp_location *loc, uint64_t now)
         it->pos = it->floor;
         it->floor = NULL;
     }
-    loc->current = loc->implicit;
+    /* every team is closed: a second close (an event source closed this
+     * location earlier, pp_profile_names.h) finds none */
+    loc->current = loc->implicit = &loc->initial;
     while (loc->active_top)
         pp_profile_task_finish(loc, loc->active_top, now);
     /* finished instances may leave their values in their kept trees */
@@ -36,4 +39,16 @@ void pp_profile_close_location(pp_location *loc, uint64_t now)
         pp_profile_close_node(loc, in, n, now);
     }
     in->pos = loc->root;
+}
+
+void *pp_profile_location_ref(void)
+{
+    pp_location *loc = pp_profile_tls_;
+    return loc ? loc : pp_profile_measuring() ? pp_profile_location_create() : NULL;
+}
+
+void pp_profile_location_close_at(void *ref, uint64_t when)
+{
+    if (ref)
+        pp_profile_close_location(ref, when);
 }

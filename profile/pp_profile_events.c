@@ -393,6 +393,17 @@ void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
         pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_tsc());
 }
 
+void pp_profile_exit_resume(pp_region_id region, pp_task_handle resumed)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_fast_tls_;
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_switch_exit_other(resumed, region);
+    else
+        pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_tsc());
+}
+
 /* ---- parallel regions ------------------------------------------------------------ */
 
 int64_t pp_profile_fork_at(pp_region_id region, int num_threads, uint64_t now)

@@ -28,6 +28,7 @@
  *   trace               the trace beside the profile: where, and its regions
  *   lifecycle           init, finalize, atexit, signals (pp_profile.h), a
  *                       process of a job (pp_profile_job.h)
+ *   exit                exit() on several threads: later callers wait
  *   ctor, test          the library constructor; the tests' hooks
  *                       (pp_profile_test.h)
  */
@@ -48,6 +49,7 @@ typedef struct pp_region_rec {
     char *name, *file, *paradigm, *role, *description;
     int begin_line, end_line;
     char *mangled; /* NULL: none (the name stands for it) */
+    uint32_t alias1; /* 0, or 1 + the region this one stands for (pp_profile_names.h) */
 } pp_region_rec;
 
 /* Lock-free lookup by id (records are immutable once published). */
@@ -382,6 +384,13 @@ void pp_profile_close_location(pp_location *loc, uint64_t now);
 /* With POMPPROF_TRACE=1: start the trace in the profile's directory (before
  * the first location exists, so every thread gets a buffer). */
 void pp_profile_trace_start(uint64_t now);
+/* Save region id in the trace's definitions file, for the salvage of an
+ * interrupted trace (only while tracing; pp_profile_regions.c does it when a
+ * region is defined or renamed, never on the event path). */
+void pp_profile_region_save(pp_region_id id);
+/* Region id as the trace defines it (its strings stay the region's): 0, or
+ * -1 when there is no such region. */
+int pp_profile_region_as_trace(pp_region_id id, pp_trace_region *t);
 /* Write the trace (after the profile), with the engine's regions. */
 void pp_profile_trace_finish(uint64_t now);
 
@@ -395,5 +404,9 @@ void pp_profile_start_at(uint64_t now);
 void pp_profile_finalize_at(uint64_t now);
 /* Back to the state before the first start (the tests' reset). */
 void pp_profile_lifecycle_reset(void);
+/* For an exit() that another thread's exit() precedes (pp_profile_exit.c):
+ * wait (bounded) until the engine's atexit handler has written the profile.
+ * 1: it has; 0: none is registered, or it took too long. */
+int pp_profile_exit_wait(void);
 
 #endif

@@ -1,7 +1,9 @@
 /* The engine's lifecycle: start (configuration, built-in regions, counters),
  * POMP2_On/Off, and finalize (close, unify, write), which runs once from
  * POMP2_Finalize, the atexit handler, exit() on any thread, or the signal
- * flusher (lib/pp_signals.c).  It sits above every other engine file and
+ * flusher (lib/pp_signals.c).  When several threads call exit(), the later
+ * ones wait in pp_profile_exit_wait (pp_profile_exit.c) until the first one's
+ * atexit handler has written the profile.  It sits above every other engine file and
  * calls only downwards.
  *
  * A child process of fork() inherits a copy of everything measured so far,
@@ -152,9 +154,30 @@ static int pp_profile_final_state;
 static pthread_t pp_profile_final_writer;
 static pp_unified *pp_profile_held;
 
+/* Set once the atexit handler has written the profile (pp_profile_exit_wait). */
+static int pp_profile_atexit_done;
+static int pp_profile_atexit_registered;
+
 static void pp_profile_atexit(void)
 {
     pp_profile_finalize();
+    __atomic_store_n(&pp_profile_atexit_done, 1, __ATOMIC_RELEASE);
+}
+
+int pp_profile_exit_wait(void)
+{
+    if (!__atomic_load_n(&pp_profile_atexit_registered, __ATOMIC_ACQUIRE))
+        return 0;
+    /* bounded like pp_profile_wait_for_writer: a first exit() whose own
+     * atexit handlers never return must not hang this one forever */
+    struct timespec ms = {0, 1000000};
+    for (int i = 0; i < 60000; i++) {
+        if (__atomic_load_n(&pp_profile_atexit_done, __ATOMIC_ACQUIRE) ||
+            __atomic_load_n(&pp_profile_final_state, __ATOMIC_ACQUIRE) == PP_FINAL_DONE)
+            return 1;
+        nanosleep(&ms, NULL);
+    }
+    return 0;
 }
 
 /* In the child of fork(), on its only thread: no lock is taken (another
@@ -182,6 +205,7 @@ void pp_profile_init(void)
     static int registered;
     if (!__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL) && cfg->enable) {
         atexit(pp_profile_atexit);
+        __atomic_store_n(&pp_profile_atexit_registered, 1, __ATOMIC_RELEASE);
         pthread_atfork(NULL, NULL, pp_profile_atfork_child);
         /* Ctrl-C or kill never reach exit(): write what was measured, then
          * die of the signal as the program would have. */

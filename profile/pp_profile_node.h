@@ -124,6 +124,7 @@ struct pp_task {
     uint32_t fold;         /* open regions that were folded (depth/memory) */
     uint8_t is_explicit;
     uint8_t suspended;
+    uint8_t moved;         /* an untied task resumed on another location: a shell */
     pp_region_id region;   /* explicit: the task construct */
     pp_node *stub;         /* explicit and running: its open stub */
     uint64_t suspend_start;
@@ -270,8 +271,10 @@ typedef struct pp_profile_global {
 extern pp_profile_global pp_profile_g;
 
 /* Nonzero while events are recorded: the one shared variable the event path
- * reads (relaxed; written only by the lifecycle and POMP2_On/Off). */
-extern int pp_profile_measuring_;
+ * reads (relaxed; written only by the lifecycle and POMP2_On/Off).  Hidden:
+ * no other module reads it, and so every event loads it PC-relative in one
+ * instruction, not through the GOT in two. */
+extern int pp_profile_measuring_ __attribute__((visibility("hidden")));
 
 extern __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
 /* The same location when the events' fast paths apply to it (no trace, no

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/pp_message.h"
+#include "profile/pp_profile_names.h"
 
 #define PP_REGION_CHUNK_BITS 10
 #define PP_REGION_CHUNK (1u << PP_REGION_CHUNK_BITS)
@@ -66,6 +67,7 @@ pp_region_id pp_profile_region_define(const pp_region_def *def)
     }
     __atomic_store_n(&pp_region_n, id + 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&pp_region_lock);
+    pp_profile_region_save(id);
     return id;
 }
 
@@ -94,7 +96,25 @@ int pp_profile_region_rename(pp_region_id id, const pp_region_def *def)
     if (def->end_line >= 0)
         r->end_line = def->end_line;
     pthread_mutex_unlock(&pp_region_lock);
+    pp_profile_region_save(id);
     return 0;
+}
+
+int pp_profile_region_as_trace(pp_region_id id, pp_trace_region *t)
+{
+    const pp_region_rec *r = pp_profile_region_get(id);
+    if (!r)
+        return -1;
+    *t = (pp_trace_region){r->name,        r->file,       r->paradigm, r->role,
+                           r->description, r->begin_line, r->end_line};
+    return 0;
+}
+
+void pp_profile_region_save(pp_region_id id)
+{
+    pp_trace_region t;
+    if (pp_trace_active() && pp_profile_region_as_trace(id, &t) == 0)
+        pp_trace_save_region(id, &t);
 }
 
 const pp_region_rec *pp_profile_region_get(pp_region_id id)
@@ -118,6 +138,28 @@ int pp_profile_region_describe(pp_region_id id, pp_region_def *def)
 uint32_t pp_profile_region_count(void)
 {
     return __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE);
+}
+
+/* ---- regions named late (pp_profile_names.h) ---------------------------------- */
+
+static pp_region_rec *pp_region_slot(pp_region_id id)
+{
+    if (id >= __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE))
+        return NULL;
+    return &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
+}
+
+void pp_profile_region_alias(pp_region_id id, pp_region_id same_as)
+{
+    pp_region_rec *r = pp_region_slot(id);
+    if (r && id != same_as && pp_region_slot(same_as))
+        r->alias1 = same_as + 1;
+}
+
+pp_region_id pp_profile_region_canonical(pp_region_id id)
+{
+    const pp_region_rec *r = pp_region_slot(id);
+    return r && r->alias1 ? r->alias1 - 1 : id;
 }
 
 /* Tests only: forget every region. */

@@ -11,6 +11,7 @@
 
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
+#include "profile/pp_profile_migrate.h"
 
 /* ---- the active instances (per location, newest first) -------------------- */
 
@@ -143,7 +144,7 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
         loc->task_free = t->next;
         t->susp = t->suspend_start = 0;
         t->fold = 0;
-        t->suspended = 0;
+        t->suspended = t->moved = 0;
         t->stub = NULL;
         t->parent_task = t->parent_implicit = NULL;
         t->csusp = NULL;
@@ -192,7 +193,10 @@ static inline __attribute__((always_inline)) void pp_profile_task_finish_body(pp
         pp_profile_stub_close(loc, t, now);
     if (t->floor->link)
         t->floor->link->instances_active--;
-    pp_profile_instance_retire(loc, t, tnow); /* closes the root */
+    if (PP_UNLIKELY(t->moved)) /* its instance is counted where it went on */
+        pp_profile_instance_keep(loc, t, t->floor);
+    else
+        pp_profile_instance_retire(loc, t, tnow); /* closes the root */
     pp_profile_task_remove_active(loc, t);
     loc->active_tasks--;
     if (loc->current == t)
@@ -402,6 +406,17 @@ void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool u
         pp_profile_task_begin_fast(loc, task_region, task, untied, pp_timer_tsc());
 }
 
+void pp_profile_task_begin_tied(pp_region_id task_region, pp_task_handle task)
+{
+    if (PP_UNLIKELY(!pp_profile_measuring()))
+        return;
+    pp_location *loc = pp_profile_fast_tls_;
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_task_begin_other(task_region, task, false);
+    else
+        pp_profile_task_begin_fast(loc, task_region, task, false, pp_timer_tsc());
+}
+
 void pp_profile_task_end(pp_region_id task_region)
 {
     if (PP_UNLIKELY(!pp_profile_measuring()))
@@ -422,4 +437,85 @@ void pp_profile_task_switch_to(pp_task_handle resumed)
     if (loc && loc->current->handle == resumed)
         return;
     pp_profile_task_switch_to_at(resumed, pp_timer_now());
+}
+
+/* ---- untied tasks that move (pp_profile_migrate.h) ---------------------------- */
+
+void *pp_profile_task_ref(void)
+{
+    pp_location *loc = pp_profile_tls_;
+    return loc && loc->current->is_explicit ? loc->current : NULL;
+}
+
+pp_region_id pp_profile_task_ref_region(const void *ref)
+{
+    return ref ? ((const pp_task *)ref)->region : PP_REGION_INVALID;
+}
+
+#define PP_MIGRATE_DEPTH 256
+
+/* Task t, suspended on another location, goes on here: its open regions
+ * end there without a visit (their time so far stays in that location's
+ * instance tree, as when a parameter splits a node) and open again here in
+ * an instance tree of this location, where they and the instance count
+ * when they end.  t stays in its location's table as a shell that location
+ * finishes at the end without counting it (t->moved).  Only this thread
+ * touches t now: the runtime handed the task over with synchronization of
+ * its own, and the other location never touches a suspended task's nodes. */
+static pp_task *pp_profile_task_move_here(pp_location *loc, pp_task *t, uint64_t now)
+{
+    pp_node *open[PP_MIGRATE_DEPTH];
+    uint32_t n = 0;
+    uint64_t tnow = t->suspend_start - t->susp; /* its clock when it stopped */
+    for (pp_node *m = t->pos; m; m = m->parent) {
+        if (m != t->floor && n < PP_MIGRATE_DEPTH)
+            open[n++] = m;
+        m->sum += tnow > m->start ? tnow - m->start : 0;
+        m->flags |= PP_NODE_PARTIAL;
+        if (m == t->floor)
+            break;
+    }
+    uint32_t fold = t->fold;
+    t->pos = t->floor;
+    t->fold = 0;
+    t->moved = 1;
+    /* for the trace the task does not begin again: it is switched to here */
+    pp_trace_buf *trace = loc->trace;
+    loc->trace = NULL;
+    pp_profile_task_begin_loc(loc, t->region, t->handle, false, now);
+    loc->trace = trace;
+    if (trace)
+        pp_trace_put(trace, now, PP_TRACE_TASK_SWITCH, t->handle);
+    pp_task *here = loc->current;
+    if (here == t || !here->is_explicit || here->handle != t->handle)
+        return NULL; /* out of memory: it runs in the enclosing region */
+    here->fold = fold;
+    while (n > 0 && !here->fold) {
+        pp_node *c = pp_profile_child(loc, here->pos, open[--n]->key, 0);
+        if (!c)
+            break;
+        c->start = now - here->susp;
+        here->pos = c;
+    }
+    return here;
+}
+
+void *pp_profile_task_resume_ref(void *ref, uint64_t now)
+{
+    pp_location *loc = pp_profile_event_loc();
+    pp_task *t = ref;
+    if (PP_UNLIKELY(loc == NULL || t == NULL))
+        return ref;
+    if (loc->current == t)
+        return ref;
+    if (pp_profile_task_find(loc, t->handle) == t) {
+        pp_profile_task_switch_loc(loc, t->handle, now);
+        return ref;
+    }
+    if (!t->suspended || t->moved) {
+        PP_WARN_ONCE("a task resumed on another thread was not suspended where it ran; ignored");
+        return ref;
+    }
+    pp_task *here = pp_profile_task_move_here(loc, t, now);
+    return here ? here : ref;
 }

@@ -14,6 +14,13 @@
 #include "profile/pp_profile_output.h"
 #include "profile/pp_profile_runfacts.h"
 
+static int pp_profile_trace_save_fact(void *user, const char *key, const char *value)
+{
+    (void)user;
+    pp_trace_save_fact(key, value);
+    return 0;
+}
+
 void pp_profile_trace_start(uint64_t now)
 {
     const pp_config *cfg = pp_config_get();
@@ -27,7 +34,20 @@ void pp_profile_trace_start(uint64_t now)
         pp_message_warn("trace: %s; no trace is written (the profile is not affected)", err);
         return;
     }
-    pp_trace_start(dir, cfg->trace_buffer, now);
+    if (pp_trace_start(dir, cfg->trace_buffer, now) != 0)
+        return;
+    /* what converting the raw files needs, saved now, should the run never
+     * reach pp_profile_trace_finish (regions defined later follow as they
+     * are defined) */
+    pp_trace_save_program(pp_profile_g.program);
+    pp_trace_save_clock(now, pp_profile_g.wall_init, pp_timer_ticks_per_second());
+    for (uint32_t i = 0; i < pp_profile_g.n_ctr && i < PP_COUNTERS_MAX; i++)
+        pp_trace_save_metric(i, pp_counters_name((int)i));
+    pp_trace_save_fact("command_line", pp_profile_g.command_line ? pp_profile_g.command_line : "");
+    pp_trace_save_fact("date", pp_profile_g.date);
+    pp_profile_runfacts_each(pp_profile_trace_save_fact, NULL);
+    for (uint32_t i = 0, n = pp_profile_region_count(); i < n; i++)
+        pp_profile_region_save(i);
 }
 
 #define PP_TRACE_FACTS_MAX 256
@@ -133,11 +153,8 @@ void pp_profile_trace_finish(uint64_t now)
     }
     for (uint32_t i = 0; i < pp_profile_g.n_ctr && i < PP_COUNTERS_MAX; i++)
         metrics[i] = pp_counters_name((int)i);
-    for (uint32_t i = 0; regions && i < n; i++) {
-        const pp_region_rec *r = pp_profile_region_get(i);
-        regions[i] = (pp_trace_region){r->name,        r->file,       r->paradigm, r->role,
-                                       r->description, r->begin_line, r->end_line};
-    }
+    for (uint32_t i = 0; regions && i < n; i++)
+        pp_profile_region_as_trace(i, &regions[i]);
     /* without the memory for the region list the raw files are removed
      * and no archive is written */
     pp_trace_finish(regions ? &defs : NULL);

@@ -178,7 +178,7 @@ pp_task *pp_profile_task_alloc(pp_location *loc)
     t->pos = t->floor = NULL;
     t->susp = t->suspend_start = 0;
     t->fold = 0;
-    t->is_explicit = t->suspended = 0;
+    t->is_explicit = t->suspended = t->moved = 0;
     t->region = 0;
     t->stub = NULL;
     t->next = t->parent_task = t->parent_implicit = NULL;

@@ -25,6 +25,7 @@
 #include "lib/pp_counters.h"
 #include "lib/pp_message.h"
 #include "profile/pp_profile_unify.h"
+#include "profile/pp_profile_names.h"
 
 /* ---- the unified tree ------------------------------------------------------------ */
 
@@ -112,6 +113,7 @@ static pp_unode *pp_unify_child(pp_unify_ctx *c, pp_unode *parent, pp_region_id 
         c->failed = 1;
         return NULL;
     }
+    region = pp_profile_region_canonical(region); /* regions named late may be one */
     size_t mask = c->n_slots - 1, h = pp_unify_hash(parent, region, pset, mask);
     for (; c->slots[h]; h = (h + 1) & mask)
         if (c->slots[h]->parent == parent && c->slots[h]->region == region &&

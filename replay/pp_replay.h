@@ -68,6 +68,8 @@ struct pp_replay_seg {
     uint32_t label;
     uint32_t refs;
     uint32_t inst; /* the dependent task instance it is a stretch of + 1, 0: none */
+    uint32_t loc;  /* where its first work ran */
+    uint64_t t0, t1; /* its first and last tick of work (a viewer draws the path) */
 };
 
 pp_replay_seg *pp_replay_seg_new(pp_replay_seg *pred, uint32_t label);
@@ -232,6 +234,7 @@ typedef struct pp_replay {
     uint32_t n_locs;
     uint64_t resolution, offset, length;
     uint32_t program_region;
+    char *end; /* the archive's POMPPROF::END property (how the run ended), NULL none */
     /* the window, in ticks */
     uint64_t from, to;
     /* readiness */
@@ -316,11 +319,47 @@ void pp_replay_depend_mark_critical(pp_replay *r);
 /* dot: the dependence graph as Graphviz; instances up to max_instances,
  * collapsed to constructs beyond.  0, or -1 (errno). */
 int pp_replay_dot_write(const pp_replay *r, const char *path, uint32_t max_instances);
+/* The instances along the span's path, from its end back (each once);
+ * NULL when out of memory. */
+uint32_t *pp_replay_chain(const pp_replay *r, uint32_t *n);
+/* Whether the path (a chain) goes from instance a straight to instance b. */
+int pp_replay_on_path(const uint32_t *chain, uint32_t n, uint32_t a, uint32_t b);
+/* The graph collapsed to task constructs (dense numbers in order of first
+ * appearance): instances and work per construct, and the dependences per
+ * pair of constructs (how many, the predecessors' work, on the path). */
+typedef struct pp_replay_pair {
+    uint32_t from, to;
+    uint64_t count, weight;
+    int on_path;
+} pp_replay_pair;
+typedef struct pp_replay_collapsed {
+    uint32_t *num; /* region (n_regions: none) -> construct number */
+    uint32_t n_cons;
+    uint64_t *count, *work;
+    uint32_t *label;
+    uint8_t *critical;
+    pp_replay_pair *pairs;
+    uint64_t n_pairs;
+} pp_replay_collapsed;
+int pp_replay_collapse(const pp_replay *r, pp_replay_collapsed *c);
+void pp_replay_collapsed_free(pp_replay_collapsed *c);
+
+/* graph: for pompprof-view (--graph N), the span's path stretch by stretch
+ * with where and when it ran, and the dependence graph as JSON (instances
+ * up to max_instances, collapsed to constructs beyond). */
+void pp_replay_graph_print(FILE *out, const pp_replay *r, uint32_t max_instances);
 
 /* span */
-/* Task t (running on l) did dt ticks of work. */
-static inline void pp_replay_span_work(pp_replay *r, pp_replay_task *t, uint64_t dt)
+/* Task t did the work from tick a to tick b on location loc. */
+static inline void pp_replay_span_work(pp_replay *r, pp_replay_task *t, uint64_t a, uint64_t b,
+                                       uint32_t loc)
 {
+    uint64_t dt = b - a;
+    if (!t->seg->dur) {
+        t->seg->t0 = a;
+        t->seg->loc = loc;
+    }
+    t->seg->t1 = b;
     t->work += dt;
     t->span += dt;
     t->seg->dur += dt;

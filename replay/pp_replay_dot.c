@@ -34,7 +34,7 @@ static void pp_dot_string(FILE *f, const char *s)
 }
 
 /* The instances along the span's path, from its end back (each once). */
-static uint32_t *pp_dot_chain(const pp_replay *r, uint32_t *n)
+uint32_t *pp_replay_chain(const pp_replay *r, uint32_t *n)
 {
     uint32_t cap = 64, k = 0;
     uint32_t *v = malloc(cap * sizeof *v);
@@ -55,7 +55,7 @@ static uint32_t *pp_dot_chain(const pp_replay *r, uint32_t *n)
 }
 
 /* Whether the path goes from instance a straight to instance b. */
-static int pp_dot_on_path(const uint32_t *chain, uint32_t n, uint32_t a, uint32_t b)
+int pp_replay_on_path(const uint32_t *chain, uint32_t n, uint32_t a, uint32_t b)
 {
     for (uint32_t i = 0; i + 1 < n; i++)
         if (chain[i] == b && chain[i + 1] == a)
@@ -102,73 +102,95 @@ static void pp_dot_instances(FILE *f, const pp_replay *r, const uint32_t *num,
     }
     for (uint64_t e = 0; e < r->n_edges; e++) {
         const pp_replay_edge *ed = &r->edges[e];
-        int bold = pp_dot_on_path(chain, n_chain, ed->from, ed->to);
+        int bold = pp_replay_on_path(chain, n_chain, ed->from, ed->to);
         fprintf(f, "  t%u -> t%u%s;\n", ed->from, ed->to, bold ? " [penwidth=3]" : "");
     }
 }
 
-typedef struct pp_dot_pair {
-    uint32_t from, to; /* construct numbers */
-    uint64_t count, weight;
-    int bold;
-} pp_dot_pair;
-
 static int pp_dot_pair_cmp(const void *a, const void *b)
 {
-    const pp_dot_pair *x = a, *y = b;
+    const pp_replay_pair *x = a, *y = b;
     if (x->from != y->from)
         return x->from < y->from ? -1 : 1;
     return x->to < y->to ? -1 : x->to > y->to;
 }
 
-static void pp_dot_collapsed(FILE *f, const pp_replay *r, const uint32_t *num, uint32_t n_cons,
-                             const uint32_t *chain, uint32_t n_chain)
+int pp_replay_collapse(const pp_replay *r, pp_replay_collapsed *c)
 {
-    uint64_t *count = calloc(n_cons + 1, sizeof *count), *work = calloc(n_cons + 1, sizeof *work);
-    uint32_t *label_of = calloc(n_cons + 1, sizeof *label_of);
-    uint8_t *crit = calloc(n_cons + 1, 1);
-    pp_dot_pair *pairs = malloc((r->n_edges + 1) * sizeof *pairs);
-    if (!count || !work || !label_of || !crit || !pairs) {
-        free(count), free(work), free(label_of), free(crit), free(pairs);
-        return;
+    uint32_t n_chain = 0;
+    uint32_t *chain = pp_replay_chain(r, &n_chain);
+    memset(c, 0, sizeof *c);
+    c->num = pp_dot_construct_numbers(r, &c->n_cons);
+    uint32_t n = c->n_cons + 1;
+    c->count = calloc(n, sizeof *c->count);
+    c->work = calloc(n, sizeof *c->work);
+    c->label = calloc(n, sizeof *c->label);
+    c->critical = calloc(n, 1);
+    c->pairs = malloc((r->n_edges + 1) * sizeof *c->pairs);
+    if (!chain || !c->num || !c->count || !c->work || !c->label || !c->critical || !c->pairs) {
+        free(chain);
+        pp_replay_collapsed_free(c);
+        return -1;
     }
     for (uint32_t i = 0; i < r->n_insts; i++) {
-        uint32_t c = num[pp_dot_slot(r, r->insts[i].label)];
-        count[c]++;
-        work[c] += r->insts[i].work;
-        label_of[c] = r->insts[i].label;
-        crit[c] |= r->insts[i].critical;
+        uint32_t k = c->num[pp_dot_slot(r, r->insts[i].label)];
+        c->count[k]++;
+        c->work[k] += r->insts[i].work;
+        c->label[k] = r->insts[i].label;
+        c->critical[k] |= r->insts[i].critical;
     }
-    for (uint32_t c = 0; c < n_cons; c++) {
-        char text[600];
-        snprintf(text, sizeof text, "%s\n%llu tasks, %.3g ms", pp_replay_label_name(r, label_of[c]),
-                 (unsigned long long)count[c], 1e3 * pp_replay_seconds(r, work[c]));
-        fprintf(f, "  c%u [label=", c);
-        pp_dot_string(f, text);
-        fprintf(f, ", fillcolor=\"%s\"%s];\n", pp_dot_palette[c % PP_DOT_COLOURS],
-                crit[c] ? ", penwidth=3, style=\"filled,bold\"" : "");
-    }
-    uint64_t n = 0;
+    uint64_t n_pairs = 0;
     for (uint64_t e = 0; e < r->n_edges; e++) {
         const pp_replay_edge *ed = &r->edges[e];
-        pairs[n++] = (pp_dot_pair){num[pp_dot_slot(r, r->insts[ed->from].label)],
-                                   num[pp_dot_slot(r, r->insts[ed->to].label)], 1,
-                                   r->insts[ed->from].work,
-                                   pp_dot_on_path(chain, n_chain, ed->from, ed->to)};
+        c->pairs[n_pairs++] = (pp_replay_pair){c->num[pp_dot_slot(r, r->insts[ed->from].label)],
+                                               c->num[pp_dot_slot(r, r->insts[ed->to].label)], 1,
+                                               r->insts[ed->from].work,
+                                               pp_replay_on_path(chain, n_chain, ed->from, ed->to)};
     }
-    qsort(pairs, n, sizeof *pairs, pp_dot_pair_cmp);
-    for (uint64_t i = 0; i < n;) {
-        pp_dot_pair p = pairs[i++];
-        while (i < n && pairs[i].from == p.from && pairs[i].to == p.to) {
+    qsort(c->pairs, n_pairs, sizeof *c->pairs, pp_dot_pair_cmp);
+    uint64_t out = 0;
+    for (uint64_t i = 0; i < n_pairs;) {
+        pp_replay_pair p = c->pairs[i++];
+        while (i < n_pairs && c->pairs[i].from == p.from && c->pairs[i].to == p.to) {
             p.count++;
-            p.weight += pairs[i].weight;
-            p.bold |= pairs[i++].bold;
+            p.weight += c->pairs[i].weight;
+            p.on_path |= c->pairs[i++].on_path;
         }
-        fprintf(f, "  c%u -> c%u [label=\"%llu x, %.3g ms\"%s];\n", p.from, p.to,
-                (unsigned long long)p.count, 1e3 * pp_replay_seconds(r, p.weight),
-                p.bold ? ", penwidth=3" : "");
+        c->pairs[out++] = p;
     }
-    free(count), free(work), free(label_of), free(crit), free(pairs);
+    c->n_pairs = out;
+    free(chain);
+    return 0;
+}
+
+void pp_replay_collapsed_free(pp_replay_collapsed *c)
+{
+    free(c->num), free(c->count), free(c->work), free(c->label), free(c->critical);
+    free(c->pairs);
+    memset(c, 0, sizeof *c);
+}
+
+static void pp_dot_collapsed(FILE *f, const pp_replay *r)
+{
+    pp_replay_collapsed c;
+    if (pp_replay_collapse(r, &c) != 0)
+        return;
+    for (uint32_t k = 0; k < c.n_cons; k++) {
+        char text[600];
+        snprintf(text, sizeof text, "%s\n%llu tasks, %.3g ms", pp_replay_label_name(r, c.label[k]),
+                 (unsigned long long)c.count[k], 1e3 * pp_replay_seconds(r, c.work[k]));
+        fprintf(f, "  c%u [label=", k);
+        pp_dot_string(f, text);
+        fprintf(f, ", fillcolor=\"%s\"%s];\n", pp_dot_palette[k % PP_DOT_COLOURS],
+                c.critical[k] ? ", penwidth=3, style=\"filled,bold\"" : "");
+    }
+    for (uint64_t i = 0; i < c.n_pairs; i++) {
+        const pp_replay_pair *p = &c.pairs[i];
+        fprintf(f, "  c%u -> c%u [label=\"%llu x, %.3g ms\"%s];\n", p->from, p->to,
+                (unsigned long long)p->count, 1e3 * pp_replay_seconds(r, p->weight),
+                p->on_path ? ", penwidth=3" : "");
+    }
+    pp_replay_collapsed_free(&c);
 }
 
 int pp_replay_dot_write(const pp_replay *r, const char *path, uint32_t max_instances)
@@ -178,14 +200,14 @@ int pp_replay_dot_write(const pp_replay *r, const char *path, uint32_t max_insta
         return -1;
     uint32_t n_cons = 0, n_chain = 0;
     uint32_t *num = pp_dot_construct_numbers(r, &n_cons);
-    uint32_t *chain = pp_dot_chain(r, &n_chain);
+    uint32_t *chain = pp_replay_chain(r, &n_chain);
     int collapsed = r->n_insts > max_instances;
     fprintf(f, "digraph dependences {\n  // pompprof-replay: %s; the span's path in bold\n"
                "  rankdir=TB;\n  node [shape=box, style=filled, fontname=\"Helvetica\", "
                "fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n",
             collapsed ? "task constructs (instances collapsed)" : "dependent task instances");
     if (num && collapsed)
-        pp_dot_collapsed(f, r, num, n_cons, chain, n_chain);
+        pp_dot_collapsed(f, r);
     else if (num)
         pp_dot_instances(f, r, num, chain, n_chain);
     fprintf(f, "}\n");

@@ -1,6 +1,6 @@
 /* pompprof-replay [--from S] [--to S] [--bins N] [--instances N]
  *                 [--levels N] [--pictures] [--chrome FILE]
- *                 [--dot FILE [--dot-instances N]] ARCHIVE.otf2
+ *                 [--dot FILE [--dot-instances N]] [--graph N] ARCHIVE.otf2
  *
  * Reads a trace written by pompprof with OTF2's reader, replays its events
  * in time order (pp_replay_model.c) and prints one JSON document on stdout
@@ -432,6 +432,10 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
     if (!rd)
         pp_replay_die("%s: not an OTF2 archive", path);
     OTF2_Reader_SetSerialCollectiveCallbacks(rd);
+    /* "interrupted: trace salvaged ..." for a trace pompprof-salvage made */
+    char *end = NULL;
+    if (OTF2_Reader_GetProperty(rd, "POMPPROF::END", &end) == OTF2_SUCCESS && end)
+        r->end = end;
     OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(rd);
     OTF2_GlobalDefReaderCallbacks *dc = OTF2_GlobalDefReaderCallbacks_New();
     if (!gdr || !dc)
@@ -588,15 +592,20 @@ static void pp_print_graph(FILE *out, pp_replay *r)
     fprintf(out, "]}");
 }
 
-static void pp_print(FILE *out, pp_replay *r, const char *path)
+/* graph: with --graph N, the path's stretches and the dependence graph */
+static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph)
 {
     fprintf(out, "{\"trace\": {\"archive\": ");
     pp_replay_json_string(out, path);
     fprintf(out, ", \"threads\": %u, \"events\": %llu, \"seconds\": ", r->n_locs,
             (unsigned long long)r->events);
     pp_replay_json_seconds(out, pp_replay_seconds(r, r->length));
-    fprintf(out, ", \"resolution\": %llu},\n \"window\": {\"from\": ",
-            (unsigned long long)r->resolution);
+    fprintf(out, ", \"resolution\": %llu, \"end\": ", (unsigned long long)r->resolution);
+    if (r->end)
+        pp_replay_json_string(out, r->end);
+    else
+        fprintf(out, "null");
+    fprintf(out, "},\n \"window\": {\"from\": ");
     pp_replay_json_seconds(out, pp_replay_seconds(r, r->from - r->offset));
     fprintf(out, ", \"to\": ");
     pp_replay_json_seconds(out, pp_replay_seconds(r, r->to - r->offset));
@@ -650,6 +659,10 @@ static void pp_print(FILE *out, pp_replay *r, const char *path)
         fprintf(out, ",\n \"pictures\": ");
         pp_replay_view_print(r->view, r, out);
     }
+    if (graph) {
+        fprintf(out, ",\n \"task_graph\": ");
+        pp_replay_graph_print(out, r, graph);
+    }
     fprintf(out, "}\n");
 }
 
@@ -681,7 +694,7 @@ int main(int argc, char **argv)
     unsigned long bins = 2000, instances = 64, levels = 1;
     int pictures = 0;
     const char *chrome = NULL, *path = NULL, *dot = NULL;
-    unsigned long dot_instances = 200;
+    unsigned long dot_instances = 200, graph = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -701,12 +714,14 @@ int main(int argc, char **argv)
             dot = argv[++i];
         else if (!strcmp(a, "--dot-instances") && has_value)
             dot_instances = pp_arg_count(a, argv[++i], 100000);
+        else if (!strcmp(a, "--graph") && has_value)
+            graph = pp_arg_count(a, argv[++i], 100000);
         else if (!strcmp(a, "--pictures"))
             pictures = 1;
         else if (a[0] == '-' || path)
             pp_replay_die("usage: pompprof-replay [--from S] [--to S] [--bins N] [--instances N] "
                           "[--levels N] [--pictures] [--chrome FILE] "
-                          "[--dot FILE [--dot-instances N]] ARCHIVE.otf2");
+                          "[--dot FILE [--dot-instances N]] [--graph N] ARCHIVE.otf2");
         else
             path = a;
     }
@@ -730,7 +745,7 @@ int main(int argc, char **argv)
     pp_replay_depend_mark_critical(&r);
     if (dot && pp_replay_dot_write(&r, dot, (uint32_t)dot_instances) != 0)
         pp_replay_die("cannot write %s: %s", dot, strerror(errno));
-    pp_print(stdout, &r, path);
+    pp_print(stdout, &r, path, (uint32_t)graph);
     if (fflush(stdout) != 0 || ferror(stdout))
         pp_replay_die("cannot write the result: %s", strerror(errno));
     return 0;

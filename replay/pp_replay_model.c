@@ -215,7 +215,7 @@ static void pp_replay_settle(pp_replay *r, pp_replay_loc *l, uint64_t t)
         l->acc[l->cat][pp_replay_ready_class(r, l)] += hi - lo;
     if (l->cur && (l->cat == PP_CAT_WORK_TASK || l->cat == PP_CAT_WORK_IMPLICIT ||
                    l->cat == PP_CAT_CREATE))
-        pp_replay_span_work(r, l->cur, t - a);
+        pp_replay_span_work(r, l->cur, a, t, l->index);
     if (r->view)
         pp_replay_view_segment(r->view, r, l->index, a, t, pp_replay_label(r, l));
 }

@@ -42,6 +42,8 @@ pp_replay_seg *pp_replay_seg_new(pp_replay_seg *pred, uint32_t label)
     s->label = label;
     s->refs = 1;
     s->inst = 0;
+    s->loc = 0;
+    s->t0 = s->t1 = 0;
     return s;
 }
 

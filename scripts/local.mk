@@ -26,6 +26,8 @@ dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/dependences.py \
 	scripts/pompprof_tools/wrapper/directive.py \
 	scripts/pompprof_tools/wrapper/fortran.py \
+	scripts/pompprof_tools/wrapper/fortran_output.py \
+	scripts/pompprof_tools/wrapper/fortran_text.py \
 	scripts/pompprof_tools/wrapper/functions.py \
 	scripts/pompprof_tools/wrapper/instrument.py \
 	scripts/pompprof_tools/wrapper/link.py \
@@ -33,6 +35,10 @@ dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/prelude.py \
 	scripts/pompprof_tools/wrapper/rewrite.py \
 	scripts/pompprof_tools/wrapper/run.py
+pompprof_tools_launcherdir = $(pompprof_toolsdir)/launcher
+dist_pompprof_tools_launcher_DATA = \
+	scripts/pompprof_tools/launcher/__init__.py \
+	scripts/pompprof_tools/launcher/run.py
 pompprof_tools_cubedir = $(pompprof_toolsdir)/cube
 dist_pompprof_tools_cube_DATA = \
 	scripts/pompprof_tools/cube/__init__.py \
@@ -76,7 +82,7 @@ dist_pompprof_tools_view_assets_DATA = \
 	scripts/pompprof_tools/view/assets/flame.js \
 	scripts/pompprof_tools/view/assets/tables.js \
 	scripts/pompprof_tools/view/assets/compare.js \
-	scripts/pompprof_tools/view/assets/trace.js \
+	scripts/pompprof_tools/view/assets/trace.js scripts/pompprof_tools/view/assets/graph.js \
 	scripts/pompprof_tools/view/assets/main.js
 nodist_pompprof_tools_DATA = scripts/pompprof_tools/build_config.py
 pompprof_commands = scripts/pompprof scripts/pompprof-report scripts/pompprof-diff \
@@ -90,14 +96,14 @@ EXTRA_DIST += scripts/command-stub.in scripts/pompprof_tools/build_config.py.in 
 # man pages, one per command, made of its --help (scripts/help2roff.py): a page never
 # says other than the command does
 pompprof_mans = man/pompprof.1 man/pompprof-report.1 man/pompprof-diff.1 \
-	man/pompprof-scaling.1 man/pompprof-timeline.1
+	man/pompprof-scaling.1 man/pompprof-timeline.1 man/pompprof-score.1 man/pompprof-view.1
 man_MANS = $(pompprof_mans)
 CLEANFILES += $(pompprof_mans)
 EXTRA_DIST += scripts/help2roff.py
-# the command imports build_config.py: without it as a prerequisite make -j2 runs the
-# command before the file exists
+# (the command runs: the package's build_config.py must be there, which a
+# parallel make would otherwise write only later)
 $(pompprof_mans): man/%.1: scripts/% scripts/pompprof_tools/build_config.py \
-	$(srcdir)/scripts/help2roff.py
+		$(srcdir)/scripts/help2roff.py
 	@$(MKDIR_P) man
 	$(AM_V_GEN)case $* in \
 	  pompprof) what='build OpenMP programs for profiling with pompprof' ;; \
@@ -105,6 +111,8 @@ $(pompprof_mans): man/%.1: scripts/% scripts/pompprof_tools/build_config.py \
 	  pompprof-diff) what='per call path difference of two pompprof profiles' ;; \
 	  pompprof-scaling) what='how a program'"'"'s time splits up across thread counts' ;; \
 	  pompprof-timeline) what='work, overhead and idleness from a pompprof trace; timeline pictures' ;; \
+	  pompprof-score) what='measurement cost of a pompprof profile per region, and filters that cut it' ;; \
+	  pompprof-view) what='one self-contained HTML page of a pompprof profile and trace' ;; \
 	esac; \
 	COLUMNS=80 ./scripts/$* --help >$@.help && \
 	$(PYTHON) $(srcdir)/scripts/help2roff.py $* '$(PACKAGE_VERSION)' "$$what" <$@.help >$@.tmp && \

@@ -145,6 +145,8 @@ typedef struct pp_trace_defs {
     const char *const *metrics;     /* PAPI event names of METRICS records */
     uint32_t n_metrics;
     const char *program;            /* for the system tree and the archive */
+    const char *host;               /* the machine's name; NULL: this one's */
+    long pid;                       /* the traced process; 0: this one */
     uint64_t t_end;                 /* ticks at the end of measurement */
     double ticks_per_second;
     double wall_t0;                 /* seconds since 1970 at t0 */
@@ -161,6 +163,19 @@ typedef struct pp_trace_defs {
     const pp_trace_param *pset_values;
     uint32_t n_psets;
 } pp_trace_defs;
+
+/* ---- definitions saved during the run (pp_trace_save.c) ------------------------ */
+
+/* While tracing, each call appends one line to DIR/<name>.raw/defs, so
+ * that the raw files of a run that never reaches pp_trace_finish (a crash,
+ * SIGKILL) can still be converted (pompprof-salvage).  Never on the event
+ * path: a region is saved when it is defined (or renamed), the rest at the
+ * start.  Without an active trace they do nothing. */
+void pp_trace_save_program(const char *program);
+void pp_trace_save_clock(uint64_t t0, double wall_t0, double ticks_per_second);
+void pp_trace_save_region(uint32_t id, const pp_trace_region *r);
+void pp_trace_save_metric(uint32_t index, const char *name);
+void pp_trace_save_fact(const char *key, const char *value);
 
 /* Stop recording and write the archive (every thread has stopped sending
  * events); defs NULL: only remove the raw files.  Returns 0 when a complete

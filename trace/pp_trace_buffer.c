@@ -24,7 +24,8 @@
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
 
-pp_trace_state pp_trace_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .stop_time = UINT64_MAX};
+pp_trace_state pp_trace_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .stop_time = UINT64_MAX,
+                              .save_fd = -1};
 
 int pp_trace_active(void)
 {
@@ -281,6 +282,7 @@ int pp_trace_start(const char *dir, size_t buffer_bytes, uint64_t t0)
         pp_message_warn("trace: %s; no trace is written (the profile is not affected)", why);
         return -1;
     }
+    pp_trace_save_open();
     return 0;
 #endif
 }
@@ -296,8 +298,11 @@ void pp_trace_reset(void)
         free(b);
         b = n;
     }
+    if (pp_trace_g.save_fd >= 0)
+        close(pp_trace_g.save_fd);
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     memset(&pp_trace_g, 0, sizeof pp_trace_g);
     pp_trace_g.lock = lock;
     pp_trace_g.stop_time = UINT64_MAX;
+    pp_trace_g.save_fd = -1;
 }

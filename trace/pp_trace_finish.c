@@ -149,7 +149,8 @@ static int pp_trace_write_archive(const pp_trace_defs *defs)
                 status = -1;
             char raw[PATH_MAX];
             pp_trace_raw_path(b->location, raw, sizeof raw);
-            unlink(raw); /* its space is the next thread's */
+            if (!pp_trace_g.salvage)
+                unlink(raw); /* its space is the next thread's */
         }
         if (OTF2_Archive_CloseEvtFiles(c.archive) != OTF2_SUCCESS)
             c.otf2_failed = 1;
@@ -208,11 +209,16 @@ int pp_trace_finish(const pp_trace_defs *defs)
         if (b->fd >= 0)
             close(b->fd);
         b->fd = -1;
+    }
+    if (pp_trace_g.salvage && status < 0)
+        return status; /* what an interrupted run left stays for another try */
+    for (pp_trace_buf *b = pp_trace_g.first; b; b = b->next) {
         pp_trace_raw_path(b->location, raw, sizeof raw);
         unlink(raw);
     }
     if (pp_trace_g.reserve[0])
         unlink(pp_trace_g.reserve);
+    pp_trace_save_close();
     rmdir(pp_trace_g.raw_dir);
     return status;
 }

@@ -40,6 +40,9 @@ typedef struct pp_trace_state {
     pp_trace_buf *first, *last;
     uint32_t n_buffers;
     pid_t pid;              /* the traced process: a child after fork() writes nothing */
+    int save_fd;            /* DIR/<name>.raw/defs (pp_trace_save.c), -1 none */
+    int salvage;            /* converting another process's raw files (pompprof-salvage):
+                               they are kept until the archive is complete */
 } pp_trace_state;
 
 extern pp_trace_state pp_trace_g;
@@ -60,6 +63,11 @@ int pp_trace_path(char *buf, size_t size, const char *fmt, ...)
 
 /* The raw file of location loc. */
 void pp_trace_raw_path(uint32_t loc, char *buf, size_t size);
+
+/* The definitions file (pp_trace_save.c): opened once the raw directory
+ * exists (its first line: the pid), removed with the raw files. */
+void pp_trace_save_open(void);
+void pp_trace_save_close(void);
 
 /* ---- reading records back (pp_trace_source.c) -------------------------------- */
 

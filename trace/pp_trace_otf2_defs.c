@@ -313,7 +313,10 @@ int pp_trace_otf2_definitions(pp_trace_conv *c)
     pp_defs_string(&s, ""); /* string 0 */
     pp_defs_params(d, &s);
     char host[256] = "localhost";
-    gethostname(host, sizeof host - 1);
+    if (d->host)
+        snprintf(host, sizeof host, "%s", d->host);
+    else
+        gethostname(host, sizeof host - 1);
     OTF2_StringRef machine = pp_defs_string(&s, host);
     s.failed |= OTF2_GlobalDefWriter_WriteSystemTreeNode(s.w, 0, machine,
                                                          pp_defs_string(&s, "machine"),
@@ -321,7 +324,7 @@ int pp_trace_otf2_definitions(pp_trace_conv *c)
                 OTF2_SUCCESS;
     char process[300];
     snprintf(process, sizeof process, "%s (process %ld)", d->program ? d->program : "program",
-             (long)getpid());
+             d->pid ? d->pid : (long)getpid());
     s.failed |= OTF2_GlobalDefWriter_WriteLocationGroup(
                     s.w, 0, pp_defs_string(&s, process), OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                     OTF2_UNDEFINED_LOCATION_GROUP) != OTF2_SUCCESS;

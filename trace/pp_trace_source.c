@@ -41,6 +41,8 @@ int pp_trace_source_open(pp_trace_source *s, pp_trace_buf *b)
 static void pp_trace_source_punch(pp_trace_source *s, uint64_t off)
 {
     uint64_t upto = off & ~(uint64_t)((1 << 16) - 1);
+    if (pp_trace_g.salvage)
+        return; /* a salvaged run's raw files stay until its archive is complete */
     if (upto > s->punched &&
         fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)s->punched,
                   (off_t)(upto - s->punched)) == 0)

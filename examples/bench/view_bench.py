@@ -9,6 +9,8 @@
 2. A trace of more than 10 million events (examples/prof/fib BIG_FIB, 2 threads, as in
    trace_bench.py): time to write the page (pompprof-replay --levels included), its
    size, the time to open it and to zoom in.
+3. A trace of dependent tasks (examples/prof/sparselu 28 32 depend): the same, with the
+   critical path drawn on the timeline and the dependence graph collapsed to constructs.
 
 Prints a table; timing never fails the run.  Without chromium, chromium-driver or
 python3-selenium the browser columns say why they are missing."""
@@ -26,6 +28,7 @@ sys.path.insert(0, HERE)
 import synth_profile  # noqa: E402
 
 BIG_FIB = "29"
+LU_DEPEND = ["28", "32", "depend"]   # sparselu with depend clauses: about 4,800 tasks
 CONSTRUCTS = 50000
 
 
@@ -125,6 +128,18 @@ def main():
                                            stdout=subprocess.PIPE, check=True).stdout)
         report("trace: %.1fM events, 2 threads" % (events["trace"]["events"] / 1e6), w, page,
                browse(page, [("zoom x16", zoom)]))
+        # dependent tasks: the critical path on the timeline, the graph collapsed
+        run = os.path.join(tmp, "lu")
+        env["POMPPROF_OUTPUT"] = run
+        subprocess.run([os.path.join(args.builddir, "examples", "prof", "sparselu")] + LU_DEPEND,
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        page = os.path.join(tmp, "lu.html")
+        w = write_page(args.builddir, [run, "-o", page])
+        lu = json.loads(subprocess.run([replay, "--graph", "400", os.path.join(run, "traces.otf2")],
+                                       stdout=subprocess.PIPE, check=True).stdout)
+        report("depend: %d tasks, %d edges" % (
+            lu["graph"]["dependent_tasks"], lu["graph"]["dependence_edges"]), w, page,
+            browse(page, [("zoom x16", zoom)]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

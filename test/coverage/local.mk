@@ -79,6 +79,8 @@ EXTRA_DIST += test/coverage/run_coverage.py \
 	test/coverage/fortran/cancel.f90 \
 	test/coverage/fortran/critical_atomic.f90 \
 	test/coverage/fortran/declare_reduction.f90 \
+	test/coverage/fortran/default_private_fixed.f \
+	test/coverage/fortran/default_private_free.f90 \
 	test/coverage/fortran/do_schedules.f90 \
 	test/coverage/fortran/doacross.f90 \
 	test/coverage/fortran/error_scope.f90 \
@@ -102,7 +104,35 @@ EXTRA_DIST += test/coverage/run_coverage.py \
 	test/coverage/fortran/taskgroup.f90 \
 	test/coverage/fortran/taskloop.f90 \
 	test/coverage/fortran/tasks.f90 \
-	test/coverage/fortran/workshare.f90
+	test/coverage/fortran/workshare.f90 \
+	test/coverage/fortran/associate_fixed.f \
+	test/coverage/fortran/associate_free.f90 \
+	test/coverage/fortran/atomic_fixed.f \
+	test/coverage/fortran/atomic_free.f90 \
+	test/coverage/fortran/block_fixed.f \
+	test/coverage/fortran/block_free.f90 \
+	test/coverage/fortran/comments_fixed.f \
+	test/coverage/fortran/comments_free.f90 \
+	test/coverage/fortran/condcomp_fixed.f \
+	test/coverage/fortran/condcomp_free.f90 \
+	test/coverage/fortran/continuation_fixed.f \
+	test/coverage/fortran/continuation_free.f90 \
+	test/coverage/fortran/declare_variant_fixed.f \
+	test/coverage/fortran/declare_variant_free.f90 \
+	test/coverage/fortran/headless_fixed.f \
+	test/coverage/fortran/headless_free.f90 \
+	test/coverage/fortran/include_fixed.f \
+	test/coverage/fortran/include_fixed.inc \
+	test/coverage/fortran/include_free.f90 \
+	test/coverage/fortran/include_free.inc \
+	test/coverage/fortran/labelled_do_fixed.f \
+	test/coverage/fortran/labelled_do_free.f90 \
+	test/coverage/fortran/masked_fixed.f \
+	test/coverage/fortran/masked_free.f90 \
+	test/coverage/fortran/module_target_fixed.f \
+	test/coverage/fortran/module_target_free.f90 \
+	test/coverage/fortran/preproc_fixed.F \
+	test/coverage/fortran/preproc_free.F90
 
 check-long: check-coverage-long
 check-coverage-long: all

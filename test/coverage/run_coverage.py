@@ -13,12 +13,15 @@ For every program it checks, and counts:
 * profile written: every run writes a .cubex that the tools read back;
 * measured as expected: the profile has a region for each construct the
   header names ("measured=parallel,task" -> "!$omp parallel @...",
-  "!$omp task @..."), none of them "unknown".
+  "!$omp task @..."), none of them "unknown", and the task instances the
+  header counts ("instances=task:8": 8 visits of task roots "!$omp task @...",
+  at every thread count).
 
 The header is one comment line in each program:
-    pompprof-coverage: measured=<words> [notes=<words>]
+    pompprof-coverage: measured=<words> [notes=<words>] [instances=<word>:<n>,...]
 It prints "built N/N, identical output N/N, profile written N/N, measured as
-expected N/N" and fails when any count falls short.  COVERAGE_OPT (default
+expected N/N, fell back N" (N programs whose wrapper build compiled a file
+without measurement) and fails when any count falls short or one fell back.  COVERAGE_OPT (default
 -O1) and COVERAGE_THREADS (default "1 2 4") vary the builds for make check-long.
 """
 import concurrent.futures
@@ -104,7 +107,7 @@ def check(lang, name, scratch):
     expect = header(src)
     work = os.path.join(scratch, lang + "-" + name)
     os.makedirs(work)
-    counts = dict.fromkeys(("built", "identical", "profile", "measured"), 0)
+    counts = dict.fromkeys(("built", "identical", "profile", "measured", "fell_back"), 0)
     fails = []
     if expect is None:
         return counts, ["%s: no pompprof-coverage header" % name]
@@ -115,6 +118,7 @@ def check(lang, name, scratch):
     p_rc, _, p_err = run(base + ["-o", "plain"], work)
     w_rc, _, w_err = run([WRAPPER] + base + ["-o", "inst"], work)
     notes = notes_of(w_err)
+    counts["fell_back"] = int(any("without measurement" in n for n in notes))
     if p_rc != 0:
         fails.append("%s: the plain build fails:\n%s" % (name, p_err))
     elif w_rc != 0:
@@ -155,8 +159,23 @@ def check(lang, name, scratch):
             measured = False
             fails.append("%s t=%d: regions %s expected, the profile has: %s"
                          % (name, t, missing, sorted(n for n in names if n.startswith("!$omp"))))
+        got = task_instances(prof)
+        for word, n in (w.rsplit(":", 1) for w in expect.get("instances", [])):
+            if got.get(word, 0) != int(n):
+                measured = False
+                fails.append("%s t=%d: %s %s instances expected, the profile has %d"
+                             % (name, t, n, word, got.get(word, 0)))
     counts.update(identical=int(identical), profile=int(profiles), measured=int(measured))
     return counts, fails
+
+
+def task_instances(prof):
+    """{'task': n, ...}: the visits of the task roots, by region word."""
+    got = {}
+    for c in prof.task_roots():
+        for word in region_words([c.region.name]):
+            got[word] = got.get(word, 0) + sum(prof.row("visits", c))
+    return got
 
 
 def available(lang):
@@ -184,7 +203,7 @@ def main():
     only = os.environ.get("COVERAGE_ONLY")
     if only:
         todo = [p for p in todo if re.search(only, p[1])]
-    totals = dict.fromkeys(("built", "identical", "profile", "measured"), 0)
+    totals = dict.fromkeys(("built", "identical", "profile", "measured", "fell_back"), 0)
     per_lang = {}
     failures = []
     try:
@@ -203,11 +222,11 @@ def main():
         print("FAIL: " + f, file=sys.stderr)
     n = len(todo)
     print("coverage: %d programs (%s): built %d/%d, identical output %d/%d, profile written "
-          "%d/%d, measured as expected %d/%d (%.0f s, threads %s, %s)"
+          "%d/%d, measured as expected %d/%d, fell back %d (%.0f s, threads %s, %s)"
           % (n, ", ".join("%s %d" % kv for kv in per_lang.items()), totals["built"], n,
              totals["identical"], n, totals["profile"], n, totals["measured"], n,
-             time.time() - start, " ".join(map(str, THREADS)), " ".join(OPT)))
-    return 1 if failures or not n else 0
+             totals["fell_back"], time.time() - start, " ".join(map(str, THREADS)), " ".join(OPT)))
+    return 1 if failures or totals["fell_back"] or not n else 0
 
 
 if __name__ == "__main__":

@@ -18,15 +18,15 @@ prefix=$(sed -n "s/^prefix = //p" "$top_builddir/Makefile")
 libdir=$(sed -n "s/^libdir = //p" "$top_builddir/Makefile" | sed "s|\${exec_prefix}|$prefix|")
 root=$stage$prefix
 want="bin/pompprof bin/pompprof-report bin/pompprof-diff bin/pompprof-scaling
-      bin/pompprof-timeline include/pompprof.h"
+      bin/pompprof-timeline bin/pompprof-score bin/pompprof-view include/pompprof.h"
 for f in $want; do
     [ -e "$root/$f" ] && pass "installed $f" || fail "not installed: $f"
 done
 for f in libpompprof.so pkgconfig/pompprof.pc; do
     [ -e "$stage$libdir/$f" ] && pass "installed $f" || fail "not installed: $libdir/$f"
 done
-# a man page per command, made of its --help; `man pompprof-report` finds it
-for c in pompprof pompprof-report pompprof-diff pompprof-scaling pompprof-timeline; do
+# a man page per installed command, made of its --help; `man pompprof-report` finds it
+for c in $(cd "$root/bin" && ls pompprof*); do
     page=$(find "$root/share/man/man1" -name "$c.1*" 2>/dev/null | head -1)
     if [ -z "$page" ]; then
         fail "not installed: share/man/man1/$c.1"
@@ -48,6 +48,17 @@ if [ -f "$top_builddir/libpompprof_mpi.la" ]; then
             || fail "libpompprof_mpi.so does not name libpompprof.so"
     else
         fail "not installed: $libdir/libpompprof_mpi.so"
+    fi
+fi
+if [ -f "$top_builddir/libpompprof_ompt.la" ]; then
+    # the OMPT tool: its own engine, ompt_start_tool its only export
+    lib=$stage$libdir/libpompprof_ompt.so
+    if [ -e "$lib" ]; then
+        exports=$(nm -D --defined-only "$lib" | awk '{print $3}' | tr '\n' ' ')
+        [ "$exports" = "ompt_start_tool " ] && pass "libpompprof_ompt exports ompt_start_tool only" \
+            || fail "libpompprof_ompt.so exports: $exports"
+    else
+        fail "not installed: $libdir/libpompprof_ompt.so"
     fi
 fi
 [ "$failures" -eq 0 ]

@@ -126,10 +126,12 @@ class RunFacts(unittest.TestCase):
         d = self.out("killed")
         p = self.run_prog(d, "kill", STEPS, extra={"POMPPROF_TRACE": "1"})
         self.assertEqual(p.returncode, -9)
+        # (it ends before any buffer was written: nothing to salvage, and it says so;
+        # test/trace/test_trace_salvage.py salvages runs that flushed)
         r = tool("timeline", d)
         self.assertEqual(r.returncode, 1)
-        self.assertIn("raw thread files", r.stderr)
-        self.assertIn("space reserve in %s" % os.path.join(d, "traces.raw"), r.stderr)
+        self.assertIn("%s is what a traced run left" % os.path.join(d, "traces.raw"), r.stderr)
+        self.assertIn("no record reached the disk before the process died", r.stderr)
         self.assertNotIn("run the program with", r.stderr)
 
     def test_profiles_never_collide(self):
@@ -210,10 +212,17 @@ class RunFacts(unittest.TestCase):
             self.assertIn("WARNING: the profiles are of different programs", r.stdout)
         # oversubscribed: more threads than cores online
         pov = self.out("sover")
-        self.run_prog(pov, "normal", "1000", threads=CORES + 1)
+        p = self.run_prog(pov, "normal", "1000", threads=CORES + 1)
+        # the program's output stays its own: the library says it only when asked
+        self.assertEqual((p.returncode, p.stdout, p.stderr), (0, "done\n", ""))
         self.assertIn("OVERSUBSCRIBED: %d threads on %d core" % (CORES + 1, CORES),
                       tool("scaling", p1, pov).stdout)
         self.assertIn("*** OVERSUBSCRIBED", tool("report", pov).stdout)
+        self.assertIn("OVERSUBSCRIBED", tool("diff", p1, pov).stdout)
+        p = self.run_prog(self.out("sover_verbose"), "normal", "1000", threads=CORES + 1,
+                          extra={"POMPPROF_VERBOSE": "1"})
+        self.assertEqual((p.returncode, p.stdout), (0, "done\n"))
+        self.assertIn("pompprof: %d threads ran on %d core" % (CORES + 1, CORES), p.stderr)
 
     def test_link_says_when_nothing_was_instrumented(self):
         """Item 6: -fopenmp forgotten on the compile line (the wrapper then runs the

@@ -1,3 +1,5 @@
 # test/lint: checks on the repository's own text.
-TESTS += test/lint/test_file_references.py test/lint/test_merge_markers.py
-EXTRA_DIST += test/lint/test_file_references.py test/lint/test_merge_markers.py
+TESTS += test/lint/test_file_references.py test/lint/test_merge_markers.py \
+	test/lint/test_settings_known.py
+EXTRA_DIST += test/lint/test_file_references.py test/lint/test_merge_markers.py \
+	test/lint/test_settings_known.py

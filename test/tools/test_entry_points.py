@@ -105,7 +105,7 @@ class EntryPoints(unittest.TestCase):
         another subpackage's directory would land beside the wrong package."""
         with open(os.path.join(T.SCRIPTS, "local.mk")) as f:
             text = f.read()
-        for sub in ("wrapper", "cube", "analysis"):
+        for sub in ("wrapper", "cube", "analysis", "launcher"):
             with self.subTest(sub):
                 block = re.search(r"dist_pompprof_tools_%s_DATA = (.*?)\n(?!\t)" % sub, text, re.S)
                 self.assertIsNotNone(block)

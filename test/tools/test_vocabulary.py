@@ -1,8 +1,11 @@
 """One vocabulary (issue 23): the overhead categories are defined once
-(analysis/overhead.py CATEGORIES); pompprof-report and pompprof-scaling use them, their
---help texts print the same definitions, the README's table is the same table, and for
-the same profile the two tools give the same total per category."""
+(analysis/overhead.py CATEGORIES); pompprof-report, pompprof-scaling, pompprof-diff and
+pompprof-timeline use them, their --help texts print the same definitions, the README's
+table is the same table, for the same profile report, scaling and diff give the same
+total per category, and no tool module spells out categories of its own."""
 
+import ast
+import glob
 import json
 import os
 import unittest
@@ -42,6 +45,83 @@ class Vocabulary(unittest.TestCase):
                                            msg="%s %s" % (name, c))
                 # the taskwait waiting is in both tools' synchronization
                 self.assertGreater(cats["synchronization"]["time"], 0.0)
+
+
+    def test_example_plot_uses_the_categories(self):
+        """examples/scaling-sparselu.svg (the README's plot, from a real run) names the
+        categories of today, no older ones."""
+        import re
+        with open(os.path.join(T.TOP_SRCDIR, "examples", "scaling-sparselu.svg")) as f:
+            texts = set(re.findall(r"<text[^>]*>([^<]*)</text>", f.read()))
+        names = {c.name for c in overhead.CATEGORIES if c.name != overhead.MPI}
+        self.assertLessEqual(names, texts)
+        self.assertFalse({"task management", "fork/join"} & texts)
+
+    def test_diff_compares_the_same_categories(self):
+        a, b = T.golden("tasks_t1"), T.golden("tasks_t2")
+        d = json.loads(T.run_tool("diff", "--format", "json", a, b, check=True).stdout)
+        s = json.loads(T.run_tool("scaling", "--format", "json", a, b, check=True).stdout)
+        sa, sb = (row["split"] for row in s["profiles"])    # 1 thread, then 2
+        self.assertEqual([r["category"] for r in d["categories"]], s["categories"])
+        for r in d["categories"]:
+            self.assertEqual(r["column"], overhead.SHORT[r["category"]])
+            self.assertAlmostEqual(r["a"], sa[r["category"]], places=12)
+            self.assertAlmostEqual(r["b"], sb[r["category"]], places=12)
+            self.assertAlmostEqual(r["delta"], sb[r["category"]] - sa[r["category"]], places=12)
+        text = T.run_tool("diff", a, b, check=True).stdout
+        for c in overhead.CATEGORIES[:5]:
+            self.assertRegex(text, r"\n%s +%s " % (c.name, c.short))
+
+    def test_timeline_maps_its_parts_onto_the_categories(self):
+        names = {c.name for c in overhead.CATEGORIES}
+        for key, col, cat, _ in overhead.TIMELINE_OVERHEAD:
+            self.assertTrue(cat is None or cat in names, cat)
+            # a column of the timeline never reuses a category's column name for a part
+            self.assertNotIn(col, overhead.SHORT.values())
+        text = T.run_tool("timeline", "--help", check=True).stdout
+        self.assertIn(overhead.timeline_legend(), text)
+        self.assertIn("measures something other than", text)
+        total = {key: float(i + 1) for i, (key, _, _, _) in enumerate(overhead.TIMELINE_OVERHEAD)}
+        self.assertEqual(overhead.timeline_categories(total),
+                         {"thread management": 1.0, "synchronization": 2.0 + 3.0})
+
+    def test_no_tool_defines_its_own(self):
+        """Outside overhead.py, no list, tuple, set or dict of the tools names two
+        categories (by name or column), and no category's name is written out except
+        'work' (every tool takes them from overhead.CATEGORIES).  Allowed: a word that
+        means something else there."""
+        names = {c.name for c in overhead.CATEGORIES}
+        words = names | set(overhead.SHORT.values()) | {"taskmgmt", "task management"}
+        allowed = {("report_mpi.py", "imbalance"),   # MPI time's spread over ranks
+                   ("report.py", "sync"),            # a kind of region table
+                   ("report.py", "mpi"), ("report_mpi.py", "mpi"), ("score.py", "mpi"),
+                   ("profile_model.py", "mpi"), ("profile_data.py", "mpi")}  # paradigm
+        package = os.path.join(T.TOP_SRCDIR, "scripts", "pompprof_tools")
+        found = []
+        modules = glob.glob(os.path.join(package, "**", "*.py"), recursive=True)
+        self.assertGreater(len(modules), 30)
+        for path in modules:
+            base = os.path.basename(path)
+            if base == "overhead.py":
+                continue
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read())
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+                    elts = node.keys if isinstance(node, ast.Dict) else node.elts
+                    hit = [e.value for e in elts if isinstance(e, ast.Constant)
+                           and e.value in words]
+                    if len(hit) >= 2:
+                        found.append("%s:%d %s" % (base, node.lineno, hit))
+                if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                        and node.value in words - {"work"}
+                        and (base, node.value) not in allowed):
+                    found.append("%s:%d %r" % (base, node.lineno, node.value))
+        self.assertEqual(found, [])
+        # and the test can fail: a module of its own would be found
+        tree = ast.parse('CATS = ("synchronization", "imbalance")')
+        self.assertTrue(any(isinstance(n, ast.Tuple) and len(
+            [e for e in n.elts if e.value in words]) >= 2 for n in ast.walk(tree)))
 
 
 if __name__ == "__main__":

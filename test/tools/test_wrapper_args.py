@@ -21,7 +21,7 @@ from pompprof_tools import build_config
 from pompprof_tools.wrapper import main as wrapper
 from pompprof_tools.wrapper import cmdline as wc
 from pompprof_tools.wrapper import compile as wrapper_compile
-from pompprof_tools.wrapper import fortran as wf
+from pompprof_tools.wrapper import fortran_output as wfo
 from pompprof_tools.wrapper import link as wl
 from pompprof_tools.wrapper import run as wrapper_run
 from pompprof_tools.wrapper.cmdline import CommandLine
@@ -287,7 +287,7 @@ class FortranRepairs(unittest.TestCase):
             "        u",
             "      type(t) :: x",
             "    end subroutine"])
-        self.assertEqual(wf.include_after_imports(text).split("\n"), [
+        self.assertEqual(wfo.include_after_imports(text).split("\n"), [
             "    subroutine s(x)",
             '#line 5 "a.f90"',
             "      import :: t, &",
@@ -297,15 +297,15 @@ class FortranRepairs(unittest.TestCase):
             "      type(t) :: x",
             "    end subroutine"])
         plain = "      include 'a.f90.opari.inc'\n#line 3 \"a.f90\"\n  interface"
-        self.assertEqual(wf.include_after_imports(plain), plain)
+        self.assertEqual(wfo.include_after_imports(plain), plain)
 
     def test_sections_enter_gets_its_string(self):
         call = "      call POMP2_Sections_enter(opari2_region_3)"
         with_ctc = call + "\n      call POMP2_Parallel_fork(opari2_region_3, opari2_ctc_3 )"
-        fixed = wf.fix_fortran(with_ctc)
+        fixed = wfo.fix_fortran(with_ctc)
         self.assertIn("call POMP2_Sections_enter(opari2_region_3, opari2_ctc_3)", fixed)
         # no string constant for that region in the file: left alone
-        self.assertEqual(wf.fix_fortran(call), call)
+        self.assertEqual(wfo.fix_fortran(call), call)
 
 
 # ---- the link step --------------------------------------------------------------------

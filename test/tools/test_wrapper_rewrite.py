@@ -2,9 +2,9 @@
 extents in preprocessed C (wrapper_ctext), directives and the distribution of a
 combined construct's clauses (wrapper_directive), the C/C++ text OPARI2 gets
 (wrapper_rewrite), OPARI2's output made compilable (wrapper_instrument,
-wrapper_prelude) and the Fortran directives (wrapper_fortran).  The coverage
-suite (test/coverage) runs all of this on real programs; these tests pin the
-rules down one by one."""
+wrapper_prelude) and the Fortran directives (fortran, fortran_text,
+fortran_output).  The coverage suite (test/coverage) runs all of this on real
+programs; these tests pin the rules down one by one."""
 
 import os
 import re
@@ -18,6 +18,8 @@ from pompprof_tools import build_config
 from pompprof_tools.wrapper import ctext as ct
 from pompprof_tools.wrapper import directive as wd
 from pompprof_tools.wrapper import fortran as wf
+from pompprof_tools.wrapper import fortran_output as wfo
+from pompprof_tools.wrapper import fortran_text as wft
 from pompprof_tools.wrapper import instrument as wi
 from pompprof_tools.wrapper import prelude as wp
 from pompprof_tools.wrapper import rewrite as wr
@@ -342,6 +344,24 @@ class Instrument(unittest.TestCase):
                                + ["-c", path, "-o", os.path.join(tmp, "m.o")],
                                capture_output=True, text=True)
             self.assertEqual((p.returncode, p.stderr), (0, ""))
+            # GCC calls the POMP2 entry points through the GOT (noplt), no PLT stub
+            if CC == "gcc":
+                p = subprocess.run(["objdump", "-dr", os.path.join(tmp, "m.o")],
+                                   capture_output=True, text=True)
+                self.assertRegex(p.stdout, r"R_X86_64_GOTPCRELX?\s+POMP2_Parallel_fork")
+                self.assertNotRegex(p.stdout, r"R_X86_64_PLT32\s+POMP2_")
+            # clang ignores the attribute, and the pragmas keep that silent (the
+            # prelude alone: clang 14 has no '#pragma omp nothing')
+            if shutil.which("clang"):
+                body = "void f(void);\nvoid f(void)\n{\n    POMP2_Task_end(&opari2_region_1);\n}"
+                with open(os.path.join(tmp, "c.i"), "w") as f:
+                    f.write("\n".join(wp.prelude(body, ["opari2_region_1"], 0, [], False)
+                                      + [body, ""]))
+                p = subprocess.run(["clang", "-x", "cpp-output"] + STRICT_C
+                                   + ["-Wunknown-attributes", "-c", os.path.join(tmp, "c.i"),
+                                      "-o", os.path.join(tmp, "c.o")],
+                                   capture_output=True, text=True)
+                self.assertEqual((p.returncode, p.stderr), (0, ""))
         finally:
             shutil.rmtree(tmp)
 
@@ -351,8 +371,15 @@ class Instrument(unittest.TestCase):
                                                      '"s"')])], True)
         text = "\n".join(lines)
         self.assertIn('extern "C" {', text)
-        self.assertIn("void POMP2_Set_lock(void *);", text)
-        self.assertIn("void POMP2_Task_end(POMP2_Region_handle *);", text)
+        self.assertIn("void POMP2_Set_lock(void *) __attribute__((noplt));", text)
+        self.assertIn("void POMP2_Task_end(POMP2_Region_handle *) __attribute__((noplt));", text)
+        # the declarations stand between the diagnostic pragmas
+        self.assertLess(text.index("#pragma GCC diagnostic push"),
+                        text.index('#pragma GCC diagnostic ignored "-Wunknown-attributes"'))
+        self.assertLess(text.index('#pragma GCC diagnostic ignored "-Wunknown-attributes"'),
+                        text.index("void POMP2_Set_lock("))
+        self.assertLess(text.index("void POMP2_Task_end("),
+                        text.index("#pragma GCC diagnostic pop"))
         self.assertNotIn("POMP2_Parallel_fork", text)
         self.assertIn("static POMP2_Region_handle *pompprof_handle_1(void)", text)
         self.assertIsNone(wp.declaration("No_such_call"))
@@ -365,22 +392,22 @@ class Fortran(unittest.TestCase):
     def test_directive_lines(self):
         free = ["x = 1", "  !$omp parallel do &", "  !$omp& private(i) &", "  !$omp schedule(static)",
                 "!$ x = 2"]
-        (d,) = wf.directives(free, fixed=False)
+        (d,) = wft.directives(free, fixed=False)
         self.assertEqual((d.first, d.last, d.indent), (1, 3, "  "))
         self.assertEqual(" ".join(d.text.split()), "parallel do private(i) schedule(static)")
         fixed = ["      x = 1", "c$omp parallel", "!$omp+private(i)", "*$omp end parallel"]
-        got = wf.directives(fixed, fixed=True)
+        got = wft.directives(fixed, fixed=True)
         self.assertEqual([(g.first, g.last, " ".join(g.text.split())) for g in got],
                          [(1, 2, "parallel private(i)"), (3, 3, "end parallel")])
 
     def test_loop_ends(self):
         lines = ["!$omp do", "do i = 1, n", "  do j = 1, m", "    a = 1", "  enddo",
                  "end do", "x = 1"]
-        self.assertEqual(wf.loop_end(lines, False, 0), 5)
+        self.assertEqual(wft.loop_end(lines, False, 0), 5)
         labelled = ["c$omp do", "      do 10 i = 1, n", "      do 10 j = 1, n",
                     "   10 a(i, j) = 0", "      x = 1"]
-        self.assertEqual(wf.loop_end(labelled, True, 0), 3)
-        self.assertIsNone(wf.loop_end(["!$omp do", "x = 1"], False, 0))
+        self.assertEqual(wft.loop_end(labelled, True, 0), 3)
+        self.assertIsNone(wft.loop_end(["!$omp do", "x = 1"], False, 0))
 
     def test_rewrites(self):
         text = "\n".join(["program p", "integer :: i, s", "s = 0",
@@ -399,7 +426,7 @@ class Fortran(unittest.TestCase):
         self.assertIn("!$pomp inst begin(pompprof_1)", out)
         self.assertEqual(p.own, {"pompprof_1": "taskloop"})
         self.assertEqual(sum(1 for line in out if line.startswith("!pompprof_hidden_")), 5)
-        self.assertEqual(wf.restore_hidden("!pompprof_hidden_2", p.hidden), p.hidden[2])
+        self.assertEqual(wfo.restore_hidden("!pompprof_hidden_2", p.hidden), p.hidden[2])
         self.assertEqual(len(p.notes), 2)
         # every code line keeps its line: the marker after each change says so
         origins = ct.line_origins(out, "p.f90")
@@ -408,6 +435,134 @@ class Fortran(unittest.TestCase):
                 self.assertEqual(origins[k].line, 6)
             if line.strip() == "end program":
                 self.assertEqual(origins[k].line, 15)
+
+    def test_comments_on_directive_lines(self):
+        free = ["!$omp parallel & ! the team", "!$omp   num_threads(2) ! two",
+                "!$omp task ! it's firstprivate", "!$omp critical (a) hint(1)"]
+        got = wft.directives(free, fixed=False)
+        self.assertEqual([(g.first, g.last, " ".join(g.text.split()), g.commented) for g in got],
+                         [(0, 1, "parallel num_threads(2)", True), (2, 2, "task", True),
+                          (3, 3, "critical (a) hint(1)", False)])
+        self.assertEqual(wft.without_comment("error message('a!b') ! c"),
+                         ("error message('a!b')", True))
+        fixed = ["!$omp parallel      ! c", "!$omp&private(i)    ! d", "!$omp end parallel ! e"]
+        got = wft.directives(fixed, fixed=True)
+        self.assertEqual([(" ".join(g.text.split()), g.commented) for g in got],
+                         [("parallel private(i)", True), ("end parallel", True)])
+        # OPARI2 gets them without the comments
+        text = "\n".join(["program p", "!$omp parallel ! c", "!$omp task ! d", "x = 1",
+                          "!$omp end task ! e", "!$omp end parallel", "end program"])
+        out = wf.prepare(text, "p.f90", fixed=False).text.split("\n")
+        self.assertEqual([line for line in out if "!$omp" in line],
+                         ["!$omp parallel", "!$omp task", "!$omp end task", "!$omp end parallel"])
+
+    def test_strictly_structured_blocks(self):
+        text = "\n".join(["program p", "!$omp parallel", "block", "  integer :: k",
+                          "!$omp single", "  block", "  end block", "!$omp end single",
+                          "end block", "!$omp critical", "block", "end block",
+                          "end program"])
+        out = wf.prepare(text, "p.f90", fixed=False).text.split("\n")
+        directives = [line for line in out if line.startswith("!$omp")]
+        self.assertEqual(directives, ["!$omp parallel", "!$omp single", "!$omp end single",
+                                      "!$omp end parallel", "!$omp critical",
+                                      "!$omp end critical"])
+        self.assertEqual(out.index("!$omp end parallel"), out.index("end block", 8) + 1)
+        self.assertEqual(wft.block_end(["!$omp task", "x = 1"], False, 0), None)
+        self.assertEqual(wft.block_end(["c$omp task", "      b: block", "      endblock b"],
+                                      True, 0), 2)
+
+    def test_hidden_lines_after_fixed_form_directives(self):
+        text = "\n".join(["      program p", "!$omp parallel", "!$omp masked", "      x = 1",
+                          "!$omp end masked", "!$omp end parallel", "      end"])
+        out = wf.prepare(text, "p.f", fixed=True).text.split("\n")
+        for k, line in enumerate(out):
+            if line.startswith("!pompprof_hidden_"):
+                self.assertFalse(wf.FIXED_SENTINEL.match(out[k - 1]), out)
+
+    def test_unreadable_directive_hides_its_construct(self):
+        text = "\n".join(["program p", "!$omp parallel num_threads(", "!$omp do",
+                          "do i = 1, 2", "end do", "!$omp end parallel",
+                          "!$omp single", "!$omp end single", "end program"])
+        p = wf.prepare(text, "p.f90", fixed=False)
+        out = p.text.split("\n")
+        self.assertEqual([line for line in out if line.startswith("!$omp")],
+                         ["!$omp single", "!$omp end single"])
+        self.assertEqual(p.notes, ["p.f90:2: this OpenMP directive is not measured (pompprof "
+                                   "cannot read it), nor anything inside it"])
+
+    def test_include_files(self):
+        d = tempfile.mkdtemp(prefix="pp_test_include_")
+        try:
+            os.mkdir(os.path.join(d, "inc"))
+            with open(os.path.join(d, "inc", "omp.inc"), "w") as f:
+                f.write("!$omp parallel\nx = 1\n!$omp end parallel\n")
+            with open(os.path.join(d, "decl.inc"), "w") as f:
+                f.write("integer :: x\n")
+            src = os.path.join(d, "p.f90")
+            text = "\n".join(["program p", "  include 'decl.inc'", "  INCLUDE \"omp.inc\"",
+                              "  y = 2", "end program"])
+            out = wf.prepare(text, src, False, [os.path.join(d, "inc")]).text.split("\n")
+            self.assertIn("  include 'decl.inc'", out)
+            self.assertIn("!$omp parallel", out)
+            origins = ct.line_origins(out, src)
+            k = out.index("!$omp parallel")
+            self.assertEqual((origins[k].file, origins[k].line),
+                             (os.path.join(d, "inc", "omp.inc"), 1))
+            k = out.index("  y = 2")
+            self.assertEqual((origins[k].file, origins[k].line), (src, 4))
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        self.assertEqual(wft.include_dirs(["-I", "a", "-Ib", "-O2"]), ["a", "b"])
+
+    def test_default_private_split(self):
+        d = wd.parse("parallel do default(private) private(j) lastprivate(a) reduction(+:s)",
+                     fortran=True)
+        self.assertEqual([leaf.text() for leaf in wd.expand(d)],
+                         ["parallel default(private) shared(a, s)",
+                          "do private(j) lastprivate(a) reduction(+:s)"])
+        d = wd.parse("parallel do default(shared) lastprivate(a)", fortran=True)
+        self.assertEqual(wd.expand(d), [d])
+
+    def test_main_program_without_program_statement(self):
+        out = wf.prepare("x = 1\n!$omp parallel\n!$omp end parallel\nend", "m.f90",
+                         fixed=False).text.split("\n")
+        self.assertEqual(out[:3], ['# 1 "m.f90"', "program pompprof_main", '# 1 "m.f90"'])
+        for text in ("program p", "subroutine s(a)", "recursive integer function f(x)",
+                     "module m", "block data b"):
+            self.assertTrue(wft.UNIT_HEADER.match(text), text)
+        self.assertFalse(wft.UNIT_HEADER.match("x = function_value(2)"))
+        out = wf.prepare("      x = 1\n      end", "m.f", fixed=True).text
+        self.assertNotIn("pompprof_main", out)     # no directive: left alone
+
+    def test_statements_on_one_line(self):
+        self.assertEqual(wft.split_statements("do i = 1, n; a(i) = ';'; end do ! x; y"),
+                         ["do i = 1, n", "a(i) = ';'", "end do"])
+        self.assertEqual(wft.loop_end(["!$omp do", "do i = 1, n; a(i) = 0; end do", "x = 1"],
+                                     False, 0), 1)
+
+    def test_shared_termination(self):
+        text = "\n".join(["      program p", "      do 100 i = 1, 2", "!$omp do",
+                          "      do 100 j = 1, 2", "        x = j", "  100 continue",
+                          "      do 200 i = 1, 2", "!$omp do", "      do 200 j = 1, 2",
+                          "  200 a(j) = i", "      end"])
+        out = [line for line in wf.prepare(text, "p.f", fixed=True).text.split("\n")
+               if not line.startswith("#")]
+        self.assertEqual(out[3:7], ["      do j = 1, 2", "        x = j", "      end do",
+                                    "!$omp  end do"])
+        self.assertEqual(out[7], "  100 continue")
+        self.assertEqual(out[10:15], ["      do j = 1, 2", "      a(j) = i", "      end do",
+                                      "!$omp  end do", "  200 continue"])
+        # a branch to the label inside the loop: left alone
+        goto = text.replace("        x = j", "        if (j > 1) goto 100")
+        out = wf.prepare(goto, "p.f", fixed=True).text
+        self.assertIn("      do 100 j = 1, 2", out)
+
+    def test_external_max_threads(self):
+        inc = "      integer ( kind=4 ) :: pomp2_lib_get_max_threads\n"
+        self.assertEqual(wfo.fix_include(inc),
+                         "      integer*4 pomp2_lib_get_max_threads\n"
+                         "      external pomp2_lib_get_max_threads\n")
+        self.assertIn("external", wfo.fix_include("      integer*4 pomp2_lib_get_max_threads"))
 
 
 @unittest.skipUnless(os.path.exists(build_config.OPARI2), "OPARI2 not found")

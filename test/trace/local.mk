@@ -11,6 +11,7 @@ TRACE_TESTS = \
 	test/trace/test_trace_flush.py \
 	test/trace/test_trace_disk.py \
 	test/trace/test_timeline_tool.py \
+	test/trace/test_trace_salvage.py \
 	test/trace/test_replay_levels.py
 if HAVE_OTF2
 if HAVE_OTF2_PRINT
@@ -22,4 +23,4 @@ EXTRA_DIST += $(TRACE_TESTS) test/trace/trace_common.py \
 	test/trace/progs/gt_tree.c test/trace/progs/gt_chain.c test/trace/progs/depend.c \
 	test/trace/progs/fdepend.f90 test/trace/progs/params.c test/e2e/progs/depend_graphs.c \
 	test/e2e/progs/fdepend_graphs.f90 test/trace/progs/depend_items.c test/trace/progs/depend_members.cpp \
-	test/trace/progs/fdepend_items.f test/trace/progs/ompt_deps.c
+	test/trace/progs/fdepend_items.f test/trace/progs/ompt_deps.c test/trace/progs/killed.c

@@ -37,9 +37,12 @@ from ..cli import ToolError, main_guard
 from ..cube.cubex import Metric
 from ..cube.cubex_write import CubeWriter
 from . import runfacts
+from .overhead import CATEGORIES, MPI, Analysis, category_times
 from .profile_model import Profile, counter_label
 
 EPILOG = """\
+categories: the whole program's time per overhead category, the same categories (and
+definitions) as pompprof-report's and pompprof-scaling's (see pompprof-report --help).
 values: exclusive (--inclusive: inclusive) per call path, summed over threads; delta = b - a,
 % = delta / a.  Rows are sorted by the absolute change of the total.  When the thread
 counts differ, the per-thread means of times are shown too (d.mean); counts (visits,
@@ -119,6 +122,7 @@ class Diff:
                  metrics: list[str] | None = None):
         self.a, self.b = a, b
         self.warnings: list[str] = []
+        self.categories: list[dict] = []
         self.inclusive = inclusive
         self.paths = PathTable()
         self.keys_a, self.keys_b = path_keys(a, self.paths), path_keys(b, self.paths)
@@ -284,6 +288,35 @@ class Diff:
         w.write(path)
 
 
+def category_changes(a: Profile, b: Profile) -> list[dict]:
+    """The whole program's time per overhead category (overhead.CATEGORIES, as
+    pompprof-report and pompprof-scaling split it), summed over threads, in a and b;
+    MPI communication only when either has MPI time."""
+    ta, tb = category_times(Analysis(a).program), category_times(Analysis(b).program)
+    rows = []
+    for c in CATEGORIES:
+        if c.name == MPI and not (ta[MPI] or tb[MPI]):
+            continue
+        delta = tb[c.name] - ta[c.name]
+        rows.append({"category": c.name, "column": c.short, "a": ta[c.name],
+                     "b": tb[c.name], "delta": delta,
+                     "pct": 100.0 * delta / ta[c.name] if ta[c.name] else None})
+    return rows
+
+
+def render_categories(rows: list[dict]) -> list[str]:
+    if not rows:
+        return []
+    out = ["time by category (as pompprof-report and pompprof-scaling split it; seconds "
+           "summed over threads):"]
+    body = [[r["category"], r["column"], tf.fmt_time(r["a"]), tf.fmt_time(r["b"]),
+             tf.fmt_time(r["delta"]), _pct(r["pct"])] for r in rows]
+    out.append(tf.table(["category", "column", "a", "b", "delta", "%"], body,
+                        widths=[20, 6, 10, 10, 10, 6]))
+    out.append("")
+    return out
+
+
 def render_text(d: Diff, shown: list[dict], total: int) -> str:
     """shown: the rows to print (paths spelled out), of total rows."""
     out = []
@@ -293,6 +326,7 @@ def render_text(d: Diff, shown: list[dict], total: int) -> str:
     out.append("values: %s, summed over threads; delta = b - a"
                % ("inclusive" if d.inclusive else "exclusive"))
     out.extend(runfacts.wrapped(d.warnings))
+    out.extend(render_categories(d.categories))
     means = a.nthreads != b.nthreads
     out.append("rows: by metric, then by the absolute change of the total (delta)")
     out.append("%: delta / a (new: only in b, gone: only in a); call path: its end, after the "
@@ -432,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
     warnings = runfacts.compare([a, b], force=args.force)
     d = Diff(a, b, inclusive=args.inclusive, metrics=args.metric)
     d.warnings = warnings
+    d.categories = category_changes(a, b) if "time" in d.metric_names else []
     rows = d.sorted_rows()
     if args.output:
         d.write_cubex(args.output)
@@ -440,7 +475,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.format == "json":
         sys.stdout.write(tf.json_text({"a": a.path, "b": b.path, "threads_a": a.nthreads,
                                        "threads_b": b.nthreads, "inclusive": args.inclusive,
-                                       "warnings": warnings,
+                                       "warnings": warnings, "categories": d.categories,
                                        "metrics": d.metric_names, "rows": shown}))
     elif args.format == "csv":
         cols = ["path", "tree", "metric", "a", "b", "delta", "pct", "a_mean", "b_mean",

@@ -78,8 +78,51 @@ CATEGORIES = (
              "time in MPI calls (hybrid programs)"),
 )
 SHORT = {c.name: c.short for c in CATEGORIES}
+MPI = CATEGORIES[-1].name            # shown only when a profile has MPI time
 REPORT_CATEGORIES = SCALING_CATEGORIES = tuple((c.name, c.components) for c in CATEGORIES)
 OVERHEAD_CATEGORIES = tuple(c for c in REPORT_CATEGORIES if c[0] != "work")
+
+
+def category_times(breakdown) -> dict[str, float]:
+    """A Breakdown's seconds (summed over threads) per category name."""
+    return {name: breakdown.category(comps) for name, comps in REPORT_CATEGORIES}
+
+
+# pompprof-timeline's breakdown of a trace is POT's: work, overhead (not working while a
+# task was ready), idleness (no task was ready).  That measures something other than the
+# categories above, which split a profile's time by the construct it went to; its
+# overhead parts are the categories' time *while a task was ready*.  Each part: its key
+# in pompprof-replay's result, its column, the category it is part of (None: in none)
+# and what it holds.
+TIMELINE_OVERHEAD = (
+    ("overhead_create", "create", "thread management", "task creation"),
+    ("overhead_switch", "switch", "synchronization",
+     "waiting at a scheduling point (taskwait, barrier) while a task was ready"),
+    ("overhead_sync", "lockcrit", "synchronization",
+     "blocked entering a critical section or lock while a task was ready"),
+    ("overhead_flush", "flush", None, "the trace's own buffer flushes (pompprof's time)"),
+)
+
+
+def timeline_categories(total: dict) -> dict[str, float]:
+    """The timeline's overhead parts (a breakdown row of pompprof-replay) summed per
+    category name: the categories' time while a task was ready."""
+    out: dict[str, float] = {}
+    for key, _, cat, _ in TIMELINE_OVERHEAD:
+        if cat:
+            out[cat] = out.get(cat, 0.0) + total.get(key, 0.0)
+    return out
+
+
+def timeline_legend(width: int = 88) -> str:
+    """The timeline's --help lines on its overhead parts and their categories."""
+    import textwrap
+    lines = []
+    for _, col, cat, what in TIMELINE_OVERHEAD:
+        where = ("part of %s (%s)" % (cat, SHORT[cat])) if cat else "in no category"
+        lines.extend(textwrap.wrap("%s; %s" % (what, where), width,
+                                   initial_indent="  %-9s" % col, subsequent_indent=" " * 11))
+    return "\n".join(lines)
 
 
 def legend(indent: int = 2, width: int = 100) -> str:

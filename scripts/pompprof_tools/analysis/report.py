@@ -60,7 +60,7 @@ from . import report_mpi
 from . import textfmt as tf
 from ..cli import main_guard
 from . import runfacts
-from .overhead import (Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES, SHORT,
+from .overhead import (MPI, Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES, SHORT,
                        legend as overhead_legend)
 from ..cube.cubex import Region
 from .profile_model import (LOCK_ENTER, LOCK_EXIT, Node, Profile, counter_label,
@@ -926,18 +926,14 @@ def render_lines(d, thread_names):
     o = d["overhead"]
     yield (tf.heading("Overhead analysis (seconds summed over threads)"))
     mpi = bool(d.get("mpi"))
-    hdr = ["scope", "total"] + [SHORT[n] for n, _ in REPORT_CATEGORIES
-                                if n != "MPI communication" or mpi] + ["ovhd%"]
+    shown = [n for n, _ in REPORT_CATEGORIES if n != MPI or mpi]
+    hdr = ["scope", "total"] + [SHORT[n] for n in shown] + ["ovhd%"]
 
     def orow(s):
         c = s["categories"]
         return ([s["id"] + " " + tf.short_name(s["name"]) if s["id"] != "program"
-                 else "whole program",
-                 tf.fmt_time(s["total"]), tf.fmt_time(c["work"]["time"]),
-                 tf.fmt_time(c["synchronization"]["time"]), tf.fmt_time(c["imbalance"]["time"]),
-                 tf.fmt_time(c["limited parallelism"]["time"]),
-                 tf.fmt_time(c["thread management"]["time"])]
-                + [tf.fmt_time(c["MPI communication"]["time"])] * mpi
+                 else "whole program", tf.fmt_time(s["total"])]
+                + [tf.fmt_time(c[n]["time"]) for n in shown]
                 + [tf.fmt_pct(s["overhead_pct"])])
 
     rows = [orow(o["program"])] + [orow(s) for s in o["parallel_regions"]]

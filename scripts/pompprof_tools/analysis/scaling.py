@@ -27,7 +27,7 @@ import sys
 from . import textfmt as tf
 from ..cli import ToolError, main_guard
 from . import runfacts
-from .overhead import (Analysis, Breakdown, SCALING_CATEGORIES, SHORT, classify,
+from .overhead import (Analysis, MPI, SCALING_CATEGORIES, SHORT, category_times, classify,
                        legend as overhead_legend)
 from .profile_model import Profile, counter_label
 from .report import Report
@@ -44,10 +44,6 @@ arguments, hosts, OMP settings; interrupted or oversubscribed runs); profiles of
 different programs are refused unless --force.  WORK INFLATION: the work summed over
 threads grew by more than %gx, with the call paths that grew most.
 """ % 1.25
-
-
-def _split(breakdown: Breakdown) -> dict[str, float]:
-    return {name: breakdown.category(comps) for name, comps in SCALING_CATEGORIES}
 
 
 class Scaling:
@@ -77,7 +73,7 @@ class Scaling:
             wall = p.wall_time
             speedup = base.wall_time / wall if wall > 0 else None
             eff = speedup * base.nthreads / p.nthreads if speedup is not None else None
-            split = _split(a.program)
+            split = category_times(a.program)
             counts = {}
             for m in p.counters:
                 name = Profile.counter_name(m)
@@ -97,7 +93,7 @@ class Scaling:
                 team = [t for t in p.threads if b.node.visits[t] > 0] or p.threads
                 m["time"] += max(b.node.incl[t] for t in team)
                 m["total"] += b.total()
-                for k, v in _split(b).items():
+                for k, v in category_times(b).items():
                     m["split"][k] += v
             for name, m in merged.items():
                 self.regions.setdefault(name, []).append(m)
@@ -121,7 +117,7 @@ class Scaling:
     def categories(self):
         """The split's categories; MPI communication only when a profile has MPI time."""
         return [n for n, _ in SCALING_CATEGORIES
-                if n != "MPI communication" or any(r["split"][n] > 0 for r in self.rows)]
+                if n != MPI or any(r["split"][n] > 0 for r in self.rows)]
 
     def data(self):
         return {"warnings": self.warnings, "work_inflation": self.inflation,

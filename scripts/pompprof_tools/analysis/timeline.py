@@ -35,6 +35,7 @@ import subprocess
 import sys
 
 from .. import build_config
+from . import overhead
 from . import textfmt as tf
 from ..cli import ToolError, main_guard
 
@@ -45,47 +46,65 @@ BREAKDOWN_KEYS = ("time", "work", "work_task", "work_implicit", "overhead", "ove
                   "undetermined")
 
 EPILOG = """\
-columns (seconds): work = task work + implicit-task work; overhead = create + switch
-(waiting at a scheduling point while a task was ready) + sync (blocked in critical or
-lock while a task was ready) + flush (the trace's own buffer flushes); idleness = not
-working while no task was ready; undet = overhead or idleness, undecidable because only
-tasks whose dependences are unknown were waiting.  They add up to the thread's time.
+columns (seconds): POT's breakdown of a trace, which measures something other than
+pompprof-report's and pompprof-scaling's overhead categories (those split a profile's
+time by the construct it went to; this one by whether a task was ready).  work = task
+work + implicit-task work; overhead = the parts below, time not working while a task
+was ready; idleness = not working while no task was ready; undet = overhead or
+idleness, undecidable because only tasks whose dependences are unknown were waiting.
+They add up to the thread's time.  The overhead parts, and the category each is part of:
+%s
+"overhead by pompprof-report's categories" sums the parts per category.
 
 pictures (--svg/--png): thread view (one row per thread, coloured by task construct or
 region, grey when idle, red/orange for overhead), task view (one row per task construct,
 or per instance when there are few: dark = running, light = created and waiting), and
 the number of ready tasks below both.  --speedup draws the speedup bounds.
-"""
+
+a crashed or SIGKILLed traced run leaves DIR/traces.raw instead of a trace: given DIR,
+pompprof-timeline first salvages it into DIR/traces.otf2 (marked as interrupted; the
+events still in the threads' buffers at the crash are lost) and says so on stderr.
+""" % overhead.timeline_legend()
 
 
-def replay_program() -> str:
-    """pompprof-replay: the build tree's when this package runs from the build tree,
-    else the installed one (POMPPROF_REPLAY overrides both)."""
-    env = os.environ.get("POMPPROF_REPLAY")
-    if env:
-        return env
+def _program(env: str, installed: str, built: str) -> str:
+    """A C helper program: the build tree's when this package runs from the build tree,
+    else the installed one (the environment variable env overrides both)."""
+    if os.environ.get(env):
+        return os.environ[env]
     here = os.path.dirname(os.path.realpath(build_config.__file__))
     build = os.path.realpath(os.path.join(build_config.ABS_TOP_BUILDDIR, "scripts",
                                           "pompprof_tools"))
-    if here == build:
-        return build_config.BUILD_REPLAY
-    return build_config.REPLAY
+    return built if here == build else installed
+
+
+def replay_program() -> str:
+    """pompprof-replay (POMPPROF_REPLAY overrides)."""
+    return _program("POMPPROF_REPLAY", build_config.REPLAY, build_config.BUILD_REPLAY)
+
+
+def salvage_program() -> str:
+    """pompprof-salvage (POMPPROF_SALVAGE overrides)."""
+    return _program("POMPPROF_SALVAGE", build_config.SALVAGE, build_config.BUILD_SALVAGE)
 
 
 def find_archive(path: str) -> str:
-    """The anchor file (.otf2) of the trace in directory path, or path itself."""
+    """The anchor file (.otf2) of the trace in directory path, or path itself.  What an
+    interrupted traced run left in path (DIR/traces.raw) is salvaged first."""
     if os.path.isfile(path):
         if not path.endswith(".otf2"):
             raise ToolError("%s is not an OTF2 anchor file (.otf2) nor a directory" % path)
         return path
     if not os.path.isdir(path):
         raise ToolError("%s: no such file or directory" % path)
+    unsalvaged = salvage_leftovers(path)
     found = sorted(glob.glob(os.path.join(glob.escape(path), "*.otf2")))
     if not found:
-        leftovers = raw_leftovers(path)
-        if leftovers:
-            raise ToolError(leftovers)
+        if unsalvaged:
+            raise ToolError(" ".join(unsalvaged))
         raise ToolError("%s holds no trace (run the program with POMPPROF_TRACE=1)" % path)
+    for why in unsalvaged:
+        sys.stderr.write("%s: %s\n" % (PROG, why))
     if len(found) > 1:
         # reruns into one directory: the newest, as pompprof-report takes the newest profile
         found.sort(key=lambda f: (os.stat(f).st_mtime_ns, f))
@@ -96,32 +115,46 @@ def find_archive(path: str) -> str:
     return found[-1]
 
 
-def raw_leftovers(path: str) -> str | None:
-    """What a traced run that never ended left in path (doc/trace.md: the threads' raw
-    files and the reserve, converted to OTF2 only at the end of the run), said precisely;
-    None when there is none."""
-    raws, reserve = [], 0
+def salvage_leftovers(path: str) -> list[str]:
+    """Convert what traced runs that never ended left in path (doc/trace.md: the threads'
+    raw files, the definitions saved while they ran, the space reserve; the run converts
+    them itself only at its end) into OTF2 archives with pompprof-salvage, saying so on
+    stderr.  Returns a line for each leftover that could not be converted."""
+    failed = []
     for d in sorted(glob.glob(os.path.join(glob.escape(path), "*.raw"))):
         if not os.path.isdir(d):
             continue
-        raws += [f for f in glob.glob(os.path.join(glob.escape(d), "*.raw")) if os.path.isfile(f)]
-        r = os.path.join(d, "reserve")
-        if os.path.isfile(r):
-            reserve += os.path.getsize(r)
-    if not raws:
-        return None
-    size = sum(os.path.getsize(f) for f in raws)
-    # a raw file: a 64-byte header, then records of 16 bytes and more (doc/trace.md)
-    events = max(0, size - 64 * len(raws)) // 16
-    return ("%s holds no trace, only what a traced run left when it ended without converting "
-            "its trace (a crash or SIGKILL; SIGINT/SIGTERM and exit() convert it): %d raw "
-            "thread file%s of %.1f MiB (about %d events flushed to disk; the ones still in "
-            "the threads' buffers died with the process) and a %.1f MiB space reserve in %s. "
-            "The raw records name regions by number only, their names died with the process, "
-            "so no readable trace can be made of them; remove %s and run again with "
-            "POMPPROF_TRACE=1" % (path, len(raws), "" if len(raws) == 1 else "s",
-                                  size / 2**20, events, reserve / 2**20,
-                                  os.path.dirname(raws[0]), os.path.dirname(raws[0])))
+        raws = [f for f in glob.glob(os.path.join(glob.escape(d), "*.raw")) if os.path.isfile(f)]
+        if not raws:
+            continue
+        size = sum(os.path.getsize(f) for f in raws)
+        reserve = os.path.join(d, "reserve")
+        reserve = os.path.getsize(reserve) if os.path.isfile(reserve) else 0
+        # a raw file: a 64-byte header, then records of 16 bytes and more (doc/trace.md)
+        events = max(0, size - 64 * len(raws)) // 16
+        what = ("%s is what a traced run left when it ended without converting its trace (a "
+                "crash or SIGKILL; SIGINT/SIGTERM and exit() convert it): %d raw thread file%s "
+                "of %.1f MiB (about %d events flushed to disk; the ones still in the threads' "
+                "buffers died with the process) and a %.1f MiB space reserve in %s"
+                % (d, len(raws), "" if len(raws) == 1 else "s", size / 2**20, events,
+                   reserve / 2**20, d))
+        try:
+            p = subprocess.run([salvage_program(), d], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True)
+        except OSError as e:
+            failed.append("%s; it cannot be salvaged here (%s)." % (what, e))
+            continue
+        lines = p.stdout.split("\n")
+        if p.returncode in (0, 1) and len(lines) >= 2:
+            sys.stderr.write(
+                "%s: %s; salvaged into %s, marked as interrupted: it ends %.3f s into the run, "
+                "with the last records on disk\n%s" % (PROG, what, lines[0], float(lines[1]),
+                                                       p.stderr))
+        else:
+            reason = p.stderr.strip().replace("pompprof-salvage: ", "") or \
+                "pompprof-salvage failed (exit %d)" % p.returncode
+            failed.append("%s; it cannot be salvaged: %s." % (what, reason))
+    return failed
 
 
 def run_replay(archive: str, args, pictures: bool, extra=()) -> dict:
@@ -155,9 +188,13 @@ def run_replay(archive: str, args, pictures: bool, extra=()) -> dict:
             msg = msg[len("pompprof-replay: "):]
         raise ToolError(msg)
     try:
-        return json.loads(proc.stdout.decode("utf-8", "replace"))
+        data = json.loads(proc.stdout.decode("utf-8", "replace"))
     except ValueError:
         raise ToolError("%s printed no valid result for %s" % (prog, archive)) from None
+    if "total" in data:
+        # the overhead parts per category of pompprof-report (overhead.TIMELINE_OVERHEAD)
+        data["categories"] = overhead.timeline_categories(data["total"])
+    return data
 
 
 # ---- POT's interpretation ----------------------------------------------------------------
@@ -220,9 +257,11 @@ def render_text(data: dict) -> str:
     out = ["%s: %s (%d threads, %d events, %.4f s; window %.4f to %.4f s)" % (
         PROG, tr["archive"], tr["threads"], tr["events"], tr["seconds"], win["from"],
         win["to"]), ""]
+    if tr.get("end") and tr["end"] != "normal":
+        out[-1:-1] = ["*** run ended: %s" % tr["end"]]
     out.append("Breakdown (seconds; POT: overhead = not working while a task was ready)")
-    headers = ["thread", "time", "work", "task", "implicit", "overhead", "create", "switch",
-               "sync", "flush", "idleness", "undet"]
+    headers = (["thread", "time", "work", "task", "implicit", "overhead"]
+               + [col for _, col, _, _ in overhead.TIMELINE_OVERHEAD] + ["idleness", "undet"])
     out.append(tf.table(headers, _breakdown_rows(data), width=120))
     total = data["total"]
     if total["time"] > 0:
@@ -231,6 +270,10 @@ def render_text(data: dict) -> str:
             100 * total["idleness"] / total["time"],
             ", undetermined %.1f %%" % (100 * total["undetermined"] / total["time"])
             if total["undetermined"] else ""))
+        out.append("overhead by pompprof-report's categories (their time while a task was "
+                   "ready):")
+        out.append("  " + ", ".join("%s %.4f s" % (name, sec)
+                                    for name, sec in data["categories"].items()))
     pot = data.get("pot")
     if pot:
         out.append("POT quadrant: %s (idleness %.1f %%, overhead %.1f %%; high from %.0f %%): %s"

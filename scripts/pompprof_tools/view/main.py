@@ -17,7 +17,7 @@ from .blob import Blob, packed_json
 from .compare_data import compare_payload
 from .page import render
 from .profile_data import profile_payload
-from .trace_data import has_trace, trace_payload
+from .trace_data import GRAPH_INSTANCES, has_trace, trace_payload
 
 EPILOG = """\
 pompprof-view RUN             profile (and trace, when RUN holds one) -> RUN/view.html
@@ -40,6 +40,9 @@ def build_parser():
                          "view-compare.html for a comparison)")
     ap.add_argument("--no-trace", action="store_true",
                     help="leave out the trace even when the run has one")
+    ap.add_argument("--graph-instances", type=int, default=GRAPH_INSTANCES, metavar="N",
+                    help="draw the dependence graph task by task up to N dependent tasks, "
+                         "collapsed to task constructs beyond (default %(default)s)")
     return ap
 
 
@@ -47,7 +50,8 @@ def run_dir(path: str) -> str:
     return path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
 
 
-def document(runs: list[str], with_trace: bool) -> tuple[str, dict, Blob]:
+def document(runs: list[str], with_trace: bool,
+             graph_instances: int = GRAPH_INSTANCES) -> tuple[str, dict, Blob]:
     blob = Blob()
     if len(runs) == 1:
         prof = Profile(runs[0])
@@ -55,7 +59,7 @@ def document(runs: list[str], with_trace: bool) -> tuple[str, dict, Blob]:
         d = run_dir(runs[0])
         if with_trace and os.path.isdir(runs[0]) and has_trace(d):
             try:
-                doc["trace"] = trace_payload(d)
+                doc["trace"] = trace_payload(d, graph_instances)
             except ToolError as e:
                 raise ToolError("%s (--no-trace writes the page without the trace)" % e) from None
         title = "pompprof: %s" % prof.program
@@ -71,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if len(args.runs) > 2:
         ap.error("one run, or two to compare")
+    if not 1 <= args.graph_instances <= 100000:
+        ap.error("--graph-instances needs a number from 1 to 100000")
     for r in args.runs:
         resolve_profile_path(r)     # one clear line for a run without a profile
     out = args.output
@@ -78,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         out = (os.path.join(run_dir(args.runs[0]), "view.html") if len(args.runs) == 1
                else "view-compare.html")
     start = time.perf_counter()
-    title, doc, blob = document(args.runs, not args.no_trace)
+    title, doc, blob = document(args.runs, not args.no_trace, args.graph_instances)
     page = render(title, packed_json(doc), blob.packed(), json.dumps(blob.index))
     tmp = out + ".tmp"
     try:

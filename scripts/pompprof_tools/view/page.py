@@ -7,7 +7,7 @@ import html
 import os
 
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
-SCRIPTS = ("util.js", "profile.js", "flame.js", "tables.js", "compare.js", "trace.js",
+SCRIPTS = ("util.js", "profile.js", "flame.js", "tables.js", "compare.js", "trace.js", "graph.js",
            "main.js")
 
 

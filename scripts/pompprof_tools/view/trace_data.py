@@ -2,7 +2,10 @@
 summarises it at several zoom levels (--levels: the thread view and the ready curve at
 1024 bins and 4, 16, 64 and 256 times finer), with the breakdown, the task graph's
 critical path and the first task instances with their creation; the page never sees
-the events themselves, so its size does not grow with the trace."""
+the events themselves, so its size does not grow with the trace.  With --graph the
+replay adds the critical path stretch by stretch (where and when each ran, for the
+timeline) and the dependence graph (instances and edges up to GRAPH_INSTANCES, the
+constructs collapsed beyond); the POT quadrant is pompprof-timeline's."""
 
 from __future__ import annotations
 
@@ -10,11 +13,12 @@ import argparse
 import glob
 import os
 
-from ..analysis.timeline import find_archive, run_replay
+from ..analysis.timeline import find_archive, pot_quadrant, run_replay
 
 BINS = 1024
 LEVELS = 5          # finest level: BINS * 4**(LEVELS-1) = 262144 bins
 INSTANCES = 20000   # task instances shown with their fragments (hover, creation links)
+GRAPH_INSTANCES = 400   # default: dependence graph drawn instance by instance up to this many
 
 
 def has_trace(run_dir: str) -> bool:
@@ -22,8 +26,11 @@ def has_trace(run_dir: str) -> bool:
                                                                   "*.otf2")))
 
 
-def trace_payload(run_dir: str) -> dict:
+def trace_payload(run_dir: str, graph_instances: int = GRAPH_INSTANCES) -> dict:
     archive = find_archive(run_dir)
     args = argparse.Namespace(window_from=None, window_to=None, bins=BINS, chrome=None)
-    return run_replay(archive, args, pictures=True,
-                      extra=["--levels", str(LEVELS), "--instances", str(INSTANCES)])
+    data = run_replay(archive, args, pictures=True,
+                      extra=["--levels", str(LEVELS), "--instances", str(INSTANCES),
+                             "--graph", str(graph_instances)])
+    data["pot"] = pot_quadrant(data["total"])
+    return data

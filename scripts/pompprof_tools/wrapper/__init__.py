@@ -6,7 +6,8 @@ compile    the four passes per source: plain messages, preprocess, instrument, c
 rewrite    construct rewrites before OPARI2 (combined constructs, hidden constructs)
 directive  reading OpenMP directives and their clauses
 ctext      C text: line markers, tokens, statement extents
-fortran    the Fortran path
+fortran    the Fortran path: the text OPARI2 gets (fortran_text: reading Fortran
+           source; fortran_output: OPARI2's output made compilable)
 instrument runs OPARI2 and finishes its output; prelude: what replaces OPARI2's include
 depend     marks of task constructs with depend clauses for the trace
 link       the link step: region init unit, libpompprof

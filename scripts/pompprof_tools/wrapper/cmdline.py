@@ -30,7 +30,7 @@ OPTIONS_WITH_VALUE = {
     "-iquote", "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
     "-isysroot", "-MF", "-MT", "-MQ", "-Xlinker", "-Xassembler", "-Xpreprocessor",
     "-T", "-u", "-e", "-z", "-aux-info", "--param", "-A", "-wrapper", "-dumpbase",
-    "-dumpdir", "-Xclang", "-target", "-arch", "-B",
+    "-dumpdir", "-Xclang", "-target", "-arch", "-B", "-J",
 }
 # With any of these the compiler does not compile+link: run it unchanged.
 QUERY_OPTIONS = {"-E", "-M", "-MM", "-S", "-fsyntax-only", "--version", "-V", "-qversion",

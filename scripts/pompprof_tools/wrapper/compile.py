@@ -8,7 +8,7 @@
    wrapper, with the same status.
 2. preprocess: the compiler's own preprocessor with the user's flags (-E, quiet).
 3. instrument: rewrites for OPARI2, OPARI2, its output made compilable
-   (wrapper_rewrite, wrapper_instrument; Fortran: wrapper_fortran).
+   (wrapper_rewrite, wrapper_instrument; Fortran: fortran, fortran_text, fortran_output).
 4. compile: the instrumented text with the user's flags, quiet (-w, no -Werror,
    no dependency output), to the object the plain pass wrote.
 
@@ -29,7 +29,7 @@ from .. import build_config
 from . import cmdline as wc
 from .cmdline import CommandLine
 from .ctext import TextError
-from . import fortran
+from . import fortran, fortran_output, fortran_text
 from .dependences import insert_fortran as record_fortran_dependences
 from .depend import mark_depend_clauses
 from .instrument import (absolute_markers, finish_c, opari2_failure, run_opari2,
@@ -218,7 +218,8 @@ class Compile:
             text = read(pre)
         else:
             text = read(src.path)
-        prepared = fortran.prepare(text, src.path, form == "fixed")
+        prepared = fortran.prepare(text, src.path, form == "fixed",
+                                   fortran_text.include_dirs(self.cl.args))
         names = spellings(prepared.text)
         opari_in = os.path.join(subdir, base + ".opari" + ext)
         write(opari_in, absolute_markers(prepared.text))
@@ -226,15 +227,16 @@ class Compile:
         language = ["--f77", "--fix-form"] if form == "fixed" else ["--f90", "--free-form"]
         failure = run_opari2(opari_in, target, language, self.opari2_args)
         if failure:
-            note(opari2_failure(failure, names, src.path))
+            note(opari2_failure(failure, names, src.path, fortran=True))
             return None, []
         inc_path = os.path.join(subdir, os.path.basename(opari_in) + ".opari.inc")
-        out = fortran.restore_hidden(read(target), prepared.hidden)
+        out = fortran_output.restore_hidden(read(target), prepared.hidden)
         if os.path.isfile(inc_path):
-            out, inc = fortran.own_regions(out, read(inc_path), prepared, form == "fixed")
-            write(inc_path, mark_depend_clauses(inc))
+            out, inc = fortran_output.own_regions(out, read(inc_path), prepared,
+                                                  form == "fixed")
+            write(inc_path, mark_depend_clauses(fortran_output.fix_include(inc)))
         out = record_fortran_dependences(out, form == "fixed", prepared.notes)
-        write(target, user_markers(fortran.fix_fortran(out), names))
+        write(target, user_markers(fortran_output.fix_fortran(out), names))
         for n in prepared.notes:
             note(n)
         # INCLUDE lines of the user's files are looked up next to the original first

@@ -65,8 +65,9 @@ LEAF_CLAUSES = {
     "loop": {"bind", "collapse", "order", "private", "lastprivate", "reduction"},
 }
 LEAF_CLAUSES["do"] = LEAF_CLAUSES["for"]
-# Clauses whose list items the outer parallel must share when default(none)
-# is in force (the inner leaf reads or writes the original item).
+# Clauses whose list items the outer parallel must share when its default does
+# not (none, Fortran's private or firstprivate): the inner leaf reads or writes
+# the original item.
 SHARED_ON_PARALLEL = ("firstprivate", "lastprivate", "reduction", "linear")
 
 
@@ -288,14 +289,20 @@ def split_leaf(d: Directive, leaf: str, rest_words: list[str]) -> tuple[Directiv
             inner.clauses.append(c)
         else:
             raise DirectiveError("clause %s on %s" % (c.name, d.name))
-    default = outer.clause("default")
-    if default and (default.args or "").strip().lower() == "none" and shared_items:
+    if not default_shares(outer) and shared_items:
         names = []
         for n in shared_items:
             if n not in names:
                 names.append(n)
         outer.clauses.append(Clause("shared", ", ".join(names)))
     return outer, inner
+
+
+def default_shares(d: Directive) -> bool:
+    """Does a variable without a data-sharing clause stay shared (no default
+    clause, or default(shared))?  Not under none, private, firstprivate."""
+    default = d.clause("default")
+    return default is None or (default.args or "").strip().lower() == "shared"
 
 
 # ---- what the wrapper does with each construct ----------------------------------------
@@ -340,7 +347,11 @@ def is_loop(d: Directive) -> bool:
 
 
 def _classic_clauses(d: Directive) -> bool:
-    """Only clauses (and no modifiers) that OPARI2 2.0.7 sends to the right leaf."""
+    """Only clauses (and no modifiers) that OPARI2 2.0.7 sends to the right leaf.
+    Under Fortran's default(private|firstprivate) the parallel must share what
+    the loop's lastprivate or reduction writes back, which OPARI2 leaves out."""
+    if not default_shares(d) and any(d.has(n) for n in ("lastprivate", "reduction")):
+        return False
     for c in d.clauses:
         if c.name not in OPARI2_COMBINED_CLAUSES:
             return False

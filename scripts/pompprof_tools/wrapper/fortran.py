@@ -1,5 +1,5 @@
-"""Fortran through OPARI2: directives made readable for it, its output made to
-compile as the original would.
+"""Fortran through OPARI2: the text OPARI2 gets (fortran_text.py reads the
+source, fortran_output.py makes OPARI2's output compile as the original would).
 
 OPARI2 reads the source itself when the compiler would not preprocess it,
 else the compiler's `-E -cpp` output (so #include'd files and macros are
@@ -8,7 +8,7 @@ gfortran reads cpp's line markers ("# 12 \\"file\\"") then too, but not
 "#line", and running cpp again could change the meaning of the user's code
 (e.g. a variable named "linux" or "unix").
 
-The directives get the treatments of wrapper_directive, as in C: combined
+The directives get the treatments of directive.py, as in C: combined
 constructs split, constructs OPARI2 does not know hidden from it (each hidden
 line is a numbered comment while OPARI2 runs, then the original line again),
 and the constructs the wrapper measures itself marked with OPARI2 user
@@ -24,46 +24,13 @@ from dataclasses import dataclass, field
 
 from . import directive as wd
 from .ctext import MARKER, escape, unescape
-from .rewrite import region_string
+from .fortran_text import (FDirective, block_end, directives, ends_outer_loop, expand_includes,
+                           loop_end, name_the_main_program, statement_lines, without_comment)
 
-SECTIONS_ENTER_WITHOUT_STRING = re.compile(
-    r"^(\s*call\s+POMP2_Sections_enter\s*\(\s*opari2_region_(\d+))\s*\)\s*$",
-    re.M | re.I)
-OPARI2_INCLUDE = re.compile(r"^\s*include\s+'[^']*\.opari\.inc'\s*$", re.I)
-LINE_MARKER = re.compile(r'^#line (\d+) (".*")$')
-IMPORT_STATEMENT = re.compile(r"^\s*import\b", re.I)
 
-FREE_DIRECTIVE = re.compile(r"^(\s*)!\$omp(&?)(\s.*|)$", re.I)
-FIXED_DIRECTIVE = re.compile(r"^[!cC*]\$omp(.)(.*)$", re.I)
 HIDDEN_LINE = re.compile(r"^!pompprof_hidden_(\d+)$", re.M)
 OWN_NAME = "pompprof_%d"
-
-# The calls that stand for the wrapper's own user regions, per layout:
-# (calls at the begin, calls at the end); {h} the handle, {s} the string.
-OWN_CALLS = {
-    "masked": (["call POMP2_Master_begin({h}, {s})"], ["call POMP2_Master_end({h})"]),
-    "atomic": (["call POMP2_Atomic_enter({h}, {s})"], ["call POMP2_Atomic_exit({h})"]),
-    "ordered": (["call POMP2_Ordered_enter({h}, {s})"], ["call POMP2_Ordered_exit({h})"]),
-    "for+barrier": (["call POMP2_Do_enter({h}, {s})"], ["call POMP2_Do_exit({h})"]),
-    "sections+barrier": (["call POMP2_Sections_enter({h}, {s})"],
-                         ["call POMP2_Sections_exit({h})"]),
-    "taskloop": (["call POMP2_Taskwait_begin({h}, pomp2_old_task, {s})"],
-                 ["call POMP2_Taskwait_end({h}, pomp2_old_task)"]),
-    "taskyield": (["call POMP2_Taskwait_begin({h}, pomp2_old_task, {s})"],
-                  ["call POMP2_Taskwait_end({h}, pomp2_old_task)"]),
-    "taskgroup": (["call POMP2_Taskwait_begin({h}, pomp2_old_task, {s})"],
-                  ["call POMP2_Taskwait_end({h}, pomp2_old_task)"]),
-}
-REGION_TYPE = {"for+barrier": "do", "sections+barrier": "sections"}
-
-
-@dataclass
-class FDirective:
-    first: int                   # line indexes
-    last: int
-    indent: str
-    text: str                    # without the sentinels
-    d: wd.Directive | None = None
+END_WORD = re.compile(r"^\s*end(?=[a-z])(?!\s*$)", re.I)
 
 
 @dataclass
@@ -74,95 +41,36 @@ class FPrepared:
     own: dict[str, str] = field(default_factory=dict)     # user region name -> layout
 
 
-def directives(lines: list[str], fixed: bool) -> list[FDirective]:
+FIXED_SENTINEL = re.compile(r"^[!cC*]\$(omp|pomp)", re.I)
+
+
+def keep_hidden_lines(lines: list[str]) -> list[str]:
+    """OPARI2 drops a comment line right after a fixed-form directive (as if
+    it might continue it): a hidden line there gets a blank line before it."""
     out = []
-    i = 0
-    while i < len(lines):
-        if fixed:
-            m = FIXED_DIRECTIVE.match(lines[i])
-            if not m or m.group(1) not in (" ", "0"):
-                i += 1
-                continue
-            text, last = m.group(2), i
-            while last + 1 < len(lines):
-                c = FIXED_DIRECTIVE.match(lines[last + 1])
-                if not c or c.group(1) in (" ", "0"):
-                    break
-                last += 1
-                text += " " + c.group(2)
-            out.append(FDirective(i, last, "      ", text))
-        else:
-            m = FREE_DIRECTIVE.match(lines[i])
-            if not m or m.group(2):
-                i += 1
-                continue
-            text, last = m.group(3), i
-            while text.rstrip().endswith("&") and last + 1 < len(lines):
-                text = text.rstrip()[:-1]
-                last += 1
-                c = FREE_DIRECTIVE.match(lines[last])
-                text += " " + (c.group(3) if c else lines[last].strip().lstrip("&"))
-            out.append(FDirective(i, last, m.group(1), text))
-        i = out[-1].last + 1
+    for line in lines:
+        if out and HIDDEN_LINE.match(line) and FIXED_SENTINEL.match(out[-1]):
+            out.append("")
+        out.append(line)
     return out
 
 
-def statement_lines(lines: list[str], fixed: bool, start: int):
-    """(index, label, text) of each statement from line start on (first lines only)."""
-    previous_continues = False
-    for k in range(start, len(lines)):
-        line = lines[k]
-        if line.startswith("#") or not line.strip():
-            continue
-        if fixed:
-            if line[:1] in "cC*!" or line.lstrip().startswith("!"):
-                continue
-            if len(line) > 5 and line[5] not in " 0":
-                continue
-            label, text = line[:5].strip(), line[6:]
-        else:
-            stripped = line.strip()
-            if stripped.startswith("!"):
-                continue
-            if previous_continues:
-                previous_continues = stripped.split("!")[0].rstrip().endswith("&")
-                continue
-            previous_continues = stripped.split("!")[0].rstrip().endswith("&")
-            m = re.match(r"(\d+)\s+(.*)", stripped)
-            label, text = (m.group(1), m.group(2)) if m else ("", stripped)
-        yield k, label, text.strip()
-
-
-DO_START = re.compile(r"^(?:[A-Za-z_]\w*\s*:\s*)?do\b\s*(\d+)?(?!\s*=)", re.I)
-END_DO = re.compile(r"^end\s*do\b", re.I)
-
-
-def loop_end(lines: list[str], fixed: bool, after: int) -> int | None:
-    """The last line of the DO loop that starts after line `after`."""
-    stack: list[str] = []
-    for k, label, text in statement_lines(lines, fixed, after + 1):
-        m = DO_START.match(text)
-        if m:
-            stack.append(m.group(1) or "")
-        elif END_DO.match(text) and stack and stack[-1] == "":
-            stack.pop()
-        elif not stack:
-            return None
-        if label:
-            while stack and stack[-1] == label:
-                stack.pop()
-        if not stack:
-            return k
-    return None
+# Free form allows 132 columns; OPARI2 appends its clauses to the last line of
+# a task directive ("if(pomp2_if) firstprivate(pomp2_new_task, pomp2_if)"), so
+# the wrapper's lines leave room for them.
+FREE_LIMIT = 132 - 60
 
 
 def wrap(indent: str, sentinel: str, text: str, fixed: bool) -> list[str]:
     """A directive (or pomp line) of any length as source lines of the form."""
-    limit = 72 if fixed else 132
+    limit = 72 if fixed else FREE_LIMIT
+    # what a line holds besides its part: the sentinel, a blank (or "&"), and
+    # in free form the indent and the " &" of a continued line
+    other = len(sentinel) + 2 if fixed else len(indent) + len(sentinel) + 3
     words = text.split(" ")
     lines, current = [], ""
     for w in words:
-        if current and len(current) + len(w) + 12 > limit:
+        if current and other + len(current) + 1 + len(w) > limit:
             lines.append(current)
             current = w
         else:
@@ -196,11 +104,13 @@ class FRewriter:
         """A marker that gives line k (and the lines after it) its own number."""
         return '# %d "%s"' % (self.origin(k)[1], self.origin(k)[0])
 
+    def rewrite(self, fd: FDirective, text: str) -> None:
+        """Directive fd as text, on lines of the wrapper's."""
+        self.replace[fd.first] = self.directive_lines(fd, text)
+        self.drop.update(range(fd.first + 1, fd.last + 1))
+
     def hide(self, fd: FDirective) -> None:
-        out = []
-        for k in range(fd.first, fd.last + 1):
-            out.append("!pompprof_hidden_%d" % len(self.result.hidden))
-            self.result.hidden.append(self.lines[k])
+        out = self.original_lines(fd)
         self.replace[fd.first] = out + self.replace.get(fd.first, [])[len(out):]
         self.drop.update(range(fd.first + 1, fd.last + 1))
 
@@ -220,7 +130,8 @@ class FRewriter:
         found = directives(self.lines, self.fixed)
         for fd in found:
             try:
-                fd.d = wd.parse(fd.text, fortran=True)
+                # "enddo", "endparallel": blanks after END are optional
+                fd.d = wd.parse(END_WORD.sub("end ", fd.text, count=1), fortran=True)
             except wd.DirectiveError:
                 fd.d = None
         hidden_until = -1
@@ -231,11 +142,16 @@ class FRewriter:
             if fd.first <= hidden_until or fd.d is None:
                 if fd.d is None and fd.first > hidden_until:
                     self.note(fd.first, "this OpenMP directive is not measured (pompprof "
-                                        "cannot read it)")
+                                        "cannot read it), nor anything inside it")
+                    hidden_until = max(hidden_until, self.unreadable_extent(n, found))
                 self.hide(fd)
                 continue
             if fd.d.words[0] == "end":
-                continue       # an end of a construct OPARI2 handles as written
+                # an end of a construct OPARI2 handles as written (without
+                # its comment, which OPARI2 cannot read)
+                if fd.commented or fd.last > fd.first:
+                    self.rewrite(fd, fd.d.text())
+                continue
             hidden_until = max(hidden_until, self.construct(n, found, consumed))
         # every changed block is followed by a marker: the lines after it keep
         # their numbers (OPARI2 and the compiler count from the markers)
@@ -256,8 +172,81 @@ class FRewriter:
                 out += self.insert_after[k]
                 if k + 1 < len(self.lines):
                     out.append(self.marker(k + 1))
+        if self.fixed:
+            out = keep_hidden_lines(out)
         self.result.text = "\n".join(out)
         return self.result
+
+    def own_termination(self, fd: FDirective, last: int, name: str) -> None:
+        """The loop of fd ends on a labelled statement that also ends an
+        enclosing loop (DO 100 I / !$omp do / DO 100 J / 100 CONTINUE), which
+        OPARI2 cannot take.  The loop gets an END DO of its own, then its end
+        directive, and the label stays on a CONTINUE for the enclosing loop.
+        Left alone (OPARI2 refuses it) when the loop's body names the label (a
+        branch to it would now leave the loop), or the statement continues."""
+        stmts = list(statement_lines(self.lines, self.fixed, fd.last + 1))
+        do_k = stmts[0][0]
+        label = next(lab for k, lab, _ in stmts if k == last)
+        body = [t for k, _, t in stmts if do_k < k < last]
+        after = self.lines[last + 1] if last + 1 < len(self.lines) else ""
+        continued = (len(after) > 5 and after[:1] not in "cC*!" and after[5] not in " 0"
+                     if self.fixed else
+                     without_comment(self.lines[last])[0].rstrip().endswith("&"))
+        if continued or any(re.search(r"(?<![\w.])%s(?!\w)" % label, t) for t in body):
+            return
+        if self.fixed and "\t" in self.lines[do_k][:6] + self.lines[last][:6]:
+            return      # tab format: not rewritten (OPARI2 refuses the file)
+        head, tail = (self.lines[do_k][:6], self.lines[do_k][6:]) if self.fixed \
+            else ("", self.lines[do_k])
+        tail, n = re.subn(r"(?i)\bdo\s*%s\s*,?\s*" % label, "do ", tail, count=1)
+        if not n:
+            return
+        term = self.lines[last]
+        if self.fixed:
+            text, indent = term[6:].strip(), "      "
+        else:
+            m = re.match(r"(\s*)\d+\s+(.*)", term)
+            indent, text = m.group(1), m.group(2).strip()
+        self.replace[do_k] = [head + tail]
+        out = [] if re.match(r"(?i)continue\s*(!.*)?$", text) else [indent + text]
+        out += [indent + "end do"] + self.directive_lines(fd, "end " + name)
+        out.append(("%5s continue" if self.fixed else "%s continue") % label)
+        self.replace[last] = out
+
+    def unreadable_extent(self, n: int, found: list[FDirective]) -> int:
+        """The last line of the construct whose directive, found[n], cannot be
+        read, from the directive words it starts with (-1: none known), so that
+        nothing inside it is measured either."""
+        fd = found[n]
+        words = re.match(r"\s*([a-z_]+(?:\s+[a-z_]+)*)", fd.text, re.I)
+        words = words.group(1).split() if words else []
+        for k in range(len(words), 0, -1):
+            try:
+                d = wd.parse(" ".join(words[:k]), fortran=True)
+            except wd.DirectiveError:
+                continue
+            if d.clauses or d.argument or not wd.takes_body(d):
+                continue
+            if wd.is_loop(d):
+                return loop_end(self.lines, self.fixed, fd.last) or -1
+            last = block_end(self.lines, self.fixed, fd.last)
+            fd.d = d
+            end_n = self.find_end(n, found) if last is None else self.end_right_after(last, n,
+                                                                                       found)
+            fd.d = None
+            if end_n is not None:
+                return found[end_n].last
+            return -1 if last is None else last
+        return -1
+
+    def end_right_after(self, k: int, n: int, found: list[FDirective]) -> int | None:
+        """Index in found of the end directive of construct n when it is the
+        first directive after line k and no statement comes before it."""
+        nxt = next((m for m in range(n + 1, len(found)) if found[m].first > k), None)
+        if nxt is None or found[nxt].d is None or found[nxt].d.name != "end " + found[n].d.name:
+            return None
+        stmt = next(statement_lines(self.lines, self.fixed, k + 1), None)
+        return nxt if stmt is None or stmt[0] > found[nxt].first else None
 
     def find_end(self, n: int, found: list[FDirective]) -> int | None:
         """Index in found of the end directive of construct n (same name, nesting)."""
@@ -281,10 +270,19 @@ class FRewriter:
         if d.name == "atomic":
             return self.atomic(n, found, consumed)
         has_body = wd.takes_body(d)
-        end_n = self.find_end(n, found) if has_body else None
         loop = wd.is_loop(d)
+        # a strictly structured block (BLOCK ... END BLOCK) ends the construct
+        # there, its end directive optional (OpenMP 5.1)
+        block_last = block_end(self.lines, self.fixed, fd.last) if has_body and not loop \
+            else None
+        if block_last is not None:
+            end_n = self.end_right_after(block_last, n, found)
+        else:
+            end_n = self.find_end(n, found) if has_body else None
         last = fd.last
-        if end_n is not None:
+        if end_n is None and block_last is not None:
+            last = block_last
+        elif end_n is not None:
             last = found[end_n].last
             consumed.add(end_n)
         elif has_body and loop:
@@ -308,17 +306,24 @@ class FRewriter:
         if layers is None or all(wd.treatment(leaf, inside).action == wd.OPARI2
                                  for leaf in layers) and len(layers) == 1:
             if layers is None:
+                # nothing inside is measured either
                 self.hide(fd)
                 if end_n is not None:
                     self.hide(found[end_n])
-                return -1
+                return last
             leaf = wd.for_opari2(d)
-            if leaf.text().lower() != " ".join(fd.text.split()).lower():
-                self.replace[fd.first] = self.directive_lines(fd, leaf.text())
-                self.drop.update(range(fd.first + 1, fd.last + 1))
-            if loop and end_n is None:
+            if leaf.text().lower() != " ".join(fd.text.split()).lower() or fd.commented \
+                    or not self.fixed and len(self.lines[fd.last]) > FREE_LIMIT:
+                self.rewrite(fd, leaf.text())
+            if end_n is not None and found[end_n].commented:
+                self.rewrite(found[end_n], found[end_n].d.text())
+            if loop and end_n is None \
+                    and ends_outer_loop(self.lines, self.fixed, fd.first, last):
+                self.own_termination(fd, last, leaf.name)
+            elif (loop or block_last is not None) and end_n is None:
                 # OPARI2 closes a loop without its end directive as "end do"
-                # (wrong for "do simd"): write the end directive out
+                # (wrong for "do simd"), and knows no BLOCK: write the end
+                # directive out
                 self.insert_after[last] = self.directive_lines(fd, "end " + leaf.name) \
                     + self.insert_after.get(last, [])
             inside_hidden = wd.treatment(d, inside).hide_inside
@@ -357,7 +362,9 @@ class FRewriter:
                     before += begin + hidden + end
                 hide_inside = hide_inside or tr.hide_inside
             else:
-                before += self.hidden_lines(fd, leaf.text())
+                # a directive kept as it is comes back as the user wrote it
+                before += self.original_lines(fd) if leaf is d \
+                    else self.hidden_lines(fd, leaf.text())
                 if needs_end or (has_body and end_n is not None):
                     after[:0] = self.hidden_lines(fd, "end " + leaf.name)
                 hide_inside = hide_inside or tr.action in (wd.NOTE_ALL, wd.QUIET_ALL)
@@ -390,6 +397,14 @@ class FRewriter:
         self.drop.update(range(nxt.first + 1, nxt.last + 1))
         return -1
 
+    def original_lines(self, fd: FDirective) -> list[str]:
+        """Hidden lines that stand for fd's lines as written."""
+        out = []
+        for k in range(fd.first, fd.last + 1):
+            out.append("!pompprof_hidden_%d" % len(self.result.hidden))
+            self.result.hidden.append(self.lines[k])
+        return out
+
     def hidden_lines(self, fd: FDirective, text: str) -> list[str]:
         out = []
         for line in self.directive_lines(fd, text):
@@ -398,117 +413,12 @@ class FRewriter:
         return out
 
 
-def prepare(text: str, source: str, fixed: bool) -> FPrepared:
+def prepare(text: str, source: str, fixed: bool, dirs: list[str] | None = None) -> FPrepared:
     """The Fortran text (the compiler's -E output, or the source itself) ready for
-    OPARI2; source names the file in markers where the text has none."""
+    OPARI2; source names the file in markers where the text has none; dirs:
+    the -I directories, where INCLUDE files are looked up."""
     if not MARKER.match(text.split("\n", 1)[0]):
         text = '# 1 "%s"\n' % escape(source) + text
+    text = expand_includes(text, dirs or [])
+    text = name_the_main_program(text, fixed)
     return FRewriter(text, source, fixed).run()
-
-
-# ---- after OPARI2 -----------------------------------------------------------------
-
-def include_after_imports(text: str) -> str:
-    """OPARI2 2.0.7 also puts its INCLUDE at the top of interface bodies,
-    before IMPORT statements, which must come first: move it behind them
-    (and renumber, so messages keep pointing at the right lines)."""
-    lines = text.split("\n")
-    out = []
-    i = 0
-    while i < len(lines):
-        marker = LINE_MARKER.match(lines[i + 1]) if i + 2 < len(lines) else None
-        if not (OPARI2_INCLUDE.match(lines[i]) and marker and IMPORT_STATEMENT.match(lines[i + 2])):
-            out.append(lines[i])
-            i += 1
-            continue
-        j = i + 2
-        while j < len(lines) and (IMPORT_STATEMENT.match(lines[j])
-                                  or lines[j - 1].rstrip().endswith("&")):
-            j += 1
-        out += [lines[i + 1]] + lines[i + 2:j] + [lines[i]]
-        out.append("#line %d %s" % (int(marker.group(1)) + j - (i + 2), marker.group(2)))
-        i = j
-    return "\n".join(out)
-
-
-def fix_fortran(text: str) -> str:
-    """Make OPARI2's Fortran output compile as the original would (before its
-    #line markers become cpp markers)."""
-    text = include_after_imports(text)
-    # OPARI2 2.0.7 calls POMP2_Sections_enter without the region string for
-    # "parallel sections" but with it for "sections"; gfortran rejects such
-    # mixed argument lists in one file.  The string's constant exists (the
-    # fork of the same region uses it): pass it (the line stays short enough
-    # for fixed form).
-    text = SECTIONS_ENTER_WITHOUT_STRING.sub(
-        lambda m: "%s, opari2_ctc_%s)" % (m.group(1), m.group(2))
-        if re.search(r"\bopari2_ctc_%s\b" % m.group(2), text, re.I) else m.group(0), text)
-    return text
-
-
-CTC_DECLARATION = re.compile(
-    r"(?P<head>[^\n]*\bopari2_ctc_(?P<n>\d+)\s*=\s*&?\s*\n)(?P<body>(?:[ \t]*&?\"[^\"\n]*\"(?://)?&?\)?\s*\n)+)",
-    re.I)
-BEGIN_CALL = re.compile(r"call\s+POMP2_Begin\s*\(\s*(opari2_region_(\d+))\s*,\s*(?:\n\s*&)?\s*"
-                        r"(opari2_ctc_\d+)\s*\)", re.I)
-END_CALL = re.compile(r"call\s+POMP2_End\s*\(\s*(opari2_region_(\d+))\s*\)", re.I)
-
-
-def own_regions(out: str, inc: str, prepared: FPrepared, fixed: bool) -> tuple[str, str]:
-    """The wrapper's user regions as the constructs they stand for: region
-    strings with their construct's type, POMP2_Begin/End as its calls."""
-    if not prepared.own:
-        return out, inc
-    layouts: dict[str, str] = {}
-
-    def fix_string(m):
-        pieces = re.findall(r'"([^"]*)"', m.group("body"))
-        ctc = "".join(pieces)
-        fields = [f.split("=", 1) for f in ctc.split("*")[1:] if "=" in f]
-        kv = dict(fields)
-        layout = prepared.own.get(kv.get("userRegionName", ""))
-        if kv.get("regionType") != "userRegion" or layout is None:
-            return m.group(0)
-        layouts[m.group("n")] = layout
-        new = region_string([(k, REGION_TYPE.get(layout, layout) if k == "regionType" else v)
-                             for k, v in fields if k != "userRegionName"])
-        chunks = [new[k:k + 50] for k in range(0, len(new), 50)]
-        body = []
-        for k, c in enumerate(chunks):
-            lastpiece = k == len(chunks) - 1
-            if fixed:
-                body.append('     &"%s"%s' % (c, ")" if lastpiece else "//"))
-            else:
-                body.append('      "%s"%s' % (c, "" if lastpiece else "//&"))
-        return m.group("head") + "\n".join(body) + "\n"
-
-    inc = CTC_DECLARATION.sub(fix_string, inc)
-
-    def call(template: str, handle: str, ctc: str) -> str:
-        text = template.format(h=handle, s=ctc)
-        if fixed:
-            head, _, rest = text.partition(", ")
-            return "      %s,\n     &%s" % (head, rest) if rest else "      " + text
-        return "      " + text
-
-    def begin(m):
-        layout = layouts.get(m.group(2))
-        if layout is None:
-            return m.group(0)
-        return "\n".join(call(t, m.group(1), m.group(3)).lstrip() if k == 0 else
-                         call(t, m.group(1), m.group(3))
-                         for k, t in enumerate(OWN_CALLS[layout][0]))
-
-    def end(m):
-        layout = layouts.get(m.group(2))
-        if layout is None:
-            return m.group(0)
-        return call(OWN_CALLS[layout][1][0], m.group(1), "").lstrip()
-
-    out = BEGIN_CALL.sub(begin, out)
-    out = END_CALL.sub(end, out)
-    return out, inc
-
-
-def restore_hidden(text: str, hidden: list[str]) -> str:
-    return HIDDEN_LINE.sub(lambda m: hidden[int(m.group(1))], text)

@@ -3,7 +3,7 @@ user's code would: the wrapper's prelude instead of OPARI2's include file,
 OPARI2's macros expanded (the result is compiled as preprocessed text), line
 markers that name the user's files as the compiler spelled them, undeferred
 tasks measured, extra facts in the region strings, hidden directives back.
-Fortran's share is in wrapper_fortran."""
+Fortran's share is in fortran.py, fortran_text.py and fortran_output.py."""
 
 from __future__ import annotations
 
@@ -83,9 +83,11 @@ def absolute_markers(text: str) -> str:
     return re.sub(r'^# (\d+) "((?:[^"\\]|\\.)*)"(.*)$', absolute, text, flags=re.M)
 
 
-def opari2_failure(message: str, names: dict[str, str], source: str) -> str:
+def opari2_failure(message: str, names: dict[str, str], source: str,
+                   fortran: bool = False) -> str:
     """OPARI2's message as one pompprof line naming the user's file:line (the
-    source file alone when OPARI2 says no line)."""
+    source file alone when OPARI2 says no line), with advice in the terms of
+    the source's language."""
     where = source + ": "
     m = OPARI2_ERROR_AT.search(message)
     if m:
@@ -94,9 +96,12 @@ def opari2_failure(message: str, names: dict[str, str], source: str) -> str:
     first = " ".join(line.strip() for line in message.splitlines()
                      if line.strip() and not OPARI2_ERROR_AT.search(line)) or message.strip()
     first = re.sub(r"^ERROR:\s*", "", first)
+    advice = ("Close each construct with its end directive (!$omp end ...) and each "
+              "!$pomp inst begin with its !$pomp inst end in the same program unit"
+              if fortran else
+              "Write the construct's block as a braced block on lines of its own")
     return ("%sOPARI2 cannot instrument this (%s); the file is compiled without measurement. "
-            "Write the construct's block as a braced block on lines of its own, or compile "
-            "this file without pompprof" % (where, first))
+            "%s, or compile this file without pompprof" % (where, first, advice))
 
 
 def add_facts(ctc: str, facts: dict[tuple[str, int, str], dict[str, str]]) -> str:

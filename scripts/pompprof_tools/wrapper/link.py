@@ -106,7 +106,9 @@ def link_additions(compiler: list[str], cl: CommandLine, workdir: str,
     (None, the compiler's status) when the init unit does not compile."""
     extra = []
     if not cl.shared:
-        init_c = os.path.join(workdir, "pompprof_init_regions.c")
+        # a C++ driver takes a .c file as C++ anyway; clang++ warns about it
+        cxx = "++" in os.path.basename(compiler[-1])
+        init_c = os.path.join(workdir, "pompprof_init_regions" + (".cpp" if cxx else ".c"))
         init_o = os.path.join(workdir, "pompprof_init_regions.o")
         with open(init_c, "w") as f:
             f.write(init_unit_text(functions))

@@ -38,6 +38,7 @@ from .run import note, run
 USAGE = """\
 usage: pompprof [--verbose] [--keep] [--functions] [--filter=FILE] [--opari2-arg=ARG]...
                 COMPILER [ARGS...]
+       pompprof run [OPTIONS] -- PROGRAM [ARGS...]   (no rebuild: pompprof run --help)
 
 Build an OpenMP program for profiling with pompprof, e.g.
   pompprof gcc -fopenmp -O2 -c fib.c        # instrument with OPARI2, compile
@@ -190,6 +191,9 @@ def parse_options(argv: list[str]) -> tuple[int | None, list[str], int]:
 
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "run":       # measure without rebuilding (OMPT)
+        from ..launcher.run import main as run_main
+        return run_main(argv[1:])
     done, wrapper_opts, i = parse_options(argv)
     if done is not None:
         return done

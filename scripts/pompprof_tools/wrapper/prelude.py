@@ -91,8 +91,22 @@ SIGNATURES = {
     "Set_nest_lock": "void (void *)",
     "Unset_nest_lock": "void (void *)",
     "Test_nest_lock": "int (void *)",
+    # the hint is an omp_sync_hint_t, an enum of int's size in libgomp and libomp
+    "Init_lock_with_hint": "void (void *, int)",
+    "Init_nest_lock_with_hint": "void (void *, int)",
 }
 CALL = re.compile(r"\bPOMP2_(\w+?)\s*\(")
+
+
+# The inserted calls go through the GOT instead of a PLT stub (GCC's noplt: one
+# jump less per call, which a fine-grained task program makes a few times per
+# task).  Compilers without the attribute (clang) ignore it, and the
+# pragmas keep that from being a warning: -Wpragmas first, so that GCC, which
+# has no -Wunknown-attributes, does not warn about the name either.
+NOPLT_BEGIN = ["#pragma GCC diagnostic push",
+               '#pragma GCC diagnostic ignored "-Wpragmas"',
+               '#pragma GCC diagnostic ignored "-Wunknown-attributes"']
+NOPLT_END = ["#pragma GCC diagnostic pop"]
 
 
 def declaration(name: str) -> str | None:
@@ -100,7 +114,7 @@ def declaration(name: str) -> str | None:
     if sig is None:
         return None
     ret, params = sig.split(" ", 1)
-    return "%s POMP2_%s%s;" % (ret, name, params)
+    return "%s POMP2_%s%s __attribute__((noplt));" % (ret, name, params)
 
 
 def prelude(body: str, handles: list[str], own: int,
@@ -122,10 +136,9 @@ def prelude(body: str, handles: list[str], own: int,
               "typedef __typeof__(9223372036854775807L) POMP2_Task_handle;",
               "extern __thread POMP2_Task_handle pomp_tpd;"]
     lines += depend_declarations(body)
-    for name in called:
-        decl = declaration(name)
-        if decl:
-            lines.append(decl)
+    decls = [d for d in map(declaration, called) if d]
+    if decls:
+        lines += NOPLT_BEGIN + decls + NOPLT_END
     for name, _ in init_functions:
         lines.append("void %s(void);" % name)
     if cplusplus:

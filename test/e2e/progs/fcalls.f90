@@ -13,6 +13,8 @@ subroutine fcalls(n)
 !$pomp inst begin(fcalls_user)
   call omp_init_lock(l)
   call omp_init_nest_lock(nl)
+  call omp_init_lock_with_hint(l, omp_sync_hint_none)
+  call omp_init_nest_lock_with_hint(nl, omp_sync_hint_none)
 !$omp parallel if(n > 0) num_threads(2) private(i)
 !$omp do
   do i = 1, n

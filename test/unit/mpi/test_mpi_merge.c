@@ -299,9 +299,9 @@ END_TEST
 /* An engine profile packed and unpacked is unchanged. */
 START_TEST(test_pack_round_trip)
 {
-    pp_region_def dl = {"!$omp parallel @r.c:1", "r.c", 1, 4, "openmp", "parallel", NULL};
-    pp_region_def ds = {"MPI_Send", NULL, -1, -1, "mpi", "p2p", NULL};
-    pp_region_def dt = {"!$omp task @r.c:2", "r.c", 2, 3, "openmp", "task", NULL};
+    pp_region_def dl = {"!$omp parallel @r.c:1", "r.c", 1, 4, "openmp", "parallel", NULL, NULL};
+    pp_region_def ds = {"MPI_Send", NULL, -1, -1, "mpi", "p2p", NULL, NULL};
+    pp_region_def dt = {"!$omp task @r.c:2", "r.c", 2, 3, "openmp", "task", NULL, NULL};
     pp_region_id rl = pp_profile_region_define(&dl), rs = pp_profile_region_define(&ds),
                  rt = pp_profile_region_define(&dt);
     pp_profile_test_use_location(0);
@@ -612,7 +612,7 @@ END_TEST
 /* An engine profile with parameters packs and unpacks to the same sets. */
 START_TEST(test_pack_parameters)
 {
-    pp_region_def dt = {"!$omp task @p.c:2", "p.c", 2, 3, "openmp", "task", NULL};
+    pp_region_def dt = {"!$omp task @p.c:2", "p.c", 2, 3, "openmp", "task", NULL, NULL};
     pp_region_id rt = pp_profile_region_define(&dt);
     pp_param_key depth = pp_profile_param_define("depth", 5), mode = pp_profile_param_define("mode", 4);
     pp_profile_test_use_location(0);

@@ -49,7 +49,7 @@ pp_region_id pp_profile_region_define(const pp_region_def *def)
         id = (pp_region_id)pp_fake_n_regions++;
         pp_fake_regions[id] = (pp_region_def){
             pp_fake_dup(def->name), pp_fake_dup(def->file), def->begin_line,
-            def->end_line, pp_fake_dup(def->paradigm), pp_fake_dup(def->role), NULL};
+            def->end_line, pp_fake_dup(def->paradigm), pp_fake_dup(def->role), NULL, NULL};
     }
     pthread_mutex_unlock(&pp_fake_lock);
     return id;
@@ -99,6 +99,9 @@ void pp_profile_task_begin(pp_region_id r, pp_task_handle t, bool untied)
 {
     pp_fake_record(PP_FAKE_TASK_BEGIN, r, (int64_t)t, untied);
 }
+/* the adapter's forms of the two above: recorded as those */
+void pp_profile_exit_resume(pp_region_id r, pp_task_handle t) { pp_profile_switch_exit(t, r); }
+void pp_profile_task_begin_tied(pp_region_id r, pp_task_handle t) { pp_profile_task_begin(r, t, false); }
 void pp_profile_task_end(pp_region_id r) { pp_fake_record(PP_FAKE_TASK_END, r, 0, 0); }
 /* the one-timestamp forms of the trace's extra events: recorded as the
  * region event and the trace event (the lock or the created task) */

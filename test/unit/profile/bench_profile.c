@@ -30,9 +30,9 @@ int main(void)
 {
     pp_timer_init(pp_config_get()->timer);
     pp_profile_test_start_at(pp_timer_now());
-    pp_region_def d = {"bench", "bench.c", 1, 2, "user", "function", NULL};
-    pp_region_def d2 = {"bench2", "bench.c", 3, 4, "user", "function", NULL};
-    pp_region_def dt = {"!$omp task @bench.c:5", "bench.c", 5, 6, "openmp", "task", NULL};
+    pp_region_def d = {"bench", "bench.c", 1, 2, "user", "function", NULL, NULL};
+    pp_region_def d2 = {"bench2", "bench.c", 3, 4, "user", "function", NULL, NULL};
+    pp_region_def dt = {"!$omp task @bench.c:5", "bench.c", 5, 6, "openmp", "task", NULL, NULL};
     pp_region_id r = pp_profile_region_define(&d), r2 = pp_profile_region_define(&d2);
     pp_region_id rt = pp_profile_region_define(&dt);
 
@@ -92,8 +92,8 @@ int main(void)
     /* a task as the POMP2 adapter sends it: creation (a scheduling point
      * that names the new task), begin and end inside it, creation end */
     pp_region_def dc = {"!$omp create task @bench.c:5", "bench.c", 5, 6, "openmp", "task create",
-                        NULL};
-    pp_region_def dw = {"!$omp taskwait @bench.c:7", "bench.c", 7, 7, "openmp", "taskwait", NULL};
+                        NULL, NULL};
+    pp_region_def dw = {"!$omp taskwait @bench.c:7", "bench.c", 7, 7, "openmp", "taskwait", NULL, NULL};
     pp_region_id rc = pp_profile_region_define(&dc), rw = pp_profile_region_define(&dw);
     t0 = now_ns();
     for (long i = 0; i < nt; i++) {

@@ -3,10 +3,10 @@
 if HAVE_CHECK
 check_PROGRAMS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output \
 	test/unit/profile/test_profile_deep test/unit/profile/test_profile_params \
-	test/unit/profile/test_profile_job
+	test/unit/profile/test_profile_job test/unit/profile/test_profile_late
 TESTS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output \
 	test/unit/profile/test_profile_deep test/unit/profile/test_profile_params \
-	test/unit/profile/test_profile_job
+	test/unit/profile/test_profile_job test/unit/profile/test_profile_late
 test_unit_profile_test_profile_engine_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_engine.c \
 	test/unit/profile/engine_check.h
 test_unit_profile_test_profile_engine_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -27,6 +27,12 @@ test_unit_profile_test_profile_params_SOURCES = $(CHECK_MAIN) $(STDERR_CAPTURE) 
 	test/unit/profile/test_profile_params.c test/unit/profile/engine_check.h $(CUBE_TEST_HELPERS)
 test_unit_profile_test_profile_params_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_params_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
+# regions named late, locations closed early, tasks that move (the OMPT layer's needs)
+test_unit_profile_test_profile_late_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_late.c \
+	test/unit/profile/engine_check.h
+test_unit_profile_test_profile_late_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_profile_test_profile_late_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 test_unit_profile_test_profile_job_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_job.c \
 	$(STDERR_CAPTURE)

@@ -148,9 +148,9 @@ START_TEST(test_extra_values_per_call_path)
     pp_profile_test_start_at(0);
     int sent = pp_profile_extra_define("bytes_sent", "Bytes sent", "bytes", "sent");
     int recv = pp_profile_extra_define("bytes_received", "Bytes received", "bytes", "received");
-    pp_region_def ds = {"MPI_Send", NULL, -1, -1, "mpi", "point2point", NULL};
-    pp_region_def dr = {"MPI_Recv", NULL, -1, -1, "mpi", "point2point", NULL};
-    pp_region_def dt = {"!$omp task @f.c:3", "f.c", 3, 4, "openmp", "task", NULL};
+    pp_region_def ds = {"MPI_Send", NULL, -1, -1, "mpi", "point2point", NULL, NULL};
+    pp_region_def dr = {"MPI_Recv", NULL, -1, -1, "mpi", "point2point", NULL, NULL};
+    pp_region_def dt = {"!$omp task @f.c:3", "f.c", 3, 4, "openmp", "task", NULL, NULL};
     pp_region_id rs = pp_profile_region_define(&ds), rr = pp_profile_region_define(&dr),
                  rt = pp_profile_region_define(&dt);
     pp_profile_test_use_location(0);
@@ -213,13 +213,13 @@ START_TEST(test_extra_arrays_recycled)
 {
     pp_profile_test_start_at(0);
     int sent = pp_profile_extra_define("bytes_sent", "Bytes sent", "bytes", "sent");
-    pp_region_def dt = {"!$omp task @f.c:3", "f.c", 3, 4, "openmp", "task", NULL};
+    pp_region_def dt = {"!$omp task @f.c:3", "f.c", 3, 4, "openmp", "task", NULL, NULL};
     pp_region_id rt = pp_profile_region_define(&dt);
     pp_region_id calls[40];
     for (int k = 0; k < 40; k++) {
         char name[32];
         snprintf(name, sizeof name, "MPI_Call%d", k);
-        pp_region_def d = {name, NULL, -1, -1, "mpi", "function", NULL};
+        pp_region_def d = {name, NULL, -1, -1, "mpi", "function", NULL, NULL};
         calls[k] = pp_profile_region_define(&d);
     }
     pp_profile_test_use_location(0);
@@ -251,7 +251,7 @@ START_TEST(test_job_profile_written)
 {
     pp_profile_test_start_at(0);
     int sent = pp_profile_extra_define("bytes_sent", "Bytes sent", "bytes", "sent");
-    pp_region_def ds = {"MPI_Send", NULL, -1, -1, "mpi", "point2point", NULL};
+    pp_region_def ds = {"MPI_Send", NULL, -1, -1, "mpi", "point2point", NULL, NULL};
     pp_region_id rs = pp_profile_region_define(&ds);
     /* 5 locations: rank 0 (2 threads) and rank 2 (1) on host a, rank 1 (2)
      * on host b, columns interleaving the hosts */
@@ -310,7 +310,7 @@ static void job_process(const char *own)
 {
     pp_profile_test_start_at(0);
     pp_profile_set_process(3, "MPI Rank 3", own, "rank 3 ended before the ranks combined:");
-    pp_region_def d = {"work", NULL, -1, -1, "user", "function", NULL};
+    pp_region_def d = {"work", NULL, -1, -1, "user", "function", NULL, NULL};
     pp_region_id r = pp_profile_region_define(&d);
     pp_profile_test_use_location(0);
     pp_profile_enter_at(r, 1);

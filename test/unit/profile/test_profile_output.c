@@ -222,9 +222,9 @@ static pp_unified *worker_and_unify(pp_region_id par, int64_t ctx, pp_task_handl
 
 static pp_unified *two_thread_task_profile(void)
 {
-    pp_region_def dp = {"!$omp parallel @f.c:1", "f.c", 1, 9, "openmp", "parallel", NULL};
-    pp_region_def dt = {"!$omp task @f.c:3", "f.c", 3, 4, "openmp", "task", NULL};
-    pp_region_def db = {"!$omp implicit barrier @f.c:9", "f.c", 9, 9, "openmp", "implicit barrier", NULL};
+    pp_region_def dp = {"!$omp parallel @f.c:1", "f.c", 1, 9, "openmp", "parallel", NULL, NULL};
+    pp_region_def dt = {"!$omp task @f.c:3", "f.c", 3, 4, "openmp", "task", NULL, NULL};
+    pp_region_def db = {"!$omp implicit barrier @f.c:9", "f.c", 9, 9, "openmp", "implicit barrier", NULL, NULL};
     pp_region_id par = pp_profile_region_define(&dp), ta = pp_profile_region_define(&dt),
                  bar = pp_profile_region_define(&db);
     pp_task_handle serial;
@@ -342,12 +342,12 @@ END_TEST
  * once there, B 1; the master's most is 2, the worker's 1. */
 static pp_unified *nested_task_profile(void)
 {
-    pp_region_def dp = {"!$omp parallel @g.c:1", "g.c", 1, 30, "openmp", "parallel", NULL};
-    pp_region_def da = {"!$omp task @g.c:3", "g.c", 3, 9, "openmp", "task", NULL};
-    pp_region_def dbt = {"!$omp task @g.c:10", "g.c", 10, 12, "openmp", "task", NULL};
-    pp_region_def dw = {"!$omp taskwait @g.c:8", "g.c", 8, 8, "openmp", "taskwait", NULL};
+    pp_region_def dp = {"!$omp parallel @g.c:1", "g.c", 1, 30, "openmp", "parallel", NULL, NULL};
+    pp_region_def da = {"!$omp task @g.c:3", "g.c", 3, 9, "openmp", "task", NULL, NULL};
+    pp_region_def dbt = {"!$omp task @g.c:10", "g.c", 10, 12, "openmp", "task", NULL, NULL};
+    pp_region_def dw = {"!$omp taskwait @g.c:8", "g.c", 8, 8, "openmp", "taskwait", NULL, NULL};
     pp_region_def dbar = {"!$omp implicit barrier @g.c:30", "g.c", 30, 30, "openmp",
-                          "implicit barrier", NULL};
+                          "implicit barrier", NULL, NULL};
     pp_region_id par = pp_profile_region_define(&dp), ta = pp_profile_region_define(&da),
                  tb = pp_profile_region_define(&dbt), tw = pp_profile_region_define(&dw),
                  bar = pp_profile_region_define(&dbar);

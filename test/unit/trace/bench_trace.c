@@ -61,8 +61,8 @@ int main(int argc, char **argv)
     }
     pp_timer_init(pp_config_get()->timer);
     pp_profile_test_start_at(pp_timer_now());
-    pp_region_def d = {"bench", "bench.c", 1, 2, "user", "function", NULL};
-    pp_region_def dt = {"!$omp task @bench.c:5", "bench.c", 5, 6, "openmp", "task", NULL};
+    pp_region_def d = {"bench", "bench.c", 1, 2, "user", "function", NULL, NULL};
+    pp_region_def dt = {"!$omp task @bench.c:5", "bench.c", 5, 6, "openmp", "task", NULL, NULL};
     pp_region_id r = pp_profile_region_define(&d), rt = pp_profile_region_define(&dt);
     pp_profile_enter(r);
     pp_profile_exit(r);

@@ -41,6 +41,17 @@
       if (meta.trace) {
         trace = new PP.Trace(meta.trace);
         PP.tabs.add("trace", "Trace", "view-trace", () => trace.draw());
+        const tg = meta.trace.task_graph;
+        if (tg && tg.dependences.nodes.length) {
+          let drawn = false;    // laid out when first shown
+          PP.tabs.add("graph", "Task graph", "view-graph", () => {
+            if (!drawn) new PP.TaskGraph(tg, (n) => trace.colourOfName(n), (node) => {
+              PP.tabs.show("trace");
+              trace.showInstance(node);
+            }).draw(PP.$("task-graph"));
+            drawn = true;
+          });
+        }
       }
       PP.PAGE = { model, view, flame: null, trace };
       const results = PP.$("search-results");

@@ -4,7 +4,8 @@
  * coarsest level that still has a bin per pixel of the visible window; the ready-tasks
  * curve below uses the same level.  The first task instances come with their fragments
  * and creating thread: hovering one shows it and a line from its creation to its
- * start. */
+ * start.  With the task graph (pompprof-replay --graph) the critical path is drawn
+ * over the rows where and when each of its stretches ran, joined by lines. */
 PP.Trace = class {
   constructor(doc) {
     this.d = doc;
@@ -27,6 +28,10 @@ PP.Trace = class {
       else this.colour[id] = PP.PALETTE[k++ % PP.PALETTE.length];
     }
     this.instances = pic.instances || [];
+    const tg = doc.task_graph;
+    this.path = tg ? tg.path.stretches : [];     // [from, to, thread, construct, work, instance]
+    this.pathNames = tg ? tg.constructs : [];
+    this.drawnPath = [];
     this.v0 = this.from; this.v1 = this.to;
     this.hover = null;
     const c = PP.$("timeline");
@@ -50,6 +55,8 @@ PP.Trace = class {
     PP.$("zoom-in").addEventListener("click", () => this.zoom(0.5, (this.v0 + this.v1) / 2));
     PP.$("zoom-out").addEventListener("click", () => this.zoom(2, (this.v0 + this.v1) / 2));
     PP.$("zoom-reset").addEventListener("click", () => this.setWindow(this.from, this.to));
+    PP.$("show-path").addEventListener("change", () => this.draw());
+    PP.$("show-path").parentNode.hidden = !this.path.length;
     window.addEventListener("resize", () => { if (!PP.$("view-trace").hidden) this.draw(); });
     this.tables();
     this.legend();
@@ -122,12 +129,35 @@ PP.Trace = class {
         g.beginPath(); g.arc(xa, ya, 3, 0, 7); g.fill();
       }
     }
+    this.drawPath(g, h, xs, rh);
     PP.$("trace-window").textContent = PP.fmt(this.v0) + " s \u2013 " + PP.fmt(this.v1) + " s";
     PP.$("trace-window").dataset.from = this.v0;
     PP.$("trace-window").dataset.to = this.v1;
     PP.$("trace-level").textContent = "level " + k + ": " + L.bins + " bins over the trace";
     PP.$("trace-level").dataset.level = k;
     this.drawReady(L, b0, b1, bw);
+  }
+  /* the critical path: a black bar through the middle of the row for each stretch in
+   * the window, a line from each stretch's end to the next one's start */
+  drawPath(g, h, xs, rh) {
+    this.drawnPath = [];
+    if (!this.path.length || !PP.$("show-path").checked) return;
+    const mid = (loc) => this.rowY(loc, h) + (rh - Math.min(8, rh / 4) - 2) / 2;
+    g.strokeStyle = "#000"; g.fillStyle = "#000"; g.lineWidth = 1;
+    let prev = null;
+    for (let i = 0; i < this.path.length; i++) {
+      const [a, b, loc] = this.path[i];
+      if (prev && !(prev[1] < this.v0 && a < this.v0) && !(prev[1] > this.v1 && a > this.v1)) {
+        g.beginPath(); g.moveTo((prev[1] - this.v0) * xs, mid(prev[2]));
+        g.lineTo((a - this.v0) * xs, mid(loc)); g.stroke();
+      }
+      prev = this.path[i];
+      if (b < this.v0 || a > this.v1) continue;
+      const x0 = Math.max(0, (a - this.v0) * xs), x1 = Math.min((this.v1 - this.v0) * xs, (b - this.v0) * xs);
+      g.fillRect(x0, mid(loc) - 2, Math.max(1.5, x1 - x0), 4);
+      this.drawnPath.push(i);
+    }
+    PP.$("timeline").dataset.pathDrawn = this.drawnPath.length;
   }
   drawReady(L, b0, b1, bw) {
     const { g, w, h } = PP.canvas(PP.$("ready"));
@@ -168,8 +198,34 @@ PP.Trace = class {
           break;
         }
     }
+    const k = this.pathAt(row, t);
+    if (k >= 0) {
+      const [, , , c, work, inst] = this.path[k];
+      html = (html ? html + "<br>" : "") + "<b>critical path</b>, stretch " + (k + 1) + " of " +
+        this.path.length + ": " + PP.esc(this.pathNames[c]) + (inst >= 0 ? " #" + inst : "") +
+        ", " + PP.fmt(work) + " s of work";
+    }
     PP.tip(PP.$("trace-tip"), e, html);
     this.draw();
+  }
+  /* the drawn stretch of the critical path on thread row at time t, or -1 */
+  pathAt(row, t) {
+    for (const i of this.drawnPath) {
+      const [a, b, loc] = this.path[i];
+      if (loc === row && a <= t && t <= b) return i;
+    }
+    return -1;
+  }
+  /* zoom to a dependent task instance of the task graph (its run, and as much again) */
+  showInstance(node) {
+    const [, , created, , began, ended] = node;
+    const a = began !== null ? began : created, b = ended !== null ? ended : a;
+    const pad = Math.max(b - a, (this.to - this.from) / this.finest().bins * 8) / 2;
+    this.setWindow(a - pad, b + pad);
+  }
+  colourOfName(name) {
+    for (const [id, n] of Object.entries(this.labels)) if (n === name) return this.colour[id];
+    return "#bbb";
   }
   legend() {
     const box = PP.$("trace-legend");
@@ -185,7 +241,10 @@ PP.Trace = class {
     const tt = d.total.time || 1;
     box.append(PP.el("h3", { text: "Breakdown (seconds; overhead = not working while a task was ready)" }),
       PP.table("t-breakdown", [{ key: "thread", label: "thread" }].concat(
-        cols.map((c) => ({ key: c, label: c.replace("overhead_", "").replace("work_", ""), num: true })),
+        // overhead_sync is pompprof-timeline's `lockcrit` column (analysis/overhead.py
+        // TIMELINE_OVERHEAD: part of the synchronization category)
+        cols.map((c) => ({ key: c, label: c === "overhead_sync" ? "lockcrit"
+          : c.replace("overhead_", "").replace("work_", ""), num: true })),
         [{ key: (r) => 100 * r.work / (r.time || 1), label: "work %", num: true, fmt: PP.pct }]), rows),
       PP.el("p", { id: "breakdown-total", text: "total: work " + PP.pct(100 * d.total.work / tt) +
         ", overhead " + PP.pct(100 * d.total.overhead / tt) + ", idleness " + PP.pct(100 * d.total.idleness / tt) }));
@@ -194,12 +253,33 @@ PP.Trace = class {
       PP.el("p", { id: "graph", text: "work " + PP.fmt(gr.work) + " s, span " + PP.fmt(gr.span) +
         " s, parallelism " + PP.fmt(gr.parallelism) + " (" + gr.tasks + " explicit tasks); speedup bounds: " +
         gr.speedup.slice(0, 6).map((s) => s.threads + ": " + s.lower + "-" + s.upper).join("  ") }));
+    if (this.path.length)
+      box.append(PP.el("p", { id: "path-note", text: "the critical path is drawn on the timeline in black (" +
+        this.path.length + " stretches" + (d.task_graph.path.stretches_total > this.path.length ? " of " +
+        d.task_graph.path.stretches_total : "") + "); each bar goes from the stretch's first to its last work" }));
     if (gr.span_path.length)
       box.append(PP.table("t-span", [{ key: "construct", label: "critical path, construct by construct" },
         { key: "seconds", label: "seconds", num: true }, { key: "segments", label: "stretches", num: true }],
         gr.span_path));
-    if (d.depend && d.depend.tasks)
-      box.append(PP.el("p", { text: d.depend.tasks + " tasks with depend clauses: their readiness is undetermined" }));
+    if (d.pot)
+      box.append(PP.el("p", { id: "pot" }, PP.el("b", { text: "POT quadrant: " + d.pot.quadrant }),
+        " (idleness " + PP.pct(100 * d.pot.idleness_share) + ", overhead " + PP.pct(100 * d.pot.overhead_share) +
+        "; high from " + PP.pct(100 * d.pot.high) + "): ", PP.el("span", { class: "advice", text: d.pot.advice })));
+    if (d.ready_wait && d.ready_wait.length)
+      box.append(PP.el("h3", { text: "Ready wait per construct (from ready, all predecessors completed, to begin)" }),
+        PP.table("t-ready-wait", [{ key: "construct", label: "construct" }, { key: "tasks", label: "tasks", num: true },
+          { key: "total", label: "total s", num: true }, { key: "mean", label: "mean s", num: true },
+          { key: "max", label: "max s", num: true }], d.ready_wait));
+    if (d.task_graph && d.task_graph.dependences.edges.length) {
+      const tg = new PP.TaskGraph(d.task_graph, (n) => this.colourOfName(n));
+      box.append(PP.el("h3", { text: "Dependences per pair of constructs (" + d.graph.dependence_edges +
+        " in all; " + d.depend.recorded + " dependent tasks, " + d.depend.items + " items)" }),
+        PP.table("t-depend", [{ key: "from", label: "predecessor construct" }, { key: "to", label: "successor construct" },
+          { key: "count", label: "dependences", num: true }], tg.pairs()));
+    }
+    const undetermined = d.depend ? d.depend.tasks - (d.depend.recorded || 0) : 0;
+    if (undetermined > 0)
+      box.append(PP.el("p", { text: undetermined + " tasks with depend clauses without recorded items: their readiness is undetermined" }));
     box.append(PP.el("p", { text: "trace: " + d.trace.events + " events, " + PP.fmt(d.trace.seconds) +
       " s, " + d.trace.threads + " threads; " + (d.pictures.tasks_seen || 0) + " task instances, the first " +
       this.instances.length + " shown one by one" }));

@@ -1,0 +1,22 @@
+# ompt/: the OMPT event source (libpompprof_ompt.so): measuring a program
+# without rebuilding it, on an OpenMP runtime with OMPT (libomp).  It holds
+# its own copy of the engine and exports ompt_start_tool only, so it never
+# mixes with a libpompprof that an OPARI2-built program links.
+if HAVE_OMPT
+lib_LTLIBRARIES += libpompprof_ompt.la
+libpompprof_ompt_la_SOURCES = \
+	ompt/pp_ompt_internal.h \
+	ompt/pp_ompt_start.c \
+	ompt/pp_ompt_construct.c \
+	ompt/pp_ompt_parallel.c \
+	ompt/pp_ompt_task.c \
+	ompt/pp_ompt_mutex.c \
+	ompt/pp_ompt_depend.c \
+	ompt/pp_ompt_names.c ompt/pp_ompt_source.c ompt/pp_ompt_source.h
+libpompprof_ompt_la_CPPFLAGS = $(AM_CPPFLAGS) $(OMPT_CPPFLAGS)
+libpompprof_ompt_la_CFLAGS = $(AM_CFLAGS) -O2
+libpompprof_ompt_la_LIBADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+	lib/libpp_util.la $(PAPI_LIBS) $(OTF2_LIBS) -ldl -lpthread -lm
+libpompprof_ompt_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
+	-export-symbols-regex '^ompt_start_tool$$'
+endif

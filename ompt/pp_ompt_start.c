@@ -1,0 +1,88 @@
+/* The OMPT tool's entry: ompt_start_tool, initialize, finalize.
+ *
+ * The runtime (libomp) calls ompt_start_tool when OMP_TOOL_LIBRARIES names
+ * this library.  A program already measured by OPARI2 (linked with
+ * libpompprof, whose POMP2 layer then receives its events) is measured once,
+ * by OPARI2: the tool says so in one line and stays off.  Otherwise the
+ * engine starts here (this library's copy of it does not start from a
+ * constructor: pp_profile_ctor_off), the callbacks are registered, and the
+ * regions get their names at the end (pp_ompt_names.c). */
+#define _GNU_SOURCE
+#include "ompt/pp_ompt_internal.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/pp_config.h"
+#include "lib/pp_message.h"
+
+/* The engine in this library starts when the tool does (profile/pp_profile_ctor.c). */
+__attribute__((visibility("hidden"))) const int pp_profile_ctor_off = 1;
+
+void pp_ompt_want(ompt_set_callback_t set, ompt_callbacks_t which, ompt_callback_t fn,
+                  const char *name, const char **missing, int *n_missing)
+{
+    int r = set(which, fn);
+    if (r == ompt_set_never || r == ompt_set_error)
+        missing[(*n_missing)++] = name;
+}
+
+void pp_ompt_register(ompt_set_callback_t set)
+{
+    const char *missing[32];
+    int n = 0;
+    pp_ompt_parallel_register(set, missing, &n);
+    pp_ompt_task_register(set, missing, &n);
+    pp_ompt_mutex_register(set, missing, &n);
+    if (n) {
+        char list[512] = "";
+        size_t len = 0;
+        for (int i = 0; i < n && len < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
+                                    missing[i]);
+        pp_message_warn("the OpenMP runtime does not deliver these OMPT events: %s; what they "
+                        "mark is not measured",
+                        list);
+    }
+}
+
+static int pp_ompt_initialize(ompt_function_lookup_t lookup, int initial_device_num,
+                              ompt_data_t *tool_data)
+{
+    (void)initial_device_num, (void)tool_data;
+    ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+    if (!set) {
+        pp_message_warn("the OpenMP runtime offers no ompt_set_callback; nothing is measured");
+        return 0;
+    }
+    pp_profile_init();
+    pp_ompt_mutex_define_regions();
+    if (pp_profile_at_end(pp_ompt_names_finalize) != 0)
+        pp_message_warn("no room for the OMPT layer's end hook: regions keep their addresses as "
+                        "names");
+    pp_ompt_register(set);
+    return 1;
+}
+
+static void pp_ompt_finalize(ompt_data_t *tool_data)
+{
+    (void)tool_data;
+    pp_profile_finalize();
+}
+
+__attribute__((visibility("default"))) ompt_start_tool_result_t *
+ompt_start_tool(unsigned int omp_version, const char *runtime_version)
+{
+    (void)omp_version, (void)runtime_version;
+    static ompt_start_tool_result_t result = {pp_ompt_initialize, pp_ompt_finalize, {0}};
+    if (!pp_config_get()->enable)
+        return NULL; /* POMPPROF_ENABLE=0: no callback costs anything */
+    /* libpompprof's POMP2 layer is linked in: OPARI2 measures this program */
+    if (dlsym(RTLD_DEFAULT, "POMP2_Parallel_fork")) {
+        pp_message_warn("this program is instrumented with OPARI2 (it calls libpompprof): it is "
+                        "measured by OPARI2 only, the OMPT tool stays off");
+        return NULL;
+    }
+    return &result;
+}

@@ -1,0 +1,11 @@
+# test/ompt: programs measured through the OMPT tool (libpompprof_ompt.so),
+# built by clang (libomp) and by gcc (run with libomp preloaded), compared
+# with OPARI2 mode of the same sources.
+OMPT_TESTS = test/ompt/test_ompt_profiles.py test/ompt/test_ompt_run.py \
+	test/ompt/test_ompt_untied.py test/ompt/test_ompt_depend.py \
+	test/ompt/test_ompt_sched_gaps.py
+TESTS += $(OMPT_TESTS)
+EXTRA_DIST += $(OMPT_TESTS) test/ompt/ompt_env.py test/ompt/progs/taskloop.c \
+	test/ompt/progs/task_counter.c test/ompt/progs/untied.c test/ompt/progs/gaps.c \
+	test/ompt/progs/twosites.c test/ompt/progs/sched_gaps.c \
+	test/ompt/progs/if0_depend.c

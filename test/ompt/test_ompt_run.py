@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""pompprof run: the launcher of OMPT mode, through the build-tree command.
+
+* a gcc binary (libgomp) runs on the preloaded libomp, with one line saying so,
+  its output and exit status untouched, and its profile written where
+  --output says, with every task instance;
+* a clang binary runs as it is (no line);
+* --runtime=native keeps libgomp and says that nothing is measured;
+* --trace writes the OTF2 trace beside the profile;
+* bad usage: one line and a non-zero status.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ompt_env as E  # noqa: E402
+
+POMPPROF = os.path.join(E.TOP_BUILDDIR, "scripts", "pompprof")
+
+
+@unittest.skipUnless(E.have_ompt(), "no OMPT tool, libomp or clang")
+class Launcher(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.mkdtemp(prefix="pp_ompt_run_")
+        cls.exe = {m: E.build(cls.scratch, "prof_fib.c", m) for m in ("gcc", "clang")}
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def launch(self, *args):
+        env = dict(E.ENV, OMP_NUM_THREADS="2")
+        env.pop("OMP_TOOL_LIBRARIES", None)
+        return subprocess.run([POMPPROF, "run"] + list(args), env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True, cwd=self.scratch)
+
+    def test_gcc_binary_runs_on_libomp(self):
+        out = os.path.join(self.scratch, "gcc_out")
+        p = self.launch("--output=" + out, "--", self.exe["gcc"], "12")
+        self.assertEqual((p.returncode, p.stdout), (0, "fib(12) = 144\n"))
+        lines = p.stderr.splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertRegex(lines[0], r"^pompprof: .*prof_fib_gcc is built for libgomp; it runs on "
+                                   r"LLVM's libomp .*\(--runtime=llvm\)$")
+        cube = E.cubex.load(out)
+        self.assertEqual(sum(E.instances(cube).values()), 2 * 232)
+
+    def test_clang_binary_runs_as_it_is(self):
+        out = os.path.join(self.scratch, "clang_out")
+        p = self.launch("--output=" + out, "--trace", self.exe["clang"], "12")
+        self.assertEqual((p.returncode, p.stdout, p.stderr), (0, "fib(12) = 144\n", ""))
+        self.assertEqual(sum(E.instances(E.cubex.load(out)).values()), 2 * 232)
+        self.assertTrue(os.path.exists(os.path.join(out, "traces.otf2")))
+
+    def test_native_runtime_measures_nothing(self):
+        out = os.path.join(self.scratch, "native_out")
+        p = self.launch("--runtime=native", "--output=" + out, "--", self.exe["gcc"], "5")
+        self.assertEqual((p.returncode, p.stdout), (0, "fib(5) = 5\n"))
+        self.assertRegex(p.stderr, r"^pompprof: .*libgomp, which has no OMPT: nothing is "
+                                   r"measured \(--runtime=native\)\n$")
+        self.assertFalse(os.path.exists(out))
+
+    def test_bad_usage(self):
+        for args, status in ((["--runtime=intel", "--", "true"], 2), ([], 2),
+                             (["--", os.path.join(self.scratch, "missing")], 127)):
+            with self.subTest(args=args):
+                p = self.launch(*args)
+                self.assertEqual(p.returncode, status)
+                self.assertEqual(p.stdout, "")
+                self.assertTrue(p.stderr.startswith("pompprof: ") or p.stderr.startswith("usage"))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
