@@ -184,10 +184,15 @@ class GroundTruth(unittest.TestCase):
         d, rep, _ = self.traced("gt_chain")
         g = d["graph"]
         self.assertEqual(g["tasks"], 50)
-        self.check("work", g["work"], rep["link_sum"], 0.1, 0.15)
+        # the spins are the floor; the tasks' own time (what a loaded machine
+        # adds around the spins included) is what the trace must show
+        self.assertGreaterEqual(rep["own_sum"], rep["link_sum"])
+        self.assertGreaterEqual(g["work"], 0.95 * rep["link_sum"])
+        self.check("work", g["work"], rep["own_sum"], 0.1, 0.15)
         self.assertTrue(near(g["parallelism"], 1.0, 0.2), g["parallelism"])
         path = [p for p in g["span_path"] if p["construct"].startswith("!$omp task @gt_chain.c")]
-        self.assertTrue(near(sum(p["seconds"] for p in path), rep["link_sum"], 0.15))
+        self.assertTrue(near(sum(p["seconds"] for p in path), rep["own_sum"], 0.15),
+                        (sum(p["seconds"] for p in path), rep["own_sum"]))
 
 
 if __name__ == "__main__":
