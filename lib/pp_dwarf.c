@@ -53,9 +53,10 @@ struct pp_dwarf {
     X(dwfl_module_addrdie) X(dwfl_module_addrname) X(dwfl_module_getsrc) X(dwfl_lineinfo)          \
     X(dwarf_attr) X(dwarf_attr_integrate) X(dwarf_formstring) X(dwarf_formref_die)                 \
     X(dwarf_srclang) X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_tag) X(dwarf_diename)       \
-    X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_highpc) X(dwfl_module_getdwarf)                 \
+    X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_ranges) X(dwfl_module_getdwarf)                 \
     X(dwarf_get_units) X(dwarf_haspc) X(dwarf_getsrc_die) X(dwarf_lineno) X(dwarf_linesrc)         \
-    X(dwfl_module_info) X(dwfl_module_addrinfo)
+    X(dwfl_module_info) X(dwfl_module_addrinfo) X(dwarf_getsrclines) X(dwarf_onesrcline)          \
+    X(dwarf_lineaddr)
 
 #define PP_DW_POINTER(f) __typeof__(&f) f;
 static struct {
@@ -105,7 +106,7 @@ static int pp_dw_load(void)
 #define dwarf_diename pp_dw.dwarf_diename
 #define dwarf_decl_file pp_dw.dwarf_decl_file
 #define dwarf_decl_line pp_dw.dwarf_decl_line
-#define dwarf_highpc pp_dw.dwarf_highpc
+#define dwarf_ranges pp_dw.dwarf_ranges
 #define dwfl_module_getdwarf pp_dw.dwfl_module_getdwarf
 #define dwarf_get_units pp_dw.dwarf_get_units
 #define dwarf_haspc pp_dw.dwarf_haspc
@@ -114,6 +115,9 @@ static int pp_dw_load(void)
 #define dwarf_linesrc pp_dw.dwarf_linesrc
 #define dwfl_module_info pp_dw.dwfl_module_info
 #define dwfl_module_addrinfo pp_dw.dwfl_module_addrinfo
+#define dwarf_getsrclines pp_dw.dwarf_getsrclines
+#define dwarf_onesrcline pp_dw.dwarf_onesrcline
+#define dwarf_lineaddr pp_dw.dwarf_lineaddr
 
 static char *pp_dwarf_debuginfo_path;
 static Dwfl_Callbacks pp_dwarf_callbacks = {.debuginfo_path = &pp_dwarf_debuginfo_path};
@@ -229,22 +233,65 @@ static void pp_dwarf_line_of(Dwfl_Module *m, uintptr_t addr, pp_dwarf_func *out)
     out->line = line;
 }
 
-/* The function's last line: that of its last instruction (normally the
- * closing brace), when the line table puts it in the declaring file. */
-static void pp_dwarf_end_line(Dwfl_Module *m, Dwarf_Die *fn, Dwarf_Addr bias, pp_dwarf_func *out)
+/* Is the line table's file name that of the declaring file (the table may
+ * name it relative to the compilation directory)? */
+static bool pp_dwarf_same_file(const char *file, const pp_dwarf_func *out)
 {
-    Dwarf_Addr high;
-    if (out->line < 0 || !out->file[0] || dwarf_highpc(fn, &high) != 0)
-        return;
-    Dwfl_Line *l = dwfl_module_getsrc(m, high - 1 + bias);
-    int line = -1;
-    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-    if (!file || line < out->line)
-        return;
     size_t lf = strlen(file), lo = strlen(out->file);
-    const char *tail = lf <= lo ? out->file + (lo - lf) : NULL;
-    if (tail && strcmp(tail, file) == 0)
-        out->end_line = line;
+    return lf <= lo && strcmp(out->file + (lo - lf), file) == 0;
+}
+
+/* Index of the first row of the address-sorted line table at or after addr. */
+static size_t pp_dwarf_first_row(Dwarf_Lines *lines, size_t n, Dwarf_Addr addr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        Dwarf_Addr a = 0;
+        dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a);
+        if (a < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The function's last line: that of its last instruction in the declaring
+ * file (normally the closing brace), in the piece of code it is entered at
+ * (entry: the function's address, as the line table counts addresses).
+ * Not simply the last instruction's: after the return gcc places landing
+ * pads and jumps to a .cold part, whose lines are those of inlined library
+ * code; and a function in several pieces (DW_AT_ranges: main and C++ code
+ * with their cold paths split off) has no high pc.  The rows are walked
+ * backwards from the end of the piece, found by binary search. */
+static void pp_dwarf_end_line(Dwarf_Die *cu, Dwarf_Die *fn, Dwarf_Addr entry,
+                              pp_dwarf_func *out)
+{
+    Dwarf_Lines *lines;
+    size_t n;
+    Dwarf_Addr base, start, end;
+    if (out->line < 0 || !out->file[0] || dwarf_getsrclines(cu, &lines, &n) != 0)
+        return;
+    ptrdiff_t off = 0;
+    while ((off = dwarf_ranges(fn, off, &base, &start, &end)) > 0)
+        if (start <= entry && entry < end)
+            break;
+    if (off <= 0)
+        return;
+    for (size_t i = pp_dwarf_first_row(lines, n, end); i-- > 0;) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a = 0;
+        int line = -1;
+        if (dwarf_lineaddr(l, &a) != 0 || a < start)
+            return;
+        const char *file = dwarf_linesrc(l, NULL, NULL);
+        if (file && pp_dwarf_same_file(file, out) && dwarf_lineno(l, &line) == 0) {
+            if (line >= out->line)
+                out->end_line = line;
+            return;
+        }
+    }
 }
 
 int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
@@ -293,7 +340,7 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
             pp_dwarf_file(cu, fn, out);
             if (!out->file[0])
                 pp_dwarf_line_of(m, addr, out);
-            pp_dwarf_end_line(m, fn, bias, out);
+            pp_dwarf_end_line(cu, fn, addr - bias, out);
         }
     }
     free(scopes);

@@ -2,8 +2,9 @@
  * profile shows the MPI functions the program called, not all 415), and the
  * two bytes metrics the calls add to.
  *
- * Region: the function's name, paradigm "mpi", the table's group as the
- * role (doc/mpi.md).  The first call takes a lock, so two threads calling
+ * Region: the function's name, file "MPI" (a module in place of a source
+ * file, as the lock routines' "OMP": CubeLib's cube_sanity lists a region
+ * with no file), paradigm "mpi", the table's group as the role (doc/mpi.md).  The first call takes a lock, so two threads calling
  * the same function first get one region; later calls read the id with one
  * atomic load. */
 #include "mpi/pp_mpi.h"
@@ -20,7 +21,7 @@ pp_region_id pp_mpi_region_define(int f)
     pthread_mutex_lock(&pp_mpi_region_lock);
     pp_region_id r = pp_mpi_regions[f];
     if (r == PP_REGION_INVALID) {
-        pp_region_def d = {.name = pp_mpi_functions[f].name, .file = NULL, .begin_line = -1,
+        pp_region_def d = {.name = pp_mpi_functions[f].name, .file = "MPI", .begin_line = -1,
                            .end_line = -1, .paradigm = "mpi", .role = pp_mpi_functions[f].group};
         r = pp_profile_region_define(&d);
         __atomic_store_n(&pp_mpi_regions[f], r, __ATOMIC_RELEASE);

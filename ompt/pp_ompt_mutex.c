@@ -35,8 +35,9 @@ static pp_region_id pp_ompt_lock_region[PP_OMPT_LOCK_N];
 void pp_ompt_mutex_define_regions(void)
 {
     for (int i = 0; i < PP_OMPT_LOCK_N; i++) {
-        pp_region_def def = {.name = pp_ompt_lock_names[i], .begin_line = -1, .end_line = -1,
-                             .paradigm = "openmp", .role = "wrapper"};
+        /* file "OMP", as OPARI2 mode's lock wrappers and the reference */
+        pp_region_def def = {.name = pp_ompt_lock_names[i], .file = "OMP", .begin_line = -1,
+                             .end_line = -1, .paradigm = "openmp", .role = "wrapper"};
         pp_ompt_lock_region[i] = pp_profile_region_define(&def);
     }
 }

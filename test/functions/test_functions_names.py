@@ -10,7 +10,10 @@
 * Fortran (progs/names.f90): module procedures as module::name, a contained
   procedure as module::host::name, each at its line;
 * the functions called inside the task appear below the task's construct in
-  the task trees, and the program's output is that of a plain build.
+  the task trees, and the program's output is that of a plain build;
+* every function has its first and last line (C++ main, which gcc splits into
+  main and main.cold, ends at its closing brace), so CubeLib's cube_sanity
+  lists no region but those the README names (test/tools/sanity_rule.py).
 """
 import os
 import shutil
@@ -20,6 +23,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import sanity_rule  # noqa: E402
 from functions_common import (  # noqa: E402
     CC, OPENMP, PROGS, build, cnodes_of, in_tasks, require_libdw, run)
 
@@ -32,6 +37,12 @@ def function_regions(cube):
         if r.paradigm == "compiler":
             out[r.name] = (os.path.basename(r.mod), r.begin)
     return out
+
+
+def undocumented_region_findings(cube):
+    return ["%s: %s" % (check, cube.regions[rid].name)
+            for check, rid in sanity_rule.region_findings(cube)
+            if not sanity_rule.documented(cube, check, rid)]
 
 
 class Names(unittest.TestCase):
@@ -87,6 +98,10 @@ class Names(unittest.TestCase):
         self.assertEqual(mangled["main::{lambda(int)#1}::operator()(int) const"],
                          "_ZZ4mainENKUliE_clEi")
         self.assertEqual(mangled["main"], "main")
+        ends = {c.region.name: c.region.end for c in cube.cnodes_in_order()}
+        self.assertEqual(ends["main"], 43)
+        self.assertEqual(ends["int geo::twice<int>(int)"], 18)
+        self.assertEqual(undocumented_region_findings(cube), [])
 
     def test_fortran(self):
         fc = (os.environ.get("FC") or "gfortran").split()
@@ -103,6 +118,9 @@ class Names(unittest.TestCase):
                                "shapes::area": ("names.f90", 5),
                                "shapes::grow": ("names.f90", 10),
                                "shapes::grow::inner": ("names.f90", 14)})
+        self.assertEqual({c.region.name: c.region.end for c in cube.cnodes_in_order()}["names"],
+                         35)
+        self.assertEqual(undocumented_region_findings(cube), [])
         self.check_task_callees(cube, ["shapes::area", "shapes::grow", "shapes::grow::inner"])
 
     def test_c_without_openmp_units(self):

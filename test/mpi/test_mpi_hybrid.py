@@ -15,7 +15,10 @@ with the project's reader:
   TASKS) are the program's: fib(n) creates 2 tasks per call with n >= 2, and
   rank r computes fib(8 + r % 3);
 - the first task construct names its argument as parameter n: its instances
-  per value, summed over ranks, are the program's, each value one node.
+  per value, summed over ranks, are the program's, each value one node;
+- the MPI functions' regions are in module "MPI" (no line), as the reference
+  names them, so CubeLib's cube_sanity lists no region the README does not
+  name (test/tools/sanity_rule.py).
 """
 import os
 import shutil
@@ -24,6 +27,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mpi_common as mc  # noqa: E402
+sys.path.insert(0, os.path.join(mc.TOP_SRCDIR, "test", "tools"))
+import sanity_rule  # noqa: E402
 
 
 def tasks(n):
@@ -99,6 +104,12 @@ def check_profile(path, ranks, threads, errors):
             nodes[value] = nodes.get(value, 0) + 1
     expect("instances per value of parameter n", got, want)
     expect("nodes per value of parameter n", nodes, {v: 1 for v in want})
+    expect("the MPI regions' module",
+           {c.region.mod for c in cube.cnodes_in_order() if c.region.paradigm == "mpi"}, {"MPI"})
+    expect("cube_sanity's region findings the README does not name",
+           sorted("%s: %s" % (check, cube.regions[r].name)
+                  for check, r in sanity_rule.region_findings(cube)
+                  if not sanity_rule.documented(cube, check, r)), [])
 
 
 def main():

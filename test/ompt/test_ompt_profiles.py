@@ -12,7 +12,8 @@ sources see must be equal, number by number:
   on scheduling; the stubs in the implicit tasks' trees do (which thread runs
   which task where), so only their sum is checked: at least one per instance;
 * the regions' names (file and line as OPARI2 writes them), including the
-  implicit barriers, named by the line where their construct ends.
+  implicit barriers, named by the line where their construct ends; the lock
+  routines' regions (module "OMP").
 
 Where the sources differ, the test says why, with the counts:
 * a taskloop: OPARI2 mode measures one region and no task; OMPT mode has an
@@ -31,6 +32,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ompt_env as E  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tools"))
+import sanity_rule  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 THREADS = (1, 2, 4)
@@ -224,6 +228,19 @@ class OmptProfiles(unittest.TestCase):
                         self.assertEqual(got.get(k), v, k)
                 extra = set(got) - set(want)
                 self.assertEqual({k for k in extra if "implicit barrier" not in k}, set())
+                # the lock routines' regions are OPARI2 mode's (module "OMP", no
+                # line), so cube_sanity lists them alike (test/tools/sanity_rule.py)
+                def lock_routines(c):
+                    return {n.region.name: (n.region.mod, n.region.begin, n.region.end,
+                                            n.region.paradigm, n.region.role)
+                            for n in c.cnodes_in_order() if n.region.role == "wrapper"}
+                routines, ref_routines = lock_routines(cube), lock_routines(ref)
+                self.assertEqual(routines, {k: ref_routines.get(k) for k in routines})
+                self.assertEqual(bool(routines), source == "locks.c")
+                # cube_sanity finds no negative value but those the README names
+                # (the zero-length point events' max_time among them)
+                self.assertEqual([f for f in sanity_rule.findings(cube)
+                                  if not sanity_rule.documented_value(cube, f)], [])
 
     def test_diff_matches_the_two_sources(self):
         # pompprof-diff of an OPARI2 profile and an OMPT profile of one source
@@ -268,6 +285,13 @@ class OmptProfiles(unittest.TestCase):
                 # the address of the call that led there (named after that line):
                 # such an instance is counted, under that name
                 self.assertGreaterEqual(got[name], 13)
+                # cube_sanity lists the creations' max_time (points: no time) and
+                # the root's time, nothing else (README "cube_sanity")
+                found = sanity_rule.findings(cube)
+                self.assertEqual([f for f in found if not sanity_rule.documented_value(cube, f)],
+                                 [])
+                if t > 1:   # one thread: libomp defers no task, creations last
+                    self.assertTrue(any(f[1] == "max_time" for f in found))
 
     def test_workers_wait_no_longer_than_their_team(self):
         # libomp reports a worker's end of the team's barrier when the worker

@@ -18,6 +18,15 @@ For every metric with data, call path and thread, the "exclusive" check takes th
 exclusive value (EXCLUSIVE metrics: the stored value; INCLUSIVE: stored minus the
 children's stored values) and the "inclusive" check its aggregate over the subtree (sum,
 or min/max for MIN/MAXDOUBLE); a value below -1e-12 is reported.
+
+Before the values, cube_sanity checks every region some call path calls (each once;
+region_findings()): its name is not empty or "UNKNOWN", does not begin with
+"ANONYMOUS@" and holds no "TRUNCATED", its file ("mod") is not empty, and neither its
+begin nor its end line is negative (CubeLib's -1, no line; unless `-l`).  A region that
+fails one check is still checked by the others.  The call-path check ("TRACING" only
+below MPI_Init or MPI_Finalize) concerns Score-P's tracing buffer flushes, which pompprof
+has none of.  The README ("cube_sanity") names what pompprof's profiles are listed for:
+documented() says it.
 """
 
 import sys
@@ -64,3 +73,44 @@ def describe(cube, found):
     return ["%s %s at %s (cnode %d), location %d" % (check, metric, cube.cnodes[cid].region.name,
                                                      cid, loc)
             for check, metric, cid, loc in sorted(found)]
+
+
+def region_findings(cube):
+    """Set of (check, region id) cube_sanity's region checks report; check is 'name',
+    'anonymous', 'truncated', 'file' or 'line'."""
+    out = set()
+    for r in {c.region.id: c.region for c in cube.cnodes_in_order()}.values():
+        if r.name in ("", "UNKNOWN"):
+            out.add(("name", r.id))
+        if r.name.startswith("ANONYMOUS@"):
+            out.add(("anonymous", r.id))
+        if "TRUNCATED" in r.name:
+            out.add(("truncated", r.id))
+        if not r.mod:
+            out.add(("file", r.id))
+        if r.begin < 0 or r.end < 0:
+            out.add(("line", r.id))
+    return out
+
+
+def documented(cube, check, region_id):
+    """Is this region finding one the README lists: no file and line for the program
+    and TASKS regions (they stand for no code), no line for the OpenMP lock routines
+    and MPI functions (module "OMP" or "MPI", as in the reference profiles)?"""
+    r = cube.regions[region_id]
+    artificial = r.role == "artificial" and (r.name == "TASKS" or r.paradigm == "measurement")
+    return artificial and check in ("file", "line") or \
+        check == "line" and r.mod in ("OMP", "MPI") and r.role != "artificial"
+
+
+def documented_value(cube, finding):
+    """Is this value finding one the README lists: the program root's exclusive time
+    (TASKS subtracted), or the max_time of a call path whose visits all lasted no time
+    (OMPT mode's point events: a deferred task's creation, lock init/destroy/unset),
+    whose all-zero row cube_sanity reads as -DBL_MAX?"""
+    check, metric, cid, _ = finding
+    c = cube.cnodes[cid]
+    if metric == "time":
+        return check == "exclusive" and c.parent is None
+    return metric == "max_time" and not any(cube.row("max_time", c)) and \
+        any(cube.row("visits", c))

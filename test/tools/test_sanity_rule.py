@@ -4,7 +4,8 @@ The expectations below are cube_sanity's own output (`cube_sanity -v 2`), taken 
 hand: for the reference profiles in golden/ and for small profiles written here with
 chosen values, each probing one rule (TASKS subtracted from the root, an all-zero
 MAXDOUBLE row reading as -DBL_MAX, -DBL_MAX stored, an inclusive value below its
-children's)."""
+children's); likewise sanity_rule.region_findings() for the region checks (a probe with
+one region per check, and the reference profiles)."""
 
 import os
 import sys
@@ -86,6 +87,37 @@ class SanityRuleTest(unittest.TestCase):
         for name in T.GOLDEN_NAMES:
             cube = cubex.load(T.golden(name))
             self.assertEqual(sanity_rule.findings(cube), want[name], name)
+
+    def test_region_checks(self):
+        # cube_sanity 4.8 -v 2 on this probe: each region fails the checks listed,
+        # a region no call path calls is not checked
+        with tempfile.TemporaryDirectory() as d:
+            w = CubeWriter()
+            w.set_locations(["Master thread"])
+            vis = w.add_metric("visits", dtype="UINT64", mtype="EXCLUSIVE")
+            root = w.add_cnode(w.add_region("prog", paradigm="measurement", role="artificial"))
+            w.set_row(vis, root, [1])
+            for name, mod, begin, end in (("ANONYMOUS@x.c:3", "x.c", 3, 4),
+                                          ("f_TRUNCATED_g", "x.c", 5, 6), ("UNKNOWN", "x.c", 7, 8),
+                                          ("", "x.c", 9, 10), ("nofile", "", 11, 12),
+                                          ("noend", "x.c", 13, -1), ("ok", "x.c", 1, 2)):
+                w.set_row(vis, w.add_cnode(w.add_region(name, mod, begin, end), root), [1])
+            w.add_region("uncalled")
+            w.write(os.path.join(d, "regions.cubex"))
+            cube = cubex.load(os.path.join(d, "regions.cubex"))
+            self.assertEqual(sanity_rule.region_findings(cube),
+                             {("anonymous", 1), ("truncated", 2), ("name", 3), ("name", 4),
+                              ("file", 5), ("file", 0), ("line", 6), ("line", 0)})
+        # the reference's: the program and TASKS regions (no file, no line), the lock
+        # routines (module "OMP", no line); all of them documented
+        want = {"tasks": {("file", 2), ("file", 28), ("line", 2), ("line", 28)},
+                "worksharing": {("file", 2), ("line", 2), ("line", 17), ("line", 18),
+                                ("line", 19), ("line", 20)}}
+        for name in T.GOLDEN_NAMES:
+            cube = cubex.load(T.golden(name))
+            found = sanity_rule.region_findings(cube)
+            self.assertEqual(found, want[name.split("_")[0]], name)
+            self.assertTrue(all(sanity_rule.documented(cube, k, r) for k, r in found), name)
 
 
 if __name__ == "__main__":

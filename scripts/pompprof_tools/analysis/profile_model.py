@@ -360,7 +360,8 @@ def region_label(region: Region) -> str:
         kind = "USER REGION"
     elif region.role == "artificial":
         kind = "PROGRAM" if region.paradigm == "measurement" else "ARTIFICIAL"
-    f = os.path.basename(region.mod) if region.mod and region.mod != "OMP" else ""
+    # "OMP" and "MPI" name the module of the lock wrappers and MPI functions, no file
+    f = os.path.basename(region.mod) if region.mod not in ("", "OMP", "MPI") else ""
     if f and region.begin > 0:
         loc = "%s (%d-%d)" % (f, region.begin, region.end)
     elif f:
