@@ -382,7 +382,10 @@ static __attribute__((noinline)) void pp_profile_switch_exit_other(pp_task_handl
     pp_profile_switch_exit_general(loc, resumed, region, pp_timer_now());
 }
 
-void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
+/* The body of both argument orders below, inlined into each (one copy of the
+ * code in the source, two entry points without a call between). */
+static inline __attribute__((always_inline)) void
+pp_profile_switch_exit_inline(pp_task_handle resumed, pp_region_id region)
 {
     if (PP_UNLIKELY(!pp_profile_measuring()))
         return;
@@ -393,15 +396,14 @@ void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
         pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_tsc());
 }
 
+void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
+{
+    pp_profile_switch_exit_inline(resumed, region);
+}
+
 void pp_profile_exit_resume(pp_region_id region, pp_task_handle resumed)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_fast_tls_;
-    if (PP_UNLIKELY(loc == NULL))
-        pp_profile_switch_exit_other(resumed, region);
-    else
-        pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_tsc());
+    pp_profile_switch_exit_inline(resumed, region);
 }
 
 /* ---- parallel regions ------------------------------------------------------------ */

@@ -5,4 +5,5 @@
 TESTS += test/view/test_view_cli.py test/view/test_view_browser.py test/view/test_view_mpi.py \
 	test/view/test_view_depend.py
 EXTRA_DIST += test/view/test_view_cli.py test/view/test_view_browser.py \
-	test/view/test_view_mpi.py test/view/test_view_depend.py test/view/browser.py
+	test/view/test_view_mpi.py test/view/test_view_depend.py test/view/browser.py \
+	test/view/view_browser.py

@@ -16,21 +16,17 @@ Skips (exit 77, one line) without chromium, chromium-driver or python3-selenium.
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import browser as B  # noqa: E402
+from view_browser import (REPLAY, TIMELINE, TOP_BUILDDIR, TOP_SRCDIR,  # noqa: E402
+                          PageTest, build, number, run, view)
 
-TOP_SRCDIR = os.environ.get("top_srcdir")
-TOP_BUILDDIR = os.environ.get("top_builddir")
-if not TOP_SRCDIR or not TOP_BUILDDIR:
-    sys.exit("run through make check (top_srcdir/top_builddir unset)")
 WHY = B.missing()
 if WHY:
     print("SKIP: %s" % WHY)
@@ -41,90 +37,26 @@ from pompprof_tools.analysis.diff import Diff  # noqa: E402
 from pompprof_tools.analysis.profile_model import Profile  # noqa: E402
 from pompprof_tools.analysis.report import Report  # noqa: E402
 
-WRAPPER = os.path.join(TOP_BUILDDIR, "scripts", "pompprof")
-VIEW = os.path.join(TOP_BUILDDIR, "scripts", "pompprof-view")
-TIMELINE = os.path.join(TOP_BUILDDIR, "scripts", "pompprof-timeline")
-ENV = dict(os.environ, POMPPROF_LIBDIR=os.path.join(TOP_BUILDDIR, ".libs"),
-           POMPPROF_INCDIR=os.path.join(TOP_SRCDIR, "pomp2"), OMP_NUM_THREADS="2")
-for var in ("POMPPROF_TRACE", "POMPPROF_METRICS", "POMPPROF_OUTPUT"):
-    ENV.pop(var, None)
-CC = os.environ.get("CC", "gcc").split()
-OPENMP = os.environ.get("OPENMP_CFLAGS", "-fopenmp").split()
-HAVE_REPLAY = os.path.isfile(os.path.join(TOP_BUILDDIR, "replay", "pompprof-replay"))
+HAVE_REPLAY = os.path.isfile(REPLAY)
 
 
-def build(scratch, name):
-    exe = os.path.join(scratch, name)
-    subprocess.run([WRAPPER] + CC + OPENMP + ["-O2", os.path.join(TOP_SRCDIR, "examples",
-                   name + ".c"), "-o", exe], env=ENV, check=True, cwd=scratch,
-                   stdout=subprocess.DEVNULL)
-    return exe
-
-
-def profile_run(exe, out, args, trace=False):
-    env = dict(ENV, POMPPROF_OUTPUT=out)
-    if trace:
-        env["POMPPROF_TRACE"] = "1"
-    subprocess.run([exe] + [str(a) for a in args], env=env, check=True,
-                   stdout=subprocess.DEVNULL)
-    return out
-
-
-def view(*args):
-    p = subprocess.run([VIEW] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       universal_newlines=True)
-    if p.returncode != 0:
-        raise AssertionError("pompprof-view %s: %s" % (" ".join(args), p.stderr))
-    return p
-
-
-def number(text):
-    text = text.strip().replace("+", "")
-    return None if text in ("-", "") else float(text)
-
-
-class ViewInBrowser(unittest.TestCase):
+class ViewInBrowser(PageTest):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="pp-view-")
         t = cls.tmp
         tw = build(t, "treewalk")
-        cls.tw = profile_run(tw, os.path.join(t, "tw"), [9], trace=HAVE_REPLAY)
+        cls.tw = run(tw, os.path.join(t, "tw"), [9], trace=HAVE_REPLAY)
         nq = build(t, "nqueens_depth")
-        cls.nq7 = profile_run(nq, os.path.join(t, "nq7"), [7])
-        cls.nq8 = profile_run(nq, os.path.join(t, "nq8"), [8])
+        cls.nq7 = run(nq, os.path.join(t, "nq7"), [7])
+        cls.nq8 = run(nq, os.path.join(t, "nq8"), [8])
         cls.page_tw = os.path.join(t, "tw.html")
         cls.page_nq = os.path.join(t, "nq.html")
         cls.page_cmp = os.path.join(t, "cmp.html")
         view(cls.tw, "-o", cls.page_tw)
         view(cls.nq8, "-o", cls.page_nq)
         view(cls.nq7, cls.nq8, "-o", cls.page_cmp)
-        cls.b = B.Browser()
-        cls.shots = os.environ.get("POMPPROF_VIEW_SHOTS")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.b.quit()
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    def shot(self, name):
-        path = os.path.join(self.tmp, name + ".png")
-        self.b.shot(path)
-        self.assertGreater(os.path.getsize(path), 5000)
-        if self.shots:
-            shutil.copy(path, os.path.join(self.shots, name + ".png"))
-
-    def open(self, page):
-        self.b.requests()       # forget what came before
-        self.assertEqual(self.b.open(page), "1", self.b.console_errors())
-        self.assertEqual(self.b.console_errors(), [])
-        url = "file://" + os.path.abspath(page)
-        others = [u for u in self.b.requests() if u != url]
-        self.assertEqual(others, [], "the page asked for more than itself")
-
-    def assertClose(self, shown, expected, msg=None):
-        self.assertIsNotNone(shown, msg)
-        self.assertAlmostEqual(shown, expected, delta=max(1e-12, abs(expected) * 2e-5), msg=msg)
+        cls.start_browser()
 
     def rows(self):
         return {int(r.get_attribute("data-node")): number(r.find_element(

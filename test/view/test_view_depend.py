@@ -25,7 +25,6 @@ without OTF2 (no pompprof-replay)."""
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,12 +33,9 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import browser as B  # noqa: E402
+from view_browser import (REPLAY, TIMELINE, TOP_BUILDDIR, TOP_SRCDIR, VIEW,  # noqa: E402
+                          PageTest, build, number, run, view)
 
-TOP_SRCDIR = os.environ.get("top_srcdir")
-TOP_BUILDDIR = os.environ.get("top_builddir")
-if not TOP_SRCDIR or not TOP_BUILDDIR:
-    sys.exit("run through make check (top_srcdir/top_builddir unset)")
-REPLAY = os.path.join(TOP_BUILDDIR, "replay", "pompprof-replay")
 WHY = B.missing() or (None if os.path.isfile(REPLAY) else "no pompprof-replay (built without OTF2)")
 if WHY:
     print("SKIP: %s" % WHY)
@@ -48,46 +44,6 @@ sys.path.insert(0, os.path.join(TOP_SRCDIR, "scripts"))
 sys.path.insert(1, os.path.join(TOP_BUILDDIR, "scripts"))
 from pompprof_tools.analysis.profile_model import Profile  # noqa: E402
 from pompprof_tools.view.trace_data import GRAPH_INSTANCES  # noqa: E402
-
-WRAPPER = os.path.join(TOP_BUILDDIR, "scripts", "pompprof")
-VIEW = os.path.join(TOP_BUILDDIR, "scripts", "pompprof-view")
-TIMELINE = os.path.join(TOP_BUILDDIR, "scripts", "pompprof-timeline")
-ENV = dict(os.environ, POMPPROF_LIBDIR=os.path.join(TOP_BUILDDIR, ".libs"),
-           POMPPROF_INCDIR=os.path.join(TOP_SRCDIR, "pomp2"), OMP_NUM_THREADS="2")
-for var in ("POMPPROF_TRACE", "POMPPROF_METRICS", "POMPPROF_OUTPUT", "POMPPROF_FUNCTIONS",
-            "POMPPROF_FILTER", "CHAINS"):
-    ENV.pop(var, None)
-CC = os.environ.get("CC", "gcc").split()
-OPENMP = os.environ.get("OPENMP_CFLAGS", "-fopenmp").split()
-
-
-def build(scratch, name, opts=()):
-    exe = os.path.join(scratch, name)
-    subprocess.run([WRAPPER] + list(opts) + CC + OPENMP + ["-O2", "-g", os.path.join(
-                   TOP_SRCDIR, "examples", name + ".c"), "-o", exe, "-lm"], env=ENV,
-                   check=True, cwd=scratch, stdout=subprocess.DEVNULL)
-    return exe
-
-
-def run(exe, out, args, trace=False):
-    env = dict(ENV, POMPPROF_OUTPUT=out)
-    if trace:
-        env["POMPPROF_TRACE"] = "1"
-    subprocess.run([exe] + [str(a) for a in args], env=env, check=True,
-                   stdout=subprocess.DEVNULL)
-    return out
-
-
-def view(*args):
-    p = subprocess.run([VIEW] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       universal_newlines=True)
-    if p.returncode != 0:
-        raise AssertionError("pompprof-view %s: %s" % (" ".join(args), p.stderr))
-
-
-def number(text):
-    text = text.strip()
-    return None if text in ("-", "") else float(text)
 
 
 def merged(seq):
@@ -101,7 +57,7 @@ def merged(seq):
     return out
 
 
-class DependInBrowser(unittest.TestCase):
+class DependInBrowser(PageTest):
     @classmethod
     def setUpClass(cls):
         cls.tmp = t = tempfile.mkdtemp(prefix="pp-view-depend-")
@@ -125,32 +81,7 @@ class DependInBrowser(unittest.TestCase):
         cls.fn = run(lu, os.path.join(t, "fn"), [6, 16])
         cls.page_fn = os.path.join(t, "fn.html")
         view(cls.fn, "-o", cls.page_fn)
-        cls.b = B.Browser()
-        cls.shots = os.environ.get("POMPPROF_VIEW_SHOTS")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.b.quit()
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    def shot(self, name):
-        path = os.path.join(self.tmp, name + ".png")
-        self.b.shot(path)
-        self.assertGreater(os.path.getsize(path), 5000)
-        if self.shots:
-            shutil.copy(path, os.path.join(self.shots, name + ".png"))
-
-    def open(self, page):
-        self.b.requests()       # forget what came before
-        self.assertEqual(self.b.open(page), "1", self.b.console_errors())
-        self.assertEqual(self.b.console_errors(), [])
-        url = "file://" + os.path.abspath(page)
-        others = [u for u in self.b.requests() if u != url]
-        self.assertEqual(others, [], "the page asked for more than itself")
-
-    def assertClose(self, shown, expected, msg=None, rel=2e-5):
-        self.assertIsNotNone(shown, msg)
-        self.assertAlmostEqual(shown, expected, delta=max(1e-12, abs(expected) * rel), msg=msg)
+        cls.start_browser()
 
     def test_1_critical_path_on_the_timeline(self):
         self.open(self.page_wf)

@@ -23,7 +23,7 @@ if B.missing():
     sys.exit(77)
 sys.path.insert(1, os.path.join(mc.TOP_BUILDDIR, "scripts"))
 from pompprof_tools.analysis.profile_model import Profile  # noqa: E402
-from test_view_browser import number, view  # noqa: E402
+from view_browser import number, view  # noqa: E402
 
 
 class HybridPage(unittest.TestCase):
