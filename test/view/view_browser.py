@@ -29,7 +29,8 @@ OPENMP = os.environ.get("OPENMP_CFLAGS", "-fopenmp").split()
 
 
 def build(scratch, name, opts=()):
-    """The example of that name (a .c file in examples/) built with the wrapper (wrapper options opts) into scratch."""
+    """The example of that name (a .c file in examples/) built with the wrapper
+    (wrapper options opts) into scratch."""
     exe = os.path.join(scratch, name)
     subprocess.run([WRAPPER] + list(opts) + CC + OPENMP + ["-O2", "-g", os.path.join(
                    TOP_SRCDIR, "examples", name + ".c"), "-o", exe, "-lm"], env=ENV,
