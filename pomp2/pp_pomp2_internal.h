@@ -28,6 +28,14 @@ static inline void pp_pomp2_scheduling_point_begin(POMP2_Task_handle *old_task,
     pp_profile_scheduling_enter(region, (pp_task_handle *)old_task);
 }
 
+/* pompprof's merged calls for adjacent task events (pp_pomp2_task.c); the
+ * wrapper's prelude declares them in the code it instruments. */
+void POMP2_Task_create_next(POMP2_Region_handle *ended, POMP2_Task_handle resumed,
+                            POMP2_Region_handle *created, POMP2_Task_handle *new_task,
+                            const char ctc_string[]);
+void POMP2_Task_create_end_wait(POMP2_Region_handle *ended, POMP2_Task_handle resumed,
+                                POMP2_Region_handle *wait, const char ctc_string[]);
+
 /* The engine key of a parameter name of len bytes, from a per-thread cache
  * (pp_pomp2_param.c); PP_PARAM_INVALID when out of memory. */
 pp_param_key pp_pomp2_param_key(const char *name, size_t len);

@@ -112,6 +112,54 @@ PP_POMP2_SAME_AS(POMP2_Task_create_begin) POMP2_Untied_task_create_begin;
 PP_POMP2_SAME_AS(POMP2_Task_create_end) POMP2_Untied_task_create_end;
 PP_POMP2_SAME_AS(POMP2_Task_end) POMP2_Untied_task_end;
 
+/* pompprof's merged calls (not OPARI2's): when OPARI2's output has a task
+ * creation's end and the next creation's or taskwait's begin with nothing
+ * but declarations between them, the wrapper calls one of these instead of
+ * the two (doc/wrapper.md), the end's arguments first.  The creating task's
+ * handle that the second begin would store is the one the caller passes as
+ * resumed, and the caller keeps it, so these store none. */
+PP_POMP2_COLD void pp_pomp2_task_create_next_cold(POMP2_Region_handle *ended,
+                                                  POMP2_Task_handle resumed,
+                                                  POMP2_Region_handle *created,
+                                                  POMP2_Task_handle *new_task,
+                                                  const char ctc_string[])
+{
+    pp_profile_exit_resume_create(pp_pomp2_region_of(ended, NULL)->inner, (pp_task_handle)resumed,
+                                  pp_pomp2_region_of(created, ctc_string)->inner,
+                                  (pp_task_handle *)new_task);
+}
+
+void POMP2_Task_create_next(POMP2_Region_handle *ended, POMP2_Task_handle resumed,
+                            POMP2_Region_handle *created, POMP2_Task_handle *new_task,
+                            const char ctc_string[])
+{
+    pp_pomp2_region *e = pp_pomp2_region_known(ended), *c = pp_pomp2_region_known(created);
+    if (__builtin_expect(e == NULL || c == NULL, 0))
+        pp_pomp2_task_create_next_cold(ended, resumed, created, new_task, ctc_string);
+    else
+        pp_profile_exit_resume_create(e->inner, (pp_task_handle)resumed, c->inner,
+                                      (pp_task_handle *)new_task);
+}
+
+PP_POMP2_COLD void pp_pomp2_task_create_end_wait_cold(POMP2_Region_handle *ended,
+                                                      POMP2_Task_handle resumed,
+                                                      POMP2_Region_handle *wait,
+                                                      const char ctc_string[])
+{
+    pp_profile_exit_resume_enter(pp_pomp2_region_of(ended, NULL)->inner, (pp_task_handle)resumed,
+                                 pp_pomp2_region_of(wait, ctc_string)->main);
+}
+
+void POMP2_Task_create_end_wait(POMP2_Region_handle *ended, POMP2_Task_handle resumed,
+                                POMP2_Region_handle *wait, const char ctc_string[])
+{
+    pp_pomp2_region *e = pp_pomp2_region_known(ended), *w = pp_pomp2_region_known(wait);
+    if (__builtin_expect(e == NULL || w == NULL, 0))
+        pp_pomp2_task_create_end_wait_cold(ended, resumed, wait, ctc_string);
+    else
+        pp_profile_exit_resume_enter(e->inner, (pp_task_handle)resumed, w->main);
+}
+
 /* A taskwait is measured as a barrier is (pp_pomp2_parallel.c): a scheduling
  * point in the entry's main region. */
 PP_POMP2_COLD void pp_pomp2_taskwait_begin_cold(POMP2_Region_handle *pomp2_handle,

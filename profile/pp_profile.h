@@ -128,6 +128,18 @@ void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region);
 /* The same with the arguments in the order POMP2 passes them (its region handle
  * first, the task to resume second), so the adapter's tail call moves nothing. */
 void pp_profile_exit_resume(pp_region_id region, pp_task_handle resumed);
+/* Two adjacent events in one call, with one clock read: the end of a task
+ * creation or scheduling point (exit_resume(ended, resumed)) and the start
+ * of the next one, which the wrapper's merged calls know to follow with no
+ * code in between (doc/wrapper.md):
+ * - exit_resume_create: then task_create_begin(region, task, NULL);
+ * - exit_resume_enter: then scheduling_enter(region, NULL).
+ * The current task of the second event is `resumed`, which the caller holds
+ * already.  Equivalent to the two calls in turn, also while measurement is
+ * off. */
+void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed,
+                                   pp_region_id region, pp_task_handle *task);
+void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp_region_id region);
 
 /* Parameters: a value that splits the current call path.  Called inside a
  * region or a task, the node of the innermost open region (or the task's

@@ -283,15 +283,11 @@ static __attribute__((noinline)) void pp_profile_task_create_general(pp_location
     pp_profile_task_create_enter_loc(loc, region, task, now);
 }
 
-void pp_profile_task_create_begin(pp_region_id region, pp_task_handle *task,
-                                  pp_task_handle *current)
+/* The body of task_create_begin on a location of the fast kind, at now. */
+static inline __attribute__((always_inline)) void
+pp_profile_task_create_fast(pp_location *loc, pp_region_id region, pp_task_handle *task,
+                            pp_task_handle *current, uint64_t now)
 {
-    pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL)) {
-        pp_profile_task_create_begin_other(region, task, current);
-        return;
-    }
-    uint64_t now = pp_timer_tsc();
     pp_task_handle h = pp_profile_handle_of(loc);
     pp_task *t = loc->current;
     if (task)
@@ -307,6 +303,17 @@ void pp_profile_task_create_begin(pp_region_id region, pp_task_handle *task,
     loc->last = now;
     c->start = now - t->susp;
     t->pos = c;
+}
+
+void pp_profile_task_create_begin(pp_region_id region, pp_task_handle *task,
+                                  pp_task_handle *current)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_profile_task_create_begin_other(region, task, current);
+        return;
+    }
+    pp_profile_task_create_fast(loc, region, task, current, pp_timer_tsc());
 }
 
 void pp_profile_scheduling_enter(pp_region_id region, pp_task_handle *current)
@@ -551,4 +558,62 @@ void pp_profile_join(pp_region_id region, pp_task_handle forking_task)
 {
     if (pp_profile_measuring())
         pp_profile_join_at(region, forking_task, pp_timer_now());
+}
+
+/* ---- adjacent events in one call (the wrapper's merged calls) -------------------- */
+
+/* Their general form: each half's general body, at one time. */
+static __attribute__((noinline)) void pp_profile_exit_resume_create_other(pp_region_id ended,
+                                                                          pp_task_handle resumed,
+                                                                          pp_region_id region,
+                                                                          pp_task_handle *task)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_profile_task_create_begin_other(region, task, NULL);
+        return;
+    }
+    uint64_t now = pp_timer_now();
+    pp_profile_switch_exit_general(loc, resumed, ended, now);
+    pp_task_handle h = pp_profile_handle_of(loc);
+    if (task)
+        *task = h;
+    pp_profile_task_create_enter_loc(loc, region, h, now);
+}
+
+static __attribute__((noinline)) void pp_profile_exit_resume_enter_other(pp_region_id ended,
+                                                                         pp_task_handle resumed,
+                                                                         pp_region_id region)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_UNLIKELY(loc == NULL))
+        return;
+    uint64_t now = pp_timer_now();
+    pp_profile_switch_exit_general(loc, resumed, ended, now);
+    pp_profile_enter_body(loc, region, now);
+}
+
+void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed,
+                                   pp_region_id region, pp_task_handle *task)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_profile_exit_resume_create_other(ended, resumed, region, task);
+        return;
+    }
+    uint64_t now = pp_timer_tsc();
+    pp_profile_switch_exit_loc(loc, resumed, ended, now);
+    pp_profile_task_create_fast(loc, region, task, NULL, now);
+}
+
+void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp_region_id region)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_profile_exit_resume_enter_other(ended, resumed, region);
+        return;
+    }
+    uint64_t now = pp_timer_tsc();
+    pp_profile_switch_exit_loc(loc, resumed, ended, now);
+    pp_profile_enter_fast(loc, region, now);
 }
