@@ -463,7 +463,7 @@ void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uin
         return;
     pp_path *p = (pp_path *)(intptr_t)fork_context;
     pp_task *parent = loc->current;
-    pp_task *it = pp_profile_task_alloc(loc);
+    pp_task *it = pp_profile_task_alloc(loc, 0);
     if (!it)
         return;
     pp_node *base;
@@ -478,7 +478,7 @@ void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uin
     }
     pp_node *par = pp_profile_child_slow(loc, base, pp_node_key_of(region, 0), 1);
     if (!par) {
-        pp_profile_task_free(loc, it);
+        pp_profile_implicit_free(loc, it);
         return;
     }
     it->handle = pp_profile_task_new_handle();
@@ -535,7 +535,7 @@ void pp_profile_parallel_end_at(pp_region_id region, uint64_t now)
     loc->implicit = it->parent_implicit;
     loc->current = it->parent_task;
     loc->last = now;
-    pp_profile_task_free(loc, it);
+    pp_profile_implicit_free(loc, it);
 }
 
 void pp_profile_parallel_end(pp_region_id region)

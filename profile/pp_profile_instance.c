@@ -107,6 +107,8 @@ void pp_profile_instance_keep_slow(pp_location *loc, pp_node *root)
         root->next_sibling = merged->link;
         merged->link = root;
     } else {
+        if (merged)
+            merged->instance_trees--;
         pp_profile_subtree_free(loc, root);
     }
 }

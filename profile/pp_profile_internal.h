@@ -155,11 +155,19 @@ uint64_t *pp_profile_extra_values(pp_location *loc);
 /* Recycle a whole subtree (its nodes go to the free list, their extra-value
  * arrays to theirs). */
 void pp_profile_subtree_free(pp_location *loc, pp_node *n);
-pp_task *pp_profile_task_alloc(pp_location *loc);
+/* A task record, zeroed, from the free list of explicit or implicit ones
+ * (made when that list is empty: for explicit ones, that counts
+ * loc->max_active_tasks); NULL when memory is short. */
+pp_task *pp_profile_task_alloc(pp_location *loc, int is_explicit);
 static inline void pp_profile_task_free(pp_location *loc, pp_task *t)
 {
     t->next = loc->task_free;
     loc->task_free = t;
+}
+static inline void pp_profile_implicit_free(pp_location *loc, pp_task *t)
+{
+    t->next = loc->implicit_free;
+    loc->implicit_free = t;
 }
 /* The fork path of node n (computed once, cached in the node). */
 pp_path *pp_profile_node_path(pp_location *loc, pp_node *n);
@@ -175,11 +183,14 @@ void pp_profile_arena_release(pp_location *loc);
  * measurement stopped, with one message) when memory is short. */
 pp_location *pp_profile_location_create(void);
 
-/* A fresh task handle of loc: the location index in the high 24 bits keeps
- * handles unique across threads without any shared counter. */
+/* A fresh task handle of loc: the location index + 1 in the high 24 bits
+ * keeps handles unique across threads without any shared counter.  The
+ * location's last handle starts as (index + 1) << 40 (pp_profile_location.c),
+ * so a handle costs one increment (2^40 handles per thread before the count
+ * reaches the index bits). */
 static inline pp_task_handle pp_profile_handle_of(pp_location *loc)
 {
-    return ((uint64_t)(loc->index + 1) << 40) | (++loc->handle_counter & ((1ull << 40) - 1));
+    return ++loc->handle_last;
 }
 
 static inline pp_location *pp_profile_loc(void)
@@ -271,6 +282,14 @@ static inline void pp_profile_close_partial(pp_location *loc, pp_task *t, pp_nod
 static inline uint32_t pp_profile_construct_slot(uint64_t key)
 {
     return ((uint32_t)key ^ (uint32_t)(key >> 32) * 0x9E3779B1u) & (PP_CONSTRUCT_CACHE - 1);
+}
+
+/* A new instance tree for merged root m was made: all its others are in
+ * use, so their number is a new candidate for the most active at once. */
+static inline void pp_profile_instance_made(pp_node *m)
+{
+    if (++m->instance_trees > m->instances_max)
+        m->instances_max = m->instance_trees;
 }
 
 /* A spare instance tree of the merged root m (nodes kept from earlier

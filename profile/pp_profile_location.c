@@ -23,6 +23,7 @@ pp_location *pp_profile_location_create(void)
     pthread_mutex_lock(&pp_profile_g.lock);
     loc->index = pp_profile_g.n_locations++;
     pthread_mutex_unlock(&pp_profile_g.lock);
+    loc->handle_last = (uint64_t)(loc->index + 1) << 40;
 
     loc->root = pp_profile_node_new(loc, NULL, pp_profile_g.program_region, PP_NODE_PROGRAM, 1);
     loc->tasks = pp_profile_node_new(loc, NULL, pp_profile_g.tasks_region, PP_NODE_TASKS, 1);

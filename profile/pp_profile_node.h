@@ -105,10 +105,12 @@ struct pp_node {
     uint64_t *extra;
     uint64_t start;      /* start of the open visit, in its task's clock */
     uint64_t visits, sum, min, max;
-    /* merged construct root (below TASKS): instances of the construct (with
-     * its parameter set) begun and not yet ended on this location, and the
-     * most at once; fill the 8-byte padding */
-    uint32_t instances_active, instances_max;
+    /* merged construct root (below TASKS): the instance trees of the
+     * construct (with its parameter set) on this location, and the most
+     * there were, which is the most instances active at once: a tree is made
+     * only when all the others are in use (pp_profile_instance_made), so the
+     * event path counts nothing.  They fill the 8-byte padding. */
+    uint32_t instance_trees, instances_max;
     uint64_t ctr[];      /* with counters: [0,n) start values, [n,2n) sums */
 };
 
@@ -193,7 +195,7 @@ struct pp_location {
     uint64_t last;
     uint32_t index;
     uint32_t n_ctr;    /* PAPI counters read at every event (0: none) */
-    uint64_t handle_counter;
+    uint64_t handle_last; /* the last task handle handed out (pp_profile_handle_of) */
     /* nonzero when this location neither traces nor reads counters (fixed
      * when it is made): the event path's fast case tests this one flag */
     uint32_t plain;
@@ -210,7 +212,8 @@ struct pp_location {
     pp_chunk *chunks;
     size_t arena_bytes;
     pp_node *node_free;
-    pp_task *task_free;
+    pp_task *task_free;     /* explicit task records */
+    pp_task *implicit_free; /* implicit task records */
     uint64_t *extra_free; /* recycled extra-value arrays, linked through [0] */
 
     pp_node *root;    /* program root of the main tree */
@@ -221,7 +224,10 @@ struct pp_location {
     pp_path *fork_pending; /* set by fork, consumed by the master's parallel_begin */
     int fork_pending_set;
 
-    uint64_t active_tasks, max_active_tasks;
+    /* explicit task records made: the most explicit tasks active at once,
+     * since a record is made only when none is free (pp_profile_task_alloc;
+     * implicit tasks have a free list of their own) */
+    uint64_t max_active_tasks;
     uint64_t lost_depth, lost_memory;
 
     int counter_set; /* PAPI event set, -1 none */

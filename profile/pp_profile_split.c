@@ -130,12 +130,8 @@ static inline void pp_split_root(pp_location *loc, pp_task *t, pp_node *n, uint3
         }
         r->depth = 2; /* program -> TASKS -> task */
         r->link = m;
+        pp_profile_instance_made(m);
     }
-    /* the instance is active in the tree of its new set now */
-    if (n->link)
-        n->link->instances_active--;
-    if (++m->instances_active > m->instances_max)
-        m->instances_max = m->instances_active;
     pp_profile_close_partial(loc, t, n, now);
     pp_profile_instance_keep(loc, t, n);
     r->start = now - t->susp;

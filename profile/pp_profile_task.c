@@ -123,8 +123,6 @@ pp_profile_task_start(pp_location *loc, pp_task *t, pp_task_handle task,
     root->start = now;
     loc->last = now;
     pp_profile_task_push_active(loc, t);
-    if (++loc->active_tasks > loc->max_active_tasks)
-        loc->max_active_tasks = loc->active_tasks;
     loc->current = t;
 }
 
@@ -149,7 +147,7 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
         t->parent_task = t->parent_implicit = NULL;
         t->csusp = NULL;
     } else {
-        t = pp_profile_task_alloc(loc);
+        t = pp_profile_task_alloc(loc, 1);
     }
     pp_node *root = NULL, *merged = NULL;
     if (PP_LIKELY(t != NULL) && (merged = pp_profile_instance_merged(loc, task_region)) != NULL &&
@@ -158,6 +156,7 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
         if (root) {
             root->depth = 2; /* program -> TASKS -> task */
             root->link = merged;
+            pp_profile_instance_made(merged);
         }
     }
     if (PP_UNLIKELY(!root)) {
@@ -168,9 +167,6 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
     }
     if (PP_UNLIKELY(loc->trace != NULL))
         pp_trace_put2(loc->trace, now, PP_TRACE_TASK_BEGIN, task, task_region);
-    /* the construct's merged root counts its active instances */
-    if (++merged->instances_active > merged->instances_max)
-        merged->instances_max = merged->instances_active;
     pp_task *cur = loc->current;
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
@@ -191,14 +187,11 @@ static inline __attribute__((always_inline)) void pp_profile_task_finish_body(pp
         pp_profile_close_node(loc, t, n, tnow);
     if (!t->suspended)
         pp_profile_stub_close(loc, t, now);
-    if (t->floor->link)
-        t->floor->link->instances_active--;
     if (PP_UNLIKELY(t->moved)) /* its instance is counted where it went on */
         pp_profile_instance_keep(loc, t, t->floor);
     else
         pp_profile_instance_retire(loc, t, tnow); /* closes the root */
     pp_profile_task_remove_active(loc, t);
-    loc->active_tasks--;
     if (loc->current == t)
         loc->current = loc->implicit; /* the next scheduling-point end says who resumes */
     pp_profile_task_free(loc, t);
@@ -296,8 +289,6 @@ pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_h
     loc->task_free = t->next;
     m->link = root->next_sibling;
     root->next_sibling = NULL;
-    if (++m->instances_active > m->instances_max)
-        m->instances_max = m->instances_active;
     pp_task *cur = loc->current;
     if (cur->is_explicit) { /* pp_profile_task_suspend without counters */
         cur->suspend_start = now;
@@ -329,13 +320,11 @@ pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t no
     loc->last = now;
     if (t->stub)
         pp_profile_node_close_at(t->stub, now);
-    m->instances_active--;
     pp_profile_node_close_at(root, now - t->susp);
     /* pp_profile_instance_keep: no node was made while it ran */
     root->next_sibling = m->link;
     m->link = root;
     loc->active_top = t->next;
-    loc->active_tasks--;
     loc->current = loc->implicit;
     pp_profile_task_free(loc, t);
 }

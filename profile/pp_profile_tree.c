@@ -164,14 +164,17 @@ uint64_t *pp_profile_extra_values(pp_location *loc)
     return v;
 }
 
-pp_task *pp_profile_task_alloc(pp_location *loc)
+pp_task *pp_profile_task_alloc(pp_location *loc, int is_explicit)
 {
-    pp_task *t = loc->task_free;
+    pp_task **list = is_explicit ? &loc->task_free : &loc->implicit_free;
+    pp_task *t = *list;
     size_t extra = 2 * (size_t)pp_profile_g.n_ctr * sizeof(uint64_t);
     if (t)
-        loc->task_free = t->next;
+        *list = t->next;
     else if (!(t = pp_profile_arena_alloc(loc, sizeof(pp_task) + extra, 1)))
         return NULL;
+    else if (is_explicit)
+        loc->max_active_tasks++; /* every other explicit record is in use */
     /* field by field: a whole-struct zeroing becomes `rep stos`, whose
      * start-up cost is larger than a tiny task */
     t->handle = 0;

@@ -127,6 +127,18 @@ void pp_profile_scheduling_enter(pp_region_id r, pp_task_handle *current)
         *current = pp_profile_task_current();
     pp_profile_enter(r);
 }
+/* the merged calls for adjacent events: recorded as the two calls */
+void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed, pp_region_id r,
+                                   pp_task_handle *task)
+{
+    pp_profile_exit_resume(ended, resumed);
+    pp_profile_task_create_begin(r, task, NULL);
+}
+void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp_region_id r)
+{
+    pp_profile_exit_resume(ended, resumed);
+    pp_profile_scheduling_enter(r, NULL);
+}
 void pp_profile_exit_acquire(pp_region_id r, const void *lock)
 {
     pp_profile_exit(r);
