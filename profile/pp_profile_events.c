@@ -175,9 +175,7 @@ static __attribute__((noinline)) void pp_profile_exit_other(pp_region_id region)
 
 void pp_profile_enter(pp_region_id region)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_fast_tls_;
+    pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL))
         pp_profile_enter_other(region);
     else
@@ -186,9 +184,7 @@ void pp_profile_enter(pp_region_id region)
 
 void pp_profile_exit(pp_region_id region)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_fast_tls_;
+    pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL))
         pp_profile_exit_other(region);
     else
@@ -394,9 +390,7 @@ static __attribute__((noinline)) void pp_profile_switch_exit_other(pp_task_handl
 static inline __attribute__((always_inline)) void
 pp_profile_switch_exit_inline(pp_task_handle resumed, pp_region_id region)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_fast_tls_;
+    pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL))
         pp_profile_switch_exit_other(resumed, region);
     else

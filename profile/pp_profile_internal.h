@@ -40,8 +40,11 @@
 
 /* ---- the process-wide state (pp_profile_state.c) ----------------------------- */
 
-/* Recompute pp_profile_measuring_ from the global state. */
+/* Recompute pp_profile_measuring_ from the global state; when it is off,
+ * clear every thread's fast pointer (takes pp_profile_g.lock).  The _in_child
+ * form takes no lock (a fork child). */
 void pp_profile_update_measuring(void);
+void pp_profile_update_measuring_in_child(void);
 
 /* ---- regions (pp_profile_regions.c) ----------------------------------------- */
 
@@ -201,35 +204,39 @@ static inline pp_location *pp_profile_loc(void)
     return loc;
 }
 
+/* Make loc (NULL: none) the calling thread's location, and its fast
+ * pointer too when the fast paths apply (pp_profile_state.c). */
+void pp_profile_tls_set(pp_location *loc);
+/* Set the calling thread's fast pointer to its location loc again if the
+ * fast paths apply (after measurement was switched off and on). */
+void pp_profile_fast_rearm(pp_location *loc);
+
 /* The prologue of every event: the calling thread's location, or NULL when
- * nothing is to be recorded (measurement off, or no memory for a location). */
+ * nothing is to be recorded (measurement off, or no memory for a location).
+ * A location of the fast kind whose fast pointer measurement's switching off
+ * cleared gets it back here, in the first general event after it is on. */
 static inline pp_location *pp_profile_event_loc(void)
 {
     if (PP_UNLIKELY(!pp_profile_measuring()))
         return NULL;
-    return pp_profile_loc();
-}
-
-/* Make loc (NULL: none) the calling thread's location. */
-static inline void pp_profile_tls_set(pp_location *loc)
-{
-    pp_profile_tls_ = loc;
-    pp_profile_fast_tls_ = loc && loc->plain && pp_timer_is_tsc() ? loc : NULL;
+    pp_location *loc = pp_profile_loc();
+    if (PP_UNLIKELY(loc != NULL && loc->plain && pp_profile_fast_tls_ == NULL) &&
+        pp_timer_is_tsc())
+        pp_profile_fast_rearm(loc);
+    return loc;
 }
 
 /* The prologue of the public events' fast form: the calling thread's
- * location while measurement is on, when it neither traces nor counts and
- * the TSC is the source (the event then reads it with pp_timer_tsc()); else
- * NULL, and the event takes its general form (pp_profile_event_loc,
- * pp_timer_now).  Events that record nothing while measurement is off test
- * the flag first and pp_profile_fast_tls_ then, so that their disabled path
- * returns at once. */
+ * location when the fast paths apply to it: measurement is on, the location
+ * neither traces nor counts, and the TSC is the source (the event then reads
+ * it with pp_timer_tsc()).  Else NULL, and the event takes its general form
+ * (pp_profile_event_loc, pp_timer_now), which also returns at once while
+ * measurement is off.  The pointer alone says all this: switching
+ * measurement off clears every thread's (pp_profile_state.c), so the fast
+ * path reads no flag. */
 static inline pp_location *pp_profile_fast_loc(void)
 {
-    pp_location *loc = pp_profile_fast_tls_;
-    if (PP_UNLIKELY(loc == NULL || !pp_profile_measuring()))
-        return NULL;
-    return loc;
+    return __atomic_load_n(&pp_profile_fast_tls_, __ATOMIC_RELAXED);
 }
 
 /* ---- extra metrics (pp_profile_extra.c) -------------------------------------- */

@@ -185,7 +185,7 @@ int pp_profile_exit_wait(void)
 static void pp_profile_atfork_child(void)
 {
     pp_profile_g.finished = 1;
-    pp_profile_update_measuring();
+    pp_profile_update_measuring_in_child();
     __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
 }
 

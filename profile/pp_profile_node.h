@@ -233,6 +233,10 @@ struct pp_location {
     int counter_set; /* PAPI event set, -1 none */
 
     pp_location *next; /* global list, creation order */
+    /* the pp_profile_fast_tls_ of the thread that set it to this location,
+     * which switching measurement off clears; NULL once that thread ended
+     * (under pp_profile_g.lock) */
+    pp_location **fast_slot;
     /* the active explicit instances, newest first (pp_task.next): with tied
      * tasks they form a stack, so the task a scheduling point's end resumes
      * is found at the top */
@@ -283,9 +287,11 @@ extern pp_profile_global pp_profile_g;
 extern int pp_profile_measuring_ __attribute__((visibility("hidden")));
 
 extern __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
-/* The same location when the events' fast paths apply to it (no trace, no
- * counters, the TSC as the clock; pp_profile_tls_set), else NULL: one test
- * in the prologue of an event decides (pp_profile_fast_loc). */
+/* The same location when the events' fast paths apply to it (measuring, no
+ * trace, no counters, the TSC as the clock; pp_profile_tls_set), else NULL:
+ * one test in the prologue of an event decides (pp_profile_fast_loc).  Other
+ * threads clear it (pp_profile_update_measuring), through the location's
+ * fast_slot. */
 extern __thread pp_location *pp_profile_fast_tls_ __attribute__((tls_model("initial-exec")));
 
 static inline int pp_profile_measuring(void)

@@ -386,9 +386,7 @@ static __attribute__((noinline)) void pp_profile_task_end_other(pp_region_id tas
 
 void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_fast_tls_;
+    pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL))
         pp_profile_task_begin_other(task_region, task, untied);
     else
@@ -397,9 +395,7 @@ void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool u
 
 void pp_profile_task_begin_tied(pp_region_id task_region, pp_task_handle task)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_fast_tls_;
+    pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL))
         pp_profile_task_begin_other(task_region, task, false);
     else
@@ -408,9 +404,7 @@ void pp_profile_task_begin_tied(pp_region_id task_region, pp_task_handle task)
 
 void pp_profile_task_end(pp_region_id task_region)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
-    pp_location *loc = pp_profile_fast_tls_;
+    pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL))
         pp_profile_task_end_other(task_region);
     else

@@ -18,7 +18,8 @@ E2E_TESTS = \
 	test/e2e/test_e2e_install.sh \
 	test/e2e/test_e2e_exit_all.py \
 	test/e2e/test_e2e_fortran_refused.py \
-	test/e2e/test_e2e_lock_hints.py
+	test/e2e/test_e2e_lock_hints.py \
+	test/e2e/test_e2e_onoff.py
 TESTS += $(E2E_TESTS)
 check_SCRIPTS += scripts/pompprof
 EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
@@ -27,7 +28,7 @@ EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
 	test/e2e/progs/workshare.f90 test/e2e/progs/fconstructs.f90 test/e2e/progs/fnested.f90 \
 	test/e2e/progs/ffixed.f test/e2e/progs/fmixed.F90 test/e2e/progs/fmixed_c.c test/e2e/progs/fapi.f90 \
 	test/e2e/progs/fcalls.f90 \
-	test/e2e/progs/prof_fib.c test/e2e/progs/prof_spin.c test/e2e/progs/prof_many.c \
+	test/e2e/progs/prof_fib.c test/e2e/progs/prof_onoff.c test/e2e/progs/prof_spin.c test/e2e/progs/prof_many.c \
 	test/e2e/progs/prof_macro_tasks.c test/e2e/e2e_env.py \
 	test/e2e/progs/prof_macro_tasks.h test/e2e/progs/fork.c \
 	test/e2e/progs/prof_pagefaults.c \
