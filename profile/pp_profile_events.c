@@ -467,6 +467,9 @@ void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uin
          * it is executing the parallel region) */
         loc->fork_pending_set = 0;
         base = parent->pos;
+        /* the team's nodes grow the task's instance tree while the implicit
+         * task is current: its end must drain the tree (pp_profile_instance_keep) */
+        parent->grew = 1;
     } else {
         base = pp_profile_worker_root(loc, p);
     }

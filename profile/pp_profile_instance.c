@@ -14,8 +14,10 @@
  * Even that walk costs about as much as a tiny task, and it only matters
  * when the instance added nodes (their twins must be created now, in this
  * instance's first-visit order).  So an instance during which no node was
- * created anywhere on the location (loc->nodes_made unchanged since its
- * begin: a cheap, conservative test) only records its root's visit and
+ * created while it was the current task (t->grew, set by the child lookup's
+ * slow path; an instance that forks a parallel region, whose team's nodes
+ * grow its tree while another task is current, counts as grown: a cheap,
+ * conservative test) only records its root's visit and
  * leaves all its values in the tree; they add up with the next instances'
  * (sums add, min/max combine), and the next drain of that tree (an
  * instance that grows it) or pp_profile_instance_flush (before

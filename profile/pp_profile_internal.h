@@ -339,7 +339,7 @@ void pp_profile_instance_flush(pp_location *loc);
 static inline void pp_profile_instance_keep(pp_location *loc, pp_task *t, pp_node *root)
 {
     pp_node *merged = root->link;
-    if (PP_LIKELY(merged != NULL && loc->nodes_made == t->nodes_mark && !loc->n_ctr)) {
+    if (PP_LIKELY(merged != NULL && !t->grew && !loc->n_ctr)) {
         /* No node was created while this instance ran, so every node it
          * visited already has its merged twin and the tree keeps its size:
          * its values stay in the tree (they add up with the earlier

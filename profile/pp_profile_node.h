@@ -103,7 +103,12 @@ struct pp_node {
     /* values of the extra metrics (pp_profile_extra.c) added at this call
      * path, NULL until the first one: most nodes never get any */
     uint64_t *extra;
-    uint64_t start;      /* start of the open visit, in its task's clock */
+    union {
+        uint64_t start;  /* start of the open visit, in its task's clock */
+        /* merged construct root (never visited itself): the stub node its
+         * last instance began with, which the next one checks first */
+        pp_node *stub_hint;
+    };
     uint64_t visits, sum, min, max;
     /* merged construct root (below TASKS): the instance trees of the
      * construct (with its parameter set) on this location, and the most
@@ -127,6 +132,9 @@ struct pp_task {
     uint8_t is_explicit;
     uint8_t suspended;
     uint8_t moved;         /* an untied task resumed on another location: a shell */
+    /* explicit: a node was made while it was the current task (so its
+     * instance tree may have grown: pp_profile_instance_keep) */
+    uint8_t grew;
     pp_region_id region;   /* explicit: the task construct */
     pp_node *stub;         /* explicit and running: its open stub */
     uint64_t suspend_start;
@@ -135,7 +143,6 @@ struct pp_task {
     pp_task *parent_task;  /* implicit: task to resume at parallel end */
     pp_task *parent_implicit;
     uint64_t *csusp;       /* counters: [0,n) suspended sums, [n,2n) at suspend */
-    uint64_t nodes_mark;   /* explicit: loc->nodes_made when it began */
 };
 
 /* ---- parameters (pp_profile_params.c, pp_profile_split.c) ---------------------- */
@@ -199,10 +206,6 @@ struct pp_location {
     /* nonzero when this location neither traces nor reads counters (fixed
      * when it is made): the event path's fast case tests this one flag */
     uint32_t plain;
-    /* call-tree nodes created by child lookups so far: a task instance
-     * during which none was created added no node to its kept tree, so its
-     * values can stay there until the next flush (pp_profile_instance.c) */
-    uint64_t nodes_made;
     /* the thread's trace buffer: NULL unless POMPPROF_TRACE=1, so the event
      * path pays one predictable branch for tracing when it is off */
     pp_trace_buf *trace;

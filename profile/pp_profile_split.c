@@ -136,7 +136,7 @@ static inline void pp_split_root(pp_location *loc, pp_task *t, pp_node *n, uint3
     pp_profile_instance_keep(loc, t, n);
     r->start = now - t->susp;
     t->pos = t->floor = r;
-    t->nodes_mark = loc->nodes_made; /* the kept tree got every twin it needs */
+    t->grew = 0; /* the kept tree got every twin it needs */
     if (loc->n_ctr)
         pp_profile_counters_enter(loc, t, r);
 }

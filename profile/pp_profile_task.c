@@ -117,7 +117,7 @@ pp_profile_task_start(pp_location *loc, pp_task *t, pp_task_handle task,
 {
     t->handle = task;
     t->region = task_region;
-    t->nodes_mark = loc->nodes_made;
+    t->grew = 0;
     t->is_explicit = 1;
     t->pos = t->floor = root;
     root->start = now;
@@ -280,11 +280,20 @@ pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_h
     uint64_t key = pp_node_key_of(task_region, 0);
     pp_task *t = loc->task_free;
     pp_node *m = loc->construct_cache[pp_profile_construct_slot(key)];
-    pp_node *root, *s;
-    if (PP_UNLIKELY(untied || !t || !m || m->key != key || !(root = m->link) ||
-                    !(s = pp_profile_child_near(loc->implicit->pos, key)))) {
+    pp_node *root, *s, *below;
+    if (PP_UNLIKELY(untied || !t || !m || m->key != key || !(root = m->link))) {
         pp_profile_task_begin_general(loc, task_region, task, untied, now);
         return;
+    }
+    /* the stub: where the construct's last instance had it, nearly always */
+    below = loc->implicit->pos;
+    s = m->stub_hint;
+    if (PP_UNLIKELY(s == NULL || s->parent != below)) {
+        if (!(s = pp_profile_child_near(below, key))) {
+            pp_profile_task_begin_general(loc, task_region, task, untied, now);
+            return;
+        }
+        m->stub_hint = s;
     }
     loc->task_free = t->next;
     m->link = root->next_sibling;
@@ -312,8 +321,8 @@ pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t no
     pp_task *t = loc->current;
     pp_node *root = t->floor, *m;
     if (PP_UNLIKELY(!t->is_explicit || t->region != task_region ||
-                    t->pos != root || t->fold || !(m = root->link) ||
-                    loc->nodes_made != t->nodes_mark || loc->active_top != t)) {
+                    t->pos != root || t->fold || !(m = root->link) || t->grew ||
+                    loc->active_top != t)) {
         pp_profile_task_end_general(loc, task_region, now);
         return;
     }

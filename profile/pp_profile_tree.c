@@ -118,7 +118,7 @@ pp_node *pp_profile_child_slow(pp_location *loc, pp_node *parent, uint64_t key, 
                 loc->lost_memory++;
                 return NULL;
             }
-            loc->nodes_made++;
+            loc->current->grew = 1; /* its instance tree may have grown */
         }
         loc->child_hash[h] = c;
     }
@@ -186,7 +186,7 @@ pp_task *pp_profile_task_alloc(pp_location *loc, int is_explicit)
     t->stub = NULL;
     t->next = t->parent_task = t->parent_implicit = NULL;
     t->csusp = NULL;
-    t->nodes_mark = 0;
+    t->grew = 0;
     if (extra) {
         t->csusp = (uint64_t *)(t + 1);
         memset(t->csusp, 0, extra);
