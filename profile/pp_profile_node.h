@@ -128,13 +128,20 @@ struct pp_task {
     pp_node *pos;          /* current node */
     uint64_t susp;         /* ticks spent suspended (explicit tasks) */
     pp_node *floor;        /* a generic exit never leaves this node */
-    uint32_t fold;         /* open regions that were folded (depth/memory) */
-    uint8_t is_explicit;
-    uint8_t suspended;
-    uint8_t moved;         /* an untied task resumed on another location: a shell */
-    /* explicit: a node was made while it was the current task (so its
-     * instance tree may have grown: pp_profile_instance_keep) */
-    uint8_t grew;
+    union {
+        struct {
+            uint32_t fold; /* open regions that were folded (depth/memory) */
+            uint8_t is_explicit;
+            uint8_t suspended;
+            uint8_t moved; /* an untied task resumed on another location: a shell */
+            /* explicit: a node was made while it was the current task (so
+             * its instance tree may have grown: pp_profile_instance_keep) */
+            uint8_t grew;
+        };
+        /* the five above in one word: the fast paths set and compare them
+         * at once (pp_task_state_running) */
+        uint64_t state;
+    };
     pp_region_id region;   /* explicit: the task construct */
     pp_node *stub;         /* explicit and running: its open stub */
     uint64_t suspend_start;
@@ -144,6 +151,15 @@ struct pp_task {
     pp_task *parent_implicit;
     uint64_t *csusp;       /* counters: [0,n) suspended sums, [n,2n) at suspend */
 };
+
+/* The state word of an explicit task that runs with nothing unusual: no
+ * folded region, not suspended, not moved, its tree not grown (a constant
+ * the compiler folds). */
+static inline uint64_t pp_task_state_running(void)
+{
+    pp_task t = {.fold = 0, .is_explicit = 1, .suspended = 0, .moved = 0, .grew = 0};
+    return t.state;
+}
 
 /* ---- parameters (pp_profile_params.c, pp_profile_split.c) ---------------------- */
 

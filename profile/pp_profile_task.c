@@ -109,16 +109,12 @@ pp_task_handle pp_profile_task_current(void)
     return loc->current->handle;
 }
 
-/* Make t (from the free list or fresh) the running instance task of
- * construct task_region in the tree rooted at root, from now on. */
+/* Make t (from the free list or fresh; its handle, construct and state set
+ * by the caller) the running instance task in the tree rooted at root, from
+ * now on. */
 static inline __attribute__((always_inline)) void
-pp_profile_task_start(pp_location *loc, pp_task *t, pp_task_handle task,
-                      pp_region_id task_region, pp_node *root, uint64_t now)
+pp_profile_task_start(pp_location *loc, pp_task *t, pp_node *root, uint64_t now)
 {
-    t->handle = task;
-    t->region = task_region;
-    t->grew = 0;
-    t->is_explicit = 1;
     t->pos = t->floor = root;
     root->start = now;
     loc->last = now;
@@ -170,7 +166,11 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
     pp_task *cur = loc->current;
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
-    pp_profile_task_start(loc, t, task, task_region, root, now);
+    t->handle = task;
+    t->region = task_region;
+    t->grew = 0;
+    t->is_explicit = 1;
+    pp_profile_task_start(loc, t, root, now);
     pp_profile_stub_open(loc, t, now);
     if (loc->n_ctr)
         pp_profile_counters_enter(loc, t, root);
@@ -296,6 +296,11 @@ pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_h
         m->stub_hint = s;
     }
     loc->task_free = t->next;
+    /* first what frees registers for the suspension below */
+    t->handle = task;
+    t->region = task_region;
+    t->susp = 0;
+    t->state = pp_task_state_running();
     m->link = root->next_sibling;
     root->next_sibling = NULL;
     pp_task *cur = loc->current;
@@ -307,10 +312,7 @@ pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_h
             cur->stub = NULL;
         }
     }
-    t->susp = 0;
-    t->fold = 0;
-    t->suspended = 0;
-    pp_profile_task_start(loc, t, task, task_region, root, now);
+    pp_profile_task_start(loc, t, root, now);
     s->start = now;
     t->stub = s;
 }
@@ -320,9 +322,9 @@ pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t no
 {
     pp_task *t = loc->current;
     pp_node *root = t->floor, *m;
-    if (PP_UNLIKELY(!t->is_explicit || t->region != task_region ||
-                    t->pos != root || t->fold || !(m = root->link) || t->grew ||
-                    loc->active_top != t)) {
+    /* the state word: explicit, nothing folded, not moved, the tree not grown */
+    if (PP_UNLIKELY(t->state != pp_task_state_running() || t->region != task_region ||
+                    t->pos != root || !(m = root->link) || loc->active_top != t)) {
         pp_profile_task_end_general(loc, task_region, now);
         return;
     }
