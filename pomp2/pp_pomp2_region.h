@@ -57,6 +57,13 @@ static inline pp_pomp2_region *pp_pomp2_region_known(void **slot)
     return __atomic_load_n((pp_pomp2_region **)slot, __ATOMIC_ACQUIRE);
 }
 
+/* The same for a handle address that is never NULL (the wrapper's own
+ * calls). */
+static inline pp_pomp2_region *pp_pomp2_region_assigned(void **slot)
+{
+    return __atomic_load_n((pp_pomp2_region **)slot, __ATOMIC_ACQUIRE);
+}
+
 /* POMP2_Assign_handle: map ctc to its entry and store it into *slot (a NULL
  * or malformed ctc gets the unknown entry and a warning naming it). */
 void pp_pomp2_region_assign(void **slot, const char *ctc);

@@ -117,7 +117,9 @@ PP_POMP2_SAME_AS(POMP2_Task_end) POMP2_Untied_task_end;
  * but declarations between them, the wrapper calls one of these instead of
  * the two (doc/wrapper.md), the end's arguments first.  The creating task's
  * handle that the second begin would store is the one the caller passes as
- * resumed, and the caller keeps it, so these store none. */
+ * resumed, and the caller keeps it, so these store none.  Only the
+ * wrapper's code calls them, always with the addresses of its handles, so
+ * unlike the POMP2 entry points they need no test for a NULL address. */
 PP_POMP2_COLD void pp_pomp2_task_create_next_cold(POMP2_Region_handle *ended,
                                                   POMP2_Task_handle resumed,
                                                   POMP2_Region_handle *created,
@@ -133,7 +135,7 @@ void POMP2_Task_create_next(POMP2_Region_handle *ended, POMP2_Task_handle resume
                             POMP2_Region_handle *created, POMP2_Task_handle *new_task,
                             const char ctc_string[])
 {
-    pp_pomp2_region *e = pp_pomp2_region_known(ended), *c = pp_pomp2_region_known(created);
+    pp_pomp2_region *e = pp_pomp2_region_assigned(ended), *c = pp_pomp2_region_assigned(created);
     if (__builtin_expect(e == NULL || c == NULL, 0))
         pp_pomp2_task_create_next_cold(ended, resumed, created, new_task, ctc_string);
     else
@@ -153,7 +155,7 @@ PP_POMP2_COLD void pp_pomp2_task_create_end_wait_cold(POMP2_Region_handle *ended
 void POMP2_Task_create_end_wait(POMP2_Region_handle *ended, POMP2_Task_handle resumed,
                                 POMP2_Region_handle *wait, const char ctc_string[])
 {
-    pp_pomp2_region *e = pp_pomp2_region_known(ended), *w = pp_pomp2_region_known(wait);
+    pp_pomp2_region *e = pp_pomp2_region_assigned(ended), *w = pp_pomp2_region_assigned(wait);
     if (__builtin_expect(e == NULL || w == NULL, 0))
         pp_pomp2_task_create_end_wait_cold(ended, resumed, wait, ctc_string);
     else
