@@ -23,8 +23,24 @@ POMP2_Task_handle POMP2_Get_new_task_handle(void)
 }
 
 /* Each hot entry point below has a cold twin for a handle not assigned yet
- * (pp_pomp2_region_known); the twins assign it and do the same. */
+ * (pp_pomp2_region_known); the twins assign it and do the same.  And each
+ * has a second form, POMP2_..._wrapped, that the wrapper's code calls
+ * instead (doc/wrapper.md): its handle address is never NULL (the address of
+ * a handle the wrapper defines), so that form tests only the handle.  One
+ * body serves both (pp_pomp2_..._body). */
 #define PP_POMP2_COLD static __attribute__((noinline, cold))
+/* The two forms of a hot entry point, whose body takes the handle's entry
+ * (NULL: not assigned yet) first and then the entry point's arguments. */
+#define PP_POMP2_TWO_FORMS(name, body, params, args)                                               \
+    void POMP2_##name params                                                                       \
+    {                                                                                              \
+        body(pp_pomp2_region_known(pomp2_handle), PP_POMP2_UNPAREN args);                          \
+    }                                                                                              \
+    void POMP2_##name##_wrapped params                                                             \
+    {                                                                                              \
+        body(pp_pomp2_region_assigned(pomp2_handle), PP_POMP2_UNPAREN args);                       \
+    }
+#define PP_POMP2_UNPAREN(...) __VA_ARGS__
 
 PP_POMP2_COLD void pp_pomp2_task_create_begin_cold(POMP2_Region_handle *pomp2_handle,
                                                    POMP2_Task_handle *pomp2_new_task,
@@ -36,22 +52,27 @@ PP_POMP2_COLD void pp_pomp2_task_create_begin_cold(POMP2_Region_handle *pomp2_ha
                                  (pp_task_handle *)pomp2_old_task);
 }
 
-void POMP2_Task_create_begin(POMP2_Region_handle *pomp2_handle,
-                             POMP2_Task_handle *pomp2_new_task,
-                             POMP2_Task_handle *pomp2_old_task, int pomp2_if,
-                             const char ctc_string[])
+static inline __attribute__((always_inline)) void
+pp_pomp2_task_create_begin_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle,
+                                POMP2_Task_handle *pomp2_new_task,
+                                POMP2_Task_handle *pomp2_old_task, int pomp2_if,
+                                const char ctc_string[])
 {
     (void)pomp2_if; /* an undeferred task is measured like the others (see above) */
     /* a scheduling point (pp_pomp2_scheduling_point_begin) whose enter also
      * tells a trace which task is created; hand-written calls may pass NULL
      * for either handle */
-    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
     if (__builtin_expect(r == NULL, 0))
         pp_pomp2_task_create_begin_cold(pomp2_handle, pomp2_new_task, pomp2_old_task, ctc_string);
     else
         pp_profile_task_create_begin(r->inner, (pp_task_handle *)pomp2_new_task,
                                      (pp_task_handle *)pomp2_old_task);
 }
+
+PP_POMP2_TWO_FORMS(Task_create_begin, pp_pomp2_task_create_begin_body,
+                   (POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *pomp2_new_task,
+                    POMP2_Task_handle *pomp2_old_task, int pomp2_if, const char ctc_string[]),
+                   (pomp2_handle, pomp2_new_task, pomp2_old_task, pomp2_if, ctc_string))
 
 PP_POMP2_COLD void pp_pomp2_task_create_end_cold(POMP2_Region_handle *pomp2_handle,
                                                  POMP2_Task_handle pomp2_old_task)
@@ -60,14 +81,19 @@ PP_POMP2_COLD void pp_pomp2_task_create_end_cold(POMP2_Region_handle *pomp2_hand
                            (pp_task_handle)pomp2_old_task);
 }
 
-void POMP2_Task_create_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)
+static inline __attribute__((always_inline)) void
+pp_pomp2_task_create_end_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle,
+                              POMP2_Task_handle pomp2_old_task)
 {
-    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
     if (__builtin_expect(r == NULL, 0))
         pp_pomp2_task_create_end_cold(pomp2_handle, pomp2_old_task);
     else
         pp_profile_exit_resume(r->inner, (pp_task_handle)pomp2_old_task);
 }
+
+PP_POMP2_TWO_FORMS(Task_create_end, pp_pomp2_task_create_end_body,
+                   (POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task),
+                   (pomp2_handle, pomp2_old_task))
 
 PP_POMP2_COLD void pp_pomp2_task_begin_cold(POMP2_Region_handle *pomp2_handle,
                                             POMP2_Task_handle pomp2_task)
@@ -76,28 +102,37 @@ PP_POMP2_COLD void pp_pomp2_task_begin_cold(POMP2_Region_handle *pomp2_handle,
                                (pp_task_handle)pomp2_task);
 }
 
-void POMP2_Task_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_task)
+static inline __attribute__((always_inline)) void
+pp_pomp2_task_begin_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle,
+                         POMP2_Task_handle pomp2_task)
 {
-    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
     if (__builtin_expect(r == NULL, 0))
         pp_pomp2_task_begin_cold(pomp2_handle, pomp2_task);
     else
         pp_profile_task_begin_tied(r->main, (pp_task_handle)pomp2_task);
 }
 
+PP_POMP2_TWO_FORMS(Task_begin, pp_pomp2_task_begin_body,
+                   (POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_task),
+                   (pomp2_handle, pomp2_task))
+
 PP_POMP2_COLD void pp_pomp2_task_end_cold(POMP2_Region_handle *pomp2_handle)
 {
     pp_profile_task_end(pp_pomp2_region_of(pomp2_handle, NULL)->main);
 }
 
-void POMP2_Task_end(POMP2_Region_handle *pomp2_handle)
+static inline __attribute__((always_inline)) void
+pp_pomp2_task_end_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle)
 {
-    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
     if (__builtin_expect(r == NULL, 0))
         pp_pomp2_task_end_cold(pomp2_handle);
     else
         pp_profile_task_end(r->main);
 }
+
+PP_POMP2_TWO_FORMS(Task_end, pp_pomp2_task_end_body,
+                   (POMP2_Region_handle *pomp2_handle),
+                   (pomp2_handle))
 
 void POMP2_Untied_task_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_task)
 {
@@ -172,15 +207,20 @@ PP_POMP2_COLD void pp_pomp2_taskwait_begin_cold(POMP2_Region_handle *pomp2_handl
                                     pp_pomp2_region_of(pomp2_handle, ctc_string)->main);
 }
 
-void POMP2_Taskwait_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *pomp2_old_task,
-                          const char ctc_string[])
+static inline __attribute__((always_inline)) void
+pp_pomp2_taskwait_begin_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle,
+                             POMP2_Task_handle *pomp2_old_task, const char ctc_string[])
 {
-    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
     if (__builtin_expect(r == NULL, 0))
         pp_pomp2_taskwait_begin_cold(pomp2_handle, pomp2_old_task, ctc_string);
     else
         pp_pomp2_scheduling_point_begin(pomp2_old_task, r->main);
 }
+
+PP_POMP2_TWO_FORMS(Taskwait_begin, pp_pomp2_taskwait_begin_body,
+                   (POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *pomp2_old_task,
+                    const char ctc_string[]),
+                   (pomp2_handle, pomp2_old_task, ctc_string))
 
 PP_POMP2_COLD void pp_pomp2_taskwait_end_cold(POMP2_Region_handle *pomp2_handle,
                                               POMP2_Task_handle pomp2_old_task)
@@ -189,11 +229,16 @@ PP_POMP2_COLD void pp_pomp2_taskwait_end_cold(POMP2_Region_handle *pomp2_handle,
                            (pp_task_handle)pomp2_old_task);
 }
 
-void POMP2_Taskwait_end(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task)
+static inline __attribute__((always_inline)) void
+pp_pomp2_taskwait_end_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle,
+                           POMP2_Task_handle pomp2_old_task)
 {
-    pp_pomp2_region *r = pp_pomp2_region_known(pomp2_handle);
     if (__builtin_expect(r == NULL, 0))
         pp_pomp2_taskwait_end_cold(pomp2_handle, pomp2_old_task);
     else
         pp_profile_exit_resume(r->main, (pp_task_handle)pomp2_old_task);
 }
+
+PP_POMP2_TWO_FORMS(Taskwait_end, pp_pomp2_taskwait_end_body,
+                   (POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task),
+                   (pomp2_handle, pomp2_old_task))

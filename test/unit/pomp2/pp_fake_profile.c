@@ -87,6 +87,7 @@ pp_task_handle pp_profile_task_current(void) { return pp_fake_current_task; }
 void pp_profile_task_switch_to(pp_task_handle t)
 {
     pp_fake_record(PP_FAKE_SWITCH, PP_REGION_INVALID, (int64_t)t, 0);
+    pp_fake_current_task = t; /* as the engine: t runs now */
 }
 /* the engine's one-timestamp form of "switch back, then exit": recorded as
  * the two events it stands for */

@@ -360,6 +360,91 @@ START_TEST(task_events)
 }
 END_TEST
 
+/* The wrapper's calls: the _wrapped forms and the merged calls of adjacent
+ * events record what the POMP2 calls they stand for record, also while the
+ * handles are not assigned yet (their first calls assign them). */
+void POMP2_Task_create_begin_wrapped(POMP2_Region_handle *, POMP2_Task_handle *,
+                                     POMP2_Task_handle *, int, const char[]);
+void POMP2_Task_create_end_wrapped(POMP2_Region_handle *, POMP2_Task_handle);
+void POMP2_Task_begin_wrapped(POMP2_Region_handle *, POMP2_Task_handle);
+void POMP2_Task_end_wrapped(POMP2_Region_handle *);
+void POMP2_Taskwait_begin_wrapped(POMP2_Region_handle *, POMP2_Task_handle *, const char[]);
+void POMP2_Taskwait_end_wrapped(POMP2_Region_handle *, POMP2_Task_handle);
+void POMP2_Task_create_next(POMP2_Region_handle *, POMP2_Task_handle, POMP2_Region_handle *,
+                            POMP2_Task_handle *, const char[]);
+void POMP2_Task_create_end_wait(POMP2_Region_handle *, POMP2_Task_handle, POMP2_Region_handle *,
+                                const char[]);
+
+#define PP_TEST_CTC_A "70*regionType=task*sscl=/tmp/x/wrap.c:10:10*escl=/tmp/x/wrap.c:11:11**"
+#define PP_TEST_CTC_B "70*regionType=task*sscl=/tmp/x/wrap.c:12:12*escl=/tmp/x/wrap.c:13:13**"
+#define PP_TEST_CTC_W "74*regionType=taskwait*sscl=/tmp/x/wrap.c:14:14*escl=/tmp/x/wrap.c:14:14**"
+
+/* fib's creation sequence, through the POMP2 calls (wrapper 0) or the
+ * wrapper's (1), with its own handles; the events it records */
+static int pp_test_wrapper_sequence(int wrapper, POMP2_Region_handle *a, POMP2_Region_handle *b,
+                                    POMP2_Region_handle *w, pp_fake_event *out)
+{
+    pp_fake_reset_events();
+    pp_fake_current_task = 7;
+    POMP2_Task_handle old = 0, na = 0, nb = 0;
+    if (wrapper) {
+        POMP2_Task_create_begin_wrapped(a, &na, &old, 1, PP_TEST_CTC_A);
+        POMP2_Task_begin_wrapped(a, na);
+        POMP2_Task_end_wrapped(a);
+        pp_fake_current_task = 3; /* the task ran at once: the creator resumes */
+        POMP2_Task_create_next(a, old, b, &nb, PP_TEST_CTC_B);
+        POMP2_Task_create_end_wait(b, old, w, PP_TEST_CTC_W);
+        POMP2_Taskwait_end_wrapped(w, old);
+        POMP2_Taskwait_begin_wrapped(w, &old, PP_TEST_CTC_W);
+        POMP2_Taskwait_end_wrapped(w, old);
+        POMP2_Task_create_begin_wrapped(b, &nb, &old, 1, PP_TEST_CTC_B);
+        POMP2_Task_create_end_wrapped(b, old);
+    } else {
+        POMP2_Task_create_begin(a, &na, &old, 1, PP_TEST_CTC_A);
+        POMP2_Task_begin(a, na);
+        POMP2_Task_end(a);
+        pp_fake_current_task = 3;
+        POMP2_Task_create_end(a, old);
+        POMP2_Task_create_begin(b, &nb, &old, 1, PP_TEST_CTC_B);
+        POMP2_Task_create_end(b, old);
+        POMP2_Taskwait_begin(w, &old, PP_TEST_CTC_W);
+        POMP2_Taskwait_end(w, old);
+        POMP2_Taskwait_begin(w, &old, PP_TEST_CTC_W);
+        POMP2_Taskwait_end(w, old);
+        POMP2_Task_create_begin(b, &nb, &old, 1, PP_TEST_CTC_B);
+        POMP2_Task_create_end(b, old);
+    }
+    ck_assert_int_eq(old, 7);
+    int n = pp_fake_n_events;
+    memcpy(out, pp_fake_events, (size_t)n * sizeof *out);
+    return n;
+}
+
+START_TEST(wrapper_calls_as_pomp2_calls)
+{
+    pp_test_setup();
+    static POMP2_Region_handle a1, b1, w1, a2, b2, w2;
+    static pp_fake_event plain[64], wrapped[64];
+    for (int assigned = 0; assigned < 2; assigned++) {
+        int n = pp_test_wrapper_sequence(0, &a1, &b1, &w1, plain);
+        int m = pp_test_wrapper_sequence(1, &a2, &b2, &w2, wrapped);
+        ck_assert_int_eq(m, n);
+        ck_assert_int_ge(n, 16);
+        for (int i = 0; i < n; i++) {
+            ck_assert_int_eq(wrapped[i].kind, plain[i].kind);
+            ck_assert_uint_eq(wrapped[i].region, plain[i].region);
+            if (wrapped[i].kind != PP_FAKE_NEW_HANDLE && wrapped[i].kind != PP_FAKE_TASK_CREATE &&
+                wrapped[i].kind != PP_FAKE_TASK_BEGIN)
+                ck_assert_int_eq(wrapped[i].value, plain[i].value);
+        }
+        /* the handles the calls assigned: the same regions either way */
+        ck_assert_ptr_eq(a2, a1);
+        ck_assert_ptr_eq(b2, b1);
+        ck_assert_ptr_eq(w2, w1);
+    }
+}
+END_TEST
+
 /* ---- lazy assignment racing from 8 threads ----------------------------------- */
 
 static POMP2_Region_handle pp_test_race_slot;
@@ -618,6 +703,7 @@ Suite *pp_check_suite(void)
     tcase_add_test(tc, worksharing_regions);
     tcase_add_test(tc, combined_parallel_constructs);
     tcase_add_test(tc, task_events);
+    tcase_add_test(tc, wrapper_calls_as_pomp2_calls);
     tcase_add_test(tc, lazy_assignment_race);
     tcase_add_test(tc, malformed_string_warns_once_and_measures_unknown);
     tcase_add_test(tc, parameters);
