@@ -16,7 +16,7 @@ libpompprof_ompt_la_SOURCES = \
 libpompprof_ompt_la_CPPFLAGS = $(AM_CPPFLAGS) $(OMPT_CPPFLAGS)
 libpompprof_ompt_la_CFLAGS = $(AM_CFLAGS) -O2
 libpompprof_ompt_la_LIBADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
-	lib/libpp_util.la $(PAPI_LIBS) $(OTF2_LIBS) -ldl -lpthread -lm
+	lib/libpp_util.la $(PAPI_LIBS) -ldl -lpthread -lm
 libpompprof_ompt_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
 	-export-symbols-regex '^ompt_start_tool$$'
 endif

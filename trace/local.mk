@@ -1,15 +1,19 @@
 # trace/: the event trace of POMPPROF_TRACE=1 (doc/trace.md), a layer below
 # profile/: per-thread buffers and raw files while the program runs, one OTF2
 # archive at the end.  Without OTF2 only the buffer part is built, and
-# POMPPROF_TRACE=1 says once that there is no tracing.
+# POMPPROF_TRACE=1 says once that there is no tracing.  OTF2 is not linked:
+# pp_trace_otf2_api.c loads it with dlopen when a trace starts, so the
+# libraries holding this layer (libpompprof, libpompprof_ompt) take only
+# OTF2's headers.
 noinst_LTLIBRARIES += trace/libpp_trace.la
 trace_libpp_trace_la_SOURCES = \
 	trace/pp_trace.h trace/pp_trace_record.h trace/pp_trace_internal.h \
 	trace/pp_trace_buffer.c trace/pp_trace_save.c trace/pp_trace_source.c trace/pp_trace_finish.c
 if HAVE_OTF2
 trace_libpp_trace_la_SOURCES += trace/pp_trace_otf2.h \
+	trace/pp_trace_otf2_api.h trace/pp_trace_otf2_api.c \
 	trace/pp_trace_otf2_defs.c trace/pp_trace_otf2_events.c
 endif
 trace_libpp_trace_la_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
 trace_libpp_trace_la_CFLAGS = $(AM_CFLAGS) -O2
-trace_libpp_trace_la_LIBADD = $(OTF2_LIBS)
+trace_libpp_trace_la_LIBADD = -ldl

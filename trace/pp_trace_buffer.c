@@ -23,6 +23,9 @@
 
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
+#ifdef PP_HAVE_OTF2
+#include "trace/pp_trace_otf2_api.h"
+#endif
 
 pp_trace_state pp_trace_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .stop_time = UINT64_MAX,
                               .save_fd = -1};
@@ -259,6 +262,15 @@ int pp_trace_start(const char *dir, size_t buffer_bytes, uint64_t t0)
         return 0;
     }
     char why[PATH_MAX + 128] = "";
+    /* OTF2 is loaded now, not linked (pp_trace_otf2_api.h): without it the
+     * run goes on untraced, before anything is written for the trace */
+    if (pp_trace_otf2_load(why, sizeof why) != 0) {
+        pthread_mutex_unlock(&pp_trace_g.lock);
+        pp_message_warn("trace: cannot load the OTF2 library (%s); no trace is written (the "
+                        "profile is not affected)",
+                        why);
+        return -1;
+    }
     snprintf(pp_trace_g.dir, sizeof pp_trace_g.dir, "%s", dir);
     pp_trace_g.buffer_words = buffer_bytes / sizeof(uint64_t);
     pp_trace_g.t0 = t0;

@@ -109,6 +109,12 @@ static void pp_trace_write_facts(pp_trace_conv *c, const pp_trace_defs *defs)
 
 static int pp_trace_write_archive(const pp_trace_defs *defs)
 {
+    char why[512];
+    if (pp_trace_otf2_load(why, sizeof why) != 0) {
+        /* a converter that did not start the trace (pompprof-salvage) */
+        pp_message_warn("trace: cannot load the OTF2 library (%s); no trace is written", why);
+        return -1;
+    }
     pp_trace_conv c = {.defs = defs, .flush_region = defs->n_regions};
     for (pp_trace_buf *b = pp_trace_g.first; b; b = b->next)
         if (b->location + 1 > c.n_locations)

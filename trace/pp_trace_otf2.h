@@ -6,6 +6,7 @@
 #include <otf2/otf2.h>
 
 #include "trace/pp_trace_internal.h"
+#include "trace/pp_trace_otf2_api.h"
 
 /* A thread team's communicator: one per fork context (the engine's fork
  * path), its members the threads that began a team with it. */

@@ -4,14 +4,14 @@ if HAVE_OTF2
 check_PROGRAMS += test/unit/trace/trace_scenarios
 test_unit_trace_trace_scenarios_SOURCES = test/unit/trace/trace_scenarios.c
 test_unit_trace_trace_scenarios_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
-	lib/libpp_util.la $(PAPI_LIBS) $(OTF2_LIBS) -lpthread -lm
+	lib/libpp_util.la $(PAPI_LIBS) -lpthread -lm
 TESTS += test/unit/trace/test_replay_scenarios.py
 # The event path's cost with tracing (prints, never fails on timing).
 check_PROGRAMS += test/unit/trace/bench_trace
 test_unit_trace_bench_trace_SOURCES = test/unit/trace/bench_trace.c
 test_unit_trace_bench_trace_CFLAGS = $(AM_CFLAGS) -O2
 test_unit_trace_bench_trace_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
-	lib/libpp_util.la $(PAPI_LIBS) $(OTF2_LIBS) -lpthread -lm
+	lib/libpp_util.la $(PAPI_LIBS) -lpthread -lm
 endif
 TESTS += test/unit/trace/test_trace_layers.py
 EXTRA_DIST += test/unit/trace/test_replay_scenarios.py test/unit/trace/test_trace_layers.py
