@@ -1,7 +1,7 @@
 # test/trace: traces of real programs (POMPPROF_TRACE=1), read back with
 # otf2-print and pompprof-timeline: events against the programs and their
 # profiles, the breakdown and task-graph ground truth, flushes, full disks,
-# and the pompprof-timeline command.
+# the pompprof-timeline command, and OTF2 loaded only when a trace starts.
 TRACE_TESTS = \
 	test/trace/test_trace_events.py \
 	test/trace/test_trace_ground_truth.py \
@@ -12,7 +12,8 @@ TRACE_TESTS = \
 	test/trace/test_trace_disk.py \
 	test/trace/test_timeline_tool.py \
 	test/trace/test_trace_salvage.py \
-	test/trace/test_replay_levels.py
+	test/trace/test_replay_levels.py \
+	test/trace/test_trace_otf2_loading.py
 if HAVE_OTF2
 if HAVE_OTF2_PRINT
 TESTS += $(TRACE_TESTS)
