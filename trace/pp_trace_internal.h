@@ -2,6 +2,7 @@
  *
  *   pp_trace_buffer.c       start, the threads' buffers, flushes, the stop
  *   pp_trace_source.c       reading one thread's records back at the end
+ *   pp_trace_otf2_api.c     the OTF2 library, loaded when a trace starts
  *   pp_trace_otf2_defs.c    the archive's global definitions
  *   pp_trace_otf2_events.c  one thread's records as OTF2 events
  *   pp_trace_finish.c       the end: archive, budget, clean-up
