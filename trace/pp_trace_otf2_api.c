@@ -12,7 +12,9 @@ pp_trace_otf2_api pp_trace_otf2_fn;
 /* 0, or -1 with the reason in why (the library or one of its functions missing). */
 static int pp_trace_otf2_open(char *why, size_t len)
 {
-    void *lib = dlopen(PP_OTF2_SONAME, RTLD_NOW | RTLD_LOCAL);
+    /* lazy binding, as when it was linked: RTLD_NOW would resolve all of the
+     * library's own calls (some 200 relocations) at the trace's start */
+    void *lib = dlopen(PP_OTF2_SONAME, RTLD_LAZY | RTLD_LOCAL);
     if (!lib) {
         const char *e = dlerror();
         snprintf(why, len, "%s", e ? e : PP_OTF2_SONAME " not found");

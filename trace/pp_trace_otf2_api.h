@@ -61,8 +61,9 @@ typedef struct pp_trace_otf2_api {
 } pp_trace_otf2_api;
 #undef PP_TRACE_OTF2_POINTER
 
-/* The functions, valid after pp_trace_otf2_load returned 0. */
-extern pp_trace_otf2_api pp_trace_otf2_fn;
+/* The functions, valid after pp_trace_otf2_load returned 0 (hidden: a call
+ * loads its pointer PC-relative, not the table's address from the GOT first). */
+extern __attribute__((visibility("hidden"))) pp_trace_otf2_api pp_trace_otf2_fn;
 
 /* Load the OTF2 library (PP_OTF2_SONAME) and resolve every function, once
  * per process: 0, or -1 with the reason in why (the library cannot be

@@ -274,7 +274,9 @@ static void pp_conv_enter(pp_conv_loc *l, uint32_t region)
     pp_conv_count(l, OTF2_EvtWriter_Enter(l->w, pp_conv_attrs(l), l->t_last, region), 0);
 }
 
-static void pp_conv_leave_top(pp_conv_loc *l, pp_conv_task *t, int closing)
+/* inline (one call per Leave written): GCC stopped inlining it by itself once the
+ * OTF2 call became one through a pointer (pp_trace_otf2_api.h) */
+static inline void pp_conv_leave_top(pp_conv_loc *l, pp_conv_task *t, int closing)
 {
     uint32_t region = t->stack[--t->depth];
     l->open_regions--;
