@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""End-to-end: the wrapper's merged calls for adjacent task events
+(scripts/pompprof_tools/wrapper/adjacent.py, doc/wrapper.md "Adjacent task events")
+measure what the separate calls measure.
+
+progs/merge_calls.c (fib, a loop body of four tasks and a taskwait, undeferred tasks
+next to deferred ones, tasks inside tasks, untied tasks) is built plain, through the
+wrapper (the pass on) and through the wrapper with POMPPROF_MERGE_CALLS=0, each with
+-Wall -Wextra -Wshadow -Werror: every build is silent, the merged one calls
+POMP2_Task_create_next and POMP2_Task_create_end_wait and the other does not.  At 1
+and 2 threads both print what the plain build prints and their profiles (read back with
+pompprof_tools.cube) are the same node by node with the same visits: at 1 thread the
+whole call tree; at 2 threads, where the thread that runs a task differs from run to
+run, the tree without the stubs of executed tasks, and the stubs' visits per construct.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_env import CC, ENV, OPENMP, PROGS, WRAPPER, cubex  # noqa: E402
+
+SOURCE = os.path.join(PROGS, "merge_calls.c")
+FLAGS = ["-O2", "-Wall", "-Wextra", "-Wshadow", "-Werror"]
+MERGED = {"POMP2_Task_create_next", "POMP2_Task_create_end_wait"}
+FIB_N = 12
+
+
+def fib_calls(n):
+    """Calls of fib with n >= 2: the instances of each of its task constructs."""
+    return 0 if n < 2 else 1 + fib_calls(n - 1) + fib_calls(n - 2)
+
+
+def first_task_line():
+    """The line of fib's first task construct in progs/merge_calls.c."""
+    with open(SOURCE) as f:
+        return next(i for i, line in enumerate(f, 1) if "omp task shared(x)" in line)
+
+
+def tree(cube, stubs_apart):
+    """{call path: visits over all threads}, and with stubs_apart the tasks executed
+    below a scheduling point (the stubs, not the roots of the task tree) left out of
+    it and counted by construct instead: {construct's line: visits}."""
+    paths, stubs = {}, {}
+
+    def walk(node, key):
+        visits = sum(cube.row("visits", node))
+        if stubs_apart and node.region.role.endswith("task") \
+                and not cube.is_tasks_node(node.parent):
+            stubs[node.region.begin] = stubs.get(node.region.begin, 0) + visits
+        else:
+            key += ((node.region.name if node.parent else "<program>", node.region.begin),)
+            paths[key] = paths.get(key, 0) + visits
+        for child in node.children:
+            walk(child, key)
+
+    for root in cube.roots:
+        walk(root, ())
+    return paths, stubs
+
+
+class MergeCalls(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.mkdtemp(prefix="pp_e2e_merge_")
+        cls.exe = {}
+        for build, command, env in (
+                ("plain", CC + OPENMP, ENV),
+                ("merged", [WRAPPER] + CC + OPENMP, ENV),
+                ("unmerged", [WRAPPER] + CC + OPENMP, dict(ENV, POMPPROF_MERGE_CALLS="0"))):
+            exe = os.path.join(cls.scratch, build)
+            p = subprocess.run(command + FLAGS + [SOURCE, "-o", exe], env=env, cwd=cls.scratch,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True)
+            cls.exe[build] = (exe, p.returncode, p.stdout + p.stderr)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def run_build(self, build, threads):
+        exe, status, messages = self.exe[build]
+        self.assertEqual((status, messages), (0, ""), build)
+        out = tempfile.mkdtemp(dir=self.scratch)
+        p = subprocess.run([exe, str(FIB_N)],
+                           env=dict(ENV, OMP_NUM_THREADS=str(threads), POMPPROF_OUTPUT=out),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual((p.returncode, p.stderr), (0, ""), build)
+        return p.stdout, None if build == "plain" else cubex.load(out)
+
+    def test_builds_silent_and_merged_calls_used(self):
+        for build in ("plain", "merged", "unmerged"):
+            self.assertEqual(self.exe[build][1:], (0, ""), build)
+        for build, want in (("merged", MERGED), ("unmerged", set())):
+            nm = subprocess.run(["nm", "-u", self.exe[build][0]], stdout=subprocess.PIPE,
+                                universal_newlines=True, check=True).stdout
+            self.assertEqual(set(re.findall(r"\bPOMP2_Task_create_(?:next|end_wait)\b", nm)),
+                             want, build)
+            self.assertIn("POMP2_Task_create_begin", nm)
+
+    def test_same_output_and_profiles(self):
+        for threads in (1, 2):
+            with self.subTest(threads=threads):
+                plain, _ = self.run_build("plain", threads)
+                self.assertTrue(plain.startswith("fib 144 "), plain)
+                trees = {}
+                for build in ("merged", "unmerged"):
+                    out, cube = self.run_build(build, threads)
+                    self.assertEqual(out, plain, build)
+                    trees[build] = tree(cube, stubs_apart=threads > 1)
+                    # the instances of fib's first task: one per call with n >= 2
+                    first = [sum(cube.row("visits", t)) for t in cube.task_roots()
+                             if t.region.begin == first_task_line()]
+                    self.assertEqual(sum(first), fib_calls(FIB_N), build)
+                merged, unmerged = trees["merged"], trees["unmerged"]
+                self.assertGreater(len(unmerged[0]), 40)
+                self.assertEqual(set(merged[0]), set(unmerged[0]))
+                for path, visits in unmerged[0].items():
+                    self.assertEqual(merged[0][path], visits, path)
+                self.assertEqual(merged[1], unmerged[1])
+                if threads > 1:
+                    self.assertGreater(sum(unmerged[1].values()), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
