@@ -3,7 +3,7 @@
 (scripts/pompprof_tools/wrapper/adjacent.py, doc/wrapper.md "Adjacent task events")
 measure what the separate calls measure.
 
-progs/merge_calls.c (fib, a loop body of four tasks and a taskwait, undeferred tasks
+progs/merge_calls.c (a recursion of three tasks and a taskwait, a loop body of four tasks and a taskwait, undeferred tasks
 next to deferred ones, tasks inside tasks, untied tasks) is built plain, through the
 wrapper (the pass on) and through the wrapper with POMPPROF_MERGE_CALLS=0, each with
 -Wall -Wextra -Wshadow -Werror: every build is silent, the merged one calls
@@ -27,18 +27,21 @@ from e2e_env import CC, ENV, OPENMP, PROGS, WRAPPER, cubex  # noqa: E402
 SOURCE = os.path.join(PROGS, "merge_calls.c")
 FLAGS = ["-O2", "-Wall", "-Wextra", "-Wshadow", "-Werror"]
 MERGED = {"POMP2_Task_create_next", "POMP2_Task_create_end_wait"}
-FIB_N = 12
+N = 12
 
 
-def fib_calls(n):
-    """Calls of fib with n >= 2: the instances of each of its task constructs."""
-    return 0 if n < 2 else 1 + fib_calls(n - 1) + fib_calls(n - 2)
+def calls(n, inner_only):
+    """Calls of nodes(n), all or those with n >= 3 (the instances of each of its tasks)."""
+    if n < 3:
+        return 0 if inner_only else 1
+    return 1 + sum(calls(n - k, inner_only) for k in (1, 2, 3))
 
 
 def first_task_line():
-    """The line of fib's first task construct in progs/merge_calls.c."""
+    """The line of the first task construct of nodes() in progs/merge_calls.c."""
     with open(SOURCE) as f:
-        return next(i for i, line in enumerate(f, 1) if "omp task shared(x)" in line)
+        return next(i for i, line in enumerate(f, 1) if "omp task shared(a) firstprivate(n)"
+                    in line)
 
 
 def tree(cube, stubs_apart):
@@ -86,7 +89,7 @@ class MergeCalls(unittest.TestCase):
         exe, status, messages = self.exe[build]
         self.assertEqual((status, messages), (0, ""), build)
         out = tempfile.mkdtemp(dir=self.scratch)
-        p = subprocess.run([exe, str(FIB_N)],
+        p = subprocess.run([exe, str(N)],
                            env=dict(ENV, OMP_NUM_THREADS=str(threads), POMPPROF_OUTPUT=out),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
         self.assertEqual((p.returncode, p.stderr), (0, ""), build)
@@ -106,16 +109,16 @@ class MergeCalls(unittest.TestCase):
         for threads in (1, 2):
             with self.subTest(threads=threads):
                 plain, _ = self.run_build("plain", threads)
-                self.assertTrue(plain.startswith("fib 144 "), plain)
+                self.assertTrue(plain.startswith("nodes %d " % calls(N, False)), plain)
                 trees = {}
                 for build in ("merged", "unmerged"):
                     out, cube = self.run_build(build, threads)
                     self.assertEqual(out, plain, build)
                     trees[build] = tree(cube, stubs_apart=threads > 1)
-                    # the instances of fib's first task: one per call with n >= 2
+                    # the instances of the first task of nodes(): one per call with n >= 3
                     first = [sum(cube.row("visits", t)) for t in cube.task_roots()
                              if t.region.begin == first_task_line()]
-                    self.assertEqual(sum(first), fib_calls(FIB_N), build)
+                    self.assertEqual(sum(first), calls(N, True), build)
                 merged, unmerged = trees["merged"], trees["unmerged"]
                 self.assertGreater(len(unmerged[0]), 40)
                 self.assertEqual(set(merged[0]), set(unmerged[0]))

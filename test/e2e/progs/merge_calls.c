@@ -1,23 +1,26 @@
 /* Task constructs next to each other, the layouts whose task events the wrapper
- * merges into one call (doc/wrapper.md, "Adjacent task events"): a recursive fib
- * (task, task, taskwait), a loop body of four tasks then a taskwait, an undeferred
+ * merges into one call (doc/wrapper.md, "Adjacent task events"): a recursion with
+ * three tasks and a taskwait, a loop body of four tasks then a taskwait, an undeferred
  * task next to a deferred one (both orders), tasks inside tasks, untied tasks.
  * Prints results that do not depend on the schedule. */
 #include <stdio.h>
 #include <stdlib.h>
 
-static long fib(int n)
+/* The nodes of a tree whose node n has children n-1, n-2 and n-3: a task each. */
+static long nodes(int n)
 {
-    long x, y;
+    long a, b, c;
 
-    if (n < 2)
-        return n;
-#pragma omp task shared(x) firstprivate(n)
-    x = fib(n - 1);
-#pragma omp task shared(y) firstprivate(n)
-    y = fib(n - 2);
+    if (n < 3)
+        return 1;
+#pragma omp task shared(a) firstprivate(n)
+    a = nodes(n - 1);
+#pragma omp task shared(b) firstprivate(n)
+    b = nodes(n - 2);
+#pragma omp task shared(c) firstprivate(n)
+    c = nodes(n - 3);
 #pragma omp taskwait
-    return x + y;
+    return 1 + a + b + c;
 }
 
 static long row(int rounds)
@@ -104,14 +107,14 @@ int main(int argc, char **argv)
     {
 #pragma omp single
         {
-            r[0] = fib(n);
+            r[0] = nodes(n);
             r[1] = row(50);
             r[2] = undeferred(40, 20);
             r[3] = nested(30);
             r[4] = untied(20);
         }
     }
-    printf("fib %ld row %ld undeferred %ld nested %ld untied %ld\n", r[0], r[1], r[2], r[3],
+    printf("nodes %ld row %ld undeferred %ld nested %ld untied %ld\n", r[0], r[1], r[2], r[3],
            r[4]);
     return 0;
 }
