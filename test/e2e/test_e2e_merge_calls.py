@@ -12,6 +12,8 @@ and 2 threads both print what the plain build prints and their profiles (read ba
 pompprof_tools.cube) are the same node by node with the same visits: at 1 thread the
 whole call tree; at 2 threads, where the thread that runs a task differs from run to
 run, the tree without the stubs of executed tasks, and the stubs' visits per construct.
+The same through the engine's general bodies (POMPPROF_TIMER=clock), and traced
+(POMPPROF_TRACE=1): the same events in the same order.
 """
 import os
 import re
@@ -75,7 +77,9 @@ class MergeCalls(unittest.TestCase):
                 ("plain", CC + OPENMP, ENV),
                 ("merged", [WRAPPER] + CC + OPENMP, ENV),
                 ("unmerged", [WRAPPER] + CC + OPENMP, dict(ENV, POMPPROF_MERGE_CALLS="0"))):
-            exe = os.path.join(cls.scratch, build)
+            # the same program name in each build, so the profiles' roots are the same
+            os.mkdir(os.path.join(cls.scratch, build))
+            exe = os.path.join(cls.scratch, build, "merge_calls")
             p = subprocess.run(command + FLAGS + [SOURCE, "-o", exe], env=env, cwd=cls.scratch,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                universal_newlines=True)
@@ -85,15 +89,16 @@ class MergeCalls(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.scratch, ignore_errors=True)
 
-    def run_build(self, build, threads):
+    def run_build(self, build, threads, **settings):
+        """stdout and profile of a run (and the directory of its output)."""
         exe, status, messages = self.exe[build]
         self.assertEqual((status, messages), (0, ""), build)
         out = tempfile.mkdtemp(dir=self.scratch)
-        p = subprocess.run([exe, str(N)],
-                           env=dict(ENV, OMP_NUM_THREADS=str(threads), POMPPROF_OUTPUT=out),
+        p = subprocess.run([exe, str(N)], env=dict(ENV, OMP_NUM_THREADS=str(threads),
+                                                    POMPPROF_OUTPUT=out, **settings),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
         self.assertEqual((p.returncode, p.stderr), (0, ""), build)
-        return p.stdout, None if build == "plain" else cubex.load(out)
+        return p.stdout, None if build == "plain" else cubex.load(out), out
 
     def test_builds_silent_and_merged_calls_used(self):
         for build in ("plain", "merged", "unmerged"):
@@ -108,11 +113,11 @@ class MergeCalls(unittest.TestCase):
     def test_same_output_and_profiles(self):
         for threads in (1, 2):
             with self.subTest(threads=threads):
-                plain, _ = self.run_build("plain", threads)
+                plain = self.run_build("plain", threads)[0]
                 self.assertTrue(plain.startswith("nodes %d " % calls(N, False)), plain)
                 trees = {}
                 for build in ("merged", "unmerged"):
-                    out, cube = self.run_build(build, threads)
+                    out, cube, _ = self.run_build(build, threads)
                     self.assertEqual(out, plain, build)
                     trees[build] = tree(cube, stubs_apart=threads > 1)
                     # the instances of the first task of nodes(): one per call with n >= 3
@@ -127,6 +132,32 @@ class MergeCalls(unittest.TestCase):
                 self.assertEqual(merged[1], unmerged[1])
                 if threads > 1:
                     self.assertGreater(sum(unmerged[1].values()), 0)
+
+    def test_general_path(self):
+        """The engine's general bodies (the clock instead of the TSC) give the same."""
+        trees = [tree(self.run_build(build, 1, POMPPROF_TIMER="clock")[1], False)
+                 for build in ("merged", "unmerged")]
+        self.assertGreater(len(trees[1][0]), 40)
+        self.assertEqual(trees[0], trees[1])
+
+    def test_trace_same_events(self):
+        """Traced, the same events in the same order (times aside)."""
+        if not shutil.which("otf2-print"):
+            self.skipTest("no otf2-print")
+        events = []
+        for build in ("merged", "unmerged"):
+            _, _, out = self.run_build(build, 1, POMPPROF_TRACE="1")
+            archive = os.path.join(out, "traces.otf2")
+            if not os.path.exists(archive):
+                self.skipTest("libpompprof built without OTF2")
+            p = subprocess.run(["otf2-print", archive], stdout=subprocess.PIPE,
+                               universal_newlines=True, check=True)
+            # EVENT LOCATION TIME attributes: all but the time
+            events.append([(f[0], f[1], f[3] if len(f) > 3 else "") for f in
+                           (line.split(None, 3) for line in p.stdout.splitlines())
+                           if len(f) >= 3 and f[0].isupper() and f[1].isdigit()])
+        self.assertGreater(len(events[1]), 5000)
+        self.assertEqual(events[0], events[1])
 
 
 if __name__ == "__main__":
