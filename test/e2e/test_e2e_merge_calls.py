@@ -3,17 +3,17 @@
 (scripts/pompprof_tools/wrapper/adjacent.py, doc/wrapper.md "Adjacent task events")
 measure what the separate calls measure.
 
-progs/merge_calls.c (a recursion of three tasks and a taskwait, a loop body of four tasks and a taskwait, undeferred tasks
-next to deferred ones, tasks inside tasks, untied tasks) is built plain, through the
-wrapper (the pass on) and through the wrapper with POMPPROF_MERGE_CALLS=0, each with
--Wall -Wextra -Wshadow -Werror: every build is silent, the merged one calls
-POMP2_Task_create_next and POMP2_Task_create_end_wait and the other does not.  At 1
-and 2 threads both print what the plain build prints and their profiles (read back with
-pompprof_tools.cube) are the same node by node with the same visits: at 1 thread the
-whole call tree; at 2 threads, where the thread that runs a task differs from run to
-run, the tree without the stubs of executed tasks, and the stubs' visits per construct.
-The same through the engine's general bodies (POMPPROF_TIMER=clock), and traced
-(POMPPROF_TRACE=1): the same events in the same order.
+progs/merge_calls.c (a recursion of three tasks and a taskwait, a loop body of four
+tasks and a taskwait, undeferred tasks next to deferred ones, tasks inside tasks, untied
+tasks) is built plain, through the wrapper (the pass on) and through the wrapper with
+POMPPROF_MERGE_CALLS=0, each with -Wall -Wextra -Wshadow -Werror: every build is silent,
+the merged one calls POMP2_Task_create_next and POMP2_Task_create_end_wait and the other
+does not. At 1 and 2 threads both print what the plain build prints and their profiles
+(read back with pompprof_tools.cube) are the same node by node with the same visits: at
+1 thread the whole call tree; at 2 threads, where the thread that runs a task differs
+from run to run, the tree without the stubs of executed tasks, and the stubs' visits per
+construct. The same through the engine's general bodies (POMPPROF_TIMER=clock), and
+traced (POMPPROF_TRACE=1): the same events in the same order.
 """
 import os
 import re

@@ -132,7 +132,8 @@ NEXT = re.compile(r"^(pomp2_if = 1; )?POMP2_Task_create_next\( &(opari2_region_\
                   r"pomp2_old_task, &(opari2_region_\d+), &pomp2_new_task, \"")
 WAIT = re.compile(r"^POMP2_Task_create_end_wait\( &(opari2_region_\d+), pomp2_old_task, "
                   r"&(opari2_region_\d+), \"")
-REGION = re.compile(r"&(opari2_region_\d+), &pomp2_\w+_task, [^\n]*?\"\d+\*regionType=\w+\*sscl=[^:\"]*:(\d+):")
+REGION = re.compile(r"&(opari2_region_\d+), &pomp2_\w+_task, [^\n]*?"
+                    r"\"\d+\*regionType=\w+\*sscl=[^:\"]*:(\d+):")
 
 
 def wrapper():

@@ -57,13 +57,6 @@ def enabled() -> bool:
     return os.environ.get(ENVIRONMENT, "").strip().lower() not in FALSE_WORDS
 
 
-class Block:
-    """An open task block (OPARI2's or merged ones): whether its pomp2_if holds 1."""
-
-    def __init__(self, if_is_one: bool):
-        self.if_is_one = if_is_one
-
-
 def between(lines: list[str], k: int) -> int:
     """The first line from k on that is neither a line marker nor blank."""
     while k < len(lines) and (not lines[k].strip() or MARKER.match(lines[k])):
@@ -84,18 +77,16 @@ def stands_alone(lines: list[str], k: int) -> bool:
     return not before.startswith("#") and before.endswith(STATEMENT_END)
 
 
-def task_header(lines: list[str], k: int) -> Block | None:
-    """The block of the POMP2_Task_create_begin at line k, if it is OPARI2's
-    layout and a statement of its own."""
-    if k < 4:
+def header_init(lines: list[str], k: int) -> str | None:
+    """The pomp2_if initializer of the task block whose header (HEADER) begins
+    at line k; None if there is no such header."""
+    if k < 0 or k + 4 > len(lines):
         return None
-    head = [line.strip() for line in lines[k - 4:k]]
+    head = [line.strip() for line in lines[k:k + 4]]
     init = IF_INIT.match(head[1])
     if not init or any(want is not None and have != want for have, want in zip(head, HEADER)):
         return None
-    if not stands_alone(lines, k - 4):
-        return None
-    return Block(init.group(1).strip() == "1")
+    return init.group(1).strip()
 
 
 def merge(text: str) -> str:
@@ -104,7 +95,9 @@ def merge(text: str) -> str:
     if not enabled():
         return text
     lines = text.split("\n")
-    blocks: dict[str, Block] = {}
+    # the open task blocks that a merge may extend, by the handle of their last
+    # creation: whether the block's pomp2_if holds 1
+    blocks: dict[str, bool] = {}
     wait_ends: dict[str, list[int]] = {}
     for k, line in enumerate(lines):
         m = WAIT_END.match(line.strip())
@@ -114,40 +107,34 @@ def merge(text: str) -> str:
         stripped = line.strip()
         begin = CREATE_BEGIN.match(stripped)
         if begin:
-            block = task_header(lines, k)
-            if block:
-                blocks[begin.group(1)] = block
+            init = header_init(lines, k - 4)
+            if init is not None and stands_alone(lines, k - 4):
+                blocks[begin.group(1)] = init == "1"
             continue
         end = CREATE_END.match(stripped)
         if not end or end.group(1) not in blocks or k + 1 >= len(lines) \
                 or lines[k + 1].strip() != "}":
             continue
-        first = blocks.pop(end.group(1))
+        if_is_one = blocks.pop(end.group(1))
         j = between(lines, k + 2)
-        if merge_create(lines, k, j, end.group(1), first, blocks):
+        if merge_create(lines, k, j, end.group(1), if_is_one, blocks):
             continue
         merge_wait(lines, k, j, end.group(1), wait_ends)
     return "\n".join(lines)
 
 
-def merge_create(lines: list[str], k: int, j: int, ended: str, first: Block,
-                 blocks: dict[str, Block]) -> bool:
+def merge_create(lines: list[str], k: int, j: int, ended: str, if_is_one: bool,
+                 blocks: dict[str, bool]) -> bool:
     """The creation ending at line k followed by a task block at line j."""
-    if j + 4 >= len(lines):
-        return False
-    head = [line.strip() for line in lines[j:j + 4]]
-    init = IF_INIT.match(head[1])
-    begin = CREATE_BEGIN.match(lines[j + 4].strip())
-    if not init or init.group(1).strip() != "1" or not begin \
-            or any(want is not None and have != want for have, want in zip(head, HEADER)):
+    begin = CREATE_BEGIN.match(lines[j + 4].strip()) if j + 4 < len(lines) else None
+    if not begin or header_init(lines, j) != "1":
         return False
     created, ctc = begin.groups()
     for n in (k, k + 1, j, j + 1, j + 2, j + 3):
         lines[n] = ""
     lines[j + 4] = "%sPOMP2_Task_create_next( &%s, pomp2_old_task, &%s, &pomp2_new_task, %s );" \
-        % ("" if first.if_is_one else "pomp2_if = 1; ", ended, created, ctc)
-    first.if_is_one = True
-    blocks[created] = first
+        % ("" if if_is_one else "pomp2_if = 1; ", ended, created, ctc)
+    blocks[created] = True
     return True
 
 
@@ -166,7 +153,8 @@ def merge_wait(lines: list[str], k: int, j: int, ended: str,
         return False
     for n in (k, k + 1, j):
         lines[n] = ""
-    lines[j + 1] = "POMP2_Task_create_end_wait( &%s, pomp2_old_task, &%s, %s );" % (ended, wait, ctc)
+    lines[j + 1] = "POMP2_Task_create_end_wait( &%s, pomp2_old_task, &%s, %s );" \
+        % (ended, wait, ctc)
     # it closes the first block's two braces now (one was the taskwait's own)
     lines[ends[0]] += " }"
     return True
