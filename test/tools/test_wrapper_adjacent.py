@@ -265,6 +265,16 @@ class Adjacent(unittest.TestCase):
         # the wrapper's own scheduling point stays as it was
         self.assertIn("POMP2_Taskwait_begin(pompprof_handle_", after)
 
+    def test_wrapped_forms(self):
+        """The same merges where the calls have their _wrapped names already."""
+        before = self.unmerged("cases.c", SOURCE)
+        wrapped = re.sub(r"\b(POMP2_(?:Task|Untied_task|Taskwait)_\w+?)\( &", r"\1_wrapped( &",
+                         before)
+        self.assertIn("POMP2_Taskwait_end_wrapped( &", wrapped)
+        after = adjacent.merge(wrapped)
+        self.assertEqual(self.merged_pairs(before, after, SOURCE), EXPECT)
+        self.assertEqual(after.replace("_wrapped(", "("), adjacent.merge(before))
+
     def test_untied(self):
         after = self.check("untied.c", UNTIED, UNTIED_EXPECT,
                            ["--opari2-arg=--omp-task-untied=keep"])

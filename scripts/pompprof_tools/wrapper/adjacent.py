@@ -40,15 +40,20 @@ FALSE_WORDS = ("0", "no", "false", "off")
 HANDLE = r"(opari2_region_\d+)"
 CTC = r'("(?:[^"\\]|\\.)*"|\w+)'
 TASK = r"POMP2_(?:Task|Untied_task)"
-CREATE_END = re.compile(r"^%s_create_end\( &%s, pomp2_old_task \); \}$" % (TASK, HANDLE))
-CREATE_BEGIN = re.compile(r"^%s_create_begin\( &%s, &pomp2_new_task, &pomp2_old_task, "
-                          r"pomp2_if, %s \s*\);$" % (TASK, HANDLE, CTC))
+# the entry points' second form for the wrapper's calls (pomp2/pp_pomp2_task.c), if
+# a pass has renamed them before this one
+WRAPPED = r"(?:_wrapped)?"
+CREATE_END = re.compile(r"^%s_create_end%s\( &%s, pomp2_old_task \); \}$"
+                        % (TASK, WRAPPED, HANDLE))
+CREATE_BEGIN = re.compile(r"^%s_create_begin%s\( &%s, &pomp2_new_task, &pomp2_old_task, "
+                          r"pomp2_if, %s \s*\);$" % (TASK, WRAPPED, HANDLE, CTC))
 IF_INIT = re.compile(r"^int pomp2_if = (.*);$")
-WAIT_BEGIN = re.compile(r"^POMP2_Taskwait_begin\( &%s, &pomp2_old_task, %s \s*\);$" % (HANDLE, CTC))
+WAIT_BEGIN = re.compile(r"^POMP2_Taskwait_begin%s\( &%s, &pomp2_old_task, %s \s*\);$"
+                        % (WRAPPED, HANDLE, CTC))
 # a task block's first lines, before its POMP2_Task_create_begin
 HEADER = ["{", None, "{ POMP2_Task_handle pomp2_old_task;", "POMP2_Task_handle pomp2_new_task;"]
 WAIT_OPEN = "{ POMP2_Task_handle pomp2_old_task;"
-WAIT_END = re.compile(r"^POMP2_Taskwait_end\( &%s, pomp2_old_task \); \}$" % HANDLE)
+WAIT_END = re.compile(r"^POMP2_Taskwait_end%s\( &%s, pomp2_old_task \); \}$" % (WRAPPED, HANDLE))
 # what may end the code before a block that is a statement of its own
 STATEMENT_END = (";", "{", "}")
 
