@@ -19,7 +19,8 @@ E2E_TESTS = \
 	test/e2e/test_e2e_exit_all.py \
 	test/e2e/test_e2e_fortran_refused.py \
 	test/e2e/test_e2e_lock_hints.py \
-	test/e2e/test_e2e_onoff.py
+	test/e2e/test_e2e_onoff.py \
+	test/e2e/test_e2e_merge_calls.py
 TESTS += $(E2E_TESTS)
 check_SCRIPTS += scripts/pompprof
 EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
@@ -34,4 +35,5 @@ EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
 	test/e2e/progs/prof_pagefaults.c \
 	test/e2e/progs/prof_depth.c test/e2e/progs/fdepth.F90 test/e2e/progs/run_facts.c \
 	test/e2e/progs/exit_all.c test/e2e/progs/exit_all.f90 \
-	test/e2e/progs/fortran_unrepairable.f90 test/e2e/progs/lock_hints.cpp
+	test/e2e/progs/fortran_unrepairable.f90 test/e2e/progs/lock_hints.cpp \
+	test/e2e/progs/merge_calls.c

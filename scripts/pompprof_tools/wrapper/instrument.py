@@ -13,6 +13,7 @@ import subprocess
 
 from .. import build_config
 from . import run as wrapper_run
+from .adjacent import merge as merge_adjacent
 from .ctext import MARKER, escape, unescape
 from .dependences import insert as record_dependences
 from .prelude import prelude
@@ -29,7 +30,7 @@ ASSIGN = re.compile(r"(POMP2_(?:USER_)?Assign_handle)\s*\(\s*&\s*(opari2_region_
 OPARI2_MACRO = re.compile(r"\b(opari2_ctc_\d+|POMP2_DLIST_\d+)\b")
 # OPARI2 runs no task event when the if clause is false; undeferred tasks run at
 # once on the creating thread, inside the creation, and are measured like that.
-TASK_GUARD = re.compile(r"\bif \(pomp2_if\)\s+(POMP2_(?:Untied_)?Task_\w+\s*\()")
+TASK_GUARD = re.compile(r"\bif \(pomp2_if\)\s+(POMP2_(?:Untied_task|Task)_\w+\s*\()")
 # OPARI2 asks for num_threads(omp_get_max_threads()) where the user wrote none;
 # the profile does not need it, and the program keeps its own choice.
 MAX_THREADS = "int pomp2_num_threads = omp_get_max_threads();"
@@ -161,6 +162,8 @@ def finish_c(out: str, inc: str, prepared: Prepared, cplusplus: bool, unit_id: s
             drop_num_threads = False
     out = restore_hidden("\n".join(lines))
     out = record_dependences(out, "<pompprof>", cplusplus, prepared.notes)
+    # after the depend recording, which then stands between two calls it separates
+    out = merge_adjacent(out)
 
     # the prelude goes after the markers that name the main file and the
     # working directory (the compiler takes both from the first lines)

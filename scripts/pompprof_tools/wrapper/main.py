@@ -67,6 +67,8 @@ environment:
                                     (default: the installation directories)
   POMPPROF_FUNCTIONS=1              as --functions (for build systems)
   POMPPROF_FILTER=FILE              as --filter=FILE
+  POMPPROF_MERGE_CALLS=0            one POMP2 call per task event, also where two
+                                    adjacent ones could be one (doc/wrapper.md)
 """
 
 

@@ -81,6 +81,9 @@ SIGNATURES = {
     "Untied_task_end": "void (%s)" % H,
     "Taskwait_begin": "void (%s, %s *, %s)" % (H, T, S),
     "Taskwait_end": "void (%s, %s)" % (H, T),
+    # pompprof's merged calls of adjacent task events (wrapper/adjacent.py)
+    "Task_create_next": "void (%s, %s, %s, %s *, %s)" % (H, T, H, T, S),
+    "Task_create_end_wait": "void (%s, %s, %s, %s)" % (H, T, H, S),
     "Init_lock": "void (void *)",
     "Destroy_lock": "void (void *)",
     "Set_lock": "void (void *)",

@@ -1,0 +1,307 @@
+"""The wrapper's merge of adjacent task events (scripts/pompprof_tools/wrapper/adjacent.py,
+doc/wrapper.md "Adjacent task events"), on real OPARI2 output: the wrapper's text of a
+source with the pass off (POMPPROF_MERGE_CALLS=0, --keep), merged by the pass.  Exactly
+the expected pairs are merged (found by the source lines in their region strings), with
+the expected `pomp2_if = 1;`; nothing else changes; every line keeps its place, so every
+line marker and every line of user code keeps its file:line; braces balance at every
+function's end; the merged text compiles with -Wall -Wextra -Werror and warns with
+-Wshadow no more than the unmerged one; merging again changes nothing."""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import toolstest as T
+from pompprof_tools.wrapper import adjacent, prelude
+from pompprof_tools.wrapper.ctext import MARKER, line_origins, tokenize
+
+# Each construct is tagged with a comment naming it (the comment's line is the
+# construct's); EXPECT lists the merges: (first, second, first's if needs resetting).
+SOURCE = """int work(int);
+void f(int n, int c, int *a)
+{
+    int x = 0, y = 0;
+#pragma omp task if(c) shared(x) /* T1 */
+    x = work(1);
+#pragma omp task shared(y) /* T2 */
+    y = work(2);
+#pragma omp task if(n > 2) shared(y) /* T3 */
+    y += work(3);
+#pragma omp task untied shared(x) /* T4 */
+    x += work(4);
+    x++;
+#pragma omp task depend(out: a[0]) shared(a) /* T5 */
+    a[0] = work(5);
+#pragma omp task depend(in: a[0]) shared(a) /* T6 */
+    a[1] = work(6);
+#pragma omp taskwait depend(in: a[1]) /* W1 */
+    if (c)
+#pragma omp task /* T7 */
+        work(7);
+#pragma omp task /* T8 */
+    work(8);
+#pragma omp task /* T9 */
+    {
+#pragma omp task /* T10 */
+        work(9);
+#pragma omp task /* T11 */
+        work(10);
+#pragma omp taskwait /* W2 */
+    }
+#pragma omp taskwait /* W3 */
+    for (int i = 0; i < n; i++) {
+#pragma omp task firstprivate(i) /* T12 */
+        work(i);
+#pragma omp task firstprivate(i) /* T13 */
+        work(i + 1);
+#pragma omp task firstprivate(i) /* T14 */
+        work(i + 2);
+    }
+#pragma omp taskwait /* W4 */
+#pragma omp task if(0) /* T15 */
+    work(11);
+#pragma omp task /* T16 */
+    work(12);
+#pragma omp taskyield
+#pragma omp task /* T17 */
+    work(13);
+#pragma omp taskwait /* W5 */
+#pragma omp task /* T18 */
+    work(14);
+again:
+#pragma omp task /* T19 */
+    work(15);
+    if (x > 100) { x = 0; goto again; }
+#pragma omp taskgroup
+    {
+#pragma omp task /* T20 */
+        work(16);
+    }
+#pragma omp task /* T21 */
+    work(17);
+#pragma omp scope
+#pragma omp task /* T22 */
+    work(18);
+#pragma omp task /* T23 */
+    work(19);
+#pragma omp taskwait /* W7 */
+    work(x + y);
+}
+"""
+EXPECT = {
+    ("T1", "T2", True),     # the first's if clause: its pomp2_if set to 1
+    ("T3", "T4", True),     # T2 -> T3: an if clause on the second
+    # T4 -> T5: user code between
+    ("T5", "T6", False),    # depend clauses: recorded after the creation
+    # T6 -> W1: the taskwait's depend recording between
+    # T7 -> T8: T7 is the body of `if (c)`
+    ("T8", "T9", False),
+    ("T10", "T11", False),  # inside T9's body
+    ("T11", "W2", False),   # a chain: T10's block
+    ("T9", "W3", False),    # nested tasks inside the first's body
+    ("T12", "T13", False),
+    ("T13", "T14", False),  # a chain of three: T12's block
+    # T14 -> W4: the loop's brace between
+    ("T15", "T16", True),   # if(0) on the first
+    # T16 -> T17: the taskyield (pompprof_old_task) between
+    ("T17", "W5", False),
+    # T18 -> T19: a label between
+    # T20 -> T21: the taskgroup's end between; T22 is the body of `scope`
+    ("T23", "W7", False),
+}
+# the same with untied tasks kept (POMP2_Untied_task_*)
+UNTIED = """int work(int);
+void g(void)
+{
+#pragma omp task untied /* U1 */
+    work(1);
+#pragma omp task untied /* U2 */
+    work(2);
+#pragma omp task /* U3 */
+    work(3);
+#pragma omp taskwait /* U4 */
+}
+"""
+UNTIED_EXPECT = {("U1", "U2", False), ("U2", "U3", False), ("U3", "U4", False)}
+
+NEXT = re.compile(r"^(pomp2_if = 1; )?POMP2_Task_create_next\( &(opari2_region_\d+), "
+                  r"pomp2_old_task, &(opari2_region_\d+), &pomp2_new_task, \"")
+WAIT = re.compile(r"^POMP2_Task_create_end_wait\( &(opari2_region_\d+), pomp2_old_task, "
+                  r"&(opari2_region_\d+), \"")
+REGION = re.compile(r"&(opari2_region_\d+), &pomp2_\w+_task, [^\n]*?"
+                    r"\"\d+\*regionType=\w+\*sscl=[^:\"]*:(\d+):")
+
+
+def wrapper():
+    return os.path.abspath(os.path.join(T.TOP_BUILDDIR or T.TOP_SRCDIR, "scripts", "pompprof"))
+
+
+class Adjacent(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="pp_adjacent_")
+        self.kept = []
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        for d in self.kept:
+            shutil.rmtree(d, ignore_errors=True)
+
+    def unmerged(self, name, source, extra=()):
+        """The wrapper's text of source with the pass off."""
+        src = os.path.join(self.tmp, name)
+        with open(src, "w") as f:
+            f.write(source)
+        env = dict(os.environ, POMPPROF_MERGE_CALLS="0")
+        proc = subprocess.run([T.PYTHON, wrapper(), "--keep"] + list(extra)
+                              + ["gcc", "-fopenmp", "-c", src, "-o", src + ".o"],
+                              env=env, cwd=self.tmp, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        m = re.search(r"kept intermediate files in (\S+)", proc.stderr)
+        self.assertTrue(m, proc.stderr)
+        self.kept.append(m.group(1))
+        texts = [p for p in glob.glob(os.path.join(m.group(1), "*", "*.i"))
+                 if not p.endswith((".pre.i", ".out.i"))]
+        self.assertEqual(len(texts), 1, texts)
+        with open(texts[0]) as f:
+            return f.read()
+
+    @staticmethod
+    def tags(source):
+        """tag -> source line of the construct it names."""
+        return {m.group(1): source[:m.start()].count("\n") + 1
+                for m in re.finditer(r"/\* (\w+) \*/", source)}
+
+    def merged_pairs(self, before, text, source):
+        """{(first tag, second tag, pomp2_if reset)} of the merged calls in text
+        (the merge of before)."""
+        by_line = {line: tag for tag, line in self.tags(source).items()}
+        handle = {h: by_line.get(int(line)) for h, line in REGION.findall(before)}
+        pairs = set()
+        for line in text.split("\n"):
+            m = NEXT.match(line)
+            if m:
+                pairs.add((handle[m.group(2)], handle[m.group(3)], bool(m.group(1))))
+            m = WAIT.match(line)
+            if m:
+                pairs.add((handle[m.group(1)], handle[m.group(2)], False))
+        return pairs
+
+    def check_layout(self, before, after):
+        """Same lines, markers and origins; only the pass's lines changed; braces
+        balance at every function's end (depth 0 at a line that is `}` alone at
+        depth 1, as the functions of the sources end)."""
+        b, a = before.split("\n"), after.split("\n")
+        self.assertEqual(len(a), len(b))
+        self.assertEqual(line_origins(a, "x"), line_origins(b, "x"))
+        for old, new in zip(b, a):
+            if MARKER.match(old) or old.startswith("#pragma"):
+                self.assertEqual(new, old)
+            elif new != old:
+                # deleted, or one of the three rewritten kinds of line
+                self.assertTrue(
+                    new == "" and re.match(r"^\s*(\{|\}|int pomp2_if = .*;|\{ POMP2_Task_handle "
+                                           r"pomp2_old_task;|POMP2_Task_handle pomp2_new_task;|"
+                                           r"POMP2_(Untied_task|Task)_create_end\(.*\); \})\s*$",
+                                           old)
+                    or NEXT.match(new) and "_create_begin(" in old
+                    or WAIT.match(new) and "POMP2_Taskwait_begin(" in old
+                    or new == old + " }" and "POMP2_Taskwait_end(" in old, (old, new))
+        for text in (before, after):
+            depth, ends = 0, 0
+            for tok in tokenize(text):
+                if tok.is_("{"):
+                    depth += 1
+                elif tok.is_("}"):
+                    depth -= 1
+                    self.assertGreaterEqual(depth, 0)
+                    ends += depth == 0
+            self.assertEqual(depth, 0)
+            self.assertGreaterEqual(ends, 1)
+
+    def compile_text(self, text, name, *flags):
+        """gcc's exit status and number of warnings on text, with the merged calls
+        declared (text from a wrapper run with the pass off lacks them)."""
+        tpd = "extern __thread POMP2_Task_handle pomp_tpd;"
+        self.assertIn(tpd, text)
+        text = text.replace(tpd, " ".join([tpd] + [prelude.declaration(n) for n in (
+            "Task_create_next", "Task_create_end_wait")]), 1)
+        path = os.path.join(self.tmp, name + ".i")
+        with open(path, "w") as f:
+            f.write(text)
+        proc = subprocess.run(["gcc", "-fopenmp", "-fpreprocessed", "-O2", "-c", path,
+                               "-o", path + ".o"] + list(flags),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True)
+        if proc.returncode:
+            print(proc.stderr)
+        return proc.returncode, proc.stderr.count("warning:")
+
+    def check(self, name, source, expect, extra=()):
+        before = self.unmerged(name, source, extra)
+        self.assertNotIn("create_next", before)
+        after = adjacent.merge(before)
+        self.assertEqual(self.merged_pairs(before, after, source), expect)
+        self.check_layout(before, after)
+        self.assertEqual(adjacent.merge(after), after)
+        for text, what in ((before, "unmerged"), (after, "merged")):
+            status, _ = self.compile_text(text, what, "-Wall", "-Wextra", "-Werror")
+            self.assertEqual(status, 0, what)
+        self.assertLessEqual(self.compile_text(after, "m", "-Wshadow")[1],
+                             self.compile_text(before, "u", "-Wshadow")[1])
+        os.environ[adjacent.ENVIRONMENT] = "0"
+        try:
+            self.assertEqual(adjacent.merge(before), before)
+        finally:
+            del os.environ[adjacent.ENVIRONMENT]
+        return after
+
+    def test_cases(self):
+        after = self.check("cases.c", SOURCE, EXPECT)
+        # the wrapper's own scheduling point stays as it was
+        self.assertIn("POMP2_Taskwait_begin(pompprof_handle_", after)
+
+    def test_wrapped_forms(self):
+        """The same merges where the calls have their _wrapped names already."""
+        before = self.unmerged("cases.c", SOURCE)
+        wrapped = re.sub(r"\b(POMP2_(?:Task|Untied_task|Taskwait)_\w+?)\( &", r"\1_wrapped( &",
+                         before)
+        self.assertIn("POMP2_Taskwait_end_wrapped( &", wrapped)
+        after = adjacent.merge(wrapped)
+        self.assertEqual(self.merged_pairs(before, after, SOURCE), EXPECT)
+        self.assertEqual(after.replace("_wrapped(", "("), adjacent.merge(before))
+
+    def test_untied(self):
+        after = self.check("untied.c", UNTIED, UNTIED_EXPECT,
+                           ["--opari2-arg=--omp-task-untied=keep"])
+        self.assertIn("POMP2_Untied_task_begin(", after)
+        self.assertIn("POMP2_Untied_task_create_begin(", after)
+
+    def test_cplusplus_and_on_by_default(self):
+        """The wrapper itself merges (C++ too) unless told not to."""
+        src = os.path.join(self.tmp, "fib.cpp")
+        with open(src, "w") as f:
+            f.write("long fib(int n)\n{\n    long x, y;\n    if (n < 2)\n        return n;\n"
+                    "#pragma omp task shared(x)\n    x = fib(n - 1);\n"
+                    "#pragma omp task shared(y)\n    y = fib(n - 2);\n"
+                    "#pragma omp taskwait\n    return x + y;\n}\n")
+        env = dict(os.environ)
+        env.pop(adjacent.ENVIRONMENT, None)
+        for setting, calls in ((None, {"POMP2_Task_create_next", "POMP2_Task_create_end_wait"}),
+                               ("0", set())):
+            if setting:
+                env[adjacent.ENVIRONMENT] = setting
+            subprocess.run([T.PYTHON, wrapper(), "g++", "-fopenmp", "-c", src, "-o", src + ".o"],
+                           env=env, check=True, cwd=self.tmp)
+            nm = subprocess.run(["nm", "-u", src + ".o"], stdout=subprocess.PIPE, check=True,
+                                universal_newlines=True).stdout
+            self.assertEqual(set(re.findall(r"POMP2_Task_create_(?:next|end_wait)", nm)), calls)
+            self.assertIn("POMP2_Task_create_begin", nm)
+
+
+if __name__ == "__main__":
+    unittest.main()
