@@ -31,6 +31,24 @@ OPARI2_MACRO = re.compile(r"\b(opari2_ctc_\d+|POMP2_DLIST_\d+)\b")
 # OPARI2 runs no task event when the if clause is false; undeferred tasks run at
 # once on the creating thread, inside the creation, and are measured like that.
 TASK_GUARD = re.compile(r"\bif \(pomp2_if\)\s+(POMP2_(?:Untied_task|Task)_\w+\s*\()")
+# OPARI2's task calls name the address of a handle it defines, never NULL: they
+# call the library's form that does not test for a NULL address (pomp2/
+# pp_pomp2_task.c: POMP2_..._wrapped).  The untied creation and end are the
+# tied ones under a second name; an untied begin keeps its own entry point.
+HANDLE_ARG = r"(\s*\(\s*&\s*opari2_region_\d+\b)"
+WRAPPED_CALL = re.compile(r"\bPOMP2_(?:Untied_task|Task)_(create_begin|create_end|end)" + HANDLE_ARG
+                          + r"|\bPOMP2_(Task_begin|Taskwait_begin|Taskwait_end)" + HANDLE_ARG)
+
+
+def wrapped_calls(text: str) -> str:
+    """OPARI2's hot task calls renamed to the library's _wrapped forms."""
+    def rename(m):
+        if m.group(1):
+            return "POMP2_Task_%s_wrapped%s" % (m.group(1), m.group(2))
+        return "POMP2_%s_wrapped%s" % (m.group(3), m.group(4))
+    return WRAPPED_CALL.sub(rename, text)
+
+
 # OPARI2 asks for num_threads(omp_get_max_threads()) where the user wrote none;
 # the profile does not need it, and the program keeps its own choice.
 MAX_THREADS = "int pomp2_num_threads = omp_get_max_threads();"
@@ -164,6 +182,7 @@ def finish_c(out: str, inc: str, prepared: Prepared, cplusplus: bool, unit_id: s
     out = record_dependences(out, "<pompprof>", cplusplus, prepared.notes)
     # after the depend recording, which then stands between two calls it separates
     out = merge_adjacent(out)
+    out = wrapped_calls(out)
 
     # the prelude goes after the markers that name the main file and the
     # working directory (the compiler takes both from the first lines)

@@ -82,6 +82,13 @@ SIGNATURES = {
     "Taskwait_begin": "void (%s, %s *, %s)" % (H, T, S),
     "Taskwait_end": "void (%s, %s)" % (H, T),
     # pompprof's merged calls of adjacent task events (wrapper/adjacent.py)
+    # the forms of the task calls for the wrapper's own calls (instrument.py)
+    "Task_create_begin_wrapped": "void (%s, %s *, %s *, int, %s)" % (H, T, T, S),
+    "Task_create_end_wrapped": "void (%s, %s)" % (H, T),
+    "Task_begin_wrapped": "void (%s, %s)" % (H, T),
+    "Task_end_wrapped": "void (%s)" % H,
+    "Taskwait_begin_wrapped": "void (%s, %s *, %s)" % (H, T, S),
+    "Taskwait_end_wrapped": "void (%s, %s)" % (H, T),
     "Task_create_next": "void (%s, %s, %s, %s *, %s)" % (H, T, H, T, S),
     "Task_create_end_wait": "void (%s, %s, %s, %s)" % (H, T, H, S),
     "Init_lock": "void (void *)",
