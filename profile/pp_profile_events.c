@@ -559,7 +559,29 @@ void pp_profile_join(pp_region_id region, pp_task_handle forking_task)
 
 /* ---- adjacent events in one call (the wrapper's merged calls) -------------------- */
 
-/* Their general form: each half's general body, at one time. */
+/* Both halves' general bodies at one time: after the fast path found the
+ * exit unusual (before it changed anything but, perhaps, the switch back to
+ * the task to resume, which pp_profile_switch_exit_general does not repeat),
+ * or for a location of the general kind. */
+static __attribute__((noinline)) void
+pp_profile_exit_resume_create_general(pp_location *loc, pp_region_id ended, pp_task_handle resumed,
+                                      pp_region_id region, pp_task_handle *task, uint64_t now)
+{
+    pp_profile_switch_exit_general(loc, resumed, ended, now);
+    pp_task_handle h = pp_profile_handle_of(loc);
+    if (task)
+        *task = h;
+    pp_profile_task_create_enter_loc(loc, region, h, now);
+}
+
+static __attribute__((noinline)) void
+pp_profile_exit_resume_enter_general(pp_location *loc, pp_region_id ended, pp_task_handle resumed,
+                                     pp_region_id region, uint64_t now)
+{
+    pp_profile_switch_exit_general(loc, resumed, ended, now);
+    pp_profile_enter_body(loc, region, now);
+}
+
 static __attribute__((noinline)) void pp_profile_exit_resume_create_other(pp_region_id ended,
                                                                           pp_task_handle resumed,
                                                                           pp_region_id region,
@@ -570,12 +592,7 @@ static __attribute__((noinline)) void pp_profile_exit_resume_create_other(pp_reg
         pp_profile_task_create_begin_other(region, task, NULL);
         return;
     }
-    uint64_t now = pp_timer_now();
-    pp_profile_switch_exit_general(loc, resumed, ended, now);
-    pp_task_handle h = pp_profile_handle_of(loc);
-    if (task)
-        *task = h;
-    pp_profile_task_create_enter_loc(loc, region, h, now);
+    pp_profile_exit_resume_create_general(loc, ended, resumed, region, task, pp_timer_now());
 }
 
 static __attribute__((noinline)) void pp_profile_exit_resume_enter_other(pp_region_id ended,
@@ -583,11 +600,31 @@ static __attribute__((noinline)) void pp_profile_exit_resume_enter_other(pp_regi
                                                                          pp_region_id region)
 {
     pp_location *loc = pp_profile_event_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        return;
-    uint64_t now = pp_timer_now();
-    pp_profile_switch_exit_general(loc, resumed, ended, now);
-    pp_profile_enter_body(loc, region, now);
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_exit_resume_enter_general(loc, ended, resumed, region, pp_timer_now());
+}
+
+/* The first half on the fast path: the switch back to resumed (when other
+ * tasks ran) and the exit of ended, the innermost open region; the task that
+ * goes on, or NULL when the general bodies must do the rest.  The caller
+ * then enters the next region below the task's new position, with no
+ * folded region (checked here), or leaves that to the general body of the
+ * second half: every call but tail calls is avoided, so the merged calls
+ * need no stack frame. */
+static inline __attribute__((always_inline)) pp_task *
+pp_profile_exit_resume_fast(pp_location *loc, pp_region_id ended, pp_task_handle resumed,
+                            uint64_t now)
+{
+    pp_task *t = loc->current;
+    if (PP_UNLIKELY(t->handle != resumed) && !(t = pp_profile_task_resume_top(loc, t, resumed, now)))
+        return NULL;
+    pp_node *n = t->pos;
+    if (PP_UNLIKELY(n->region != ended || n == t->floor || t->fold))
+        return NULL;
+    loc->last = now;
+    pp_profile_node_visit(n, now - t->susp - n->start);
+    t->pos = n->parent;
+    return t;
 }
 
 void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed,
@@ -599,8 +636,21 @@ void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed,
         return;
     }
     uint64_t now = pp_timer_tsc();
-    pp_profile_switch_exit_loc(loc, resumed, ended, now);
-    pp_profile_task_create_fast(loc, region, task, NULL, now);
+    pp_task *t = pp_profile_exit_resume_fast(loc, ended, resumed, now);
+    if (PP_UNLIKELY(t == NULL)) {
+        pp_profile_exit_resume_create_general(loc, ended, resumed, region, task, now);
+        return;
+    }
+    pp_task_handle h = pp_profile_handle_of(loc);
+    if (task)
+        *task = h;
+    pp_node *c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0));
+    if (PP_UNLIKELY(c == NULL)) {
+        pp_profile_task_create_general(loc, region, h, now);
+        return;
+    }
+    c->start = now - t->susp;
+    t->pos = c;
 }
 
 void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp_region_id region)
@@ -611,6 +661,16 @@ void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp
         return;
     }
     uint64_t now = pp_timer_tsc();
-    pp_profile_switch_exit_loc(loc, resumed, ended, now);
-    pp_profile_enter_fast(loc, region, now);
+    pp_task *t = pp_profile_exit_resume_fast(loc, ended, resumed, now);
+    if (PP_UNLIKELY(t == NULL)) {
+        pp_profile_exit_resume_enter_general(loc, ended, resumed, region, now);
+        return;
+    }
+    pp_node *c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0));
+    if (PP_UNLIKELY(c == NULL)) {
+        pp_profile_enter_general(loc, region, now);
+        return;
+    }
+    c->start = now - t->susp;
+    t->pos = c;
 }

@@ -206,11 +206,12 @@ class Adjacent(unittest.TestCase):
                 self.assertTrue(
                     new == "" and re.match(r"^\s*(\{|\}|int pomp2_if = .*;|\{ POMP2_Task_handle "
                                            r"pomp2_old_task;|POMP2_Task_handle pomp2_new_task;|"
-                                           r"POMP2_(Untied_task|Task)_create_end\(.*\); \})\s*$",
+                                           r"POMP2_(Untied_task|Task)_create_end(_wrapped)?\(.*\); \})"
+                                           r"\s*$",
                                            old)
-                    or NEXT.match(new) and "_create_begin(" in old
-                    or WAIT.match(new) and "POMP2_Taskwait_begin(" in old
-                    or new == old + " }" and "POMP2_Taskwait_end(" in old, (old, new))
+                    or NEXT.match(new) and "_create_begin" in old
+                    or WAIT.match(new) and "POMP2_Taskwait_begin" in old
+                    or new == old + " }" and "POMP2_Taskwait_end" in old, (old, new))
         for text in (before, after):
             depth, ends = 0, 0
             for tok in tokenize(text):
@@ -266,20 +267,28 @@ class Adjacent(unittest.TestCase):
         self.assertIn("POMP2_Taskwait_begin(pompprof_handle_", after)
 
     def test_wrapped_forms(self):
-        """The same merges where the calls have their _wrapped names already."""
+        """OPARI2's task calls come out under the library's _wrapped names (the
+        wrapper's own calls and an untied begin keep theirs), and the same merges
+        happen with the POMP2 names."""
         before = self.unmerged("cases.c", SOURCE)
-        wrapped = re.sub(r"\b(POMP2_(?:Task|Untied_task|Taskwait)_\w+?)\( &", r"\1_wrapped( &",
-                         before)
-        self.assertIn("POMP2_Taskwait_end_wrapped( &", wrapped)
-        after = adjacent.merge(wrapped)
-        self.assertEqual(self.merged_pairs(before, after, SOURCE), EXPECT)
-        self.assertEqual(after.replace("_wrapped(", "("), adjacent.merge(before))
+        for call in ("Task_create_begin", "Task_create_end", "Task_begin", "Task_end",
+                     "Taskwait_begin", "Taskwait_end"):
+            self.assertIn("POMP2_%s_wrapped( &opari2_region_" % call, before)
+            self.assertNotIn("POMP2_%s( &opari2_region_" % call, before)
+        self.assertIn("POMP2_Taskwait_end(pompprof_handle_", before)
+        plain = before.replace("_wrapped(", "(")
+        after = adjacent.merge(plain)
+        self.assertEqual(self.merged_pairs(plain, after, SOURCE), EXPECT)
+        self.assertEqual(after, adjacent.merge(before).replace("_wrapped(", "("))
 
     def test_untied(self):
         after = self.check("untied.c", UNTIED, UNTIED_EXPECT,
                            ["--opari2-arg=--omp-task-untied=keep"])
-        self.assertIn("POMP2_Untied_task_begin(", after)
-        self.assertIn("POMP2_Untied_task_create_begin(", after)
+        # an untied begin keeps its entry point (it tells the engine); the untied
+        # creation is the tied one under a second name, and goes to its _wrapped form
+        self.assertIn("POMP2_Untied_task_begin( &", after)
+        self.assertNotIn("POMP2_Untied_task_create_begin(", after)
+        self.assertIn("POMP2_Task_create_begin_wrapped( &", after)
 
     def test_cplusplus_and_on_by_default(self):
         """The wrapper itself merges (C++ too) unless told not to."""

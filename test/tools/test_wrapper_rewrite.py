@@ -328,7 +328,8 @@ class Instrument(unittest.TestCase):
         self.assertNotIn("POMP2_DLIST", text)
         self.assertNotIn("num_threads(pomp2_num_threads)", text)
         self.assertIn("int pomp2_num_threads = 0;", text)
-        self.assertIn("{ POMP2_Task_begin(", text)
+        # the guard gone, the call in the library's form for the wrapper's calls
+        self.assertIn("{ POMP2_Task_begin_wrapped( &opari2_region_1, 0 ); }", text)
         self.assertIn("#pragma omp nothing", text)
         self.assertIn("void POMP2_Init_reg_u1_1(void)", text)
         self.assertEqual(text.split("\n")[:2], ['# 0 "m.c"', '# 1 "<pompprof>"'])
