@@ -135,8 +135,8 @@ void pp_profile_exit_resume(pp_region_id region, pp_task_handle resumed);
  * - exit_resume_create: then task_create_begin(region, task, NULL);
  * - exit_resume_enter: then scheduling_enter(region, NULL).
  * The current task of the second event is `resumed`, which the caller holds
- * already.  Equivalent to the two calls in turn, also while measurement is
- * off. */
+ * already; task is not NULL.  Equivalent to the two calls in turn, also
+ * while measurement is off. */
 void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed,
                                    pp_region_id region, pp_task_handle *task);
 void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp_region_id region);

@@ -605,15 +605,15 @@ static __attribute__((noinline)) void pp_profile_exit_resume_enter_other(pp_regi
 }
 
 /* The first half on the fast path: the switch back to resumed (when other
- * tasks ran) and the exit of ended, the innermost open region; the task that
- * goes on, or NULL when the general bodies must do the rest.  The caller
- * then enters the next region below the task's new position, with no
- * folded region (checked here), or leaves that to the general body of the
- * second half: every call but tail calls is avoided, so the merged calls
- * need no stack frame. */
-static inline __attribute__((always_inline)) pp_task *
+ * tasks ran) and the exit of ended, the innermost open region; the node
+ * exited (its task goes on in *t), or NULL when the general bodies must do
+ * the rest.  The caller then enters the next region below the task's new
+ * position, with no folded region (checked here), or leaves that to the
+ * general body of the second half: every call but tail calls is avoided,
+ * so the merged calls need no stack frame. */
+static inline __attribute__((always_inline)) pp_node *
 pp_profile_exit_resume_fast(pp_location *loc, pp_region_id ended, pp_task_handle resumed,
-                            uint64_t now)
+                            uint64_t now, pp_task **tp)
 {
     pp_task *t = loc->current;
     if (PP_UNLIKELY(t->handle != resumed) && !(t = pp_profile_task_resume_top(loc, t, resumed, now)))
@@ -624,7 +624,21 @@ pp_profile_exit_resume_fast(pp_location *loc, pp_region_id ended, pp_task_handle
     loc->last = now;
     pp_profile_node_visit(n, now - t->susp - n->start);
     t->pos = n->parent;
-    return t;
+    *tp = t;
+    return n;
+}
+
+/* The region entered after exiting its sibling n: the two are adjacent in
+ * the program text, so it is nearly always the sibling made after n (the
+ * children keep their first-visit order); else the usual look-up. */
+static inline pp_node *pp_profile_child_after(pp_node *n, uint64_t key)
+{
+    pp_node *c = n->next_sibling;
+    if (PP_LIKELY(c != NULL && c->key == key)) {
+        n->parent->last_child = c;
+        return c;
+    }
+    return pp_profile_child_near(n->parent, key);
 }
 
 void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed,
@@ -636,15 +650,15 @@ void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed,
         return;
     }
     uint64_t now = pp_timer_tsc();
-    pp_task *t = pp_profile_exit_resume_fast(loc, ended, resumed, now);
-    if (PP_UNLIKELY(t == NULL)) {
+    pp_task *t;
+    pp_node *n = pp_profile_exit_resume_fast(loc, ended, resumed, now, &t);
+    if (PP_UNLIKELY(n == NULL)) {
         pp_profile_exit_resume_create_general(loc, ended, resumed, region, task, now);
         return;
     }
     pp_task_handle h = pp_profile_handle_of(loc);
-    if (task)
-        *task = h;
-    pp_node *c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0));
+    *task = h;
+    pp_node *c = pp_profile_child_after(n, pp_node_key_of(region, 0));
     if (PP_UNLIKELY(c == NULL)) {
         pp_profile_task_create_general(loc, region, h, now);
         return;
@@ -661,12 +675,13 @@ void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp
         return;
     }
     uint64_t now = pp_timer_tsc();
-    pp_task *t = pp_profile_exit_resume_fast(loc, ended, resumed, now);
-    if (PP_UNLIKELY(t == NULL)) {
+    pp_task *t;
+    pp_node *n = pp_profile_exit_resume_fast(loc, ended, resumed, now, &t);
+    if (PP_UNLIKELY(n == NULL)) {
         pp_profile_exit_resume_enter_general(loc, ended, resumed, region, now);
         return;
     }
-    pp_node *c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0));
+    pp_node *c = pp_profile_child_after(n, pp_node_key_of(region, 0));
     if (PP_UNLIKELY(c == NULL)) {
         pp_profile_enter_general(loc, region, now);
         return;
