@@ -176,18 +176,20 @@ static __attribute__((noinline)) void pp_profile_exit_other(pp_region_id region)
 void pp_profile_enter(pp_region_id region)
 {
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        pp_profile_enter_other(region);
-    else
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (pp_profile_measuring())
+            pp_profile_enter_other(region);
+    } else
         pp_profile_enter_fast(loc, region, pp_timer_tsc());
 }
 
 void pp_profile_exit(pp_region_id region)
 {
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        pp_profile_exit_other(region);
-    else
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (pp_profile_measuring())
+            pp_profile_exit_other(region);
+    } else
         pp_profile_exit_fast(loc, loc->current, region, pp_timer_tsc());
 }
 
@@ -391,9 +393,10 @@ static inline __attribute__((always_inline)) void
 pp_profile_switch_exit_inline(pp_task_handle resumed, pp_region_id region)
 {
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        pp_profile_switch_exit_other(resumed, region);
-    else
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (pp_profile_measuring())
+            pp_profile_switch_exit_other(resumed, region);
+    } else
         pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_tsc());
 }
 
@@ -671,7 +674,8 @@ void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp
 {
     pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL)) {
-        pp_profile_exit_resume_enter_other(ended, resumed, region);
+        if (pp_profile_measuring())
+            pp_profile_exit_resume_enter_other(ended, resumed, region);
         return;
     }
     uint64_t now = pp_timer_tsc();

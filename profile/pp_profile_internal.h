@@ -230,8 +230,8 @@ static inline pp_location *pp_profile_event_loc(void)
  * location when the fast paths apply to it: measurement is on, the location
  * neither traces nor counts, and the TSC is the source (the event then reads
  * it with pp_timer_tsc()).  Else NULL, and the event takes its general form
- * (pp_profile_event_loc, pp_timer_now), which also returns at once while
- * measurement is off.  The pointer alone says all this: switching
+ * (pp_profile_event_loc, pp_timer_now); while measurement is off, the
+ * events that record nothing then return after one test of the flag.  The pointer alone says all this: switching
  * measurement off clears every thread's (pp_profile_state.c), so the fast
  * path reads no flag. */
 static inline pp_location *pp_profile_fast_loc(void)

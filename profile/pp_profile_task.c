@@ -398,27 +398,30 @@ static __attribute__((noinline)) void pp_profile_task_end_other(pp_region_id tas
 void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied)
 {
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        pp_profile_task_begin_other(task_region, task, untied);
-    else
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (pp_profile_measuring())
+            pp_profile_task_begin_other(task_region, task, untied);
+    } else
         pp_profile_task_begin_fast(loc, task_region, task, untied, pp_timer_tsc());
 }
 
 void pp_profile_task_begin_tied(pp_region_id task_region, pp_task_handle task)
 {
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        pp_profile_task_begin_other(task_region, task, false);
-    else
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (pp_profile_measuring())
+            pp_profile_task_begin_other(task_region, task, false);
+    } else
         pp_profile_task_begin_fast(loc, task_region, task, false, pp_timer_tsc());
 }
 
 void pp_profile_task_end(pp_region_id task_region)
 {
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        pp_profile_task_end_other(task_region);
-    else
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (pp_profile_measuring())
+            pp_profile_task_end_other(task_region);
+    } else
         pp_profile_task_end_fast(loc, task_region, pp_timer_tsc());
 }
 
