@@ -16,6 +16,12 @@ task, three ways:
    misses per task of each group, and the functions that add the most.
    Also the instructions of each POMP2 event sequence alone (enter+exit, a
    task's creation, begin and end, a taskwait), from pomp2_overhead's loops.
+   Also the instructions per task of the same run in the modes that take
+   the engine's general paths -- traced (POMPPROF_TRACE=1), with the clock
+   instead of the TSC (POMPPROF_TIMER=clock), with a counter (a software
+   event of PAPI's) -- for this build and, with
+   --compare DIR, for another one, so that a change of the fast paths shows
+   what it does to them ('modes').
 2. Memory: peak RSS of both builds at two sizes and what the profiled build
    grows by per task between them (the engine reuses instance trees, so this
    should be about 0).
@@ -163,13 +169,14 @@ def parse_callgrind(path, program):
     return totals
 
 
-def run_callgrind(exe, n, outdir, label):
+def run_callgrind(exe, n, outdir, label, settings=None, cache_sim=True):
     out = os.path.join(outdir, "callgrind.%s" % label)
     env = dict(os.environ, OMP_NUM_THREADS="1",
                POMPPROF_OUTPUT=os.path.join(outdir, "profile-%s" % label))
-    for var in ("POMPPROF_TRACE", "POMPPROF_METRICS", "POMPPROF_ENABLE"):
+    for var in ("POMPPROF_TRACE", "POMPPROF_METRICS", "POMPPROF_ENABLE", "POMPPROF_TIMER"):
         env.pop(var, None)
-    cmd = ["valgrind", "--tool=callgrind", "--cache-sim=yes",
+    env.update(settings or {})
+    cmd = ["valgrind", "--tool=callgrind", "--cache-sim=%s" % ("yes" if cache_sim else "no"),
            "--callgrind-out-file=" + out, exe, str(n)]
     r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True)
@@ -177,6 +184,41 @@ def run_callgrind(exe, n, outdir, label):
         raise RuntimeError("%s under callgrind failed (status %d): %s" % (
             exe, r.returncode, r.stderr.strip().splitlines()[-1:] or ""))
     return out
+
+
+# (counters: a software event PAPI reads here; where PAPI cannot, the run
+# warns once and the row is the profile's)
+MODES = [("profile", {}), ("traced", {"POMPPROF_TRACE": "1"}),
+         ("clock timer", {"POMPPROF_TIMER": "clock"}),
+         ("counters", {"POMPPROF_METRICS": "perf::PAGE-FAULTS"})]
+
+
+def callgrind_total(path):
+    """The instructions of a callgrind run (its summary line)."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    raise RuntimeError("no summary in %s" % path)
+
+
+def modes(builddir, compare, n, tmp):
+    tasks = fib_tasks(n)
+    print("== Cost per task in the general modes: fib(%d), 1 thread, whole run" % n)
+    print("(callgrind; profiled minus plain build, divided by the %d tasks)" % tasks)
+    builds = [("this", builddir)] + ([("other", compare)] if compare else [])
+    plain = callgrind_total(run_callgrind(os.path.join(builddir, "examples", "plain", "fib"),
+                                          n, tmp, "modes-plain", cache_sim=False))
+    print("%-14s" % "mode" + "".join("%12s" % label for label, _ in builds))
+    for mode, settings in MODES:
+        row = "%-14s" % mode
+        for label, d in builds:
+            out = run_callgrind(os.path.join(d, "examples", "prof", "fib"), n, tmp,
+                                "modes-%s-%s" % (label, mode.replace(" ", "_")), settings,
+                                cache_sim=False)
+            row += "%12.1f" % ((callgrind_total(out) - plain) / tasks)
+        print(row)
+    print()
 
 
 def sum_by(totals, pick):
@@ -373,13 +415,14 @@ def main():
     ap.add_argument("--n", type=int, default=22, help="fib size under callgrind (22)")
     ap.add_argument("--top", type=int, default=15, help="functions listed (15)")
     ap.add_argument("--only", action="append",
-                    choices=["instructions", "events", "memory", "wall"])
+                    choices=["instructions", "events", "modes", "memory", "wall"])
     ap.add_argument("--reps", type=int, default=int(os.environ.get("BENCH_REPS", "5")))
     ap.add_argument("--compare", metavar="BUILDDIR",
-                    help="also time the profiled programs of this build (before/after)")
+                    help="also time the profiled programs of this build, and count their "
+                    "instructions in the general modes (before/after)")
     args = ap.parse_args()
     builddir = os.path.abspath(args.builddir)
-    parts = args.only or ["instructions", "events", "memory", "wall"]
+    parts = args.only or ["instructions", "events", "modes", "memory", "wall"]
     tmp = tempfile.mkdtemp(prefix="pompprof-taskcost.")
     try:
         if "instructions" in parts:
@@ -392,6 +435,12 @@ def main():
                 events(builddir, tmp)
             else:
                 print("== Instructions per event: skipped (no valgrind)")
+        if "modes" in parts:
+            if shutil.which("valgrind"):
+                modes(builddir, os.path.abspath(args.compare) if args.compare else None,
+                      args.n, tmp)
+            else:
+                print("== Cost per task in the general modes: skipped (no valgrind)")
         if "memory" in parts:
             memory(builddir, (args.n, args.n + 5), tmp)
         if "wall" in parts:
