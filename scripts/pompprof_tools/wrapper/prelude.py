@@ -82,13 +82,6 @@ SIGNATURES = {
     "Taskwait_begin": "void (%s, %s *, %s)" % (H, T, S),
     "Taskwait_end": "void (%s, %s)" % (H, T),
     # pompprof's merged calls of adjacent task events (wrapper/adjacent.py)
-    # the forms of the task calls for the wrapper's own calls (instrument.py)
-    "Task_create_begin_wrapped": "void (%s, %s *, %s *, int, %s)" % (H, T, T, S),
-    "Task_create_end_wrapped": "void (%s, %s)" % (H, T),
-    "Task_begin_wrapped": "void (%s, %s)" % (H, T),
-    "Task_end_wrapped": "void (%s)" % H,
-    "Taskwait_begin_wrapped": "void (%s, %s *, %s)" % (H, T, S),
-    "Taskwait_end_wrapped": "void (%s, %s)" % (H, T),
     "Task_create_next": "void (%s, %s, %s, %s *, %s)" % (H, T, H, T, S),
     "Task_create_end_wait": "void (%s, %s, %s, %s)" % (H, T, H, S),
     "Init_lock": "void (void *)",
@@ -105,6 +98,11 @@ SIGNATURES = {
     "Init_lock_with_hint": "void (void *, int)",
     "Init_nest_lock_with_hint": "void (void *, int)",
 }
+# The library's forms of the task calls for the wrapper's own calls
+# (instrument.py, WRAPPED_CALL): the same signatures under a second name.
+SIGNATURES.update({name + "_wrapped": SIGNATURES[name] for name in (
+    "Task_create_begin", "Task_create_end", "Task_begin", "Task_end", "Taskwait_begin",
+    "Taskwait_end")})
 CALL = re.compile(r"\bPOMP2_(\w+?)\s*\(")
 
 
