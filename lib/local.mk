@@ -1,11 +1,13 @@
-# lib/: shared utilities (messages, configuration, timer, PAPI counters).
+# lib/: shared utilities (messages, configuration, timer, PAPI counters, libraries
+# loaded when needed).
 noinst_LTLIBRARIES += lib/libpp_util.la
 lib_libpp_util_la_SOURCES = \
 	lib/pp_message.c lib/pp_message.h \
 	lib/pp_config.c lib/pp_config.h \
 	lib/pp_timer.c lib/pp_timer.h \
 	lib/pp_counters.c lib/pp_counters.h \
-	lib/pp_nearest.c lib/pp_nearest.h
+	lib/pp_nearest.c lib/pp_nearest.h \
+	lib/pp_dlload.c lib/pp_dlload.h
 # Signals: write the profile on SIGINT/SIGTERM.
 lib_libpp_util_la_SOURCES += lib/pp_signals.c lib/pp_signals.h
 # DWARF: code addresses to function names, files and lines, at the end.

@@ -72,6 +72,8 @@ static int pp_counters_repeated(const char (*names)[PP_COUNTERS_NAME_LEN], int i
 #include <dlfcn.h>
 #include <papi.h>
 
+#include "lib/pp_dlload.h"
+
 /* PAPI is loaded with dlopen when counters are asked for, not linked: a run
  * without POMPPROF_METRICS never loads libpapi and libpfm (whose start-up
  * relocations cost more than a profiled fib(22)'s clock reads).  The calls
@@ -91,20 +93,12 @@ static struct {
 /* 0, or -1 with the reason in why (the library or one of its functions missing). */
 static int pp_counters_load(char *why, size_t len)
 {
-    void *lib = dlopen(PP_PAPI_SONAME, RTLD_NOW | RTLD_GLOBAL);
-    if (!lib) {
-        const char *e = dlerror();
-        snprintf(why, len, "%s", e ? e : PP_PAPI_SONAME " not found");
-        return -1;
-    }
-#define PP_PAPI_RESOLVE(f)                                                                         \
-    if (!(*(void **)&pp_papi.f = dlsym(lib, #f))) {                                                \
-        snprintf(why, len, "%s has no %s", PP_PAPI_SONAME, #f);                                   \
-        return -1;                                                                                 \
-    }
-    PP_PAPI_FUNCS(PP_PAPI_RESOLVE)
-#undef PP_PAPI_RESOLVE
-    return 0;
+#define PP_PAPI_SLOT(f) (void *)&pp_papi.f,
+    static const char *const names[] = {PP_PAPI_FUNCS(PP_DLLOAD_NAME)};
+    void *const slots[] = {PP_PAPI_FUNCS(PP_PAPI_SLOT)};
+#undef PP_PAPI_SLOT
+    return pp_dlload(PP_PAPI_SONAME, RTLD_NOW | RTLD_GLOBAL, names, slots,
+                     sizeof names / sizeof names[0], why, len);
 }
 
 /* from here on PAPI's names are the loaded functions */

@@ -37,6 +37,8 @@ int pp_dwarf_demangle(const char *mangled, char *buf, size_t size)
 #ifdef HAVE_LIBDW
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+
+#include "lib/pp_dlload.h"
 #include <elfutils/libdwfl.h>
 
 struct pp_dwarf {
@@ -70,14 +72,14 @@ static int pp_dw_load(void)
     if (pp_dw_state)
         return pp_dw_state > 0 ? 0 : -1;
     pp_dw_state = -1;
-    void *lib = dlopen(PP_LIBDW_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
+#define PP_DW_SLOT(f) (void *)&pp_dw.f,
+    static const char *const names[] = {PP_DW_FUNCS(PP_DLLOAD_NAME)};
+    void *const slots[] = {PP_DW_FUNCS(PP_DW_SLOT)};
+#undef PP_DW_SLOT
+    char why[256]; /* a missing libdw leaves names unresolved, as before (no message) */
+    if (pp_dlload(PP_LIBDW_SONAME, RTLD_NOW | RTLD_LOCAL, names, slots,
+                  sizeof names / sizeof names[0], why, sizeof why) < 0)
         return -1;
-#define PP_DW_RESOLVE(f)                                                                           \
-    if (!(*(void **)&pp_dw.f = dlsym(lib, #f)))                                                    \
-        return -1;
-    PP_DW_FUNCS(PP_DW_RESOLVE)
-#undef PP_DW_RESOLVE
     pp_dw_state = 1;
     return 0;
 }

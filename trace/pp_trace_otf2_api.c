@@ -7,28 +7,21 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
+#include "lib/pp_dlload.h"
+
 pp_trace_otf2_api pp_trace_otf2_fn;
 
 /* 0, or -1 with the reason in why (the library or one of its functions missing). */
 static int pp_trace_otf2_open(char *why, size_t len)
 {
+#define PP_TRACE_OTF2_SLOT(f) (void *)&pp_trace_otf2_fn.f,
+    static const char *const names[] = {PP_TRACE_OTF2_FUNCS(PP_DLLOAD_NAME)};
+    void *const slots[] = {PP_TRACE_OTF2_FUNCS(PP_TRACE_OTF2_SLOT)};
+#undef PP_TRACE_OTF2_SLOT
     /* lazy binding, as when it was linked: RTLD_NOW would resolve all of the
      * library's own calls (some 200 relocations) at the trace's start */
-    void *lib = dlopen(PP_OTF2_SONAME, RTLD_LAZY | RTLD_LOCAL);
-    if (!lib) {
-        const char *e = dlerror();
-        snprintf(why, len, "%s", e ? e : PP_OTF2_SONAME " not found");
-        return -1;
-    }
-#define PP_TRACE_OTF2_RESOLVE(f)                                                                   \
-    if (!(*(void **)&pp_trace_otf2_fn.f = dlsym(lib, #f))) {                                       \
-        snprintf(why, len, "%s has no %s", PP_OTF2_SONAME, #f);                                   \
-        dlclose(lib);                                                                              \
-        return -1;                                                                                 \
-    }
-    PP_TRACE_OTF2_FUNCS(PP_TRACE_OTF2_RESOLVE)
-#undef PP_TRACE_OTF2_RESOLVE
-    return 0; /* kept loaded: the archive is written at the end of the run */
+    return pp_dlload(PP_OTF2_SONAME, RTLD_LAZY | RTLD_LOCAL, names, slots,
+                     sizeof names / sizeof names[0], why, len);
 }
 
 int pp_trace_otf2_load(char *why, size_t len)
