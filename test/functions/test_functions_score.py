@@ -83,16 +83,20 @@ class Score(unittest.TestCase):
         with open(truth) as f:
             return float(f.read())
 
-    def least_cpu_seconds(self, runs, *cases):
-        """The least CPU time of each (exe, env) case over runs rounds; the cases
-        alternate within a round, so that a busier spell of the machine (which
-        makes CPU time longer too: shared caches) falls on all of them alike."""
-        best = [None] * len(cases)
+    def cpu_seconds_rounds(self, runs, times, *cases):
+        """Add runs rounds of the CPU time of each (exe, env) case to times (a
+        list per case); the cases alternate within a round, so that a busier
+        spell of the machine (which makes CPU time longer too: shared caches)
+        falls on all of them alike."""
         for _ in range(runs):
             for i, (exe, env) in enumerate(cases):
-                t = self.cpu_seconds(exe, env)
-                best[i] = t if best[i] is None else min(best[i], t)
-        return best
+                times[i].append(self.cpu_seconds(exe, env))
+
+    @staticmethod
+    def least(times):
+        """The least of times, and how far the second least lies above it (what
+        the least itself may be off by)."""
+        return min(times), sorted(times)[1] - min(times)
 
     def region_row(self, text, name):
         for line in text.splitlines():
@@ -144,14 +148,26 @@ class Score(unittest.TestCase):
 
         m = re.search(r"with the filter .*: estimated cost (\S+) s, ([0-9.]+) %", text)
         estimate = float(m.group(1))
-        plain, filtered = self.least_cpu_seconds(7, (self.plain, None),
-                                                 (self.exe, {"POMPPROF_FILTER": gen}))
+        cases = ((self.plain, None), (self.exe, {"POMPPROF_FILTER": gen}))
+        times = [[], []]
+        for _ in range(3):  # more rounds while the runs vary as much as the cost
+            self.cpu_seconds_rounds(7, times, *cases)
+            (plain, plain_off), (filtered, filtered_off) = map(self.least, times)
+            # a difference of two least times is uncertain by what each may be off
+            noise = plain_off + filtered_off
+            if noise < estimate / 2:
+                break
         measured = filtered - plain
-        sys.stderr.write("estimated cost %.4f s (%s %%), measured %.4f s (plain %.4f s, "
-                         "filtered %.4f s)\n" % (estimate, m.group(2), measured, plain, filtered))
+        sys.stderr.write("estimated cost %.4f s (%s %%), measured %.4f s +- %.4f s (plain %.4f "
+                         "s, filtered %.4f s)\n" % (estimate, m.group(2), measured, noise, plain,
+                                                    filtered))
         self.assertGreater(estimate, 0)
-        self.assertGreaterEqual(measured, estimate / 2, text)
-        self.assertLessEqual(measured, estimate * 2, text)
+        # the estimate's per-call cost comes from one calibration run whose
+        # filtered figure (a difference of two loops of a few ns per call) varies
+        # by a third from run to run on a busy machine: a factor of 3 either way
+        # still tells a filtered function from a measured one (a factor of 20)
+        self.assertGreaterEqual(measured + noise, estimate / 3, text)
+        self.assertLessEqual(measured - noise, estimate * 3, text)
         # the rerun's profile has no tiny and no rec
         out, cube, _ = run(self.scratch, self.exe, 1, PHASES, DEPTH,
                            env={"POMPPROF_FILTER": gen})
