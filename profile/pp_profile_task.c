@@ -285,10 +285,13 @@ pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_h
         pp_profile_task_begin_general(loc, task_region, task, untied, now);
         return;
     }
-    /* the stub: where the construct's last instance had it, nearly always */
+    /* the stub: where the construct's last instance had it, nearly always.
+     * The hint may be a node freed since (its parent is then NULL:
+     * pp_profile_subtree_free) or made again for another region: checked by
+     * parent and key, it is the stub's node or a miss. */
     below = loc->implicit->pos;
     s = m->stub_hint;
-    if (PP_UNLIKELY(s == NULL || s->parent != below)) {
+    if (PP_UNLIKELY(s == NULL || s->parent != below || s->key != key)) {
         if (!(s = pp_profile_child_near(below, key))) {
             pp_profile_task_begin_general(loc, task_region, task, untied, now);
             return;
