@@ -87,6 +87,20 @@ static void pp_profile_instance_drain(pp_location *loc, pp_node *src, uint32_t n
     }
 }
 
+pp_node *pp_profile_instance_new(pp_location *loc, pp_node *m)
+{
+    pp_node *root = pp_profile_node_new(loc, NULL, m->key, PP_NODE_TASK_ROOT, 1);
+    if (!root)
+        return NULL;
+    root->depth = 2; /* program -> TASKS -> task */
+    root->link = m;
+    /* made only when all of m's other trees are in use: their number is a
+     * new candidate for the most instances active at once */
+    if (++m->instance_trees > m->instances_max)
+        m->instances_max = m->instance_trees;
+    return root;
+}
+
 void pp_profile_instance_keep_slow(pp_location *loc, pp_node *root)
 {
     pp_node *merged = root->link;

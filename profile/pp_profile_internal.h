@@ -291,14 +291,6 @@ static inline uint32_t pp_profile_construct_slot(uint64_t key)
     return ((uint32_t)key ^ (uint32_t)(key >> 32) * 0x9E3779B1u) & (PP_CONSTRUCT_CACHE - 1);
 }
 
-/* A new instance tree for merged root m was made: all its others are in
- * use, so their number is a new candidate for the most active at once. */
-static inline void pp_profile_instance_made(pp_node *m)
-{
-    if (++m->instance_trees > m->instances_max)
-        m->instances_max = m->instance_trees;
-}
-
 /* A spare instance tree of the merged root m (nodes kept from earlier
  * instances, values possibly not yet merged), NULL if none. */
 static inline pp_node *pp_profile_instance_take(pp_node *m)
@@ -309,6 +301,17 @@ static inline pp_node *pp_profile_instance_take(pp_node *m)
     m->link = root->next_sibling;
     root->next_sibling = NULL;
     return root;
+}
+
+/* A new instance tree (its root) for the merged root m, whose spare list is
+ * empty; NULL when out of memory. */
+pp_node *pp_profile_instance_new(pp_location *loc, pp_node *m);
+
+/* A spare instance tree of m, or a new one; NULL when out of memory. */
+static inline pp_node *pp_profile_instance_get(pp_location *loc, pp_node *m)
+{
+    pp_node *root = pp_profile_instance_take(m);
+    return root ? root : pp_profile_instance_new(loc, m);
 }
 
 /* The merged root below TASKS of task construct region (no parameters),

@@ -121,16 +121,10 @@ static inline void pp_split_root(pp_location *loc, pp_task *t, pp_node *n, uint3
     pp_node *m = pp_split_target(loc, loc->tasks, n, pset, e, 1);
     if (!m)
         return;
-    pp_node *r = pp_profile_instance_take(m);
+    pp_node *r = pp_profile_instance_get(loc, m);
     if (!r) {
-        r = pp_profile_node_new(loc, NULL, m->key, PP_NODE_TASK_ROOT, 1);
-        if (!r) {
-            PP_WARN_ONCE("out of memory for a task split by a parameter; it stays unsplit");
-            return;
-        }
-        r->depth = 2; /* program -> TASKS -> task */
-        r->link = m;
-        pp_profile_instance_made(m);
+        PP_WARN_ONCE("out of memory for a task split by a parameter; it stays unsplit");
+        return;
     }
     pp_profile_close_partial(loc, t, n, now);
     pp_profile_instance_keep(loc, t, n);

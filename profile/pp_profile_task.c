@@ -146,15 +146,8 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
         t = pp_profile_task_alloc(loc, 1);
     }
     pp_node *root = NULL, *merged = NULL;
-    if (PP_LIKELY(t != NULL) && (merged = pp_profile_instance_merged(loc, task_region)) != NULL &&
-        !(root = pp_profile_instance_take(merged))) {
-        root = pp_profile_node_new(loc, NULL, merged->key, PP_NODE_TASK_ROOT, 1);
-        if (root) {
-            root->depth = 2; /* program -> TASKS -> task */
-            root->link = merged;
-            pp_profile_instance_made(merged);
-        }
-    }
+    if (PP_LIKELY(t != NULL) && (merged = pp_profile_instance_merged(loc, task_region)) != NULL)
+        root = pp_profile_instance_get(loc, merged);
     if (PP_UNLIKELY(!root)) {
         PP_WARN_ONCE("out of memory for a task instance; its time stays with the enclosing region");
         if (t)
