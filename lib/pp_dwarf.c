@@ -37,9 +37,9 @@ int pp_dwarf_demangle(const char *mangled, char *buf, size_t size)
 #ifdef HAVE_LIBDW
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 
 #include "lib/pp_dlload.h"
-#include <elfutils/libdwfl.h>
 
 struct pp_dwarf {
     Dwfl *dwfl;

@@ -50,18 +50,18 @@ static inline pp_pomp2_region *pp_pomp2_region_of(void **slot, const char *ctc)
  * the hot entry points (pp_pomp2_task.c) go to a cold path of their own
  * for the latter, which assigns it, so that their common case is a tail
  * call into the engine that needs no stack frame. */
+/* The entry of an assigned handle at an address that is never NULL (the
+ * wrapper's own calls), NULL for an unassigned one. */
+static inline pp_pomp2_region *pp_pomp2_region_assigned(void **slot)
+{
+    return __atomic_load_n((pp_pomp2_region **)slot, __ATOMIC_ACQUIRE);
+}
+
 static inline pp_pomp2_region *pp_pomp2_region_known(void **slot)
 {
     if (__builtin_expect(slot == NULL, 0))
         return NULL;
-    return __atomic_load_n((pp_pomp2_region **)slot, __ATOMIC_ACQUIRE);
-}
-
-/* The same for a handle address that is never NULL (the wrapper's own
- * calls). */
-static inline pp_pomp2_region *pp_pomp2_region_assigned(void **slot)
-{
-    return __atomic_load_n((pp_pomp2_region **)slot, __ATOMIC_ACQUIRE);
+    return pp_pomp2_region_assigned(slot);
 }
 
 /* POMP2_Assign_handle: map ctc to its entry and store it into *slot (a NULL

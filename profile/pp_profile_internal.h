@@ -211,6 +211,19 @@ void pp_profile_tls_set(pp_location *loc);
  * fast paths apply (after measurement was switched off and on). */
 void pp_profile_fast_rearm(pp_location *loc);
 
+/* The prologue of the public events' fast form: the calling thread's
+ * location when the fast paths apply to it: measurement is on, the location
+ * neither traces nor counts, and the TSC is the source (the event then reads
+ * it with pp_timer_tsc()).  Else NULL, and the event takes its general form
+ * (pp_profile_event_loc, pp_timer_now); while measurement is off, the events
+ * that record nothing then return after one test of the flag.  The pointer
+ * alone says all this: switching measurement off clears every thread's
+ * (pp_profile_state.c), so the fast path reads no flag. */
+static inline pp_location *pp_profile_fast_loc(void)
+{
+    return __atomic_load_n(&pp_profile_fast_tls_, __ATOMIC_RELAXED);
+}
+
 /* The prologue of every event: the calling thread's location, or NULL when
  * nothing is to be recorded (measurement off, or no memory for a location).
  * A location of the fast kind whose fast pointer measurement's switching off
@@ -220,23 +233,10 @@ static inline pp_location *pp_profile_event_loc(void)
     if (PP_UNLIKELY(!pp_profile_measuring()))
         return NULL;
     pp_location *loc = pp_profile_loc();
-    if (PP_UNLIKELY(loc != NULL && loc->plain && pp_profile_fast_tls_ == NULL) &&
+    if (PP_UNLIKELY(loc != NULL && loc->plain && pp_profile_fast_loc() == NULL) &&
         pp_timer_is_tsc())
         pp_profile_fast_rearm(loc);
     return loc;
-}
-
-/* The prologue of the public events' fast form: the calling thread's
- * location when the fast paths apply to it: measurement is on, the location
- * neither traces nor counts, and the TSC is the source (the event then reads
- * it with pp_timer_tsc()).  Else NULL, and the event takes its general form
- * (pp_profile_event_loc, pp_timer_now); while measurement is off, the
- * events that record nothing then return after one test of the flag.  The pointer alone says all this: switching
- * measurement off clears every thread's (pp_profile_state.c), so the fast
- * path reads no flag. */
-static inline pp_location *pp_profile_fast_loc(void)
-{
-    return __atomic_load_n(&pp_profile_fast_tls_, __ATOMIC_RELAXED);
 }
 
 /* ---- extra metrics (pp_profile_extra.c) -------------------------------------- */
