@@ -9,8 +9,11 @@ ctext      C text: line markers, tokens, statement extents
 fortran    the Fortran path: the text OPARI2 gets (fortran_text: reading Fortran
            source; fortran_output: OPARI2's output made compilable)
 instrument runs OPARI2 and finishes its output; prelude: what replaces OPARI2's include
+adjacent   adjacent task events of OPARI2's output in one call
+functions  -finstrument-functions and filters (--functions)
 depend     marks of task constructs with depend clauses for the trace
 link       the link step: region init unit, libpompprof
 mpi        the link step of MPI programs
 run        running commands, notes on stderr
+switches   the on/off settings in the environment
 """

@@ -29,13 +29,12 @@ points with pompprof_old_task).  POMPPROF_MERGE_CALLS=0 turns the pass off."""
 
 from __future__ import annotations
 
-import os
 import re
 
 from .ctext import MARKER
+from .switches import switch
 
 ENVIRONMENT = "POMPPROF_MERGE_CALLS"
-FALSE_WORDS = ("0", "no", "false", "off")
 
 HANDLE = r"(opari2_region_\d+)"
 CTC = r'("(?:[^"\\]|\\.)*"|\w+)'
@@ -59,7 +58,7 @@ STATEMENT_END = (";", "{", "}")
 
 
 def enabled() -> bool:
-    return os.environ.get(ENVIRONMENT, "").strip().lower() not in FALSE_WORDS
+    return switch(ENVIRONMENT, True)
 
 
 def between(lines: list[str], k: int) -> int:

@@ -16,10 +16,10 @@ import re
 
 from .. import build_config
 from .. import filterfile
+from .switches import switch
 
 ENVIRONMENT = "POMPPROF_FUNCTIONS"
 FILTER_ENVIRONMENT = "POMPPROF_FILTER"
-TRUE_WORDS = ("1", "yes", "true", "on")
 
 # substrings of a function's source file (gcc matches them anywhere in the path)
 NEVER_FILES = ("/usr/include/", "/usr/lib/gcc/", "<pompprof>")
@@ -33,7 +33,7 @@ def enabled(wrapper_opts: list[str]) -> bool:
     """--functions, --filter=FILE or POMPPROF_FUNCTIONS=1."""
     return "--functions" in wrapper_opts \
         or any(o.startswith("--filter=") for o in wrapper_opts) \
-        or os.environ.get(ENVIRONMENT, "").strip().lower() in TRUE_WORDS
+        or switch(ENVIRONMENT, False)
 
 
 def asks_for_debug_info(args: list[str]) -> bool:
