@@ -90,24 +90,21 @@ static void pp_profile_fast_clear_all(int take_lock)
         pthread_mutex_unlock(&pp_profile_g.lock);
 }
 
-static int pp_profile_measuring_now(void)
+static void pp_profile_measuring_update(int take_lock)
 {
-    return pp_profile_g.started && !pp_profile_g.finished && pp_profile_g.config_enable &&
-           pp_profile_g.enabled_by_user;
+    int on = pp_profile_g.started && !pp_profile_g.finished && pp_profile_g.config_enable &&
+             pp_profile_g.enabled_by_user;
+    __atomic_store_n(&pp_profile_measuring_, on, __ATOMIC_SEQ_CST);
+    if (!on)
+        pp_profile_fast_clear_all(take_lock);
 }
 
 void pp_profile_update_measuring(void)
 {
-    int on = pp_profile_measuring_now();
-    __atomic_store_n(&pp_profile_measuring_, on, __ATOMIC_SEQ_CST);
-    if (!on)
-        pp_profile_fast_clear_all(1);
+    pp_profile_measuring_update(1);
 }
 
 void pp_profile_update_measuring_in_child(void)
 {
-    int on = pp_profile_measuring_now();
-    __atomic_store_n(&pp_profile_measuring_, on, __ATOMIC_SEQ_CST);
-    if (!on)
-        pp_profile_fast_clear_all(0);
+    pp_profile_measuring_update(0);
 }
