@@ -4,14 +4,29 @@
 progs/untied.c times each task's own work (before and after its taskyield)
 and counts the tasks that resumed on another thread.  In the profile:
 * every task is one instance: none lost, none counted twice;
-* the instances' time is the program's own measurement within 10 % (both are
-  wall-clock time of the same intervals, so a busy machine stretches both);
 * nothing on stderr (the engine follows the task; no "measured as tied");
-* in the trace, a task that moved has events on two threads.
-Whether libomp moves a task is its choice: each case runs until a run moved
-one (at most 10 runs); a case where none ever moved is skipped, saying so.
-libomp never moves a gcc binary's untied tasks (its GOMP_task runs them as
-tied): those runs check the counts and times only.
+* in the trace, a task that moved has events on two threads;
+* the instances' time against the program's own clock, in two checks.
+
+Every run: the instances' time is at least the work time less 10 %.  A busy
+machine cannot break this; it can only add time.
+
+Some run of a case: the instances' time is the work time within 10 %.  This
+is the check that the time a yielded task waits to be resumed is not
+counted.  One run cannot be held to it on a busy machine: the work times
+are wall-clock time of the same intervals, but the thread can lose its
+core between the runtime's events and the program's clock reads (from the
+task's begin to its first statement, say), or inside a yield that found
+nothing to switch to, where the task stays current.  That time is rightly
+the task's, and the program cannot see it.  Seen under a parallel
+`make check`: about 1 run in 100, at 4 threads on 2 cores.  So each case
+runs again, up to 3 runs, until one holds it.  An engine that counted the
+wait fails every run (checked: 1.4 to 1.5 times the work time at 4 threads).
+
+Whether libomp moves a task is its choice: the moving cases also run until a
+run moved one (at most 10 runs); a case where none ever moved is skipped,
+saying so.  libomp never moves a gcc binary's untied tasks (its GOMP_task
+runs them as tied): those runs check the counts and times only.
 """
 import os
 import re
@@ -26,8 +41,9 @@ import ompt_env as E  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TASKS = 24
-ITERS = 300000
+ITERS = 600000
 ATTEMPTS = 10
+TIGHT_ATTEMPTS = 3
 
 
 def task_locations(archive):
@@ -57,6 +73,8 @@ class UntiedTasks(unittest.TestCase):
         shutil.rmtree(cls.scratch, ignore_errors=True)
 
     def check_run(self, mode, threads, trace):
+        """One run, checked: (its instances' time over its work time, tasks
+        moved, output directory)."""
         extra = {"POMPPROF_TRACE": "1"} if trace else {}
         out, err, cube, outdir = E.run(self.exe[mode], mode, threads, [TASKS, ITERS],
                                        extra_env=extra, scratch=self.scratch)
@@ -65,40 +83,52 @@ class UntiedTasks(unittest.TestCase):
         own, moved = float(m.group(2)), int(m.group(3))
         self.assertEqual(err, "")
         (root,) = cube.task_roots()
-        self.assertEqual(root.region.name, "!$omp untied task @untied.c:%d" % next(
-            i for i, l in enumerate(open(os.path.join(HERE, "progs", "untied.c")), 1)
-            if "#pragma omp task untied" in l))
+        with open(os.path.join(HERE, "progs", "untied.c")) as src:
+            line = next(i for i, l in enumerate(src, 1) if "#pragma omp task untied" in l)
+        self.assertEqual(root.region.name, "!$omp untied task @untied.c:%d" % line)
         self.assertEqual(sum(cube.row("visits", root)), TASKS)
         measured = sum(cube.row("time", root))
-        self.assertLess(abs(measured - own), 0.10 * own, (measured, own))
-        return moved, outdir
+        self.assertGreater(measured, 0.90 * own, (measured, own))
+        return measured / own, moved, outdir
+
+    def run_case(self, mode, threads, trace=False, until_moved=False):
+        """Runs until one holds the work time within 10 % (and, if asked, one
+        moved a task): the output directory of a run that moved one."""
+        ratios, moved_in = [], None
+        for _ in range(ATTEMPTS if until_moved else TIGHT_ATTEMPTS):
+            ratio, moved, outdir = self.check_run(mode, threads, trace)
+            ratios.append(ratio)
+            if threads == 1:
+                self.assertEqual(moved, 0)
+            if moved and moved_in is None:
+                moved_in = (moved, outdir)
+            if min(ratios) < 1.10 and (moved_in or not until_moved):
+                break
+        self.assertLess(min(ratios), 1.10, "instances' time over work time, each run: %s" % ratios)
+        return moved_in
 
     def test_moved_tasks(self):
         # a gcc binary's untied tasks stay where they began on libomp (its
         # GOMP_task runs them as tied): see test_gcc_binary
-        for mode in ("clang",):
-            for threads in (2, 4):
-                with self.subTest(mode=mode, threads=threads):
-                    for attempt in range(ATTEMPTS):
-                        moved, outdir = self.check_run(mode, threads, trace=True)
-                        if moved:
-                            break
-                    if not moved:
-                        self.skipTest("libomp moved no task in %d runs" % ATTEMPTS)
-                    where = task_locations(os.path.join(outdir, "traces.otf2"))
-                    travelled = [t for t, locs in where.items() if len(locs) > 1]
-                    self.assertGreaterEqual(len(travelled), moved, where)
+        for threads in (2, 4):
+            with self.subTest(mode="clang", threads=threads):
+                moved_in = self.run_case("clang", threads, trace=True, until_moved=True)
+                if not moved_in:
+                    self.skipTest("libomp moved no task in %d runs" % ATTEMPTS)
+                moved, outdir = moved_in
+                where = task_locations(os.path.join(outdir, "traces.otf2"))
+                travelled = [t for t, locs in where.items() if len(locs) > 1]
+                self.assertGreaterEqual(len(travelled), moved, where)
 
     def test_gcc_binary(self):
         for threads in (2, 4):
             with self.subTest(threads=threads):
-                self.check_run("gcc", threads, trace=False)
+                self.run_case("gcc", threads)
 
     def test_one_thread(self):
         for mode in ("clang", "gcc"):
             with self.subTest(mode=mode):
-                moved, _ = self.check_run(mode, 1, trace=False)
-                self.assertEqual(moved, 0)
+                self.run_case(mode, 1)
 
 
 if __name__ == "__main__":
