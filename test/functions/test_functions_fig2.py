@@ -11,6 +11,14 @@ At 1, 2 and 4 threads, against what the program measured itself:
   parent is suspended in foo, so the taskwaits and task creations inside the
   task trees hold (almost) nothing, and foo's inclusive time in the task trees
   stays within the work of foo and bar;
+* the time checks in two parts.  Every run: at least the program's own time
+  less the margin; a busy machine only adds time.  Above, a run cannot be
+  held to the margin on a busy machine: a thread that loses its core between
+  foo's entry and its first clock read, or around a task creation, adds time
+  that is rightly foo's and that the program cannot see (seen once in 12
+  runs of this test beside a parallel build: foo 12 % above, at 4 threads
+  on 2 cores).  So a case runs again, up to 3 runs, until one holds every
+  upper bound; an engine that counted suspended time fails them all;
 * every node in the task trees is foo, bar or an OpenMP construct, foo sits
   right below each task construct, and the child tasks' stubs hang below the
   taskwait inside the implicit task's foo (its scheduling point);
@@ -51,7 +59,19 @@ class Fig2(unittest.TestCase):
         shutil.rmtree(cls.scratch, ignore_errors=True)
 
     def check(self, threads):
-        truth_file = os.path.join(self.scratch, "truth%d" % threads)
+        """Up to 3 runs: every run checked, until one holds the upper bounds."""
+        excesses = []
+        for attempt in range(3):
+            excess = self.check_run(threads, attempt)
+            if not excess:
+                return
+            excesses.append(excess)
+        self.fail("at %d threads, every run above the bounds: %s" % (threads, excesses))
+
+    def check_run(self, threads, attempt):
+        """One run: everything but the upper time bounds asserted; the upper
+        bounds it exceeds, as messages."""
+        truth_file = os.path.join(self.scratch, "truth%d.%d" % (threads, attempt))
         out, cube, err = run(self.scratch, self.exe, threads, TASKS, SPIN_US,
                              env={"FIG2_TRUTH": truth_file})
         self.assertEqual(err, "")
@@ -72,12 +92,15 @@ class Fig2(unittest.TestCase):
         # visits exact
         self.assertEqual(total(cube, "visits", foo), int(foo_n))
         self.assertEqual(total(cube, "visits", bar), int(bar_n))
+        excess = []
         # time: each function's own work
         for name, cn, truth in (("foo", foo, foo_s), ("bar", bar, bar_s)):
             got = total(cube, "time", cn)
-            self.assertAlmostEqual(got / truth, 1.0, delta=0.10,
-                                   msg="%s at %d threads: %g s in the profile, %g s measured "
-                                   "by the program" % (name, threads, got, truth))
+            what = "%s at %d threads: %g s in the profile, %g s measured by the program" % (
+                name, threads, got, truth)
+            self.assertGreater(got / truth, 0.90, what)
+            if got / truth > 1.10:
+                excess.append(what)
         # the task trees: each construct's root has foo right below it
         for root in cube.task_roots():
             self.assertIn("foo", [ch.region.name for ch in root.children], root.region.name)
@@ -100,13 +123,19 @@ class Fig2(unittest.TestCase):
             sched = [c for c in cube.cnodes_in_order() if in_tasks(cube, c)
                      and c.region.role in ("taskwait", "task create")]
             work = foo_s + bar_s
-            self.assertLess(total(cube, "time", sched, "inclusive"), 0.02 * work)
+            held = total(cube, "time", sched, "inclusive")
+            if held >= 0.02 * work:
+                excess.append("scheduling points in the task trees: %g s of %g s work"
+                              % (held, work))
             # foo in the task trees: the work of foo and bar inside the tasks,
             # without the child tasks that ran while it was suspended
             in_tree = total(cube, "time", cnodes_of(cube, "foo", where=True), "inclusive")
-            self.assertAlmostEqual(in_tree / task_s, 1.0, delta=0.05,
-                                   msg="foo in the task trees: %g s, the tasks' own work of "
-                                   "foo and bar %g s" % (in_tree, task_s))
+            what = ("foo in the task trees: %g s, the tasks' own work of foo and bar %g s"
+                    % (in_tree, task_s))
+            self.assertGreater(in_tree / task_s, 0.95, what)
+            if in_tree / task_s > 1.05:
+                excess.append(what)
+        return excess
 
     def test_report_by_callee(self):
         """pompprof-report: every task construct lists foo and bar with their visits,
