@@ -247,7 +247,7 @@ static inline size_t pp_pomp2_fortran_trim(const char *s, pp_f_len len)
 
 #include "pomp2/pp_pomp2_fortran_table.h"
 
-/* Dependences of Fortran tasks (wrapper/dependences.py inserts the calls):
+/* Dependences of Fortran tasks (wrapper/fortran_depend.py inserts the calls):
  * one list item per call, INTEGER(KIND=8) address and size (LOC, SIZEOF),
  * default INTEGER kind; pp_pomp2_depend.c does the rest. */
 typedef struct {

@@ -20,13 +20,15 @@ dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/__init__.py \
 	scripts/pompprof_tools/wrapper/main.py \
 	scripts/pompprof_tools/wrapper/adjacent.py \
+	scripts/pompprof_tools/wrapper/c_depend.py \
 	scripts/pompprof_tools/wrapper/cmdline.py \
 	scripts/pompprof_tools/wrapper/compile.py \
 	scripts/pompprof_tools/wrapper/ctext.py \
-	scripts/pompprof_tools/wrapper/depend.py \
-	scripts/pompprof_tools/wrapper/dependences.py \
+	scripts/pompprof_tools/wrapper/depend_items.py \
 	scripts/pompprof_tools/wrapper/directive.py \
 	scripts/pompprof_tools/wrapper/fortran.py \
+	scripts/pompprof_tools/wrapper/fortran_depend.py \
+	scripts/pompprof_tools/wrapper/fortran_depend_marks.py \
 	scripts/pompprof_tools/wrapper/fortran_output.py \
 	scripts/pompprof_tools/wrapper/fortran_text.py \
 	scripts/pompprof_tools/wrapper/functions.py \

@@ -14,8 +14,8 @@ import subprocess
 from .. import build_config
 from . import run as wrapper_run
 from .adjacent import merge as merge_adjacent
+from .c_depend import insert as record_dependences
 from .ctext import MARKER, escape, unescape
-from .dependences import insert as record_dependences
 from .prelude import prelude
 from .rewrite import Prepared, region_string, restore_hidden, restore_raw_strings
 

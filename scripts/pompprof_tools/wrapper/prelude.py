@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .dependences import declarations as depend_declarations
+from .c_depend import declarations as depend_declarations
 
 # The POMP2 entry points OPARI2 (and the wrapper) call, with the parameter
 # types of <opari2/pomp2_lib.h> spelled in built-in types.  Locks are passed as

@@ -1,5 +1,5 @@
 """The wrapper marks Fortran task constructs with depend clauses in OPARI2's region
-strings (scripts/pompprof_tools/wrapper/depend.py; C and C++ get the mark from the
+strings (scripts/pompprof_tools/wrapper/fortran_depend_marks.py; C and C++ get the mark from the
 directive facts).  On real OPARI2 output (free form, a directive continued over two
 lines): exactly the tasks with a depend clause get hasDepend=1, every region string's
 length prefix stays right (the library rejects strings where it is wrong), LEN stays
@@ -14,7 +14,7 @@ import unittest
 
 import toolstest as T  # noqa: F401  (sets sys.path)
 from pompprof_tools import build_config
-from pompprof_tools.wrapper import depend as wrapper_depend
+from pompprof_tools.wrapper import fortran_depend_marks as marks
 
 F_SOURCE = """program p
   integer :: a, b
@@ -74,8 +74,8 @@ class WrapperDepend(unittest.TestCase):
         with open(inc) as f:
             original = f.read()
         before = f_strings(original)
-        text = wrapper_depend.mark_depend_clauses(original)
-        self.assertEqual(wrapper_depend.mark_depend_clauses(text), text)  # no second mark
+        text = marks.mark_depend_clauses(original)
+        self.assertEqual(marks.mark_depend_clauses(text), text)  # no second mark
         with open(inc, "w") as f:
             f.write(text)
         after = f_strings(text)

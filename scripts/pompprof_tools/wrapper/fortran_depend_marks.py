@@ -1,13 +1,14 @@
-"""Marks Fortran task constructs that have depend clauses, for the trace analysis.
+"""Marks Fortran task constructs that have depend clauses, in OPARI2's include
+file, for the trace analysis.  (C and C++ get the mark from the directive
+facts, directive.TASK_FACTS; the list items of both are recorded by
+c_depend.py and fortran_depend.py.)
 
 OPARI2 2.0.7 does not report depend clauses in its region strings, and POMP2 events say
 nothing about dependences, so without a mark a trace could not tell a task that waited
-for its dependences from one that was ready and not scheduled (doc/trace.md).  For C and
-C++ the wrapper's directive facts add `hasDepend=1` (wrapper_directive.TASK_FACTS); for
-Fortran this module does it on OPARI2's include file: each task's region string whose
-directive lines (sscl, first to last line) contain a depend clause gets the key, which
-libpompprof passes to the trace as the task's region description.  The string's length
-prefix and the constant's LEN are kept right."""
+for its dependences from one that was ready and not scheduled (doc/trace.md).  Each
+task's region string whose directive lines (sscl, first to last line) contain a depend
+clause gets the key `hasDepend=1`, which libpompprof passes to the trace as the task's
+region description.  The string's length prefix and the constant's LEN are kept right."""
 
 from __future__ import annotations
 
