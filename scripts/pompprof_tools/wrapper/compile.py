@@ -8,7 +8,7 @@
    wrapper, with the same status.
 2. preprocess: the compiler's own preprocessor with the user's flags (-E, quiet).
 3. instrument: rewrites for OPARI2, OPARI2, its output made compilable
-   (wrapper_rewrite, wrapper_instrument; Fortran: fortran, fortran_text, fortran_output).
+   (rewrite, instrument; Fortran: fortran, fortran_text, fortran_output).
 4. compile: the instrumented text with the user's flags, quiet (-w, no -Werror,
    no dependency output), to the object the plain pass wrote.
 
