@@ -1,9 +1,11 @@
 """The wrapper marks Fortran task constructs with depend clauses in OPARI2's region
-strings (scripts/pompprof_tools/wrapper/fortran_depend_marks.py; C and C++ get the mark from the
-directive facts).  On real OPARI2 output (free form, a directive continued over two
-lines): exactly the tasks with a depend clause get hasDepend=1, every region string's
-length prefix stays right (the library rejects strings where it is wrong), LEN stays
-OPARI2's margin above it, the lines fit fixed form, and the include still compiles."""
+strings (scripts/pompprof_tools/wrapper/fortran_depend_marks.py; C and C++ get the mark
+from the directive facts).  On real OPARI2 output, free and fixed form (a directive
+continued over two lines): exactly the tasks with a depend clause get hasDepend=1, every
+region string's length prefix stays right (the library rejects strings where it is
+wrong), LEN stays OPARI2's margin above it, the lines fit fixed form, and the include
+still compiles.  The same on OPARI2's output reformatted (pieces of other lengths, other
+spacing): the same strings marked, in pieces no longer than the reformatted ones."""
 
 import os
 import re
@@ -16,7 +18,7 @@ import toolstest as T  # noqa: F401  (sets sys.path)
 from pompprof_tools import build_config
 from pompprof_tools.wrapper import fortran_depend_marks as marks
 
-F_SOURCE = """program p
+FREE = """program p
   integer :: a, b
   a = 0
   b = 0
@@ -35,17 +37,64 @@ F_SOURCE = """program p
   print *, a + b
 end program
 """
+FIXED = """      program p
+      integer a, b
+      a = 0
+      b = 0
+!$omp parallel
+!$omp single
+!$omp task depend(out:a)
+!$omp& shared(a)
+      a = 1
+!$omp end task
+!$omp task shared(b)
+      b = 1
+!$omp end task
+!$omp task depend(in:a) depend(inout:b)
+      b = a + b
+!$omp end task
+!$omp taskwait
+!$omp end single
+!$omp end parallel
+      print *, a + b
+      end program
+"""
+# (source, OPARI2's options, form is fixed, which tasks have depend clauses)
+CASES = {"free": ("f.f90", FREE, ["--f90", "--free-form"], False, [True, False]),
+         "fixed": ("g.f", FIXED, ["--f77", "--fix-form"], True, [True, False, True])}
 
 
 def f_strings(text):
+    """(LEN, string) of each region string of an include file, in order: the pieces
+    after `opari2_ctc_<n> =` up to the blank line that ends OPARI2's declaration."""
     out = []
-    for m in re.finditer(r'CHARACTER \(LEN=(\d+)\), parameter :: opari2_ctc_\d+ =&\n'
-                         r'((?: *"[^"\n]*"//&\n)* *"[^"\n]*"\n)', text, re.I):
-        out.append((int(m.group(1)), "".join(re.findall(r'"([^"\n]*)"', m.group(2)))))
+    for m in re.finditer(r"opari2_ctc_(\d+)\s*=(.*?)(?:\n\n|\Z)", text, re.S | re.I):
+        length = re.search(r"CHARACTER\s*(?:\(\s*LEN\s*=\s*|\*)(\d+)[^\n]*opari2_ctc_%s\b"
+                           % m.group(1), text, re.I)
+        out.append((int(length.group(1)), "".join(re.findall(r'"([^"\n]*)"', m.group(2)))))
     return out
 
 
-class WrapperDepend(unittest.TestCase):
+def pieces(text):
+    return re.findall(r'"([^"\n]*)"', text)
+
+
+def inc_spacing(text, fixed, width):
+    """The include file's region strings in pieces of width characters, other spacing."""
+    def one(m):
+        chunks = [s[k:k + width] for s in ["".join(pieces(m.group(2)))]
+                  for k in range(0, len(s), width)]
+        if fixed:
+            body = "//\n".join('     &"%s"' % c for c in chunks) + ")"
+        else:
+            body = "// &\n".join('   "%s"' % c for c in chunks)
+        return m.group(1) + "\n" + body + "\n"
+    text = re.sub(r"(opari2_ctc_\d+\s*=\s*&?)\s*\n(.*?)\n(?=\n)", one, text, flags=re.S)
+    return text.replace("CHARACTER (LEN=", "CHARACTER( LEN = ").replace("), parameter :: ",
+                                                                        " ),parameter::")
+
+
+class FortranDependMarks(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="pp_depend_")
 
@@ -60,7 +109,8 @@ class WrapperDepend(unittest.TestCase):
         os.makedirs(os.path.dirname(out), exist_ok=True)
         subprocess.run([build_config.OPARI2, "--omp-tpd"] + list(args) + [src, out],
                        check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        return out + ".opari.inc"
+        with open(out + ".opari.inc") as f:
+            return out + ".opari.inc", f.read()
 
     def assertLengths(self, strings):
         """The prefix counts the whole string (or, as OPARI2 2.0.7 counts, the rest
@@ -69,34 +119,63 @@ class WrapperDepend(unittest.TestCase):
             declared, rest = s.split("*", 1)
             self.assertIn(int(declared), (len(s), len(rest) + 3), s)
 
-    def test_fortran(self):
-        inc = self.opari2("f.f90", F_SOURCE, ["--f90", "--free-form"])
-        with open(inc) as f:
-            original = f.read()
-        before = f_strings(original)
-        text = marks.mark_depend_clauses(original)
-        self.assertEqual(marks.mark_depend_clauses(text), text)  # no second mark
-        with open(inc, "w") as f:
-            f.write(text)
-        after = f_strings(text)
-        self.assertEqual(len(after), len(before))
-        self.assertLengths(s for _, s in after)
-        margin = {l - len(s) for l, s in before}
-        self.assertEqual({l - len(s) for l, s in after}, margin)
-        tasks = [s for _, s in after if "regionType=task*" in s]
-        self.assertEqual(["hasDepend=1" in s for s in tasks], [True, False])
-        for line in text.splitlines():
-            self.assertLessEqual(len(line), 72, line)
+    def assertCompiles(self, inc, fixed):
         fc = shutil.which(os.environ.get("FC") or "gfortran")
         if not fc:
             self.skipTest("no Fortran compiler")
-        unit = os.path.join(self.tmp, "u.f90")
+        unit = os.path.join(self.tmp, "u.f" if fixed else "u.f90")
         with open(unit, "w") as f:
-            f.write("subroutine s()\n  include '%s'\nend subroutine\n" % inc)
+            f.write("      subroutine s()\n      include '%s'\n      end subroutine\n" % inc)
         p = subprocess.run([fc, "-c", unit, "-o", os.path.join(self.tmp, "u.o")],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            universal_newlines=True)
         self.assertEqual(p.returncode, 0, p.stderr)
+
+    def check(self, case, reformat=None):
+        """Mark OPARI2's include of CASES[case] (reformatted by reformat); the marked
+        text, after the checks of the module's docstring."""
+        name, source, args, fixed, depend = CASES[case]
+        path, original = self.opari2(name, source, args)
+        if reformat:
+            original = reformat(original, fixed)
+        before = f_strings(original)
+        text = marks.mark(original)
+        self.assertEqual(marks.mark(text), text)  # no second mark
+        with open(path, "w") as f:
+            f.write(text)
+        after = f_strings(text)
+        self.assertEqual(len(after), len(before))
+        self.assertLengths(s for _, s in after)
+        margin = {n - len(s) for n, s in before}
+        self.assertEqual({n - len(s) for n, s in after}, margin)
+        tasks = [s for _, s in after if "regionType=task*" in s]
+        self.assertEqual(["hasDepend=1" in s for s in tasks], depend)
+        for (_, old), (_, new) in zip(before, after):
+            if "hasDepend=1" in new:
+                self.assertEqual(new.split("*", 1)[1], old.split("*", 1)[1][:-1] + "hasDepend=1**")
+            else:
+                self.assertEqual(new, old)
+        for line in text.splitlines():
+            self.assertLessEqual(len(line), 72, line)
+        widest = max(len(p) for p in pieces(original))
+        self.assertTrue(all(len(p) <= widest for p in pieces(text)))
+        self.assertCompiles(path, fixed)
+        return text
+
+    def test_free(self):
+        self.check("free")
+
+    def test_fixed(self):
+        self.check("fixed")
+
+    def test_reformatted(self):
+        """Pieces of OPARI2's own length are no constant of the pass: shorter and
+        longer ones, other spacing, in both forms."""
+        for case in CASES:
+            for width in (20, 40, 61):
+                with self.subTest(case=case, width=width):
+                    text = self.check(case, lambda t, fixed: inc_spacing(t, fixed, width))
+                    self.assertEqual(max(len(p) for p in pieces(text)), width)
 
 
 if __name__ == "__main__":

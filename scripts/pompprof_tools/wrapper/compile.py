@@ -31,7 +31,7 @@ from .cmdline import CommandLine
 from .ctext import TextError
 from . import fortran, fortran_output, fortran_text
 from .fortran_depend import insert as record_fortran_dependences
-from .fortran_depend_marks import mark_depend_clauses
+from .fortran_depend_marks import mark as mark_depend_clauses
 from .instrument import (absolute_markers, finish_c, opari2_failure, run_opari2,
                                  spellings, user_markers)
 from .rewrite import prepare
