@@ -129,6 +129,7 @@ pompprof_scripts_edit = sed \
 	-e 's|[@]abs_top_builddir[@]|$(abs_top_builddir)|g' \
 	-e 's|[@]OPARI2[@]|$(OPARI2)|g' \
 	-e 's|[@]OPARI2_CONFIG[@]|$(OPARI2_CONFIG)|g' \
+	-e 's|[@]OPARI2_TESTED[@]|$(OPARI2_TESTED)|g' \
 	-e 's|[@]libdir[@]|$(libdir)|g' \
 	-e 's|[@]pkglibexecdir[@]|$(pkglibexecdir)|g' \
 	-e 's|[@]includedir[@]|$(includedir)|g' \
