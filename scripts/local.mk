@@ -38,7 +38,8 @@ dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/prelude.py \
 	scripts/pompprof_tools/wrapper/rewrite.py \
 	scripts/pompprof_tools/wrapper/run.py \
-	scripts/pompprof_tools/wrapper/switches.py
+	scripts/pompprof_tools/wrapper/switches.py \
+	scripts/pompprof_tools/wrapper/tally.py
 pompprof_tools_launcherdir = $(pompprof_toolsdir)/launcher
 dist_pompprof_tools_launcher_DATA = \
 	scripts/pompprof_tools/launcher/__init__.py \

@@ -3,20 +3,28 @@ strings (scripts/pompprof_tools/wrapper/fortran_depend_marks.py; C and C++ get t
 from the directive facts).  On real OPARI2 output, free and fixed form (a directive
 continued over two lines): exactly the tasks with a depend clause get hasDepend=1, every
 region string's length prefix stays right (the library rejects strings where it is
-wrong), LEN stays OPARI2's margin above it, the lines fit fixed form, and the include
-still compiles.  The same on OPARI2's output reformatted (pieces of other lengths, other
-spacing): the same strings marked, in pieces no longer than the reformatted ones."""
+wrong), LEN stays OPARI2's margin above it, the lines fit fixed form, the include still
+compiles, and the pass counts the tasks it marked against those of the source.  The
+same on OPARI2's output reformatted (pieces of other lengths, other spacing): the same
+strings marked, in pieces no longer than the reformatted ones.  On strings in a form
+the pass does not read (apostrophes), it marks nothing and its count falls short."""
 
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
-import toolstest as T  # noqa: F401  (sets sys.path)
+import toolstest as T
 from pompprof_tools import build_config
 from pompprof_tools.wrapper import fortran_depend_marks as marks
+from pompprof_tools.wrapper.tally import Tally
+
+# the reformatting of test_e2e_opari2_layout.py's OPARI2
+sys.path.insert(0, os.path.join(T.TOP_SRCDIR, "test", "e2e"))
+from reformat_opari2 import inc_spacing  # noqa: E402
 
 FREE = """program p
   integer :: a, b
@@ -79,21 +87,6 @@ def pieces(text):
     return re.findall(r'"([^"\n]*)"', text)
 
 
-def inc_spacing(text, fixed, width):
-    """The include file's region strings in pieces of width characters, other spacing."""
-    def one(m):
-        chunks = [s[k:k + width] for s in ["".join(pieces(m.group(2)))]
-                  for k in range(0, len(s), width)]
-        if fixed:
-            body = "//\n".join('     &"%s"' % c for c in chunks) + ")"
-        else:
-            body = "// &\n".join('   "%s"' % c for c in chunks)
-        return m.group(1) + "\n" + body + "\n"
-    text = re.sub(r"(opari2_ctc_\d+\s*=\s*&?)\s*\n(.*?)\n(?=\n)", one, text, flags=re.S)
-    return text.replace("CHARACTER (LEN=", "CHARACTER( LEN = ").replace("), parameter :: ",
-                                                                        " ),parameter::")
-
-
 class FortranDependMarks(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="pp_depend_")
@@ -139,7 +132,11 @@ class FortranDependMarks(unittest.TestCase):
         if reformat:
             original = reformat(original, fixed)
         before = f_strings(original)
-        text = marks.mark(original)
+        tally = Tally()
+        text = marks.mark(original, tally, marks.task_constructs(source, fixed))
+        self.assertEqual(tally.as_dict()["fortran_depend_marks"],
+                         {"expected": sum(depend), "matched": sum(depend)})
+        self.assertEqual(tally.shortfalls(name), [])
         self.assertEqual(marks.mark(text), text)  # no second mark
         with open(path, "w") as f:
             f.write(text)
@@ -176,6 +173,20 @@ class FortranDependMarks(unittest.TestCase):
                 with self.subTest(case=case, width=width):
                     text = self.check(case, lambda t, fixed: inc_spacing(t, fixed, width))
                     self.assertEqual(max(len(p) for p in pieces(text)), width)
+
+    def test_unknown_layout(self):
+        """Strings between apostrophes: nothing marked, and the count says so."""
+        name, source, args, fixed, depend = CASES["free"]
+        _, original = self.opari2(name, source, args)
+        quoted = re.sub(r'"([^"\n]*)"', r"'\1'", original)
+        tally = Tally()
+        self.assertEqual(marks.mark(quoted, tally, marks.task_constructs(source, fixed)),
+                         quoted)
+        self.assertEqual(tally.as_dict()["fortran_depend_marks"], {"expected": 1, "matched": 0})
+        lost = tally.shortfalls("f.f90")
+        self.assertEqual(len(lost), 1)
+        self.assertTrue(lost[0].startswith("f.f90: 1 of 1 task constructs with depend clauses "
+                                           "not recognised in OPARI2's output"), lost[0])
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ c_depend   the list items of C/C++ tasks' depend clauses, recorded at creation
 fortran_depend  the same for Fortran tasks (depend_items: what both share);
            fortran_depend_marks: Fortran tasks with depend clauses marked in
            OPARI2's include file (C/C++ get the mark from directive's facts)
+tally      what each pass over OPARI2's output matched against what it expected
 functions  -finstrument-functions and filters (--functions)
 link       the link step: region init unit, libpompprof
 mpi        the link step of MPI programs

@@ -270,47 +270,89 @@ def _depobj(d: wd.Directive, cplusplus: bool, where: str, notes: list[str]) -> l
     return []
 
 
-def insert(out: str, main_file: str, cplusplus: bool, notes: list[str]) -> str:
-    """OPARI2's output (its markers naming the user's files) with the recording calls."""
-    if "depend" not in out:
-        return out
-    lines = out.split("\n")
+def recorded(d: wd.Directive | None) -> bool:
+    """Whether directive d is one whose dependences are recorded."""
+    return d is not None and d.words[0] in ("task", "taskwait") and d.has("depend")
+
+
+def _parsed(pragma: str) -> wd.Directive | None:
+    try:
+        return wd.parse(pragma)
+    except wd.DirectiveError:
+        return None
+
+
+def constructs(text: str) -> int:
+    """How many constructs of text (the C/C++ text OPARI2 gets: its hidden
+    directives are not `#pragma omp`) have dependences to record."""
+    return sum(1 for line in text.split("\n")
+               if PRAGMA.match(line) and recorded(_parsed(PRAGMA.match(line).group(1))))
+
+
+CALL_TEXT = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|[()]|;')
+
+
+def call_end(lines: list[str], k: int) -> int:
+    """The line where the call statement beginning at line k ends (its `;`):
+    OPARI2 2.0.7 writes its calls on one line, which this does not count on."""
+    depth = 0
+    for n in range(k, min(k + 8, len(lines))):
+        for m in CALL_TEXT.finditer(lines[n]):
+            t = m.group(0)
+            if t == "(":
+                depth += 1
+            elif t == ")":
+                depth -= 1
+            elif t == ";" and depth <= 0:
+                return n
+    return k
+
+
+def insert(out: str, main_file: str, cplusplus: bool, notes: list[str], tally=None,
+           expected: int = 0) -> str:
+    """OPARI2's output (its markers naming the user's files) with the recording calls;
+    into tally (a tally.Tally), how many of the expected constructs (constructs() of
+    the text OPARI2 got) got them."""
+    lines = out.split("\n") if "depend" in out else []
     origins = line_origins(lines, main_file)
     result: list[str] = []
-    for k, line in enumerate(lines):
+    sites = 0
+    k = 0
+    while k < len(lines):
+        line = lines[k]
         m = CREATE.match(line)
         wait = not m and TASKWAIT.match(line)
         if m or wait:
-            j = k + 1
+            end = call_end(lines, k)
+            j = end + 1
             while j < len(lines) and MARKER.match(lines[j]):
                 j += 1
             p = PRAGMA.match(lines[j]) if j < len(lines) else None
-            d = None
-            if p:
-                try:
-                    d = wd.parse(p.group(1))
-                except wd.DirectiveError:
-                    d = None
-            if d and d.has("depend") and d.words[0] in ("task", "taskwait"):
+            d = _parsed(p.group(1)) if p else None
+            if recorded(d):
                 o = origins[j]
                 where = "%s:%d" % (o.display_file, o.line)
                 call = "pompprof_taskwait_depend(" if wait else \
                     "pompprof_task_depend(%s, " % m.group(1)
                 code = Recorder(cplusplus, call, where, notes).lines(d)
-                if wait:
-                    result += code + [line]
-                else:
-                    result += [line] + code
+                call_lines = lines[k:end + 1]
+                result += code + call_lines if wait else call_lines + code
+                sites += 1
+                k = end + 1
                 continue
         result.append(line)
+        k += 1
         p = PRAGMA.match(line)
         if p and re.match(r"depobj\b", p.group(1).strip()):
-            try:
-                d = wd.parse(p.group(1))
-            except wd.DirectiveError:
+            d = _parsed(p.group(1))
+            if d is None:
                 continue
-            o = origins[k]
+            o = origins[k - 1]
             code = _depobj(d, cplusplus, "%s:%d" % (o.display_file, o.line), notes)
             if code:
                 result += code + [o.marker(o.line + 1)]
-    return "\n".join(result)
+    if tally is not None:
+        tally.add("c_depend", expected, sites, "task and taskwait constructs with depend clauses",
+                  "their dependences are not recorded, and the trace cannot say when those "
+                  "tasks were ready")
+    return "\n".join(result) if lines else out

@@ -22,11 +22,35 @@ from . import directive as wd
 from .ctext import MARKER, line_origins
 from .depend_items import (CALLS, KINDS, MAY_HAVE, UNKNOWN, Unrecorded, not_recorded,
                            reason, split_colon)
+from .fortran_text import directives
 
-CREATE = re.compile(r"^\s*call\s+POMP2_(?:Untied_task|Task)_create_begin\s*\(", re.I)
+# OPARI2 2.0.7 writes the creation as a CALL inside an IF block; a logical IF
+# (`if (pomp2_if) call ...`) is read as well
+CREATE = re.compile(r"^\s*(?:if\s*\(\s*pomp2_if\s*\)\s*)?call\s+POMP2_(?:Untied_task|Task)"
+                    r"_create_begin\s*\(", re.I)
 TASKWAIT = re.compile(r"^\s*call\s+POMP2_Taskwait_begin\s*\(", re.I)
 DIRECTIVE = re.compile(r"^[!cC*]\$omp(&?)\s?(.*)$", re.I)
 SUBSCRIPTED = re.compile(r"^(.*?)\((.*)\)$", re.S)
+# how far after OPARI2's call its directive may be (fixed form takes five lines
+# for the call, one for END IF, one for the line marker)
+REACH = 8
+
+
+def recorded(d: wd.Directive | None, words: tuple[str, ...] = ("task", "taskwait")) -> bool:
+    """Whether directive d is one whose dependences are recorded."""
+    return d is not None and d.words[0] in words and d.has("depend")
+
+
+def constructs(text: str, fixed: bool, words: tuple[str, ...] = ("task", "taskwait")) -> int:
+    """How many directives of text (the Fortran text OPARI2 gets: its hidden
+    directives are comments) are constructs of `words` with depend clauses."""
+    count = 0
+    for fd in directives(text.split("\n"), fixed):
+        try:
+            count += recorded(wd.parse(fd.text, fortran=True), words)
+        except wd.DirectiveError:
+            pass
+    return count
 
 
 def _item(text: str) -> tuple[str, str]:
@@ -113,41 +137,53 @@ def _code(d: wd.Directive, call: str, handle: list[str], fixed: bool, where: str
     return out
 
 
-def insert(out: str, fixed: bool, notes: list[str]) -> str:
+def _parsed_directive(lines: list[str], k: int) -> tuple[int, wd.Directive | None]:
+    """The first directive within REACH lines after line k: (its line, the directive)."""
+    j = k + 1
+    while j < len(lines) and j - k <= REACH and not DIRECTIVE.match(lines[j].strip()):
+        j += 1
+    text = _directive(lines, j)
+    try:
+        return j, wd.parse(text, fortran=True) if text else None
+    except wd.DirectiveError:
+        return j, None
+
+
+def insert(out: str, fixed: bool, notes: list[str], tally=None, expected: int = 0) -> str:
     """OPARI2's Fortran output with the recording calls (after each task's
-    POMP2_Task_create_begin, before a taskwait depend's POMP2_Taskwait_begin)."""
-    if not re.search(r"depend", out, re.I):
-        return out
-    lines = out.split("\n")
+    POMP2_Task_create_begin, before the task's directive and the line marker right
+    before it; before a taskwait depend's POMP2_Taskwait_begin); into tally (a
+    tally.Tally), how many of the expected constructs (constructs() of the text
+    OPARI2 got) got them."""
+    lines = out.split("\n") if re.search(r"depend", out, re.I) else []
     origins = line_origins(lines, "")
     result: list[str] = []
     pending: list[str] = []
+    at = -1               # the line before which the pending code goes
+    sites = 0
     for k, line in enumerate(lines):
+        if pending and k == at:
+            result += pending
+            pending = []
+            sites += 1
         create, wait = CREATE.match(line), TASKWAIT.match(line)
         if create or wait:
-            j = k + 1
-            while j < len(lines) and not DIRECTIVE.match(lines[j].strip()):
-                if j - k > 8:
-                    break
-                j += 1
-            text = _directive(lines, j)
-            try:
-                d = wd.parse(text, fortran=True) if text else None
-            except wd.DirectiveError:
-                d = None
-            if d and d.has("depend") and d.words[0] in ("task", "taskwait"):
+            j, d = _parsed_directive(lines, k)
+            if recorded(d):
                 o = origins[j]
                 where = "%s:%d" % (o.display_file, o.line)
                 if wait:
                     result += _code(d, "pompprof_taskwait_depend", [], fixed, where, notes)
+                    sites += 1
                 else:
                     code = _code(d, "pompprof_task_depend", ["pomp2_new_task"], fixed,
                                  where, notes)
-                    # after the guarded create call, before the directive's marker
                     pending = ["      if (pomp2_if) then"] + code + ["      end if"]
-        if pending and MARKER.match(line) and DIRECTIVE.match(
-                lines[k + 1].strip() if k + 1 < len(lines) else ""):
-            result += pending
-            pending = []
+                    at = j - 1 if MARKER.match(lines[j - 1]) else j
         result.append(line)
-    return "\n".join(result)
+    if tally is not None:
+        tally.add("fortran_depend", expected, sites,
+                  "task and taskwait constructs with depend clauses",
+                  "their dependences are not recorded, and the trace cannot say when those "
+                  "tasks were ready")
+    return "\n".join(result) if lines else out

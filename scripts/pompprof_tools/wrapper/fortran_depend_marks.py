@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .fortran_depend import constructs
+
 DEPEND = re.compile(r"\bdepend\s*\(", re.I)
 # the constant's value begins after its name and "=" (the free-form declaration
 # and the fixed-form PARAMETER statement alike)
@@ -142,9 +144,11 @@ def _widest(constants: list[Constant]) -> int | None:
     return max((len(p) for c in constants for p in c.pieces[:-1]), default=None)
 
 
-def mark(inc: str, sources: dict | None = None) -> str:
+def mark(inc: str, tally=None, expected: int = 0, sources: dict | None = None) -> str:
     """OPARI2's Fortran include file inc with the task constructs that have depend
-    clauses marked (sources: the files' lines by path, as read)."""
+    clauses marked; into tally (a tally.Tally) how many of the expected ones (tasks
+    with depend clauses in the text OPARI2 got: constructs(text, fixed, ("task",)))
+    were marked."""
     sources = {} if sources is None else sources
     constants = [c for c in (read_constant(inc, m) for m in VALUE.finditer(inc)) if c]
     width = _widest(constants)
@@ -165,4 +169,14 @@ def mark(inc: str, sources: dict | None = None) -> str:
         edits.append((c.start, c.end, joint.join('"%s"' % p for p in pieces) + last))
     for start, end, new in sorted(edits, reverse=True):
         inc = inc[:start] + new + inc[end:]
+    if tally is not None:
+        tally.add("fortran_depend_marks", expected, len(edits) // 2,
+                  "task constructs with depend clauses",
+                  "their region strings lack hasDepend=1, and the trace cannot tell their "
+                  "waiting for dependences from a ready task's")
     return inc
+
+
+def task_constructs(text: str, fixed: bool) -> int:
+    """How many task constructs of text (the Fortran text OPARI2 gets) mark() should mark."""
+    return constructs(text, fixed, ("task",))
