@@ -7,14 +7,14 @@ Compile lines with -fopenmp: every C/C++ and Fortran source is compiled
 plainly for the compiler's messages and dependency files, preprocessed with
 the user's flags, rewritten where OPARI2 2.0.7 would fail, instrumented by
 OPARI2 in a private temporary directory, and the result compiled in its
-place (wrapper_compile; doc/wrapper.md describes the pipeline).  Link lines
+place (compile.py; doc/wrapper.md describes the pipeline).  Link lines
 get a small unit that calls every object's POMP2_Init_reg_* function and
-libpompprof, and those of MPI programs libpompprof_mpi (wrapper_mpi).
+libpompprof, and those of MPI programs libpompprof_mpi (mpi.py).
 Everything else (no -fopenmp, -E, --version, configure's probes...) runs
 unchanged.
 
-The command line is read in wrapper_cmdline, sources are compiled in
-wrapper_compile, the link step is wrapper_link; this module decides.
+The command line is read in cmdline.py, sources are compiled in
+compile.py, the link step is link.py; this module decides.
 """
 
 from __future__ import annotations
