@@ -1,20 +1,24 @@
 /* The replay's model of the run: what every thread does at each moment and
  * which tasks are ready, driven by the events in time order.
  *
- * A thread's time falls into one category at a time (pp_replay_cat): its
- * current task runs user code (work, of an explicit or an implicit task),
- * creates a task, waits at a scheduling point, waits for a critical
- * section or lock, or flushes the trace.  Time that is not work is overhead
- * while a task is ready and idleness otherwise (POT's definition); task
- * creation and flushes count as overhead always (task management and
- * measurement).  "Ready" means created and not begun, or suspended in a
- * taskwait whose children have all completed (that one is ready only for
- * its own thread: tasks are tied).  A task with depend clauses that was
- * created and not begun may or may not be ready: time that depends on it is
+ * A thread's time falls into one class at a time (pp_replay_cat; doc/trace.md
+ * says what each holds, pp_replay_class.c how they make the breakdown's
+ * columns): outside any team it runs the program's serial code; between a
+ * fork and its team's begin (a team's end and the join) the runtime starts
+ * (ends) the team; in a team its current task runs user code (work, of an
+ * explicit or an implicit task), creates a task, waits at a scheduling point
+ * or for a critical section or lock; and the trace's own start and flushes
+ * are measurement, whatever the thread was doing.  Waiting is overhead while
+ * a task is ready and idleness otherwise (POT's definition); task creation
+ * and fork/join count as overhead always (task and thread management).
+ * "Ready" means created and not begun, or suspended in a taskwait whose
+ * children have all completed (that one is ready only for its own thread:
+ * tasks are tied).  A task with depend clauses that was created and not
+ * begun may or may not be ready: time that depends on it is
  * "undetermined", never guessed.
  *
  * Accounting is lazy: a thread's time since its last change is settled
- * (pp_replay_settle) before anything that changes its category or its
+ * (pp_replay_settle) before anything that changes its class or its
  * readiness; a change of the global readiness settles every thread. */
 #include "replay/pp_replay.h"
 
@@ -163,15 +167,21 @@ static int pp_replay_cat_of(const pp_replay *r, const pp_replay_loc *l)
 {
     if (l->n_levels == 0 && l->initial->depth == 0)
         return PP_CAT_OFF;
-    const pp_replay_task *t = l->cur;
-    if (!t || l->in_fork_join)
+    const pp_replay_task *t = l->cur ? l->cur : pp_replay_implicit(l);
+    int kind = pp_replay_top_kind(r, t);
+    if (kind == PP_RK_FLUSH)
+        return PP_CAT_MEASURE;
+    if (l->in_fork_join)
+        return PP_CAT_FORKJOIN;
+    if (l->n_levels == 0)
+        return PP_CAT_SERIAL;
+    if (!l->cur)
         return PP_CAT_SCHED;
-    switch (pp_replay_top_kind(r, t)) {
+    switch (kind) {
     case PP_RK_CREATE: return PP_CAT_CREATE;
     case PP_RK_SCHED:
     case PP_RK_TASKWAIT: return PP_CAT_SCHED;
     case PP_RK_SYNC: return PP_CAT_SYNC;
-    case PP_RK_FLUSH: return PP_CAT_FLUSH;
     default: return t->is_explicit ? PP_CAT_WORK_TASK : PP_CAT_WORK_IMPLICIT;
     }
 }
@@ -190,8 +200,10 @@ uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l)
     case PP_CAT_WORK_TASK: return l->cur->label;
     case PP_CAT_WORK_IMPLICIT:
         return l->cur->depth ? l->cur->stack[l->cur->depth - 1].region : l->cur->label;
+    case PP_CAT_SERIAL: return PP_LABEL_SERIAL;
     case PP_CAT_CREATE: return PP_LABEL_CREATE;
-    case PP_CAT_FLUSH: return PP_LABEL_FLUSH;
+    case PP_CAT_FORKJOIN: return PP_LABEL_FORKJOIN;
+    case PP_CAT_MEASURE: return PP_LABEL_FLUSH;
     case PP_CAT_SCHED:
     case PP_CAT_SYNC:
         if (ready == PP_READY_SURE)
@@ -213,9 +225,11 @@ static void pp_replay_settle(pp_replay *r, pp_replay_loc *l, uint64_t t)
     uint64_t lo = a > r->from ? a : r->from, hi = t < r->to ? t : r->to;
     if (hi > lo)
         l->acc[l->cat][pp_replay_ready_class(r, l)] += hi - lo;
-    if (l->cur && (l->cat == PP_CAT_WORK_TASK || l->cat == PP_CAT_WORK_IMPLICIT ||
-                   l->cat == PP_CAT_CREATE))
-        pp_replay_span_work(r, l->cur, a, t, l->index);
+    /* the graph's work: the breakdown's work, serial code and task creation (a
+     * child exists only once created) */
+    if (l->cat == PP_CAT_WORK_TASK || l->cat == PP_CAT_WORK_IMPLICIT || l->cat == PP_CAT_CREATE ||
+        l->cat == PP_CAT_SERIAL)
+        pp_replay_span_work(r, l->cur ? l->cur : pp_replay_implicit(l), a, t, l->index);
     if (r->view)
         pp_replay_view_segment(r->view, r, l->index, a, t, pp_replay_label(r, l));
 }
@@ -444,7 +458,9 @@ static pp_replay_team *pp_replay_team_find(pp_replay *r, pp_replay_loc *l, uint3
         if (!team)
             return NULL;
         team->comm = comm;
-        team->requested = l->fork_threads ? l->fork_threads : 1;
+        /* a fork without a num_threads clause records 0: the team's size is not
+         * known, any worker of the construct may join it */
+        team->requested = l->fork_threads ? l->fork_threads : UINT32_MAX;
         team->fork_span = l->fork_span;
         team->fork_seg = l->fork_seg; /* the reference moves */
         l->fork_seg = NULL;
@@ -493,7 +509,7 @@ void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t c
     implicit->frag_start = t;
     pp_replay_task *resume = l->cur ? l->cur : pp_replay_implicit(l);
     resume->refs++;
-    l->levels[l->n_levels++] = (pp_replay_level){team, implicit, resume, forked};
+    l->levels[l->n_levels++] = (pp_replay_level){team, implicit, resume, forked, t};
     l->cur = implicit;
     pp_replay_update(r, l);
 }
@@ -511,7 +527,29 @@ static void pp_replay_team_release(pp_replay *r, pp_replay_team *team)
     pp_replay_seg_unref(team->fork_seg);
     for (int i = 0; i < 4; i++)
         pp_replay_seg_unref(team->ep[i].seg);
+    pp_replay_team_gaps(r, team);
+    free(team->workers);
     free(team);
+}
+
+/* A member's time in the team, for its fork/join gap (pp_replay_team_gaps). */
+static void pp_replay_team_member_end(pp_replay_team *team, const pp_replay_loc *l,
+                                      const pp_replay_level *lv, uint64_t t)
+{
+    uint64_t own = t > lv->begin ? t - lv->begin : 0;
+    if (own > team->own_max)
+        team->own_max = own;
+    if (t > team->end_max)
+        team->end_max = t;
+    if (lv->forked)
+        return;
+    struct pp_replay_member *w = realloc(team->workers, (team->n_workers + 1) * sizeof *w);
+    if (!w) {
+        fprintf(stderr, "pompprof-replay: out of memory\n");
+        exit(1);
+    }
+    w[team->n_workers++] = (struct pp_replay_member){l->index, own};
+    team->workers = w;
 }
 
 void pp_replay_team_end(pp_replay *r, pp_replay_loc *l, uint64_t t)
@@ -520,6 +558,7 @@ void pp_replay_team_end(pp_replay *r, pp_replay_loc *l, uint64_t t)
     if (l->n_levels == 0)
         return;
     pp_replay_level lv = l->levels[--l->n_levels];
+    pp_replay_team_member_end(lv.team, l, &lv, t);
     pp_replay_task *implicit = lv.implicit;
     pp_replay_span_note(r, implicit->span, implicit->seg);
     /* the task that forked continues after the whole team (all of it passed
@@ -628,6 +667,8 @@ void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
     creator->live_children++;
     task->t_create = t;
     task->create_loc = l->index;
+    if (!r->first_create || t < r->first_create)
+        r->first_create = t;
     if (creator->depth) {
         uint32_t top = creator->stack[creator->depth - 1].region;
         if (top < r->n_regions && r->regions[top].kind == PP_RK_CREATE) {
@@ -716,6 +757,8 @@ void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_
         return;
     pp_replay_switch_out(r, l, task, t);
     task->completed = 1;
+    if (t > r->last_end)
+        r->last_end = t;
     pp_replay_span_note(r, task->span, task->seg);
     if (task->inst) {
         r->insts[task->inst - 1].t_end = t;
