@@ -147,10 +147,10 @@ struct pp_replay_task {
     pp_replay_task *parent;    /* the creating task (referenced) */
     uint32_t live_children;
     uint32_t refs;             /* the id table, children, the location */
-    /* the task graph */
-    uint64_t span;
+    /* the task graph; rspan: the same path's work inside the task region only */
+    uint64_t span, rspan;
     pp_replay_seg *seg;
-    uint64_t child_max;
+    uint64_t child_max, child_rmax;
     pp_replay_seg *child_max_seg;
     pp_replay_team *team;      /* the team whose barriers wait for it */
     uint32_t episode;          /* its team's barrier episode */
@@ -172,7 +172,7 @@ struct pp_replay_task {
     uint32_t dep_open;         /* predecessors not completed */
     uint32_t wait_open;        /* a taskwait depend's predecessors not completed */
     uint64_t t_ready;
-    uint64_t dep_span, wait_span;
+    uint64_t dep_span, wait_span, dep_rspan, wait_rspan;
     pp_replay_seg *dep_seg, *wait_seg;
     pp_replay_succ *succ;
     uint32_t n_succ, cap_succ;
@@ -185,11 +185,11 @@ struct pp_replay_task {
 struct pp_replay_team {
     uint32_t comm;
     uint32_t requested, members, left;
-    uint64_t fork_span;
+    uint64_t fork_span, fork_rspan;
     pp_replay_seg *fork_seg;
     struct {
         uint32_t tag;
-        uint64_t max;
+        uint64_t max, rmax;
         pp_replay_seg *seg;
     } ep[4];                   /* barrier episodes (at most two are live) */
     pp_replay_team *next_open;
@@ -229,7 +229,7 @@ typedef struct pp_replay_loc {
                                 the join: the runtime starts or ends the team */
     uint32_t fork_threads;
     pp_replay_seg *fork_seg;
-    uint64_t fork_span;
+    uint64_t fork_span, fork_rspan;
     uint64_t events;
 } pp_replay_loc;
 
@@ -263,8 +263,14 @@ typedef struct pp_replay {
     pp_replay_team *open_teams;
     /* task graph: work and span count only work inside the window */
     uint64_t work;
-    uint64_t first_create, last_end; /* the task region: first creation, last task end */
     uint64_t span;
+    /* the task region's graph (from the first task's creation to the last task's end,
+     * inside the window): its work (and of that creation and serial code), the
+     * longest region span noted, and all of them as they were at the last task end */
+    uint64_t first_create, last_end;
+    uint64_t rwork, rwork_create, rwork_serial, rspan;
+    uint64_t end_rwork, end_rwork_create, end_rwork_serial, end_rspan;
+    int last_end_after_window;
     pp_replay_seg *span_seg;
     uint64_t n_tasks, n_depend_tasks; /* depend tasks: those of unknown dependences */
     uint8_t *depend_construct; /* region id -> a task of unknown dependences ran or waited */
@@ -383,10 +389,12 @@ void pp_replay_graph_print(FILE *out, const pp_replay *r, uint32_t max_instances
 
 /* span */
 /* Task t did the work from tick a to tick b on location loc; only its part
- * inside the window counts (--from/--to restrict the graph too). */
+ * inside the window counts (--from/--to restrict the graph too); region: its
+ * part inside the task region. */
 static inline void pp_replay_span_work(pp_replay *r, pp_replay_task *t, uint64_t a, uint64_t b,
-                                       uint32_t loc)
+                                       uint32_t loc, uint64_t region)
 {
+    t->rspan += region;
     if (a < r->from)
         a = r->from;
     if (b > r->to)
@@ -404,17 +412,18 @@ static inline void pp_replay_span_work(pp_replay *r, pp_replay_task *t, uint64_t
     t->seg->dur += dt;
     r->work += dt;
 }
-/* t's span becomes at least the one of (span, seg). */
-void pp_replay_span_join(pp_replay_task *t, uint64_t span, pp_replay_seg *seg);
+/* t's span becomes at least the one of (span, seg), its region span at least
+ * rspan. */
+void pp_replay_span_join(pp_replay_task *t, uint64_t span, uint64_t rspan, pp_replay_seg *seg);
 /* The fork-like point where t hands its span to something new: t's
  * segment is frozen and t continues in a new one; returns the frozen one
  * (referenced for the caller). */
 pp_replay_seg *pp_replay_span_split(pp_replay_task *t);
-void pp_replay_span_note(pp_replay *r, uint64_t span, pp_replay_seg *seg);
+void pp_replay_span_note(pp_replay *r, uint64_t span, uint64_t rspan, pp_replay_seg *seg);
 void pp_replay_barrier_enter(pp_replay_task *implicit);
 void pp_replay_barrier_leave(pp_replay_task *implicit);
 void pp_replay_team_contribute(pp_replay_team *team, uint32_t episode, uint64_t span,
-                               pp_replay_seg *seg);
+                               uint64_t rspan, pp_replay_seg *seg);
 
 /* view (pictures) */
 /* levels > 1: also levels - 1 finer resolutions of the thread view and the

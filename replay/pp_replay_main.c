@@ -395,7 +395,6 @@ typedef struct pp_replay_options {
     uint32_t bins, instances, levels;
     int pictures;
     const char *chrome;
-    uint64_t tick_from, tick_to; /* the window in ticks instead (tick_to 0: not given) */
 } pp_replay_options;
 
 /* The window, the pictures and the Chrome trace, once the clock and the
@@ -405,10 +404,6 @@ static void pp_replay_setup(pp_replay *r, const pp_replay_options *o)
     uint64_t end = r->offset + r->length;
     r->from = r->offset + (uint64_t)(o->from * (double)r->resolution);
     r->to = o->to < 0 ? end : r->offset + (uint64_t)(o->to * (double)r->resolution);
-    if (o->tick_to) {
-        r->from = o->tick_from;
-        r->to = o->tick_to;
-    }
     if (r->to > end)
         r->to = end;
     if (r->from >= r->to) {
@@ -599,10 +594,35 @@ static void pp_print_graph(FILE *out, pp_replay *r)
     fprintf(out, "]}");
 }
 
-/* graph: with --graph N, the path's stretches and the dependence graph;
- * region: the replay of the task region (NULL: none) */
-static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph,
-                     const pp_replay *region)
+/* The task region's graph: from the first task's creation to the last task's
+ * end, inside the window (pp_replay_region_mark took its figures then). */
+static void pp_print_region(FILE *out, const pp_replay *r)
+{
+    uint64_t from = r->first_create > r->from ? r->first_create : r->from;
+    if (!r->n_tasks || !r->first_create || from >= r->last_end) {
+        fprintf(out, "null");
+        return;
+    }
+    double work = pp_replay_seconds(r, r->end_rwork), span = pp_replay_seconds(r, r->end_rspan);
+    fprintf(out, "{\"from\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, from - r->offset));
+    fprintf(out, ", \"to\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, r->last_end - r->offset));
+    fprintf(out, ", \"work\": ");
+    pp_replay_json_seconds(out, work);
+    fprintf(out, ", \"work_creation\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, r->end_rwork_create));
+    fprintf(out, ", \"work_serial\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, r->end_rwork_serial));
+    fprintf(out, ", \"span\": ");
+    pp_replay_json_seconds(out, span);
+    fprintf(out, ", \"parallelism\": ");
+    pp_replay_json_seconds(out, span > 0 ? work / span : 0);
+    fprintf(out, ", \"tasks\": %llu}", (unsigned long long)r->n_tasks);
+}
+
+/* graph: with --graph N, the path's stretches and the dependence graph */
+static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph)
 {
     fprintf(out, "{\"trace\": {\"archive\": ");
     pp_replay_json_string(out, path);
@@ -663,13 +683,7 @@ static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph,
     fprintf(out, "],\n \"graph\": ");
     pp_print_graph(out, r);
     fprintf(out, ",\n \"task_region\": ");
-    if (region) {
-        fputc('{', out);
-        pp_print_graph_figures(out, region);
-        fprintf(out, ", \"tasks\": %llu}", (unsigned long long)region->n_tasks);
-    } else {
-        fprintf(out, "null");
-    }
+    pp_print_region(out, r);
     if (r->view) {
         fprintf(out, ",\n \"pictures\": ");
         pp_replay_view_print(r->view, r, out);
@@ -755,28 +769,14 @@ int main(int argc, char **argv)
     if (pp_replay_class_check() != 0)
         pp_replay_die("internal error: the breakdown's columns do not cover every class once");
     pp_replay_options opt = {from,     to,       (uint32_t)bins, (uint32_t)instances,
-                             (uint32_t)levels, pictures, chrome, 0, 0};
+                             (uint32_t)levels, pictures, chrome};
     pp_replay_read(&r, path, &opt);
-    /* the task region (the first task's creation to the last task's end, inside the
-     * window): its graph is the whole trace's graph restricted to it, so a second
-     * replay with that window */
-    pp_replay *region = NULL;
-    uint64_t rf = r.first_create > r.from ? r.first_create : r.from;
-    uint64_t rt = r.last_end < r.to ? r.last_end : r.to;
-    if (r.n_tasks && r.first_create && rf < rt) {
-        region = calloc(1, sizeof *region);
-        if (!region)
-            pp_replay_die("out of memory");
-        region->program_region = PP_LABEL_NONE;
-        pp_replay_options ro = {0, -1, 1, 1, 1, 0, NULL, rf, rt};
-        pp_replay_read(region, path, &ro);
-    }
     if (r.chrome && pp_replay_chrome_close(r.chrome, &r) != 0)
         pp_replay_die("cannot write %s: %s", chrome, strerror(errno));
     pp_replay_depend_mark_critical(&r);
     if (dot && pp_replay_dot_write(&r, dot, (uint32_t)dot_instances) != 0)
         pp_replay_die("cannot write %s: %s", dot, strerror(errno));
-    pp_print(stdout, &r, path, (uint32_t)graph, region);
+    pp_print(stdout, &r, path, (uint32_t)graph);
     if (fflush(stdout) != 0 || ferror(stdout))
         pp_replay_die("cannot write the result: %s", strerror(errno));
     return 0;

@@ -97,7 +97,8 @@ static void pp_replay_table_remove(pp_replay *r, uint64_t id)
 
 /* ---- tasks ------------------------------------------------------------------------- */
 
-static pp_replay_task *pp_replay_task_new(uint64_t id, pp_replay_seg *pred, uint64_t span)
+static pp_replay_task *pp_replay_task_new(uint64_t id, pp_replay_seg *pred, uint64_t span,
+                                         uint64_t rspan)
 {
     pp_replay_task *t = calloc(1, sizeof *t);
     if (!t) {
@@ -108,6 +109,7 @@ static pp_replay_task *pp_replay_task_new(uint64_t id, pp_replay_seg *pred, uint
     t->label = PP_LABEL_NONE;
     t->create_region = UINT32_MAX;
     t->span = span;
+    t->rspan = rspan;
     t->seg = pp_replay_seg_new(pred, PP_LABEL_NONE);
     t->refs = 1;
     t->instance = -1;
@@ -226,10 +228,23 @@ static void pp_replay_settle(pp_replay *r, pp_replay_loc *l, uint64_t t)
     if (hi > lo)
         l->acc[l->cat][pp_replay_ready_class(r, l)] += hi - lo;
     /* the graph's work: the breakdown's work, serial code and task creation (a
-     * child exists only once created) */
+     * child exists only once created); its part in the task region (from the
+     * first task's creation on) goes to the region's graph too */
     if (l->cat == PP_CAT_WORK_TASK || l->cat == PP_CAT_WORK_IMPLICIT || l->cat == PP_CAT_CREATE ||
-        l->cat == PP_CAT_SERIAL)
-        pp_replay_span_work(r, l->cur ? l->cur : pp_replay_implicit(l), a, t, l->index);
+        l->cat == PP_CAT_SERIAL) {
+        uint64_t region = 0;
+        if (r->first_create) {
+            uint64_t rf = r->first_create > r->from ? r->first_create : r->from;
+            uint64_t rlo = a > rf ? a : rf;
+            if (hi > rlo) {
+                region = hi - rlo;
+                r->rwork += region;
+                r->rwork_create += l->cat == PP_CAT_CREATE ? region : 0;
+                r->rwork_serial += l->cat == PP_CAT_SERIAL ? region : 0;
+            }
+        }
+        pp_replay_span_work(r, l->cur ? l->cur : pp_replay_implicit(l), a, t, l->index, region);
+    }
     if (r->view)
         pp_replay_view_segment(r->view, r, l->index, a, t, pp_replay_label(r, l));
 }
@@ -317,7 +332,7 @@ int pp_replay_model_init(pp_replay *r)
     for (uint32_t i = 0; i < r->n_locs; i++) {
         pp_replay_loc *l = &r->locs[i];
         l->index = i;
-        l->initial = pp_replay_task_new(0, NULL, 0);
+        l->initial = pp_replay_task_new(0, NULL, 0, 0);
         l->initial->loc = l;
         l->initial->label = r->program_region;
         l->initial->seg->label = r->program_region;
@@ -420,13 +435,13 @@ void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
         if (kind == PP_RK_TASKWAIT && task->in_wait_depend) {
             /* it waited for its predecessors only */
             task->in_wait_depend = 0;
-            pp_replay_span_join(task, task->wait_span, task->wait_seg);
-            task->wait_span = 0;
+            pp_replay_span_join(task, task->wait_span, task->wait_rspan, task->wait_seg);
+            task->wait_span = task->wait_rspan = 0;
             pp_replay_seg_unref(task->wait_seg);
             task->wait_seg = NULL;
         } else if (kind == PP_RK_TASKWAIT) {
-            pp_replay_span_join(task, task->child_max, task->child_max_seg);
-            task->child_max = 0;
+            pp_replay_span_join(task, task->child_max, task->child_rmax, task->child_max_seg);
+            task->child_max = task->child_rmax = 0;
             pp_replay_seg_unref(task->child_max_seg);
             task->child_max_seg = NULL;
         } else if (kind == PP_RK_SCHED && l->n_levels &&
@@ -444,6 +459,7 @@ void pp_replay_fork(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t threads
     pp_replay_seg_unref(l->fork_seg);
     l->fork_seg = pp_replay_span_split(task);
     l->fork_span = task->span;
+    l->fork_rspan = task->rspan;
     l->fork_threads = threads;
     l->fork_pending = 1;
     l->in_fork_join = 1;
@@ -462,6 +478,7 @@ static pp_replay_team *pp_replay_team_find(pp_replay *r, pp_replay_loc *l, uint3
          * known, any worker of the construct may join it */
         team->requested = l->fork_threads ? l->fork_threads : UINT32_MAX;
         team->fork_span = l->fork_span;
+        team->fork_rspan = l->fork_rspan;
         team->fork_seg = l->fork_seg; /* the reference moves */
         l->fork_seg = NULL;
         team->next_open = r->open_teams;
@@ -503,7 +520,8 @@ void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t c
             exit(1);
         }
     }
-    pp_replay_task *implicit = pp_replay_task_new(0, team->fork_seg, team->fork_span);
+    pp_replay_task *implicit =
+        pp_replay_task_new(0, team->fork_seg, team->fork_span, team->fork_rspan);
     implicit->team = team;
     implicit->loc = l;
     implicit->frag_start = t;
@@ -560,11 +578,11 @@ void pp_replay_team_end(pp_replay *r, pp_replay_loc *l, uint64_t t)
     pp_replay_level lv = l->levels[--l->n_levels];
     pp_replay_team_member_end(lv.team, l, &lv, t);
     pp_replay_task *implicit = lv.implicit;
-    pp_replay_span_note(r, implicit->span, implicit->seg);
+    pp_replay_span_note(r, implicit->span, implicit->rspan, implicit->seg);
     /* the task that forked continues after the whole team (all of it passed
      * the closing implicit barrier, so this implicit task's span is the
      * team's) */
-    pp_replay_span_join(lv.resume, implicit->span, implicit->seg);
+    pp_replay_span_join(lv.resume, implicit->span, implicit->rspan, implicit->seg);
     if (implicit->id) {
         pp_replay_table_remove(r, implicit->id);
         pp_replay_task_unref(implicit); /* the table's reference */
@@ -659,7 +677,7 @@ void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
     pp_replay_settle(r, l, t);
     pp_replay_task *creator = l->cur ? l->cur : pp_replay_implicit(l);
     pp_replay_seg *frozen = pp_replay_span_split(creator);
-    pp_replay_task *task = pp_replay_task_new(id, frozen, creator->span);
+    pp_replay_task *task = pp_replay_task_new(id, frozen, creator->span, creator->rspan);
     pp_replay_seg_unref(frozen);
     task->is_explicit = 1;
     task->parent = creator;
@@ -732,7 +750,7 @@ void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
                                    NULL, 0);
         task->counted = 0;
         /* it begins after its predecessors' ends */
-        pp_replay_span_join(task, task->dep_span, task->dep_seg);
+        pp_replay_span_join(task, task->dep_span, task->dep_rspan, task->dep_seg);
         if (task->inst) {
             r->insts[task->inst - 1].t_begin = t;
             r->insts[task->inst - 1].loc = l->index;
@@ -749,6 +767,36 @@ void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
     pp_replay_update(r, l);
 }
 
+/* A task ended at t: the task region may end here.  Its graph as it is now
+ * (every thread's work settled up to t): the longest region span reached,
+ * by a task that ended or by one that runs on (an implicit task, suspended
+ * or running), and the region's work.  After the window's end the region
+ * ends with the window: pp_replay_region_end takes the final figures. */
+static void pp_replay_region_mark(pp_replay *r, uint64_t t)
+{
+    if (t > r->to) {
+        r->last_end_after_window = 1;
+        return;
+    }
+    pp_replay_settle_all(r, t);
+    uint64_t s = r->rspan;
+    for (uint32_t i = 0; i < r->n_locs; i++) {
+        const pp_replay_loc *l = &r->locs[i];
+        for (uint32_t k = 0; k < l->n_levels; k++)
+            if (l->levels[k].implicit->rspan > s)
+                s = l->levels[k].implicit->rspan;
+        if (l->cur && l->cur->rspan > s)
+            s = l->cur->rspan;
+        if (l->initial->rspan > s)
+            s = l->initial->rspan;
+    }
+    r->last_end = t;
+    r->end_rspan = s;
+    r->end_rwork = r->rwork;
+    r->end_rwork_create = r->rwork_create;
+    r->end_rwork_serial = r->rwork_serial;
+}
+
 void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id)
 {
     pp_replay_settle(r, l, t);
@@ -757,9 +805,7 @@ void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_
         return;
     pp_replay_switch_out(r, l, task, t);
     task->completed = 1;
-    if (t > r->last_end)
-        r->last_end = t;
-    pp_replay_span_note(r, task->span, task->seg);
+    pp_replay_span_note(r, task->span, task->rspan, task->seg);
     if (task->inst) {
         r->insts[task->inst - 1].t_end = t;
         r->insts[task->inst - 1].work = task->work;
@@ -768,6 +814,8 @@ void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_
     pp_replay_depend_complete(r, task, t);
     pp_replay_task *parent = task->parent;
     if (parent) {
+        if (task->rspan > parent->child_rmax)
+            parent->child_rmax = task->rspan;
         if (task->span > parent->child_max) {
             parent->child_max = task->span;
             pp_replay_seg_ref(task->seg);
@@ -778,7 +826,7 @@ void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_
             parent->live_children--;
     }
     if (task->team) {
-        pp_replay_team_contribute(task->team, task->episode, task->span, task->seg);
+        pp_replay_team_contribute(task->team, task->episode, task->span, task->rspan, task->seg);
         pp_replay_team_release(r, task->team);
         task->team = NULL;
     }
@@ -788,6 +836,7 @@ void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_
     pp_replay_table_remove(r, id);
     pp_replay_task_unref(task);
     pp_replay_update(r, l);
+    pp_replay_region_mark(r, t);
 }
 
 void pp_replay_finish(pp_replay *r, uint64_t t)
@@ -799,11 +848,20 @@ void pp_replay_finish(pp_replay *r, uint64_t t)
     for (uint32_t i = 0; i < r->n_locs; i++) {
         pp_replay_loc *l = &r->locs[i];
         for (uint32_t k = 0; k < l->n_levels; k++)
-            pp_replay_span_note(r, l->levels[k].implicit->span, l->levels[k].implicit->seg);
+            pp_replay_span_note(r, l->levels[k].implicit->span, l->levels[k].implicit->rspan,
+                                l->levels[k].implicit->seg);
         if (l->cur) {
-            pp_replay_span_note(r, l->cur->span, l->cur->seg);
+            pp_replay_span_note(r, l->cur->span, l->cur->rspan, l->cur->seg);
             pp_replay_switch_out(r, l, l->cur, t);
         }
-        pp_replay_span_note(r, l->initial->span, l->initial->seg);
+        pp_replay_span_note(r, l->initial->span, l->initial->rspan, l->initial->seg);
+    }
+    /* a task region that goes on past the window's end ends with it */
+    if (r->first_create && (!r->last_end || r->last_end_after_window)) {
+        r->last_end = r->to;
+        r->end_rspan = r->rspan;
+        r->end_rwork = r->rwork;
+        r->end_rwork_create = r->rwork_create;
+        r->end_rwork_serial = r->rwork_serial;
     }
 }
