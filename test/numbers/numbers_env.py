@@ -23,7 +23,8 @@ SCENARIOS = os.path.join(TOP_BUILDDIR, "test", "unit", "trace", "trace_scenarios
 CXX = os.environ.get("CXX", "g++").split()
 ENV = dict(ENV)
 for var in ("POMPPROF_TRACE", "POMPPROF_TRACE_BUFFER", "POMPPROF_METRICS", "POMPPROF_OUTPUT",
-            "POMPPROF_FUNCTIONS", "POMPPROF_FILTER", "OMP_TOOL_LIBRARIES"):
+            "POMPPROF_FUNCTIONS", "POMPPROF_FILTER", "OMP_TOOL_LIBRARIES",
+            "POMPPROF_VIEW_SHOTS"):   # the tests' own setting, none of the library's
     ENV.pop(var, None)
 
 

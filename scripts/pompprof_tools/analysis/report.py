@@ -576,13 +576,15 @@ class Report:
             if not inst and not time:
                 continue    # a call path a parameter passed through: nothing measured
             excl = sum(sum(n.excl) for n in nodes)
+            work = sum(task_work(n) for n in nodes)
             mm = [m for n in nodes for m in p.min_max_rows(n)]
             out.append({"params": params.text(nodes[0].cnode) or "(none)",
                         "instances": inst, "time": time,
                         "mean": time / inst if inst else None,
                         "min": min((m[1] for m in mm), default=None),
                         "max": max((m[2] for m in mm), default=None),
-                        "mean_excl": excl / inst if inst else None})
+                        "mean_excl": excl / inst if inst else None,
+                        "mean_work": work / inst if inst else None})
         return out
 
     def by_parameter(self, tasks=None):
@@ -936,7 +938,7 @@ def render_lines(d, thread_names):
                 for v in t.get("values", []):     # a row per parameter value
                     yield (["  " + v["params"], tf.fmt_count(v["instances"]),
                             _cell(v["mean"], "t"), _cell(v["min"], "t"), _cell(v["max"], "t"),
-                            _cell(v["mean_excl"], "t"), "", ""] + [""] * len(per_inst))
+                            _cell(v["mean_work"], "t"), "", ""] + [""] * len(per_inst))
         rows = task_rows()
         widths = [30, 7, 9, 9, 9, 9, 9, 9] + [cols.width(c, 7) + 2 for c in per_inst]
         yield from tf.table_lines(["task construct", "inst", "mean", "min", "max", "work",
@@ -999,16 +1001,24 @@ def render_lines(d, thread_names):
     shown = [n for n, _ in REPORT_CATEGORIES if n != MPI or mpi]
     hdr = ["scope", "total"] + [SHORT[n] for n in shown] + ["ovhd%"]
 
+    # 100 columns: the scope's name gets what the categories leave (at least 22)
+    scope = max(22, tf.WIDTH - 18 - 10 * len(shown))
+
+    def name(s):
+        """A parallel region's id and name, without `parallel` when that is too long
+        (they all are parallel regions: the file and line tell them apart)."""
+        text = s["id"] + " " + tf.short_name(s["name"])
+        if len(text) > scope and "@" in text:
+            text = s["id"] + " " + text[text.index("@"):]
+        return text
+
     def orow(s):
         c = s["categories"]
-        return ([s["id"] + " " + tf.short_name(s["name"]) if s["id"] != "program"
-                 else "whole program", tf.fmt_time(s["total"])]
+        return ([name(s) if s["id"] != "program" else "whole program", tf.fmt_time(s["total"])]
                 + [tf.fmt_time(c[n]["time"]) for n in shown]
                 + [tf.fmt_pct(s["overhead_pct"])])
 
     rows = [orow(o["program"])] + [orow(s) for s in o["parallel_regions"]]
-    # 100 columns: the scope's name gets what the categories leave (at least 22)
-    scope = max(22, tf.WIDTH - 18 - 10 * len(shown))
     yield (tf.table(hdr, rows, widths=[scope, 9] + [9] * len(shown) + [6],
                     width=max(tf.WIDTH, scope + 18 + 10 * len(shown))))
     yield ("parallel coverage: %.1f %% of wall time" % (100.0 * o["parallel_coverage"]))
@@ -1073,7 +1083,7 @@ def csv_rows(d):
         for c, v in (t.get("counters_per_instance") or {}).items():
             yield ("tasks", t["id"], t["name"], "", c + "/i", v)
         for v in t.get("values", []):
-            for f in ("instances", "time", "mean", "min", "max", "mean_excl"):
+            for f in ("instances", "time", "mean", "min", "max", "mean_excl", "mean_work"):
                 yield ("task_values", t["id"], t["name"], v["params"], f, v[f])
     for e in d.get("by_parameter") or []:
         for x in e["rows"]:

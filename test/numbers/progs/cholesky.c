@@ -6,7 +6,8 @@
  *
  *   cholesky NT BS     NT x NT tiles of BS x BS doubles (default 6 32)
  *
- * Prints the largest error of L L^T against A (well below 1e-8) and the task
+ * Prints the largest error of L L^T against A on every third row (well below
+ * 1e-8: checking all of it would take as long as the factorisation) and the task
  * counts per kernel: potrf NT, trsm and syrk NT(NT-1)/2, gemm NT(NT-1)(NT-2)/6.
  * A gemm task has three list items (two in, one inout), trsm and syrk two,
  * potrf one. */
@@ -118,9 +119,9 @@ int main(int argc, char **argv)
             }
         }
     }
-    /* serial end: the largest error of L L^T against A */
+    /* serial end: the largest error of L L^T against A, on every third row */
     double err = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i += 3)
         for (int j = 0; j <= i; j++) {
             double s = 0;
             for (int k = 0; k <= j; k++)

@@ -28,7 +28,7 @@ PP.tables = function (rep) {
     if (vals.length)
       box.append(h("Tasks per parameter values"), PP.table("t-task-values", [
         txt("construct", "task construct"), txt("params", "parameters"), count("instances", "inst"),
-        time("mean", "mean"), time("min", "min"), time("max", "max"), time("mean_excl", "mean.excl")],
+        time("mean", "mean"), time("min", "min"), time("max", "max"), time("mean_work", "work")],
         vals));
   }
   const advice = PP.el("div", { id: "t-advice" }, h("Task granularity (work per instance, functions included, against one creation; < " +

@@ -20,7 +20,7 @@ PP.Trace = class {
     this.colour = {};
     let k = 0;
     const special = { idle: "#d0d0d0", "task creation": "#f5e050", "measurement (trace start, flushes)": "#888",
-      "serial (outside parallel regions)": "#f5deb3", "fork/join": "#b000b0" };
+      "serial (outside parallel regions)": "#f5deb3", "fork/join": "#3d0a4a" };
     for (const [id, name] of Object.entries(this.labels)) {
       if (special[name]) this.colour[id] = special[name];
       else if (name.startsWith("overhead: scheduling")) this.colour[id] = "#e04040";
