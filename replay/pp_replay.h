@@ -181,7 +181,9 @@ struct pp_replay_task {
     uint64_t work;             /* its own work */
 };
 
-/* An instance of a thread team. */
+/* An instance of a thread team, made at its fork (a worker may begin it
+ * before the thread that forked it does). */
+#define PP_REPLAY_NO_COMM UINT32_MAX /* a team no member has begun yet */
 struct pp_replay_team {
     uint32_t comm;
     uint32_t requested, members, left;
@@ -224,12 +226,9 @@ typedef struct pp_replay_loc {
     uint32_t label;          /* the current segment's label (pictures) */
     uint64_t since;
     uint64_t acc[PP_CAT_N][PP_READY_N]; /* ticks inside the window */
-    int fork_pending;
     int in_fork_join;        /* between a fork and its team's begin, or the team's end and
                                 the join: the runtime starts or ends the team */
-    uint32_t fork_threads;
-    pp_replay_seg *fork_seg;
-    uint64_t fork_span, fork_rspan;
+    pp_replay_team *fork_team; /* forked here, not begun here yet (referenced) */
     uint64_t events;
 } pp_replay_loc;
 

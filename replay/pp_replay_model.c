@@ -452,66 +452,79 @@ void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
     pp_replay_update(r, l);
 }
 
+static void pp_replay_team_release(pp_replay *r, pp_replay_team *team);
+
+static pp_replay_team *pp_replay_team_new(pp_replay *r, uint32_t comm, uint32_t requested)
+{
+    pp_replay_team *team = calloc(1, sizeof *team);
+    if (!team) {
+        fprintf(stderr, "pompprof-replay: out of memory\n");
+        exit(1);
+    }
+    team->comm = comm;
+    team->requested = requested;
+    team->next_open = r->open_teams;
+    r->open_teams = team;
+    return team;
+}
+
+/* The team is made at the fork: its members begin it in any order (on a busy
+ * machine a worker may begin it long before the thread that forked it). */
 void pp_replay_fork(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t threads)
 {
     pp_replay_settle(r, l, t);
     pp_replay_task *task = l->cur ? l->cur : pp_replay_implicit(l);
-    pp_replay_seg_unref(l->fork_seg);
-    l->fork_seg = pp_replay_span_split(task);
-    l->fork_span = task->span;
-    l->fork_rspan = task->rspan;
-    l->fork_threads = threads;
-    l->fork_pending = 1;
+    /* a fork without a num_threads clause records 0: the team's size is not known,
+     * any worker of the construct may join it */
+    pp_replay_team *team = pp_replay_team_new(r, PP_REPLAY_NO_COMM, threads ? threads : UINT32_MAX);
+    team->fork_seg = pp_replay_span_split(task); /* the reference moves to the team */
+    team->fork_span = task->span;
+    team->fork_rspan = task->rspan;
+    team->refs = 1; /* the forking thread's, until it begins the team */
+    if (l->fork_team)
+        pp_replay_team_release(r, l->fork_team);
+    l->fork_team = team;
     l->in_fork_join = 1;
     pp_replay_update(r, l);
 }
 
-static pp_replay_team *pp_replay_team_find(pp_replay *r, pp_replay_loc *l, uint32_t comm)
+/* The team l begins (comm: its communicator); *forked: l forked it (its
+ * reference from the fork becomes the member's). */
+static pp_replay_team *pp_replay_team_find(pp_replay *r, pp_replay_loc *l, uint32_t comm,
+                                           int *forked)
 {
-    if (l->fork_pending) {
-        l->fork_pending = 0;
-        pp_replay_team *team = calloc(1, sizeof *team);
-        if (!team)
-            return NULL;
+    pp_replay_team *team = l->fork_team;
+    *forked = team != NULL;
+    if (team) {
+        l->fork_team = NULL;
         team->comm = comm;
-        /* a fork without a num_threads clause records 0: the team's size is not
-         * known, any worker of the construct may join it */
-        team->requested = l->fork_threads ? l->fork_threads : UINT32_MAX;
-        team->fork_span = l->fork_span;
-        team->fork_rspan = l->fork_rspan;
-        team->fork_seg = l->fork_seg; /* the reference moves */
-        l->fork_seg = NULL;
-        team->next_open = r->open_teams;
-        r->open_teams = team;
         return team;
     }
     /* a worker: the most recent team of this communicator still short of
      * members (nested teams of the same construct could be told apart only
-     * by their timing: doc/trace.md) */
-    for (pp_replay_team *team = r->open_teams; team; team = team->next_open)
+     * by their timing: doc/trace.md), else the most recent team no member
+     * has begun yet */
+    for (team = r->open_teams; team; team = team->next_open)
         if (team->comm == comm && team->members < team->requested)
             return team;
-    pp_replay_team *team = calloc(1, sizeof *team);
-    if (team) {
-        team->comm = comm;
-        team->requested = UINT32_MAX;
-    }
-    return team;
+    for (team = r->open_teams; team; team = team->next_open)
+        if (team->comm == PP_REPLAY_NO_COMM && team->members < team->requested) {
+            team->comm = comm;
+            return team;
+        }
+    return pp_replay_team_new(r, comm, UINT32_MAX);
 }
 
 void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t comm)
 {
     pp_replay_settle(r, l, t);
-    int forked = l->fork_pending;
+    int forked;
     l->in_fork_join = 0;
-    pp_replay_team *team = pp_replay_team_find(r, l, comm);
-    if (!team) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
+    pp_replay_team *team = pp_replay_team_find(r, l, comm, &forked);
     team->members++;
     team->left++;
-    team->refs++;
+    if (!forked)
+        team->refs++;
     if (l->n_levels == l->cap_levels) {
         l->cap_levels = l->cap_levels ? 2 * l->cap_levels : 4;
         l->levels = realloc(l->levels, l->cap_levels * sizeof *l->levels);

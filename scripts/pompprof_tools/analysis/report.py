@@ -1001,26 +1001,35 @@ def render_lines(d, thread_names):
     shown = [n for n, _ in REPORT_CATEGORIES if n != MPI or mpi]
     hdr = ["scope", "total"] + [SHORT[n] for n in shown] + ["ovhd%"]
 
-    # 100 columns: the scope's name gets what the categories leave (at least 22)
-    scope = max(22, tf.WIDTH - 18 - 10 * len(shown))
+    # 100 columns: the scope's name gets what the categories leave; when that is too
+    # little for a name (MPI beside serial code), the rows name the regions by their
+    # ids and a line under the table names them
+    scope = tf.WIDTH - 18 - 10 * len(shown)
+    by_id = scope < 22
 
     def name(s):
         """A parallel region's id and name, without `parallel` when that is too long
         (they all are parallel regions: the file and line tell them apart)."""
         text = s["id"] + " " + tf.short_name(s["name"])
+        if by_id:
+            return s["id"]
         if len(text) > scope and "@" in text:
             text = s["id"] + " " + text[text.index("@"):]
         return text
 
     def orow(s):
         c = s["categories"]
-        return ([name(s) if s["id"] != "program" else "whole program", tf.fmt_time(s["total"])]
+        return ([name(s) if s["id"] != "program" else "program", tf.fmt_time(s["total"])]
                 + [tf.fmt_time(c[n]["time"]) for n in shown]
                 + [tf.fmt_pct(s["overhead_pct"])])
 
     rows = [orow(o["program"])] + [orow(s) for s in o["parallel_regions"]]
-    yield (tf.table(hdr, rows, widths=[scope, 9] + [9] * len(shown) + [6],
-                    width=max(tf.WIDTH, scope + 18 + 10 * len(shown))))
+    if not by_id:
+        rows[0][0] = "whole program"
+    yield (tf.table(hdr, rows, widths=[scope, 9] + [9] * len(shown) + [6]))
+    if by_id and o["parallel_regions"]:
+        yield from runfacts.wrapped(["regions: " + "; ".join(
+            "%s %s" % (s["id"], tf.short_name(s["name"])) for s in o["parallel_regions"])])
     yield ("parallel coverage: %.1f %% of wall time" % (100.0 * o["parallel_coverage"]))
     if o["sources"]:
         yield ("")
