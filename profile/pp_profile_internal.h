@@ -421,7 +421,8 @@ void pp_profile_region_save(pp_region_id id);
  * -1 when there is no such region. */
 int pp_profile_region_as_trace(pp_region_id id, pp_trace_region *t);
 /* Write the trace (after the profile), with the engine's regions. */
-void pp_profile_trace_finish(uint64_t now);
+/* ticks_per_second: the clock's rate the profile's seconds use (one for both). */
+void pp_profile_trace_finish(uint64_t now, double ticks_per_second);
 
 /* ---- lifecycle (pp_profile_lifecycle.c) ---------------------------------------- */
 

@@ -122,6 +122,17 @@ def _args(command_line: str | None) -> str | None:
     return parts[1] if len(parts) > 1 else ""
 
 
+def inputs_differ(profiles) -> str | None:
+    """Why the profiles are not runs of one program on one input (different programs,
+    or different arguments), or None: comparing their work then means nothing."""
+    fs = [(p, facts(p.cube)) for p in profiles]
+    if len({f["program"] or p.program for p, f in fs}) > 1:
+        return "the runs are of different programs"
+    if len({_args(f["command_line"]) for _, f in fs if f["command_line"] is not None}) > 1:
+        return "the runs had different arguments (different inputs)"
+    return None
+
+
 def compare(profiles, force: bool = False) -> list[str]:
     """Warnings about profiles that may not belong together (one line each); raises
     ToolError when they are runs of different programs, unless force."""

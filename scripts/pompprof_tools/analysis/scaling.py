@@ -15,8 +15,10 @@ all profiles have.  --svg draws the split as a stacked-area chart over the threa
 Before any number, the run facts are compared (runfacts.compare): runs of different
 programs are refused (--force compares anyway); different arguments, hosts or OMP
 settings, interrupted and oversubscribed runs are warned about; work inflation (work
-summed over threads growing with the thread count) is flagged with its factor and the
-call paths that grew most.
+summed over threads growing with the thread count) is flagged with its factor, the work
+it rests on and the call paths that grew most; between runs of different inputs
+(arguments) or programs no verdict is given (their work differs by design), only the
+figures.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import sys
 from . import textfmt as tf
 from ..cli import ToolError, main_guard
 from . import runfacts
-from .overhead import (Analysis, MPI, SCALING_CATEGORIES, SHORT, category_times, classify,
+from .overhead import (Analysis, MPI, SCALING_CATEGORIES, SERIAL, SHORT, category_times, classify,
                        legend as overhead_legend)
 from .profile_model import Profile, counter_label
 from .report import Report
@@ -41,8 +43,11 @@ They add up to the total thread time.  speedup and efficiency are relative to th
 with the fewest threads (ranks x threads per rank for a hybrid program: profiles may
 differ in either).  WARNING lines: runs that may not belong together (different
 arguments, hosts, OMP settings; interrupted or oversubscribed runs); profiles of
-different programs are refused unless --force.  WORK INFLATION: the work summed over
-threads grew by more than %gx, with the call paths that grew most.
+different programs are refused unless --force.  WORK INFLATION: the work in parallel
+code summed over threads (user code and task bodies, functions included; serial code
+left out) grew by more than %gx from the fewest threads to some other count, with the
+two figures and the call paths that grew most; not judged (the figures only) when the
+runs had different arguments (inputs) or programs.
 """ % 1.25
 
 
@@ -110,7 +115,8 @@ class Scaling:
                          "instances": v["instances"], "mean": v["mean"],
                          "mean_create": None, "time": v["time"], "task_time_at_sync": None})
 
-        self.inflation = work_inflation(self.profiles, [r["label"] for r in self.rows])
+        self.inflation = work_inflation(self.profiles, [r["label"] for r in self.rows],
+                                        runfacts.inputs_differ(self.profiles))
         if self.inflation:
             self.warnings.append(self.inflation["text"])
 
@@ -165,9 +171,11 @@ def _spelled(keys: dict, k: int) -> list[str]:
     return names[::-1]
 
 
-def work_inflation(profiles, labels):
+def work_inflation(profiles, labels, differ=None):
     """The same work taking longer in total at more threads: the largest factor over
-    the profile with the fewest threads, and the call paths whose work grew most."""
+    the profile with the fewest threads, and the call paths whose work grew most.
+    differ: why the runs' inputs differ (runfacts.inputs_differ); then no verdict,
+    the figures only."""
     if len(profiles) < 2:
         return None
     keys: dict = {}
@@ -179,18 +187,27 @@ def work_inflation(profiles, labels):
     factor = work[i] / work[0]
     if factor < INFLATION_FACTOR:
         return None
+    if differ:
+        text = ("work inflation not judged: %s, so their work differs by design (work in "
+                "parallel code summed over threads: %s)"
+                % (differ, ", ".join("%s s (%s)" % (tf.fmt_time(w), lab)
+                                     for w, lab in zip(work, labels))))
+        return {"factor": factor, "from": labels[0], "to": labels[i], "paths": [],
+                "judged": False, "work": work, "text": text}
     a, b = by_path[0], by_path[i]
     grew = sorted(((b.get(k, 0.0) - a.get(k, 0.0), k) for k in set(a) | set(b)),
                   reverse=True)[:3]
     paths = [{"path": _spelled(keys, k), "from": a.get(k, 0.0), "to": b.get(k, 0.0)}
              for d, k in grew if d > 0]
-    text = ("WORK INFLATION: the work in parallel code summed over threads grew %.2fx from %s s "
-            "(%s) to %s s (%s); grew most: %s"
+    text = ("WORK INFLATION: the work in parallel code (user code and task bodies, functions "
+            "included) summed over threads grew %.2fx from %s s (%s) to %s s (%s), same "
+            "program and arguments; grew most: %s"
             % (factor, tf.fmt_time(work[0]), labels[0], tf.fmt_time(work[i]), labels[i],
                "; ".join("%s %s -> %s s" % (" / ".join(tf.short_name(x) for x in q["path"][-2:]),
                                             tf.fmt_time(q["from"]), tf.fmt_time(q["to"]))
                          for q in paths)))
-    return {"factor": factor, "from": labels[0], "to": labels[i], "paths": paths, "text": text}
+    return {"factor": factor, "from": labels[0], "to": labels[i], "paths": paths,
+            "judged": True, "work": work, "text": text}
 
 
 def _label(threads, ranks, hybrid):
@@ -231,6 +248,8 @@ def render_text(s):
     if s.regions:
         out.append(tf.heading("Parallel regions"))
         rows = []
+        # a parallel region holds no serial code
+        cats = [cats[0]] + [c for c in cats[1:] if c != SERIAL]
         for name, ms in s.regions.items():
             for m in ms:
                 ovh = m["total"] - m["split"]["work"]
