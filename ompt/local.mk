@@ -5,7 +5,7 @@
 if HAVE_OMPT
 lib_LTLIBRARIES += libpompprof_ompt.la
 libpompprof_ompt_la_SOURCES = \
-	ompt/pp_ompt_internal.h \
+	ompt/pp_ompt_internal.h ompt/pp_ompt_handle.h \
 	ompt/pp_ompt_start.c \
 	ompt/pp_ompt_construct.c \
 	ompt/pp_ompt_parallel.c \

@@ -18,7 +18,9 @@
 
 #define PP_OMPT_CHUNK_BITS 10
 #define PP_OMPT_CHUNK (1u << PP_OMPT_CHUNK_BITS)
-#define PP_OMPT_MAX_CHUNKS 2048 /* 2 M constructs: the index has 21 bits */
+/* as many constructs as a task's handle can name (pp_ompt_handle.h) */
+#define PP_OMPT_MAX_CHUNKS (PP_OMPT_MAX_CONSTRUCTS / PP_OMPT_CHUNK)
+_Static_assert(PP_OMPT_MAX_CONSTRUCTS % PP_OMPT_CHUNK == 0, "whole chunks");
 
 static pthread_mutex_t pp_ompt_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static pp_ompt_construct *pp_ompt_chunks[PP_OMPT_MAX_CHUNKS];
@@ -113,7 +115,8 @@ static pp_ompt_construct *pp_ompt_registry_get(const void *codeptr, pp_ompt_kind
         return c;
     uint32_t index = pp_ompt_n, chunk = index >> PP_OMPT_CHUNK_BITS;
     if (chunk >= PP_OMPT_MAX_CHUNKS) {
-        PP_WARN_ONCE("more than %u OpenMP constructs; further ones are not measured",
+        PP_WARN_ONCE("more than %u OpenMP constructs (code addresses and kinds); further ones "
+                     "are not measured",
                      PP_OMPT_MAX_CHUNKS * PP_OMPT_CHUNK);
         return NULL;
     }
@@ -191,7 +194,12 @@ pp_ompt_thread *pp_ompt_thread_create(void)
         return NULL;
     }
     /* an engine handle carries the location index + 1 in its top bits */
-    t->number = (uint32_t)((pp_profile_task_new_handle() >> 40) - 1);
+    t->number = (uint32_t)((pp_profile_task_new_handle() >> PP_OMPT_ENGINE_LOCATION_SHIFT) - 1);
+    t->value_base = pp_ompt_value_base(t->number);
+    if (!t->value_base)
+        PP_WARN_ONCE("more than %u threads: the tasks that thread %u and later ones create are "
+                     "not measured (their time stays with the enclosing region)",
+                     PP_OMPT_MAX_THREADS, t->number);
     t->location = pp_profile_location_ref();
     t->next = __atomic_load_n(&pp_ompt_thread_list, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(&pp_ompt_thread_list, &t->next, t, 1, __ATOMIC_RELEASE,

@@ -2,7 +2,7 @@
  *
  * The layer turns OMPT callbacks into the engine's events (profile/), as
  * pomp2/ turns POMP2 calls into them.  State lives where OMPT hands it back:
- * - a task's ompt_data_t holds its engine handle (pp_ompt_handle below: the
+ * - a task's ompt_data_t holds its handle (pp_ompt_handle.h: the
  *   construct and what the layer must know of the task are packed into it,
  *   so nothing is allocated per task and nothing needs freeing when a task
  *   ends on another thread than the one that created it);
@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ompt/pp_ompt_handle.h"
 #include "profile/pp_profile.h"
 
 /* ---- constructs ---------------------------------------------------------------- */
@@ -107,7 +108,8 @@ typedef struct pp_ompt_thread {
     uint32_t number;  /* the thread's location index in the engine */
     void *location;   /* the engine's location of the thread */
     struct pp_ompt_thread *next; /* every thread's state, for the end */
-    uint32_t counter; /* task handles made by this thread */
+    uint32_t counter;    /* task handles made by this thread */
+    uint64_t value_base; /* pp_ompt_value_base of the thread: 0, its tasks are not measured */
     /* constructs met by this thread: open addressing, grown at a miss */
     pp_ompt_slot *slots;
     uint32_t n_slots, n_used;
@@ -167,48 +169,11 @@ static inline pp_ompt_thread *pp_ompt_self(void)
     return __builtin_expect(t != NULL, 1) ? t : pp_ompt_thread_create();
 }
 
-/* ---- task handles ----------------------------------------------------------------
- *
- * An explicit task's ompt_data_t value:
- *   bit 63      set (engine handles of implicit tasks never have it)
- *   bit 62      begun (the engine knows the task; cleared in the handle given
- *               to the engine)
- *   bit 61      undeferred: its creation region stays open until it completes
- *   bit 60      ended (a detached task whose body finished)
- *   bit 59      moving: an untied deferred task, which libomp may resume on
- *               another thread: from its first run on, bits 0-47 hold the
- *               engine's reference to it (profile/pp_profile_migrate.h), not
- *               construct, thread and counter
- *   bits 39-59  the construct's index
- *   bits 0-38   the creating thread's engine location (11 bits) and that
- *               thread's task counter (28 bits; it wraps after 268 M tasks, so a task would have to
- *               stay active across 268 M later creations on its creating
- *               thread to share a handle)
- * Implicit tasks' values are the engine's own handles. */
-#define PP_OMPT_EXPLICIT (1ull << 63)
-#define PP_OMPT_BEGUN (1ull << 62)
-#define PP_OMPT_UNDEFERRED (1ull << 61)
-#define PP_OMPT_ENDED (1ull << 60)
-#define PP_OMPT_MOVING (1ull << 59)
-#define PP_OMPT_REF_MASK ((1ull << 48) - 1)
-#define PP_OMPT_INDEX_SHIFT 39
-#define PP_OMPT_INDEX_MASK ((1ull << 21) - 1)
+/* ---- task handles (pp_ompt_handle.h) ------------------------------------------------ */
 
-/* The engine handle of an explicit task's value follows the engine's own
- * convention (the creating location's index + 1 in the top 24 bits, so a
- * trace names the creating thread), with bit 31 set so it never equals a
- * handle the engine made itself (its counter, the trace's generation number
- * in the low 32 bits, counts the location's implicit tasks); of an implicit
- * task's value: the value. */
-static inline pp_task_handle pp_ompt_engine_handle(uint64_t value)
-{
-    if (!(value & PP_OMPT_EXPLICIT))
-        return value;
-    return (((value >> 28) & 0x7ff) + 1) << 40 | 1ull << 31 | (value & 0xfffffff);
-}
 static inline pp_ompt_construct *pp_ompt_task_construct(uint64_t value)
 {
-    return pp_ompt_construct_at((uint32_t)((value >> PP_OMPT_INDEX_SHIFT) & PP_OMPT_INDEX_MASK));
+    return pp_ompt_construct_at(pp_ompt_value_index(value));
 }
 
 /* The task of value goes on on this thread (the end of a scheduling point,
@@ -253,13 +218,6 @@ static inline pp_ompt_thread *pp_ompt_event_thread(void)
     if (t)
         pp_ompt_ws_flush(t);
     return t;
-}
-
-/* The value of the pseudo task of a taskwait depend (pp_ompt_task.c): bit 0
- * set, below any engine handle. */
-static inline bool pp_ompt_is_taskwait_depend(uint64_t value)
-{
-    return (value & 1) && value < (1ull << 40);
 }
 
 /* The dependences of a task just created (pp_ompt_depend.c). */

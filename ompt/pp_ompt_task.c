@@ -30,8 +30,6 @@
  * dependences of an if(0) task the same way, then creates the task
  * (undeferred, without dependences): the construct is then marked for its
  * name (the task's line). */
-#define PP_OMPT_TASKWAIT_ENTERED 2ull
-
 static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
                                 const ompt_frame_t *encountering_task_frame,
                                 ompt_data_t *new_task_data, int flags, int has_dependences,
@@ -48,7 +46,7 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
     t->wait_done = NULL;
     if (flags & ompt_task_taskwait) {
         pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, PP_OMPT_TASKWAIT_DEPEND);
-        new_task_data->value = 1 | (c ? (uint64_t)(c->index + 1) << 2 : 0);
+        new_task_data->value = pp_ompt_value_taskwait(c != NULL, c ? c->index : 0);
         return;
     }
     if (__builtin_expect(wait != NULL, 0) && (flags & ompt_task_undeferred) && !has_dependences)
@@ -56,12 +54,10 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
     pp_ompt_construct *c =
         pp_ompt_construct_get(codeptr_ra,
                               (flags & ompt_task_untied) ? PP_OMPT_UNTIED_TASK : PP_OMPT_TASK);
-    if (!c)
-        return;
+    if (!c || !t->value_base)
+        return; /* no construct (out of memory, too many), or a thread beyond the limit */
     bool undeferred = (flags & ompt_task_undeferred) != 0;
-    uint64_t value = PP_OMPT_EXPLICIT | (undeferred ? PP_OMPT_UNDEFERRED : 0) |
-                     ((uint64_t)c->index << PP_OMPT_INDEX_SHIFT) |
-                     ((uint64_t)(t->number & 0x7ff) << 28) | (++t->counter & 0xfffffff);
+    uint64_t value = pp_ompt_value_new(t->value_base, c->index, ++t->counter, undeferred);
     new_task_data->value = value;
     uint64_t now = pp_timer_now();
     pp_profile_task_create_enter_at(c->inner, pp_ompt_engine_handle(value), now);
@@ -82,11 +78,12 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
 void pp_ompt_resume(ompt_data_t *task_data, uint64_t now)
 {
     uint64_t v = task_data->value;
-    if (v & PP_OMPT_MOVING) {
-        void *ref = (void *)(uintptr_t)(v & PP_OMPT_REF_MASK);
+    if (pp_ompt_value_is(v, PP_OMPT_MOVING)) {
+        void *ref = pp_ompt_value_ref(v);
         void *now_ref = pp_profile_task_resume_ref(ref, now);
-        if (now_ref != ref)
-            task_data->value = (v & ~PP_OMPT_REF_MASK) | (uint64_t)(uintptr_t)now_ref;
+        uint64_t moved = now_ref != ref ? pp_ompt_value_moving(now_ref) : 0;
+        if (moved) /* (a reference that does not fit: resumed by the old one) */
+            task_data->value = moved;
     } else if (!pp_ompt_is_taskwait_depend(v)) {
         pp_profile_task_switch_to_at(pp_ompt_engine_handle(v), now);
     }
@@ -95,9 +92,9 @@ void pp_ompt_resume(ompt_data_t *task_data, uint64_t now)
 /* The region of a task's construct (for its end). */
 static pp_region_id pp_ompt_task_region(uint64_t value, pp_ompt_construct **c)
 {
-    if (value & PP_OMPT_MOVING) {
+    if (pp_ompt_value_is(value, PP_OMPT_MOVING)) {
         *c = NULL;
-        return pp_profile_task_ref_region((void *)(uintptr_t)(value & PP_OMPT_REF_MASK));
+        return pp_profile_task_ref_region(pp_ompt_value_ref(value));
     }
     *c = pp_ompt_task_construct(value);
     return *c ? (*c)->main : PP_REGION_INVALID;
@@ -114,7 +111,9 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
     uint64_t prior = prior_task_data ? prior_task_data->value : 0;
     if (pp_ompt_is_taskwait_depend(prior)) {
         /* a taskwait depend's wait ends (ompt_taskwait_complete) */
-        pp_ompt_construct *c = pp_ompt_construct_at((uint32_t)(prior >> 2) - 1);
+        uint32_t index;
+        pp_ompt_construct *c =
+            pp_ompt_taskwait_index(prior, &index) ? pp_ompt_construct_at(index) : NULL;
         if (c && (prior & PP_OMPT_TASKWAIT_ENTERED))
             pp_profile_exit_at(c->main, now);
         t->wait_done = c;
@@ -127,7 +126,8 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
     if ((prior & PP_OMPT_EXPLICIT) && ends) {
         /* a detached task's instance ends with its body; the fulfilment
          * that completes it later changes nothing that was measured */
-        if ((prior & PP_OMPT_BEGUN) && !(prior & PP_OMPT_ENDED)) {
+        uint64_t state = pp_ompt_value_state(prior);
+        if (state == PP_OMPT_BEGUN || state == PP_OMPT_MOVING) {
             pp_ompt_construct *c;
             pp_region_id region = pp_ompt_task_region(prior, &c);
             if (region != PP_REGION_INVALID) {
@@ -135,25 +135,25 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
                 if (c && (prior & PP_OMPT_UNDEFERRED))
                     ended_undeferred = c;
             }
-            prior_task_data->value = prior | PP_OMPT_ENDED;
+            prior_task_data->value = pp_ompt_value_set_state(prior, PP_OMPT_ENDED);
         }
     }
     uint64_t next = next_task_data ? next_task_data->value : 0;
-    if ((next & PP_OMPT_EXPLICIT) && !(next & PP_OMPT_BEGUN)) {
+    if (pp_ompt_value_is(next, PP_OMPT_CREATED)) {
         pp_ompt_construct *c = pp_ompt_task_construct(next);
-        next |= PP_OMPT_BEGUN;
+        next = pp_ompt_value_set_state(next, PP_OMPT_BEGUN);
         if (c) {
             bool untied = c->kind == PP_OMPT_UNTIED_TASK;
             /* untied: not measured as tied (the engine would warn so): an
              * untied task that resumes elsewhere moves with it */
             pp_profile_task_begin_at(c->main, pp_ompt_engine_handle(next), false, now);
             void *ref = untied && !(next & PP_OMPT_UNDEFERRED) ? pp_profile_task_ref() : NULL;
-            if (ref) /* libomp may resume it elsewhere: follow the engine's task */
-                next = PP_OMPT_EXPLICIT | PP_OMPT_BEGUN | PP_OMPT_MOVING |
-                       (uint64_t)(uintptr_t)ref;
+            uint64_t moving = pp_ompt_value_moving(ref);
+            if (moving) /* libomp may resume it elsewhere: follow the engine's task */
+                next = moving;
         }
         next_task_data->value = next;
-    } else if (next && !(next & PP_OMPT_ENDED)) {
+    } else if (next && !pp_ompt_value_is(next, PP_OMPT_ENDED)) {
         pp_ompt_resume(next_task_data, now);
     }
     if (ended_undeferred)
@@ -166,8 +166,10 @@ static void pp_ompt_dependences(ompt_data_t *task_data, const ompt_dependence_t 
     if (task_data && ndeps > 0)
         pp_ompt_depend(task_data->value, deps, ndeps);
     uint64_t v = task_data ? task_data->value : 0;
-    pp_ompt_construct *c =
-        pp_ompt_is_taskwait_depend(v) && v >> 2 ? pp_ompt_construct_at((uint32_t)(v >> 2) - 1) : NULL;
+    uint32_t index;
+    pp_ompt_construct *c = pp_ompt_is_taskwait_depend(v) && pp_ompt_taskwait_index(v, &index)
+                               ? pp_ompt_construct_at(index)
+                               : NULL;
     if (c) { /* the taskwait's region, entered after its dependences */
         pp_profile_enter(c->main);
         task_data->value = v | PP_OMPT_TASKWAIT_ENTERED;
