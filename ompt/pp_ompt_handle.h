@@ -12,9 +12,10 @@
  *   bit  60      undeferred: its creation region stays open until it ends
  *   bits 40-59   the construct's index in the registry (20 bits: at most
  *                PP_OMPT_MAX_CONSTRUCTS constructs; more are not measured)
- *   bits 28-39   the creating thread's engine location (12 bits: the tasks
- *                of threads numbered PP_OMPT_MAX_THREADS and beyond are not
- *                measured, with one line)
+ *   bits 28-39   the creating thread's engine location + 1 (12 bits: the
+ *                tasks of threads numbered PP_OMPT_MAX_THREADS and beyond are
+ *                not measured, with one line; + 1 as in the engine handle,
+ *                which is then two masks and a shift away)
  *   bits  0-27   the creating thread's task counter (it wraps after 2^28
  *                tasks: a task would have to stay active across 268 M later
  *                creations on its creating thread to share a handle)
@@ -53,7 +54,7 @@
 #define PP_OMPT_THREAD_MASK ((1ull << PP_OMPT_THREAD_BITS) - 1)
 #define PP_OMPT_INDEX_MASK ((1ull << PP_OMPT_INDEX_BITS) - 1)
 #define PP_OMPT_MAX_CONSTRUCTS (1u << PP_OMPT_INDEX_BITS)
-#define PP_OMPT_MAX_THREADS (1u << PP_OMPT_THREAD_BITS)
+#define PP_OMPT_MAX_THREADS ((1u << PP_OMPT_THREAD_BITS) - 1)
 #define PP_OMPT_REF_BITS 48
 #define PP_OMPT_REF_MASK ((1ull << PP_OMPT_REF_BITS) - 1)
 /* engine handles: the location index + 1 from this bit on (pp_profile.h) */
@@ -85,9 +86,9 @@ _Static_assert(PP_OMPT_INDEX_BITS + 3 <= PP_OMPT_ENGINE_LOCATION_SHIFT,
  * (its tasks are not measured). */
 static inline uint64_t pp_ompt_value_base(uint32_t thread)
 {
-    if (thread > PP_OMPT_THREAD_MASK)
+    if (thread >= PP_OMPT_MAX_THREADS)
         return 0;
-    return PP_OMPT_EXPLICIT | (uint64_t)thread << PP_OMPT_THREAD_SHIFT;
+    return PP_OMPT_EXPLICIT | ((uint64_t)thread + 1) << PP_OMPT_THREAD_SHIFT;
 }
 
 /* A new task's value: base from pp_ompt_value_base (not 0), the construct's
@@ -116,6 +117,14 @@ static inline uint64_t pp_ompt_value_set_state(uint64_t value, uint64_t state)
     return (value & ~PP_OMPT_STATE) | state;
 }
 
+/* The value with another construct index (a task found to be another
+ * construct's once it runs: a taskloop's generator). */
+static inline uint64_t pp_ompt_value_set_index(uint64_t value, uint32_t index)
+{
+    return (value & ~(PP_OMPT_INDEX_MASK << PP_OMPT_INDEX_SHIFT)) |
+           (uint64_t)index << PP_OMPT_INDEX_SHIFT;
+}
+
 static inline uint32_t pp_ompt_value_index(uint64_t value)
 {
     return (uint32_t)(value >> PP_OMPT_INDEX_SHIFT & PP_OMPT_INDEX_MASK);
@@ -123,7 +132,7 @@ static inline uint32_t pp_ompt_value_index(uint64_t value)
 
 static inline uint32_t pp_ompt_value_thread(uint64_t value)
 {
-    return (uint32_t)(value >> PP_OMPT_THREAD_SHIFT & PP_OMPT_THREAD_MASK);
+    return (uint32_t)(value >> PP_OMPT_THREAD_SHIFT & PP_OMPT_THREAD_MASK) - 1;
 }
 
 /* A moving task's value for the engine's reference ref; 0 for no reference
@@ -139,16 +148,28 @@ static inline void *pp_ompt_value_ref(uint64_t value)
     return (void *)(uintptr_t)(value & PP_OMPT_REF_MASK);
 }
 
+/* Whether a task of this value goes on by a switch to its engine handle: an
+ * implicit task's value (an engine handle: at least 2^40, never explicit, so
+ * positive as a signed number) or a begun explicit task's. */
+static inline bool pp_ompt_value_resumable(uint64_t value)
+{
+    return (int64_t)value >= (int64_t)(1ull << PP_OMPT_ENGINE_LOCATION_SHIFT) ||
+           pp_ompt_value_is(value, PP_OMPT_BEGUN);
+}
+
 /* The engine handle of a task's value.  An explicit task's follows the
  * engine's convention (the creating location's index + 1 from bit 40 on, so
  * a trace names the creating thread) with PP_OMPT_ENGINE_EXPLICIT set; an
  * implicit task's value is its engine handle. */
+static inline uint64_t pp_ompt_engine_handle_explicit(uint64_t value)
+{
+    return (value & PP_OMPT_THREAD_MASK << PP_OMPT_THREAD_SHIFT)
+               << (PP_OMPT_ENGINE_LOCATION_SHIFT - PP_OMPT_THREAD_SHIFT) |
+           PP_OMPT_ENGINE_EXPLICIT | (value & PP_OMPT_COUNTER_MASK);
+}
 static inline uint64_t pp_ompt_engine_handle(uint64_t value)
 {
-    if (!(value & PP_OMPT_EXPLICIT))
-        return value;
-    return ((uint64_t)pp_ompt_value_thread(value) + 1) << PP_OMPT_ENGINE_LOCATION_SHIFT |
-           PP_OMPT_ENGINE_EXPLICIT | (value & PP_OMPT_COUNTER_MASK);
+    return value & PP_OMPT_EXPLICIT ? pp_ompt_engine_handle_explicit(value) : value;
 }
 
 /* The value of the pseudo task of a taskwait depend whose construct has

@@ -57,6 +57,8 @@ static pp_ompt_words pp_ompt_words_of(pp_ompt_kind kind, const pp_dwarf_where *w
     case PP_OMPT_UNTIED_TASK: return (pp_ompt_words){"untied task", "create untied task"};
     case PP_OMPT_TASKYIELD: return (pp_ompt_words){"taskyield", NULL};
     case PP_OMPT_FLUSH: return (pp_ompt_words){"flush", NULL};
+    case PP_OMPT_TASKLOOP_TASK: return (pp_ompt_words){"taskloop task", "create taskloop task"};
+    case PP_OMPT_TASKLOOP_GENERATOR: return (pp_ompt_words){"taskloop generator", NULL};
     case PP_OMPT_KINDS: break;
     }
     return (pp_ompt_words){"unknown region", NULL};
@@ -142,7 +144,8 @@ static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
         [PP_OMPT_TASKGROUP] = "taskgroup",
         [PP_OMPT_CRITICAL] = "critical", [PP_OMPT_ORDERED] = "ordered",
         [PP_OMPT_TASK] = "task", [PP_OMPT_UNTIED_TASK] = "task",
-        [PP_OMPT_FLUSH] = "flush",
+        [PP_OMPT_FLUSH] = "flush", [PP_OMPT_TASKLOOP_TASK] = "taskloop",
+        [PP_OMPT_TASKLOOP_GENERATOR] = "taskloop",
     };
     pp_ompt_construct *c = pp_ompt_construct_at(i);
     if (w->line <= 0)

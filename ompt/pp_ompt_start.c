@@ -57,6 +57,7 @@ static int pp_ompt_initialize(ompt_function_lookup_t lookup, int initial_device_
         return 0;
     }
     pp_profile_init();
+    pp_ompt_callsite_init(lookup);
     pp_ompt_mutex_define_regions();
     if (pp_profile_at_end(pp_ompt_names_finalize) != 0)
         pp_message_warn("no room for the OMPT layer's end hook: regions keep their addresses as "

@@ -153,6 +153,31 @@ START_TEST(taskwait_depend_values)
 }
 END_TEST
 
+/* Which values a switch resumes, and a construct index replaced in place
+ * (a taskloop task found to be a generator when it runs). */
+START_TEST(resumable_values_and_new_index)
+{
+    uint64_t base = pp_ompt_value_base(PP_OMPT_MAX_THREADS - 1);
+    uint64_t v = pp_ompt_value_new(base, PP_OMPT_MAX_CONSTRUCTS - 1,
+                                   (uint32_t)PP_OMPT_COUNTER_MASK, true);
+    ck_assert(!pp_ompt_value_resumable(v)); /* created, not begun */
+    ck_assert(pp_ompt_value_resumable(pp_ompt_value_set_state(v, PP_OMPT_BEGUN)));
+    ck_assert(!pp_ompt_value_resumable(pp_ompt_value_set_state(v, PP_OMPT_ENDED)));
+    ck_assert(!pp_ompt_value_resumable(pp_ompt_value_moving((const void *)0x1000)));
+    ck_assert(!pp_ompt_value_resumable(pp_ompt_value_taskwait(true, 5)));
+    ck_assert(!pp_ompt_value_resumable(0));
+    /* an implicit task's value: an engine handle, at least 2^40 */
+    ck_assert(pp_ompt_value_resumable(1ull << PP_OMPT_ENGINE_LOCATION_SHIFT | 7));
+    ck_assert(pp_ompt_value_resumable(pp_ompt_engine_handle(v)));
+    uint64_t w = pp_ompt_value_set_index(pp_ompt_value_set_state(v, PP_OMPT_BEGUN), 0);
+    ck_assert_uint_eq(pp_ompt_value_index(w), 0);
+    ck_assert(pp_ompt_value_is(w, PP_OMPT_BEGUN));
+    ck_assert_uint_eq(pp_ompt_engine_handle(w), pp_ompt_engine_handle(v));
+    ck_assert_uint_ne(w & PP_OMPT_UNDEFERRED, 0);
+    ck_assert_uint_eq(pp_ompt_value_index(pp_ompt_value_set_index(w, 12345)), 12345);
+}
+END_TEST
+
 Suite *pp_check_suite(void)
 {
     Suite *s = suite_create("ompt_handle");
@@ -163,6 +188,7 @@ Suite *pp_check_suite(void)
     tcase_add_test(tc, engine_handles);
     tcase_add_test(tc, moving_tasks);
     tcase_add_test(tc, taskwait_depend_values);
+    tcase_add_test(tc, resumable_values_and_new_index);
     suite_add_tcase(s, tc);
     return s;
 }
