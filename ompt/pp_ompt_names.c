@@ -130,10 +130,26 @@ static void pp_ompt_name_region(pp_region_id region, const char *word, const cha
         pp_profile_region_alias(region, first);
 }
 
-/* The directive's line of construct i (its line table entry may point
- * beside it); an implicit barrier takes the line where the construct at its
- * address ends, as OPARI2 names it.  Barriers come after all others. */
-static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
+/* ---- one directive per construct --------------------------------------------------
+ * A construct whose line table entry lies beside its directive takes the
+ * nearest directive naming it (pp_ompt_directive_line).  Two constructs of
+ * one kind whose entries differ are two constructs of the source (one
+ * construct inlined at two call sites has one entry), so they never take
+ * the same directive where another is at hand: gcc puts the call of the
+ * second of two singles in a row on the last line of the first, one line
+ * below the first's directive and one above its own.  A construct with one
+ * candidate (or its directive on its own line) is firm; one with two takes
+ * the farther when the nearer is another construct's firm choice. */
+typedef struct pp_ompt_choice {
+    char *file; /* NULL: not chosen here (unresolved, or another rule) */
+    const char *word;
+    int raw, above, below, line;
+    bool firm;
+} pp_ompt_choice;
+static pp_ompt_choice *pp_ompt_choices;
+
+/* The first word of a construct's directive (NULL: none to look for). */
+static const char *pp_ompt_first_word(const pp_ompt_construct *c, const char *file)
 {
     static const char *const first_word[PP_OMPT_KINDS] = {
         [PP_OMPT_PARALLEL] = "parallel", [PP_OMPT_LOOP] = "for",
@@ -147,14 +163,78 @@ static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
         [PP_OMPT_FLUSH] = "flush", [PP_OMPT_TASKLOOP_TASK] = "taskloop",
         [PP_OMPT_TASKLOOP_GENERATOR] = "taskloop",
     };
+    if (c->kind == PP_OMPT_LOOP && pp_ompt_fortran(file))
+        return "do";
+    return first_word[c->kind];
+}
+
+/* Whether the directive's line of construct c is chosen among candidates
+ * (the masked and the if(0) task rules choose otherwise). */
+static bool pp_ompt_chooses(const pp_ompt_construct *c)
+{
+    return c->kind != PP_OMPT_IMPLICIT_BARRIER && c->kind != PP_OMPT_MASKED &&
+           !(c->kind == PP_OMPT_TASKWAIT_DEPEND && __atomic_load_n(&c->if0_task, __ATOMIC_RELAXED));
+}
+
+/* Whether another construct than i, of i's word and file but of another
+ * line table entry, chose `line` firmly. */
+static bool pp_ompt_claimed(uint32_t i, uint32_t n, int line)
+{
+    const pp_ompt_choice *me = &pp_ompt_choices[i];
+    for (uint32_t j = 0; j < n; j++) {
+        const pp_ompt_choice *o = &pp_ompt_choices[j];
+        if (j != i && o->file && o->firm && o->line == line && o->raw != me->raw &&
+            !strcmp(o->word, me->word) && !strcmp(o->file, me->file))
+            return true;
+    }
+    return false;
+}
+
+/* The candidates of every construct that chooses (w: scratch), then the
+ * choices. */
+static void pp_ompt_choose(pp_dwarf *dwarf, uint32_t n, pp_dwarf_where *w)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        pp_ompt_construct *c = pp_ompt_construct_at(i);
+        uintptr_t ra = (uintptr_t)c->codeptr;
+        if (!pp_ompt_chooses(c) || !ra || pp_dwarf_position(dwarf, ra - 1, w) != 0 ||
+            w->line <= 0)
+            continue;
+        pp_ompt_choice *ch = &pp_ompt_choices[i];
+        ch->word = pp_ompt_first_word(c, w->file);
+        if (!ch->word || !(ch->file = strdup(w->file)))
+            continue;
+        ch->raw = w->line;
+        pp_ompt_directive_lines(w->file, w->line, ch->word, &ch->above, &ch->below);
+        ch->firm = !ch->above || !ch->below || ch->above == ch->below;
+        if (ch->above && (!ch->below || ch->raw - ch->above <= ch->below - ch->raw))
+            ch->line = ch->above;
+        else
+            ch->line = ch->below ? ch->below : ch->raw;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        pp_ompt_choice *ch = &pp_ompt_choices[i];
+        if (!ch->file || ch->firm || !pp_ompt_claimed(i, n, ch->line))
+            continue;
+        int other = ch->line == ch->above ? ch->below : ch->above;
+        if (!pp_ompt_claimed(i, n, other))
+            ch->line = other;
+    }
+}
+
+/* The directive's line of construct i (its line table entry may point
+ * beside it); an implicit barrier takes the line where the construct at its
+ * address ends, as OPARI2 names it.  Barriers come after all others. */
+static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
+{
     pp_ompt_construct *c = pp_ompt_construct_at(i);
     if (w->line <= 0)
         return;
     if (c->kind != PP_OMPT_IMPLICIT_BARRIER) {
-        const char *word = first_word[c->kind];
-        if (c->kind == PP_OMPT_LOOP && pp_ompt_fortran(w->file))
-            word = "do";
-        if (c->kind == PP_OMPT_MASKED) { /* either word, whichever is written */
+        const char *word = pp_ompt_first_word(c, w->file);
+        if (pp_ompt_choices[i].file) {
+            w->line = pp_ompt_choices[i].line;
+        } else if (c->kind == PP_OMPT_MASKED) { /* either word, whichever is written */
             char src[512];
             pp_ompt_source_line(w->file, w->line, src, sizeof src);
             int masked = pp_ompt_directive_line(w->file, w->line, "masked");
@@ -206,11 +286,15 @@ static void pp_ompt_name_construct(const pp_ompt_construct *c, const pp_dwarf_wh
     }
 }
 
-static void pp_ompt_names_free(pp_dwarf_where *w)
+static void pp_ompt_names_free(pp_dwarf_where *w, uint32_t n)
 {
     free(w);
     free(pp_ompt_line_of);
     pp_ompt_line_of = NULL;
+    for (uint32_t i = 0; pp_ompt_choices && i < n; i++)
+        free(pp_ompt_choices[i].file);
+    free(pp_ompt_choices);
+    pp_ompt_choices = NULL;
     for (uint32_t i = 0; pp_ompt_seen && i < pp_ompt_seen_slots; i++)
         free(pp_ompt_seen[i].name);
     free(pp_ompt_seen);
@@ -229,11 +313,13 @@ void pp_ompt_names_finalize(void)
     pp_ompt_seen = calloc(pp_ompt_seen_slots, sizeof *pp_ompt_seen);
     pp_dwarf_where *w = malloc(sizeof *w);
     pp_ompt_line_of = calloc(n, sizeof *pp_ompt_line_of);
-    if (!w || !pp_ompt_line_of) {
-        pp_ompt_names_free(w);
+    pp_ompt_choices = calloc(n, sizeof *pp_ompt_choices);
+    if (!w || !pp_ompt_line_of || !pp_ompt_choices) {
+        pp_ompt_names_free(w, n);
         return;
     }
     pp_dwarf *dwarf = pp_dwarf_open_self();
+    pp_ompt_choose(dwarf, n, w);
     for (uint32_t pass = 0; pass < 2; pass++) { /* barriers last */
         for (uint32_t i = 0; i < n; i++) {
             pp_ompt_construct *c = pp_ompt_construct_at(i);
@@ -255,5 +341,5 @@ void pp_ompt_names_finalize(void)
         }
     }
     pp_dwarf_close(dwarf);
-    pp_ompt_names_free(w);
+    pp_ompt_names_free(w, n);
 }
