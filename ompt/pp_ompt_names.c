@@ -225,11 +225,11 @@ static void pp_ompt_choose(pp_dwarf *dwarf, uint32_t n, pp_dwarf_where *w)
 /* The directive's line of construct i (its line table entry may point
  * beside it); an implicit barrier takes the line where the construct at its
  * address ends, as OPARI2 names it.  Barriers come after all others. */
-static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
+static bool pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
 {
     pp_ompt_construct *c = pp_ompt_construct_at(i);
     if (w->line <= 0)
-        return;
+        return false;
     if (c->kind != PP_OMPT_IMPLICIT_BARRIER) {
         const char *word = pp_ompt_first_word(c, w->file);
         if (pp_ompt_choices[i].file) {
@@ -249,8 +249,15 @@ static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
             w->line = pp_ompt_directive_line(w->file, w->line, word);
         }
         pp_ompt_line_of[i] = w->line;
-        return;
+        return false;
     }
+    /* libomp reports gcc's GOMP_barrier as the runtime's own barrier, whether
+     * the program's barrier directive or a construct's implicit barrier made
+     * it: a call on the line of a barrier directive is that directive's */
+    int above, below;
+    pp_ompt_directive_lines(w->file, w->line, "barrier", &above, &below);
+    if (above == w->line && below == w->line)
+        return true;
     /* the directive line of the construct at the same address (a
      * worksharing construct rather than the parallel region) */
     for (uint32_t j = 0; j < n; j++)
@@ -263,21 +270,24 @@ static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
     int end = pp_ompt_end_line(w->file, w->line);
     if (end > 0)
         w->line = end; /* OPARI2 names it where it waits */
+    return false;
 }
 
 /* Rename construct c's regions from its position w (found: resolved). */
-static void pp_ompt_name_construct(const pp_ompt_construct *c, const pp_dwarf_where *w, bool found)
+static void pp_ompt_name_construct(const pp_ompt_construct *c, const pp_dwarf_where *w, bool found,
+                                   bool explicit_barrier)
 {
     char src[1024] = "", critical[256] = "";
     if (found && (c->kind == PP_OMPT_MASKED || c->kind == PP_OMPT_CRITICAL))
         pp_ompt_source_line(w->file, w->line, src, sizeof src);
     if (c->kind == PP_OMPT_CRITICAL)
         pp_ompt_critical_name(src, critical, sizeof critical);
-    pp_ompt_words words = pp_ompt_words_of(c->kind, w, src);
+    pp_ompt_words words =
+        pp_ompt_words_of(explicit_barrier ? PP_OMPT_BARRIER : c->kind, w, src);
     pp_region_def def;
     char role[64];
     if (pp_profile_region_describe(c->main, &def) == 0) {
-        snprintf(role, sizeof role, "%s", def.role);
+        snprintf(role, sizeof role, "%s", explicit_barrier ? "barrier" : def.role);
         pp_ompt_name_region(c->main, words.main, role, critical, w, found);
     }
     if (c->inner != c->main && pp_profile_region_describe(c->inner, &def) == 0) {
@@ -335,9 +345,8 @@ void pp_ompt_names_finalize(void)
                 if (w->function[0])
                     w->function_offset++;
             }
-            if (found)
-                pp_ompt_fix_line(i, n, w);
-            pp_ompt_name_construct(c, w, found);
+            bool explicit_barrier = found && pp_ompt_fix_line(i, n, w);
+            pp_ompt_name_construct(c, w, found, explicit_barrier);
         }
     }
     pp_dwarf_close(dwarf);

@@ -345,17 +345,22 @@ static pp_ompt_construct *pp_ompt_barrier_ends(pp_ompt_thread *t)
 }
 
 /* The construct an implicit barrier is named after: the worksharing
- * construct it ends, else the parallel region (its code address, when the
- * runtime gives none, as for the workers of a team). */
+ * construct it ends; else the runtime's own barrier at its call (libomp
+ * reports gcc's GOMP_barrier so, whether the program's barrier directive or
+ * a construct's implicit barrier made it: the names tell them apart by the
+ * source line, pp_ompt_names.c); else, or when that call lies in libomp (a
+ * tail call to it), the parallel region (its code address, when the runtime
+ * gives none, as for the workers of a team). */
 static pp_ompt_construct *pp_ompt_barrier_of(pp_ompt_thread *t, pp_ompt_construct *ends,
-                                             const void *codeptr_ra)
+                                             ompt_sync_region_t kind, const void *codeptr_ra)
 {
     const void *at = codeptr_ra;
     pp_ompt_implicit *it = pp_ompt_implicit_top(t);
     if (ends)
         at = ends->codeptr;
-    else if (it && it->construct)
-        at = it->construct->codeptr;
+    else if ((kind != ompt_sync_region_barrier_implementation || !codeptr_ra ||
+              pp_ompt_in_runtime(codeptr_ra)) && it && it->construct)
+        at = it->construct->codeptr; /* (a call in the runtime: a tail call's) */
     return pp_ompt_construct_find(t, at, PP_OMPT_IMPLICIT_BARRIER);
 }
 
@@ -383,7 +388,7 @@ pp_ompt_sync_region_general(ompt_sync_region_t kind, ompt_scope_endpoint_t endpo
     if (endpoint == ompt_scope_begin) {
         pp_ompt_construct *c;
         if (implicit) {
-            c = pp_ompt_barrier_of(t, pp_ompt_barrier_ends(t), codeptr_ra);
+            c = pp_ompt_barrier_of(t, pp_ompt_barrier_ends(t), kind, codeptr_ra);
         } else {
             pp_ompt_settle(t);
             if (k == PP_OMPT_TASKGROUP) { /* perhaps a taskloop's own */
