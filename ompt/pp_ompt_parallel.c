@@ -42,8 +42,9 @@ void pp_ompt_settle_slow(pp_ompt_thread *t)
     /* the events the fast paths held back: an undeferred task's creation, a
      * taskwait's begin (the earliest: set only when nothing else waited) */
     if (t->create_task) {
-        pp_profile_task_create_enter_at(t->create_c->inner,
-                                        pp_ompt_engine_handle(t->create_task->value),
+        uint64_t v = pp_ompt_value_new(t->value_base, t->create_c->index, ++t->counter, true);
+        t->create_task->value = v;
+        pp_profile_task_create_enter_at(t->create_c->inner, pp_ompt_engine_handle_explicit(v),
                                         t->create_time);
         t->create_task = NULL;
     }

@@ -101,18 +101,18 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
                                        ompt_task_untied)) == ompt_task_explicit &&
                              (c = pp_ompt_construct_cached(t, codeptr_ra, PP_OMPT_TASK)) != NULL,
                          1)) {
-        bool undeferred = (flags & ompt_task_undeferred) != 0;
-        uint64_t value = pp_ompt_value_new(t->value_base, c->index, ++t->counter, undeferred);
-        new_task_data->value = value;
-        if (undeferred) {
+        if (flags & ompt_task_undeferred) {
             /* it runs inside its creation, and its begin comes next: held
-             * back until then, one engine call does both */
+             * back until then, one engine call does both (its value is
+             * made then, or when something else settles the creation) */
             t->create_task = new_task_data;
             t->create_c = c;
             t->create_time = pp_timer_now();
             t->pending = PP_OMPT_PENDING_CREATE;
             return;
         }
+        uint64_t value = pp_ompt_value_new(t->value_base, c->index, ++t->counter, false);
+        new_task_data->value = value;
         /* a deferred task's creation has no end OMPT would report */
         pp_profile_task_create_point(c->inner, pp_ompt_engine_handle_explicit(value));
         return;
@@ -228,7 +228,8 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
                          1)) {
         /* the begin of the undeferred task whose creation was held back */
         pp_ompt_construct *c = t->create_c;
-        uint64_t next = pp_ompt_value_set_state(next_task_data->value, PP_OMPT_BEGUN);
+        uint64_t next = pp_ompt_value_set_state(
+            pp_ompt_value_new(t->value_base, c->index, ++t->counter, true), PP_OMPT_BEGUN);
         next_task_data->value = next;
         t->create_task = NULL;
         t->pending = 0;
@@ -251,8 +252,10 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
             /* a task's end, and the task that goes on (an undeferred task's
              * creation ends with it) */
             uint64_t prior = prior_task_data->value;
-            if (pp_ompt_value_is(prior, PP_OMPT_BEGUN) && pp_ompt_value_resumable(next) &&
-                __builtin_expect((c = pp_ompt_task_construct(prior))->kind == PP_OMPT_TASK, 1)) {
+            /* (any begun task: a generator's end takes the general path, as
+             * everything does while one runs on the thread) */
+            if (pp_ompt_value_is(prior, PP_OMPT_BEGUN) && pp_ompt_value_resumable(next)) {
+                c = pp_ompt_task_construct(prior);
                 prior_task_data->value = pp_ompt_value_set_state(prior, PP_OMPT_ENDED);
                 pp_profile_task_end_resume(c->main, pp_ompt_engine_handle(next),
                                            prior & PP_OMPT_UNDEFERRED ? c->inner
