@@ -12,8 +12,9 @@
  *   reach through an initial-exec thread-local copy of that pointer (asking
  *   the runtime with ompt_get_thread_data would cost a call per event).
  * Constructs are known by their code address (codeptr_ra); each thread
- * interns the addresses it meets in a table of its own (pp_ompt_construct.c),
- * so the event path takes no lock; names come at the end (pp_ompt_names.c). */
+ * keeps those it met last in a small cache, in front of a table of its own
+ * (pp_ompt_construct.c), so the event path takes no lock; names come at the
+ * end (pp_ompt_names.c). */
 #ifndef PP_OMPT_INTERNAL_H
 #define PP_OMPT_INTERNAL_H
 
@@ -248,12 +249,11 @@ static inline pp_ompt_construct *pp_ompt_construct_cached(pp_ompt_thread *t, con
 static inline pp_ompt_construct *pp_ompt_construct_find(pp_ompt_thread *t, const void *codeptr,
                                                        pp_ompt_kind kind)
 {
-    pp_ompt_cached *e = &t->cache[pp_ompt_cache_slot(codeptr, kind)];
-    pp_ompt_construct *c = e->c;
-    if (__builtin_expect(c != NULL && e->codeptr == codeptr && c->kind == kind, 1))
+    pp_ompt_construct *c = pp_ompt_construct_cached(t, codeptr, kind);
+    if (__builtin_expect(c != NULL, 1))
         return c;
     if ((c = pp_ompt_construct_get(codeptr, kind)) != NULL)
-        *e = (pp_ompt_cached){codeptr, c};
+        t->cache[pp_ompt_cache_slot(codeptr, kind)] = (pp_ompt_cached){codeptr, c};
     return c;
 }
 

@@ -471,7 +471,7 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
                 return;
             }
             if (t->pending == 0 && n > t->open_base && n <= PP_OMPT_OPEN &&
-                (c = (pp_ompt_construct *)t->open[n - 1]) != NULL &&
+                (c = pp_ompt_open_at(t, n - 1)) != NULL &&
                 c->kind == PP_OMPT_TASKWAIT && pp_ompt_value_resumable(v)) {
                 t->n_open = n - 1;
                 pp_profile_switch_exit(pp_ompt_engine_handle(v), c->main);

@@ -69,7 +69,8 @@ class Builds:
         return self.empty
 
     def exe(self, name, compiler):
-        """examples/NAME.c built by 'gcc', 'clang' or 'rebuild' (the wrapper)."""
+        """The example program `name` (its source in examples/) built by 'gcc', 'clang'
+        or 'rebuild' (the wrapper)."""
         key = (name, compiler)
         if key not in self.made:
             out = os.path.join(self.scratch, "%s_%s" % (name, compiler))
