@@ -10,7 +10,7 @@
 # makefile for users building the examples with an INSTALLED pompprof.
 
 EXAMPLES_NAMES = fib fib_cutoff nqueens nqueens_cutoff nqueens_depth mergesort sparselu \
-	treewalk prodcons worksharing wavefront
+	treewalk prodcons worksharing wavefront uts floorplan
 EXAMPLES_PLAIN = $(EXAMPLES_NAMES:%=examples/plain/%)
 EXAMPLES_PROF = $(EXAMPLES_NAMES:%=examples/prof/%)
 # the hybrid MPI + OpenMP example, built with $(MPICC) when configure found MPI
@@ -39,7 +39,7 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/bench/depend_bench.c examples/bench/depend_bench.py \
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
 	examples/bench/function_bench.py examples/health.c examples/bench/task_cost.py \
-	examples/bench/ompt_bench.py
+	examples/bench/ompt_bench.py examples/bench/ompt_empty_tool.c
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
 	examples/bench/manytasks_plain examples/bench/rss_run examples/bench/depend_bench \

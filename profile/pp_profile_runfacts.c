@@ -1,8 +1,8 @@
 /* Run facts: what a reader of a profile or trace needs to know whether two
  * runs belong together and whether this one is complete -- host, cores
- * online, the OMP_*, GOMP_*, KMP_* and POMPPROF_* settings, the pompprof version, and how
+ * online, the OMP_*, GOMP_*, KMP_* and POMPPROF_* settings, the pompprof version, how
  * the run ended (normally, exit() with a parallel region open, or cut by a
- * signal).  The profile stores them as CUBE4 attributes (pompprof::<key>),
+ * signal), and the event source that measured it.  The profile stores them as CUBE4 attributes (pompprof::<key>),
  * the trace as OTF2 archive properties (POMPPROF::<KEY>); doc/cube4-layout.md
  * lists them.  Collected once at the end, off the event path. */
 #define _GNU_SOURCE
@@ -21,6 +21,7 @@
 extern char **environ;
 
 static char pp_runfacts_end[96];
+static const char *pp_runfacts_source = "opari2";
 static char pp_runfacts_threads[24];
 
 /* "SIGTERM" for 15 (sigabbrev_np is glibc 2.32+; Debian 12 has 2.36) */
@@ -31,6 +32,12 @@ static void pp_runfacts_signal_name(int sig, char *buf, size_t size)
         snprintf(buf, size, "SIG%s", abbrev);
     else
         snprintf(buf, size, "signal %d", sig);
+}
+
+void pp_profile_runfacts_set_source(const char *source)
+{
+    if (source)
+        pp_runfacts_source = source;
 }
 
 long pp_profile_runfacts_cores(void)
@@ -86,6 +93,7 @@ int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user)
     rc |= fn(user, "cores_online", cores);
     rc |= fn(user, "threads", pp_runfacts_threads[0] ? pp_runfacts_threads : "0");
     rc |= fn(user, "end", pp_runfacts_end[0] ? pp_runfacts_end : "normal");
+    rc |= fn(user, "event_source", pp_runfacts_source);
     /* the settings, in the order of the environment */
     for (char **e = environ; e && *e; e++) {
         if (!pp_runfacts_wanted(*e))

@@ -11,6 +11,12 @@ typedef int (*pp_profile_runfacts_fn)(void *user, const char *key, const char *v
  * run ended, and say once when more threads ran than cores are online. */
 void pp_profile_runfacts_note_end(void);
 
+/* The event source that measures this run, reported as the fact
+ * "event_source": "opari2" (the default: libpompprof, its POMP2 layer),
+ * "ompt" (libpompprof_ompt), "gomp" (the libgomp interposer).  A static
+ * string, set once at start-up by the source's library. */
+void pp_profile_runfacts_set_source(const char *source);
+
 /* Every fact, in a fixed order; the bitwise or of fn's returns. */
 int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user);
 

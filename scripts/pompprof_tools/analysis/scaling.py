@@ -86,6 +86,7 @@ class Scaling:
                     counts[name] = sum(sum(p.counter_incl(r, m)) for r in p.roots)
             self.rows.append({"file": p.path, "threads": p.nthreads, "ranks": ranks[id(p)],
                               "label": _label(p.nthreads, ranks[id(p)], self.hybrid),
+                              "event_source": runfacts.facts(p.cube)["event_source"],
                               "wall": wall,
                               "speedup": speedup, "efficiency": eff,
                               "total": a.program.total(), "split": split, "counters": counts,
@@ -154,7 +155,8 @@ def _work_by_path(p: Profile, keys: dict) -> dict[int, float]:
     key_of: dict[int, int] = {}
     for n in p.main_nodes + p.task_nodes:   # pre-order: a parent before its children
         parent = key_of.get(id(n.parent)) if n.parent is not None else None
-        k = keys.setdefault((parent, n.name), len(keys))
+        # the program root by its place (two binaries of one program: one root)
+        k = keys.setdefault((parent, n.name if parent is not None else ""), len(keys))
         key_of[id(n)] = k
         if classify(n) == "work" and n.kind != "TASKS" and n.parent is not None:
             out[k] = out.get(k, 0.0) + sum(n.excl)
@@ -162,11 +164,13 @@ def _work_by_path(p: Profile, keys: dict) -> dict[int, float]:
 
 
 def _spelled(keys: dict, k: int) -> list[str]:
+    """The names of a path below the program root (which is keyed by its place only)."""
     back = {v: kv for kv, v in keys.items()}
     names = []
     while k is not None:
         parent, name = back[k]
-        names.append(name)
+        if parent is not None:
+            names.append(name)
         k = parent
     return names[::-1]
 
@@ -227,6 +231,9 @@ def render_text(s):
     size = "ranks x threads" if s.hybrid else "threads"
     for r in s.rows:
         out.append("  %5s %s: %s" % (r["label"], size, r["file"]))
+    sources = {r["event_source"] for r in s.rows}
+    if len(sources) == 1 and None not in sources:   # (different ones: a NOTE names them)
+        out.append("event source: %s" % sources.pop())
     out.extend(runfacts.wrapped(s.warnings))
     cats = s.categories()
     out.append(tf.heading("Whole program (seconds summed over threads)"))
