@@ -129,6 +129,8 @@ pompprof_scripts_edit = sed \
 	-e 's|[@]OPARI2_CONFIG[@]|$(OPARI2_CONFIG)|g' \
 	-e 's|[@]libdir[@]|$(libdir)|g' \
 	-e 's|[@]pkglibexecdir[@]|$(pkglibexecdir)|g' \
+	-e 's|[@]pkglibdir[@]|$(pkglibdir)|g' \
+	-e 's|[@]GCC_PLUGIN_DIR[@]|$(GCC_PLUGIN_DIR)|g' \
 	-e 's|[@]includedir[@]|$(includedir)|g' \
 	-e 's|[@]OPENMP_CFLAGS[@]|$(OPENMP_CFLAGS)|g' \
 	-e 's|[@]PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
