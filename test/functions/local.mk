@@ -12,3 +12,7 @@ EXTRA_DIST += $(FUNCTIONS_TESTS) test/functions/functions_common.py \
 	test/functions/progs/filter.c test/functions/progs/filter_lib.c \
 	test/functions/progs/recursive.c
 check_SCRIPTS += scripts/pompprof-score
+# the library's filter reader alone (test_functions_filterfile)
+check_PROGRAMS += test/functions/filter_read
+test_functions_filter_read_SOURCES = test/functions/filter_read.c functions/pp_filter.c \
+	functions/pp_filter.h
