@@ -36,8 +36,10 @@
  * start, not measured; PP_FA_LEFT_OUT: known at start, not measured (left
  * out by the filter, never measured, or without a name) */
 #define PP_FA_LEFT_OUT 0x80000000u
-/* the modules prepared at start, to tell at the end why a function was not */
+/* the modules prepared at start and all loaded then, to tell at the end
+ * why a function was not measured */
 #define PP_FA_MODULES 64
+#define PP_FA_LOADED 512
 
 typedef struct pp_fa_slot {
     uintptr_t addr; /* 0: free */
@@ -48,6 +50,8 @@ static pp_fa_slot pp_fa_table[PP_FA_SLOTS];
 static uint32_t pp_fa_used; /* slots taken or being taken */
 static uintptr_t pp_fa_modules[PP_FA_MODULES];
 static int pp_fa_n_modules;
+static uintptr_t pp_fa_loaded[PP_FA_LOADED];
+static int pp_fa_n_loaded;
 
 static inline __attribute__((always_inline)) uint32_t pp_fa_hash(uintptr_t addr)
 {
@@ -159,6 +163,7 @@ void pp_functions_address_start(void)
         pthread_mutex_unlock(&pp_functions_lock);
         return; /* done already, or nothing compiled with -finstrument-functions */
     }
+    pp_fa_n_loaded = pp_modules_loaded(pp_fa_loaded, PP_FA_LOADED);
     pp_fa_prep p = {.dwarf = pp_dwarf_open_self(), .func = malloc(sizeof(pp_dwarf_func))};
     if (!p.dwarf || !p.func)
         pp_message_warn("functions: the program's symbol tables cannot be read (%s); functions "
@@ -176,30 +181,45 @@ void pp_functions_address_start(void)
     pthread_mutex_unlock(&pp_functions_lock);
 }
 
-/* The end: where were the functions the table did not know? */
+static bool pp_fa_among(uintptr_t bias, const uintptr_t *list, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == bias)
+            return true;
+    return false;
+}
+
+/* The end: where were the functions the table did not know?  In a module
+ * prepared at start: missing from its symbol table.  In another module
+ * loaded then: a library's function whose code clang inlined from its
+ * header with the instrumentation (atoi of glibc's stdlib.h): not the
+ * program's, not worth a word.  Else in a module loaded later (or
+ * unloaded since): said, with the modules' names. */
 static void pp_fa_report(void)
 {
     unsigned later = 0, unknown = 0;
     char later_names[512] = "";
+    int n_loaded = pp_fa_n_loaded < PP_FA_LOADED ? pp_fa_n_loaded : PP_FA_LOADED;
     for (uint32_t i = 0; i < PP_FA_SLOTS; i++) {
         uintptr_t addr = __atomic_load_n(&pp_fa_table[i].addr, __ATOMIC_ACQUIRE);
         if (!addr || pp_fa_table[i].region != 0)
             continue;
-        Dl_info info;
-        bool prepared = false;
-        if (dladdr((void *)addr, &info))
-            for (int m = 0; m < pp_fa_n_modules && !prepared; m++)
-                prepared = (uintptr_t)info.dli_fbase == pp_fa_modules[m] ||
-                           (pp_fa_modules[m] == 0 && !info.dli_fname[0]);
-        if (prepared) {
+        Dl_info info = {0};
+        bool loaded = dladdr((void *)addr, &info) != 0;
+        uintptr_t bias = (uintptr_t)info.dli_fbase;
+        if (loaded && pp_fa_among(bias, pp_fa_modules, pp_fa_n_modules)) {
             unknown++;
             continue;
         }
+        if (loaded && pp_fa_among(bias, pp_fa_loaded, n_loaded))
+            continue;
         later++;
-        const char *name = info.dli_fname && info.dli_fname[0] ? info.dli_fname : "?";
+        const char *name = !loaded                               ? "a module unloaded since"
+                           : info.dli_fname && info.dli_fname[0] ? info.dli_fname
+                                                                 : "?";
         const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-        if (!strstr(later_names, base) && strlen(later_names) + strlen(base) + 3 <
-                                              sizeof later_names)
+        if (!strstr(later_names, base) &&
+            strlen(later_names) + strlen(base) + 3 < sizeof later_names)
             strcat(strcat(later_names, later_names[0] ? ", " : ""), base);
     }
     if (later)
@@ -210,5 +230,6 @@ static void pp_fa_report(void)
                         later, later_names);
     if (unknown)
         pp_message_warn("functions: %u called functions were not in the symbol tables and are "
-                        "not measured", unknown);
+                        "not measured",
+                        unknown);
 }

@@ -106,3 +106,25 @@ int pp_modules_referencing(const char *symbol, int (*cb)(const pp_module *m, voi
     dl_iterate_phdr(pp_modules_visit, &w);
     return w.found;
 }
+
+typedef struct pp_modules_list {
+    uintptr_t *biases;
+    int max, n;
+} pp_modules_list;
+
+static int pp_modules_note(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    pp_modules_list *l = data;
+    if (l->n < l->max)
+        l->biases[l->n] = info->dlpi_addr;
+    l->n++;
+    return 0;
+}
+
+int pp_modules_loaded(uintptr_t *biases, int max)
+{
+    pp_modules_list l = {.biases = biases, .max = max};
+    dl_iterate_phdr(pp_modules_note, &l);
+    return l.n;
+}

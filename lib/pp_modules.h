@@ -24,4 +24,8 @@ typedef struct pp_module {
 int pp_modules_referencing(const char *symbol, int (*cb)(const pp_module *m, void *user),
                            void *user);
 
+/* The load biases of the modules loaded now (up to max of them into
+ * biases); how many there are. */
+int pp_modules_loaded(uintptr_t *biases, int max);
+
 #endif
