@@ -163,6 +163,7 @@ void pp_functions_address_start(void)
         pthread_mutex_unlock(&pp_functions_lock);
         return; /* done already, or nothing compiled with -finstrument-functions */
     }
+    pp_functions_note_kind(PP_FUNCTIONS_ADDRESS);
     pp_fa_n_loaded = pp_modules_loaded(pp_fa_loaded, PP_FA_LOADED);
     pp_fa_prep p = {.dwarf = pp_dwarf_open_self(), .func = malloc(sizeof(pp_dwarf_func))};
     if (!p.dwarf || !p.func)

@@ -5,6 +5,7 @@
 #include "lib/pp_config.h"
 #include "lib/pp_message.h"
 #include "profile/pp_profile.h"
+#include "profile/pp_profile_runfacts.h"
 
 pthread_mutex_t pp_functions_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -45,6 +46,18 @@ uint32_t pp_functions_define(const char *name, const char *mangled, const char *
         return 0;
     }
     return r;
+}
+
+void pp_functions_note_kind(unsigned kind)
+{
+    static unsigned kinds;
+    if ((kinds | kind) == kinds)
+        return;
+    kinds |= kind;
+    pp_profile_runfacts_set("functions", kinds == (PP_FUNCTIONS_PLUGIN | PP_FUNCTIONS_ADDRESS)
+                                             ? "gcc-plugin, instrument-functions"
+                                         : kinds == PP_FUNCTIONS_PLUGIN ? "gcc-plugin"
+                                                                        : "instrument-functions");
 }
 
 /* Before the program's constructors (libpompprof is initialised before the

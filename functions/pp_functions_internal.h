@@ -29,6 +29,13 @@ extern pthread_mutex_t pp_functions_lock;
 uint32_t pp_functions_define(const char *name, const char *mangled, const char *file, int line,
                              int end_line);
 
+/* How the program's functions were instrumented, for the profile's run
+ * facts (pompprof::functions, which pompprof-score reads): with the lock
+ * held. */
+#define PP_FUNCTIONS_PLUGIN 1u
+#define PP_FUNCTIONS_ADDRESS 2u
+void pp_functions_note_kind(unsigned kind);
+
 /* The -finstrument-functions table, prepared at library start. */
 void pp_functions_address_start(void);
 

@@ -109,6 +109,7 @@ static uint32_t pp_fp_region_of(const pp_func_desc *d)
 void __pompprof_func_register(pp_func_desc *last)
 {
     pthread_mutex_lock(&pp_functions_lock);
+    pp_functions_note_kind(PP_FUNCTIONS_PLUGIN);
     for (pp_func_desc *d = last; d; d = (pp_func_desc *)d->next) {
         if (d->version != PP_FUNC_DESC_VERSION) {
             PP_WARN_ONCE("functions: code instrumented by another version of pompprof's GCC "
