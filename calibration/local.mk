@@ -4,7 +4,11 @@
 # run by calibrate.py) and installed with it as $(pkgdatadir)/event-costs.txt,
 # which pompprof-score reads (scripts/pompprof_tools/analysis/costs.py): the
 # same profile gives the same estimate on every call.
+if !ENABLE_SANITIZERS
+# (a sanitizer build's figures are not this machine's costs, and its programs
+# need ASAN_OPTIONS to run at all: it measures none)
 nodist_pkgdata_DATA = event-costs.txt
+endif
 EXTRA_DIST += calibration/event_costs.c calibration/event_costs.filter calibration/calibrate.py
 CLEANFILES += calibration/event_costs_plugin calibration/event_costs_address \
 	calibration/event_costs_plain event-costs.txt

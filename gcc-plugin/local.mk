@@ -16,5 +16,6 @@ gcc_plugin_pompprof_gcc_la_LIBADD = gcc-plugin/libpp_plugin_filter.la
 gcc_plugin_pompprof_gcc_la_LDFLAGS = -module -avoid-version -shared
 noinst_LTLIBRARIES += gcc-plugin/libpp_plugin_filter.la
 gcc_plugin_libpp_plugin_filter_la_SOURCES = functions/pp_filter.c functions/pp_filter.h
-gcc_plugin_libpp_plugin_filter_la_CFLAGS = $(AM_CFLAGS)
+# (without the sanitizers of a sanitizer build: GCC has no runtime of theirs)
+gcc_plugin_libpp_plugin_filter_la_CFLAGS = -std=gnu11 -Wall -Wextra
 endif
