@@ -69,6 +69,7 @@ environment:
                                     (default: the installation directories)
   POMPPROF_FUNCTIONS=1              as --functions (for build systems)
   POMPPROF_FILTER=FILE              as --filter=FILE
+  POMPPROF_GCC_PLUGIN=FILE|no       the GCC plugin to use / none: -finstrument-functions
   POMPPROF_MERGE_CALLS=0            one POMP2 call per task event, also where two
                                     adjacent ones could be one (doc/wrapper.md)
 """
