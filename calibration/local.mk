@@ -13,7 +13,7 @@ EXTRA_DIST += calibration/event_costs.c calibration/event_costs.filter calibrati
 CLEANFILES += calibration/event_costs_plugin calibration/event_costs_address \
 	calibration/event_costs_plain event-costs.txt
 
-CALIBRATION_DEPS = scripts/pompprof libpompprof.la
+CALIBRATION_DEPS = scripts/pompprof scripts/pompprof_tools/build_config.py libpompprof.la
 if HAVE_GCC_PLUGIN
 CALIBRATION_DEPS += gcc-plugin/pompprof_gcc.la
 endif
