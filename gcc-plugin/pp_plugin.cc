@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "options.h"
 #include "diagnostic-core.h"
 #include "plugin-version.h"
 
@@ -26,11 +27,24 @@ static void pp_plugin_ipa_start(void *gcc_data, void *user_data)
         pp_plugin_desc_register_unit();
 }
 
+/* Link-time optimisation streams the unit before its registration could be
+ * added (GCC fails on it): the wrapper instruments such lines with
+ * -finstrument-functions; here a clear error rather than a broken build. */
+static bool pp_plugin_lto(void)
+{
+    return flag_lto || flag_generate_lto || flag_wpa || flag_ltrans;
+}
+
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
     if (!plugin_default_version_check(version, &gcc_version)) {
         error("the GCC plugin of pompprof was built for GCC %s, not for this one (%s)",
               gcc_version.basever, version->basever);
+        return 1;
+    }
+    if (pp_plugin_lto()) {
+        error("the GCC plugin of pompprof cannot instrument with %<-flto%>; %<pompprof "
+              "--functions%> instruments such lines with %<-finstrument-functions%>");
         return 1;
     }
     for (int i = 0; i < info->argc; i++) {

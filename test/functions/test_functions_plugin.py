@@ -16,7 +16,10 @@ POMPPROF_FILTER); every other function is measured, with its exact visits.
 * Fortran (progs/names.f90): a contained procedure by its profile name
   (shapes::grow::inner) and a module procedure by its link name
   (MANGLED __shapes_MOD_area);
-* file rules (SCOREP_FILE_NAMES) are test_functions_filter's.
+* file rules (SCOREP_FILE_NAMES) are test_functions_filter's;
+* a line with -flto is instrumented with -finstrument-functions (the plugin
+  cannot add its registration to a unit streamed for link-time
+  optimisation), said once, and measured.
 Skipped when the build has no plugin."""
 import os
 import re
@@ -26,7 +29,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from functions_common import (  # noqa: E402
-    CXX, ENV, FC, OPENMP, PLUGIN, PROGS, WRAPPER, ScratchTest, cnodes_of, run, total)
+    CC, CXX, ENV, FC, OPENMP, PLUGIN, PROGS, WRAPPER, ScratchTest, cnodes_of, run, total)
 
 ENTRIES = ("__pompprof_func_enter", "__cyg_profile_func_enter")
 CXX_FILTER = """\
@@ -140,6 +143,19 @@ class Plugin(ScratchTest):
         out, cube, err = run(self.scratch, exe, 2)
         self.assertEqual(self.functions(cube), {"names", "shapes::grow"})
         self.assertEqual(total(cube, "visits", cnodes_of(cube, "shapes::grow")), 1)
+
+
+    def test_lto(self):
+        exe = os.path.join(self.scratch, "fig2_lto")
+        proc = subprocess.run([WRAPPER, "--functions"] + CC + OPENMP + [
+            "-O2", "-flto", os.path.join(PROGS, "fig2.c"), "-o", exe], env=ENV,
+            cwd=self.scratch, stderr=subprocess.PIPE, universal_newlines=True, check=True)
+        self.assertEqual(proc.stderr.count("pompprof: "), 1, proc.stderr)
+        self.assertIn("-flto: the functions are instrumented with -finstrument-functions",
+                      proc.stderr)
+        self.assertEqual(functions_calling(exe, ("__pompprof_func_enter",)).get("foo", 0), 0)
+        out, cube, err = run(self.scratch, exe, 1, 2, 10)
+        self.assertEqual(total(cube, "visits", cnodes_of(cube, "foo")), 6)
 
 
 if __name__ == "__main__":

@@ -117,6 +117,10 @@ def compile_flags(args: list[str], compiler: list[str], includedir: str | None =
     """The options that instrument a compile line's functions, and the note (once)
     on the filter's rules that only apply at run time."""
     kind = compiler_kind(tuple(compiler))
+    if kind == "plugin" and uses_lto(args):
+        note("-flto: the functions are instrumented with -finstrument-functions (pompprof's "
+             "GCC plugin cannot instrument for link-time optimisation)")
+        kind = "other"
     if kind == "plugin":
         flags = ["-fplugin=" + plugin_file()]
         if flt is not None and filter_file:
@@ -158,6 +162,17 @@ def compile_flags(args: list[str], compiler: list[str], includedir: str | None =
     return flags
 
 
+def uses_lto(args: list[str]) -> bool:
+    """-flto, -flto=auto, -flto=4 ... and no later -fno-lto."""
+    on = False
+    for a in args:
+        if a == "-flto" or a.startswith("-flto="):
+            on = True
+        elif a == "-fno-lto":
+            on = False
+    return on
+
+
 def _say_run_time_only(filter_file: str | None, rules: list[filterfile.Rule], why: str):
     """One line naming the rules the compiler cannot apply."""
     if not rules:
@@ -189,11 +204,12 @@ def unit_exclusions(flt: filterfile.Filter, assembly: str) -> list[str]:
     return sorted(n for n in out if not any(n in k for k in kept) and "," not in n)
 
 
-def unit_flags_for(flt: filterfile.Filter, compiler: list[str]):
+def unit_flags_for(flt: filterfile.Filter, compiler: list[str], args: list[str]):
     """compile_sources' unit_flags for pompprof --filter without the plugin: C
     units only (gcc matches C++ and Fortran functions by names this step does
     not know); with the plugin or clang, None."""
-    if compiler_kind(tuple(compiler)) != "other":
+    kind = compiler_kind(tuple(compiler))
+    if kind == "clang" or (kind == "plugin" and not uses_lto(args)):
         return None
 
     def flags(source: str, assembly: str, cplusplus: bool, fortran: bool) -> list[str]:

@@ -124,7 +124,7 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
     try:
         status, compiled = compile_sources(
             compiler_cmd, cl, workdir, opari2_options_from(wrapper_opts),
-            wrapper_functions.unit_flags_for(flt, compiler_cmd) if flt is not None else None)
+            wrapper_functions.unit_flags_for(flt, compiler_cmd, args) if flt is not None else None)
         if cl.compile_only:
             # other inputs of the line (assembler, preprocessed files) as written
             others = set(cl.input_indexes) - set(sources)
