@@ -23,6 +23,32 @@ extern char **environ;
 static char pp_runfacts_end[96];
 static const char *pp_runfacts_source = "opari2";
 static char pp_runfacts_threads[24];
+/* the event sources' facts (pp_profile_runfacts_set) */
+static char *pp_runfacts_keys[PP_RUNFACTS_SET], *pp_runfacts_values[PP_RUNFACTS_SET];
+static pthread_mutex_t pp_runfacts_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int pp_profile_runfacts_set(const char *key, const char *value)
+{
+    int rc = -1;
+    pthread_mutex_lock(&pp_runfacts_lock);
+    for (int i = 0; i < PP_RUNFACTS_SET; i++) {
+        if (pp_runfacts_keys[i] && strcmp(pp_runfacts_keys[i], key) != 0)
+            continue;
+        char *v = strdup(value), *k = pp_runfacts_keys[i] ? pp_runfacts_keys[i] : strdup(key);
+        if (v && k) {
+            free(pp_runfacts_values[i]);
+            pp_runfacts_keys[i] = k, pp_runfacts_values[i] = v;
+            rc = 0;
+        } else {
+            free(v);
+            if (k != pp_runfacts_keys[i])
+                free(k);
+        }
+        break;
+    }
+    pthread_mutex_unlock(&pp_runfacts_lock);
+    return rc;
+}
 
 /* "SIGTERM" for 15 (sigabbrev_np is glibc 2.32+; Debian 12 has 2.36) */
 static void pp_runfacts_signal_name(int sig, char *buf, size_t size)
@@ -94,6 +120,10 @@ int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user)
     rc |= fn(user, "threads", pp_runfacts_threads[0] ? pp_runfacts_threads : "0");
     rc |= fn(user, "end", pp_runfacts_end[0] ? pp_runfacts_end : "normal");
     rc |= fn(user, "event_source", pp_runfacts_source);
+    pthread_mutex_lock(&pp_runfacts_lock);
+    for (int i = 0; i < PP_RUNFACTS_SET && pp_runfacts_keys[i]; i++)
+        rc |= fn(user, pp_runfacts_keys[i], pp_runfacts_values[i]);
+    pthread_mutex_unlock(&pp_runfacts_lock);
     /* the settings, in the order of the environment */
     for (char **e = environ; e && *e; e++) {
         if (!pp_runfacts_wanted(*e))

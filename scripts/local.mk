@@ -133,6 +133,9 @@ pompprof_scripts_edit = sed \
 	-e 's|[@]OPARI2_TESTED[@]|$(OPARI2_TESTED)|g' \
 	-e 's|[@]libdir[@]|$(libdir)|g' \
 	-e 's|[@]pkglibexecdir[@]|$(pkglibexecdir)|g' \
+	-e 's|[@]pkglibdir[@]|$(pkglibdir)|g' \
+	-e 's|[@]pkgdatadir[@]|$(pkgdatadir)|g' \
+	-e 's|[@]GCC_PLUGIN_DIR[@]|$(GCC_PLUGIN_DIR)|g' \
 	-e 's|[@]includedir[@]|$(includedir)|g' \
 	-e 's|[@]OPENMP_CFLAGS[@]|$(OPENMP_CFLAGS)|g' \
 	-e 's|[@]PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
@@ -153,8 +156,3 @@ scripts/pompprof_tools/build_config.py: $(srcdir)/scripts/pompprof_tools/build_c
 	@$(MKDIR_P) scripts/pompprof_tools
 	$(AM_V_GEN)$(pompprof_scripts_edit) $(srcdir)/scripts/pompprof_tools/build_config.py.in \
 	  >$@.tmp && mv -f $@.tmp $@
-
-# pompprof-score measures the event costs with this program when make bench
-# has not (scripts/pompprof_tools/analysis/costs.py looks for it here)
-pompprof_calibrationdir = $(pkgdatadir)
-dist_pompprof_calibration_DATA = examples/bench/function_overhead.c
