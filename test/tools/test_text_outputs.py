@@ -83,9 +83,9 @@ class TextOutputs(unittest.TestCase):
                 with open(path) as f:
                     want = f.read()
                 if got != want:
+                    command = "pompprof-%s %s" % (tool, " ".join(args))
                     diff = difflib.unified_diff(want.splitlines(), got.splitlines(),
-                                                "expected", "pompprof-" + " ".join(args),
-                                                lineterm="", n=1)
+                                                "expected", command, lineterm="", n=1)
                     self.fail("%s differs from %s:\n%s" % (name, path,
                                                           "\n".join(list(diff)[:40])))
 
