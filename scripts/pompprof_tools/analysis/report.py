@@ -796,19 +796,6 @@ def _cell(v, col):
     return tf.fmt_time(v)
 
 
-def _wrapped(label, items, width=tf.WIDTH):
-    """`label: a, b, c` over as many lines as it takes, never cut."""
-    lines, line = [], label
-    for i, item in enumerate(items):
-        piece = item + ("," if i < len(items) - 1 else "")
-        if len(line) + 1 + len(piece) > width and line.strip() != label.strip():
-            lines.append(line)
-            line = " " * len(label)
-        line += " " + piece
-    lines.append(line)
-    return "\n".join(lines)
-
-
 def render_text(d, thread_names):
     return "\n".join(render_lines(d, thread_names)) + "\n"
 
@@ -858,10 +845,10 @@ def _text_header(h, cols):
     yield tf.heading("Header")
     for warning in ("interrupted", "oversubscribed"):
         if h.get(warning):
-            yield from runfacts.wrapped(["*** " + h[warning]])
+            yield from tf.wrapped(["*** " + h[warning]])
     yield "program            : %s" % h["program"]
     for label, value in runfacts.header_rows(h.get("run_facts") or {}):
-        yield from runfacts.wrapped(["%-19s: %s" % (label, value)], indent=21)
+        yield from tf.wrapped(["%-19s: %s" % (label, value)], indent=21)
     if h["date"]:
         yield "date               : %s" % h["date"]
     if h["creator"]:
@@ -877,18 +864,25 @@ def _text_header(h, cols):
 
 def _text_header_metrics(h, cols):
     """The header's lines on what was measured: metrics, counters, rates, units."""
-    yield _wrapped("metrics            :", h["metrics"])
+    yield from _listed("metrics            :", h["metrics"])
     if "max_active_tasks" in h:
         yield "max active tasks   : %s" % " ".join(str(x) for x in h["max_active_tasks"])
     if h.get("counters"):
-        yield _wrapped("counters           :", ["%s = %s" % (cols.title(c["name"]), c["name"])
-                                                 for c in h["counters"]])
+        yield from _listed("counters           :", ["%s = %s" % (cols.title(c["name"]),
+                                                                  c["name"])
+                                                        for c in h["counters"]])
         yield ("                     (columns: inclusive counts, summed in SUM rows and "
                "call trees)")
     for r in h.get("rates", []):
         yield "rate               : %s = %s / %s (%s)" % (r["label"], r["numerator"],
                                                         r["denominator"], r["description"])
     yield "units              : " + tf.UNIT_LEGEND
+
+
+def _listed(label, items):
+    """`label a, b, c` over as many lines as it takes, never cut."""
+    words = [item + "," for item in items[:-1]] + list(items[-1:])
+    return tf.fold(words, label, " " * (len(label) + 1))
 
 
 def _text_regions(regions):
@@ -1066,7 +1060,7 @@ def _text_overhead(o, mpi):
         rows[0][0] = "whole program"
     yield tf.table(hdr, rows, widths=[scope, 9] + [9] * len(shown) + [6])
     if by_id and o["parallel_regions"]:
-        yield from runfacts.wrapped(["regions: " + "; ".join(
+        yield from tf.wrapped(["regions: " + "; ".join(
             "%s %s" % (s["id"], tf.short_name(s["name"])) for s in o["parallel_regions"])])
     yield "parallel coverage: %.1f %% of wall time" % (100.0 * o["parallel_coverage"])
     if o["sources"]:
