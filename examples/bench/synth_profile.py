@@ -32,10 +32,18 @@ class Tree:
     def __init__(self, w, nthreads):
         self.w = w
         self.n = nthreads
+        self.regions = {}   # (name, role) -> region id
         self.nodes = []     # (cnode id, parent cnode id or None)
         self.own = {}       # cnode -> exclusive time per thread
         self.visits = {}
         self.ctr = {}       # cnode -> (instructions, cycles) per thread, exclusive
+
+    def region(self, name, begin, end, role, paradigm="openmp", mod="big.c"):
+        """The region of that name and role, defined when first asked for."""
+        key = (name, role)
+        if key not in self.regions:
+            self.regions[key] = self.w.add_region(name, mod, begin, end, paradigm, role)
+        return self.regions[key]
 
     def add(self, region, parent, own, visits, ctr=None):
         c = self.w.add_cnode(region, parent)
@@ -60,12 +68,24 @@ class Tree:
 
 
 def write_profile(path, constructs, nthreads=4, counters=False, seed=1):
+    """Write the profile of `constructs` task constructs on nthreads threads; returns the
+    number of call paths."""
     rnd = random.Random(seed)
     w = CubeWriter()
     w.add_attr("Creator", "synth_profile.py")
     w.add_attr("pompprof::program", "big")
     w.set_locations(["Master thread"] + ["OMP thread %d" % i for i in range(1, nthreads)])
-    n = nthreads
+    mid = _metrics(w, counters)
+    tree = Tree(w, nthreads)
+    root, barrier, task_regions = _main_tree(tree, constructs, rnd)
+    construct_cnodes = _task_trees(tree, root, barrier, task_regions)
+    _write_values(w, tree, mid, construct_cnodes, counters)
+    w.write(path)
+    return len(tree.nodes)
+
+
+def _metrics(w, counters):
+    """The metrics' ids by name: pompprof's, and optionally a counter pair."""
     mid = {"visits": w.add_metric("visits", "Visits", "UINT64", "EXCLUSIVE", "occ"),
            "time": w.add_metric("time", "Time", "DOUBLE", "INCLUSIVE", "sec"),
            "min_time": w.add_metric("min_time", "Minimum Inclusive Time", "MINDOUBLE",
@@ -79,52 +99,65 @@ def write_profile(path, constructs, nthreads=4, counters=False, seed=1):
                                            "EXCLUSIVE", "#")
         mid["PAPI_TOT_CYC"] = w.add_metric("PAPI_TOT_CYC", "PAPI_TOT_CYC", "UINT64",
                                            "EXCLUSIVE", "#")
-    R = {}
+    return mid
 
-    def region(name, begin, end, role, paradigm="openmp", mod="big.c"):
-        key = (name, role)
-        if key not in R:
-            R[key] = w.add_region(name, mod, begin, end, paradigm, role)
-        return R[key]
 
-    tree = Tree(w, n)
-    zeros = [0.0] * n
+def _main_tree(tree, constructs, rnd):
+    """The program, its parallel region and single, and the functions called in the
+    single that create the tasks; returns the root, the implicit barrier and the task
+    regions with their numbers of instances."""
+    n = tree.n
+    region = tree.region
     one_master = [1] + [0] * (n - 1)
     everyone = [1] * n
-    nfunc = max(1, constructs // PER_FUNCTION)
     prog = region("big", -1, -1, "artificial", "measurement", "")
     root = tree.add(prog, None, [1e-3] + [0.0] * (n - 1), one_master)
     par = tree.add(region("!$omp parallel @big.c:1", 1, 9, "parallel"), root, [1e-5] * n,
                    everyone)
-    single = tree.add(region("!$omp single @big.c:2", 2, 8, "single"), par, [1e-6] + [0.0] * (n - 1),
-                      one_master)
+    single = tree.add(region("!$omp single @big.c:2", 2, 8, "single"), par,
+                      [1e-6] + [0.0] * (n - 1), one_master)
     sblock = tree.add(region("!$omp single sblock @big.c:2", 2, 8, "single sblock"), single,
                       [1e-6] + [0.0] * (n - 1), one_master)
     barrier = tree.add(region("!$omp implicit barrier @big.c:9", 9, 9, "implicit barrier"), par,
                        [2e-6] * n, everyone)
     task_regions = []
     line = 10
-    for f in range(nfunc):
-        fr = region("func_%d" % f, line, line + 40, "function", "user")
-        fc = tree.add(fr, sblock, [2e-6] + [0.0] * (n - 1), one_master)
-        for k in range(PER_FUNCTION):
-            if len(task_regions) == constructs:
-                break
-            tl = line + 1 + 6 * k
-            tr = region("!$omp task @big.c:%d" % tl, tl, tl + 4, "task")
-            cr = region("!$omp create task @big.c:%d" % tl, tl, tl + 4, "task create")
-            inst = rnd.randint(1, 50)
-            tree.add(cr, fc, [inst * 2e-7] + [0.0] * (n - 1), [inst] + [0] * (n - 1))
-            task_regions.append((tr, inst))
-        wr = region("!$omp taskwait @big.c:%d" % (line + 39), line + 39, line + 39, "taskwait")
-        wc = tree.add(wr, fc, [1e-6] + [0.0] * (n - 1), one_master)
+    for f in range(max(1, constructs // PER_FUNCTION)):
+        _function(tree, sblock, f, line, constructs, task_regions, rnd)
         line += 50
-        # the master runs some of the function's tasks in its taskwait
-        for tr, inst in task_regions[-PER_FUNCTION:]:
-            if inst % 3 == 0:
-                tree.add(tr, wc, [inst * 1e-6] + [0.0] * (n - 1), [inst] + [0] * (n - 1))
-    helper = region("helper", 2000000, 2000010, "function", "user")
-    # the other threads run the tasks in the barrier
+    return root, barrier, task_regions
+
+
+def _function(tree, sblock, f, line, constructs, task_regions, rnd):
+    """Function f (at line), called in the single: it creates its tasks (appended to
+    task_regions) and waits for them, the master running some of them there."""
+    n = tree.n
+    region = tree.region
+    one_master = [1] + [0] * (n - 1)
+    fr = region("func_%d" % f, line, line + 40, "function", "user")
+    fc = tree.add(fr, sblock, [2e-6] + [0.0] * (n - 1), one_master)
+    for k in range(PER_FUNCTION):
+        if len(task_regions) == constructs:
+            break
+        tl = line + 1 + 6 * k
+        tr = region("!$omp task @big.c:%d" % tl, tl, tl + 4, "task")
+        cr = region("!$omp create task @big.c:%d" % tl, tl, tl + 4, "task create")
+        inst = rnd.randint(1, 50)
+        tree.add(cr, fc, [inst * 2e-7] + [0.0] * (n - 1), [inst] + [0] * (n - 1))
+        task_regions.append((tr, inst))
+    wr = region("!$omp taskwait @big.c:%d" % (line + 39), line + 39, line + 39, "taskwait")
+    wc = tree.add(wr, fc, [1e-6] + [0.0] * (n - 1), one_master)
+    # the master runs some of the function's tasks in its taskwait
+    for tr, inst in task_regions[-PER_FUNCTION:]:
+        if inst % 3 == 0:
+            tree.add(tr, wc, [inst * 1e-6] + [0.0] * (n - 1), [inst] + [0] * (n - 1))
+
+
+def _task_trees(tree, root, barrier, task_regions):
+    """The tasks the other threads run in the barrier, and TASKS: per construct its tree
+    with a call of a helper function.  Returns the constructs' cnodes."""
+    n = tree.n
+    helper = tree.region("helper", 2000000, 2000010, "function", "user")
     spread = {}
     for tr, inst in task_regions:
         per = [0] * n
@@ -135,18 +168,23 @@ def write_profile(path, constructs, nthreads=4, counters=False, seed=1):
         else:
             per[0] = inst
         spread[tr] = per
-    tasks = tree.add(region("TASKS", -1, -1, "artificial", "openmp", ""), root, zeros,
-                     [0] * n)
+    tasks = tree.add(tree.region("TASKS", -1, -1, "artificial", "openmp", ""), root,
+                     [0.0] * n, [0] * n)
     tree.tasks_cnode = tasks
     construct_cnodes = []
     for tr, _ in task_regions:
         per = spread[tr]
         tc = tree.add(tr, tasks, [v * 9e-7 for v in per], per)
         tree.add(helper, tc, [v * 1e-7 for v in per], per)
-        construct_cnodes.append((tc, per))
+        construct_cnodes.append(tc)
+    return construct_cnodes
+
+
+def _write_values(w, tree, mid, construct_cnodes, counters):
+    n = tree.n
     incl = tree.inclusive()
     # TASKS: the sum of its children
-    incl[tasks] = [sum(incl[tc][t] for tc, _ in construct_cnodes) for t in range(n)]
+    incl[tree.tasks_cnode] = [sum(incl[tc][t] for tc in construct_cnodes) for t in range(n)]
     for c, _ in tree.nodes:
         w.set_row(mid["time"], c, incl[c])
         w.set_row(mid["visits"], c, tree.visits[c])
@@ -159,8 +197,6 @@ def write_profile(path, constructs, nthreads=4, counters=False, seed=1):
         if counters:
             w.set_row(mid["PAPI_TOT_INS"], c, [int(v * 4e9) for v in tree.own[c]])
             w.set_row(mid["PAPI_TOT_CYC"], c, [int(v * 2.5e9) for v in tree.own[c]])
-    w.write(path)
-    return len(tree.nodes)
 
 
 def main(argv=None):

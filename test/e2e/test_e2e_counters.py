@@ -66,6 +66,89 @@ def counter(cube):
     return m
 
 
+def check_run(exe, threads, plain, scratch):
+    """A run on `threads` threads counting EVENT: the program's output unchanged, the
+    counter's metric, its counts below the task construct and at its stubs, the
+    profile's sanity; at 2 threads the text report's counter columns."""
+    proc, out = run(exe, threads, EVENT, scratch)
+    check(proc.returncode == 0 and proc.stdout == plain.stdout and not proc.stderr,
+          "%d threads: output unchanged, no message" % threads)
+    cube = cubex.load(out)
+    m = counter(cube)
+    check((m.type, m.dtype, m.uniq_name, m.unit) == ("EXCLUSIVE", "UINT64",
+                                                    "perf::PAGE_FAULTS", "#"),
+          "counter metric %r %s %s" % (m.uniq_name, m.type, m.dtype))
+    check(m.url == "@mirror@README.md#metric-counters" and EVENT in m.descr,
+          "counter link and description: %s / %s" % (m.url, m.descr))
+    (root,) = cube.task_roots()
+    instances = sum(cube.row("visits", root))
+    faults = sum(cube.inclusive_row(m, root))
+    per = faults / instances if instances else 0
+    print("%d threads: %d instances, %d page faults below the task construct, "
+          "%.2f per instance" % (threads, instances, faults, per))
+    check(instances == TASKS, "%d instances of the task construct" % instances)
+    check(0.95 * PAGES <= per <= 1.05 * PAGES,
+          "%.2f page faults per instance, %d +- 5 %% expected" % (per, PAGES))
+    stubs = [c for c in cube.cnodes_in_order() if c.region.name == root.region.name
+             and c is not root and not any(a is cube.tasks_nodes()[0]
+                                           for a in ancestors(c))]
+    at_stubs = sum(sum(cube.inclusive_row(m, s)) for s in stubs)
+    check(abs(at_stubs - faults) <= 0.05 * faults,
+          "stubs hold %d page faults, the task construct %d" % (at_stubs, faults))
+    rest = {f for f in sanity_rule.findings(cube)
+            if f[:3] != ("exclusive", "time", cube.roots[0].id)}
+    check(not rest, "cube_sanity's rule: nothing but the root's time %s"
+          % sanity_rule.describe(cube, rest))
+    if threads == 2:
+        check_report_text(out, faults)
+
+
+def check_report_text(out, faults):
+    """pompprof-report names the counter, gives it a column and shows its counts."""
+    report = subprocess.run([REPORT, out], capture_output=True, text=True)
+    check(report.returncode == 0, "pompprof-report runs: %s" % report.stderr.strip())
+    text = report.stdout
+    check("PAGE-FAULTS = %s" % EVENT in text, "the header names the counter")
+    flat = text[text.index("Flat profile"):text.index("Call tree")]
+    check(re.search(r"^thread .* PAGE-FAULTS$", flat, re.M) is not None,
+          "the flat profile has a column for the counter")
+    tree = text[text.index("Task trees"):text.index("Tasks (seconds)")]
+    check(re.search(r" %d .*!\$omp task @prof_pagefaults" % faults, tree)
+          is not None, "the task tree shows the %d page faults" % faults)
+
+
+def check_left_out(exe, plain, scratch):
+    """Events that cannot be counted, and more than pompprof counts at once: each one
+    counted or named on one line."""
+    # names that cannot be counted: one line naming each, and why
+    names = [EVENT, "NO_SUCH_EVENT_X", EVENT] + ["perf::TASK-CLOCK"]
+    proc, out = run(exe, 2, ",".join(names), scratch)
+    lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("pompprof: ")]
+    check(proc.stdout == plain.stdout and len(lines) == 1 and len(proc.stderr.splitlines()) == 1,
+          "one pompprof: line for the events left out: %r" % proc.stderr)
+    line = lines[0] if lines else ""
+    check("NO_SUCH_EVENT_X (unknown to PAPI" in line and "%s (named twice)" % EVENT in line,
+          "the line names each event left out and why")
+    kept = [m.disp_name for m in cubex.load(out).metrics if m.unit == "#"]
+    check(kept == [EVENT, "perf::TASK-CLOCK"], "counted: %s" % kept)
+    # more names than pompprof counts at once: each one counted or named
+    aliases = ["perf::PAGE-FAULTS", "perf::PERF_COUNT_SW_PAGE_FAULTS", "perf::FAULTS",
+               "perf::MINOR-FAULTS", "perf::PERF_COUNT_SW_PAGE_FAULTS_MIN",
+               "perf::MAJOR-FAULTS", "perf::PERF_COUNT_SW_PAGE_FAULTS_MAJ",
+               "perf::TASK-CLOCK", "perf::PERF_COUNT_SW_TASK_CLOCK", "perf::CPU-CLOCK",
+               "perf::PERF_COUNT_SW_CPU_CLOCK", "perf::CONTEXT-SWITCHES", "perf::CS",
+               "perf::PERF_COUNT_SW_CONTEXT_SWITCHES", "perf::CPU-MIGRATIONS",
+               "perf::MIGRATIONS", "perf::PERF_COUNT_SW_CPU_MIGRATIONS"]
+    proc, out = run(exe, 1, ",".join(aliases), scratch)
+    kept = [m.disp_name for m in cubex.load(out).metrics if m.unit == "#"]
+    line = proc.stderr.strip()
+    missing = [a for a in aliases if a not in kept and ("%s (" % a) not in line]
+    check(len(kept) <= 16 and len(proc.stderr.splitlines()) == 1 and not missing,
+          "%d of %d events counted, the others named: %s" % (len(kept), len(aliases), line))
+    check(len(kept) < 16 or "(pompprof counts at most 16 events)" in line,
+          "the limit is named")
+
+
 def main():
     if not have_papi():
         skip("pompprof was built without PAPI (configure found no libpapi)")
@@ -85,74 +168,8 @@ def main():
         if proc.stderr:
             skip("PAPI cannot count %s here: %s" % (EVENT, proc.stderr.strip()))
         for threads in (1, 2, 4):
-            proc, out = run(exe, threads, EVENT, scratch)
-            check(proc.returncode == 0 and proc.stdout == plain.stdout and not proc.stderr,
-                  "%d threads: output unchanged, no message" % threads)
-            cube = cubex.load(out)
-            m = counter(cube)
-            check((m.type, m.dtype, m.uniq_name, m.unit) == ("EXCLUSIVE", "UINT64",
-                                                            "perf::PAGE_FAULTS", "#"),
-                  "counter metric %r %s %s" % (m.uniq_name, m.type, m.dtype))
-            check(m.url == "@mirror@README.md#metric-counters" and EVENT in m.descr,
-                  "counter link and description: %s / %s" % (m.url, m.descr))
-            (root,) = cube.task_roots()
-            instances = sum(cube.row("visits", root))
-            faults = sum(cube.inclusive_row(m, root))
-            per = faults / instances if instances else 0
-            print("%d threads: %d instances, %d page faults below the task construct, "
-                  "%.2f per instance" % (threads, instances, faults, per))
-            check(instances == TASKS, "%d instances of the task construct" % instances)
-            check(0.95 * PAGES <= per <= 1.05 * PAGES,
-                  "%.2f page faults per instance, %d +- 5 %% expected" % (per, PAGES))
-            stubs = [c for c in cube.cnodes_in_order() if c.region.name == root.region.name
-                     and c is not root and not any(a is cube.tasks_nodes()[0]
-                                                   for a in ancestors(c))]
-            at_stubs = sum(sum(cube.inclusive_row(m, s)) for s in stubs)
-            check(abs(at_stubs - faults) <= 0.05 * faults,
-                  "stubs hold %d page faults, the task construct %d" % (at_stubs, faults))
-            rest = {f for f in sanity_rule.findings(cube)
-                    if f[:3] != ("exclusive", "time", cube.roots[0].id)}
-            check(not rest, "cube_sanity's rule: nothing but the root's time %s"
-                  % sanity_rule.describe(cube, rest))
-            if threads == 2:
-                report = subprocess.run([REPORT, out], capture_output=True, text=True)
-                check(report.returncode == 0, "pompprof-report runs: %s" % report.stderr.strip())
-                text = report.stdout
-                check("PAGE-FAULTS = %s" % EVENT in text, "the header names the counter")
-                flat = text[text.index("Flat profile"):text.index("Call tree")]
-                check(re.search(r"^thread .* PAGE-FAULTS$", flat, re.M) is not None,
-                      "the flat profile has a column for the counter")
-                tree = text[text.index("Task trees"):text.index("Tasks (seconds)")]
-                check(re.search(r" %d .*!\$omp task @prof_pagefaults" % faults, tree)
-                      is not None, "the task tree shows the %d page faults" % faults)
-
-        # names that cannot be counted: one line naming each, and why
-        names = [EVENT, "NO_SUCH_EVENT_X", EVENT] + ["perf::TASK-CLOCK"]
-        proc, out = run(exe, 2, ",".join(names), scratch)
-        lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("pompprof: ")]
-        check(proc.stdout == plain.stdout and len(lines) == 1 and len(proc.stderr.splitlines()) == 1,
-              "one pompprof: line for the events left out: %r" % proc.stderr)
-        line = lines[0] if lines else ""
-        check("NO_SUCH_EVENT_X (unknown to PAPI" in line and "%s (named twice)" % EVENT in line,
-              "the line names each event left out and why")
-        kept = [m.disp_name for m in cubex.load(out).metrics if m.unit == "#"]
-        check(kept == [EVENT, "perf::TASK-CLOCK"], "counted: %s" % kept)
-        # more names than pompprof counts at once: each one counted or named
-        aliases = ["perf::PAGE-FAULTS", "perf::PERF_COUNT_SW_PAGE_FAULTS", "perf::FAULTS",
-                   "perf::MINOR-FAULTS", "perf::PERF_COUNT_SW_PAGE_FAULTS_MIN",
-                   "perf::MAJOR-FAULTS", "perf::PERF_COUNT_SW_PAGE_FAULTS_MAJ",
-                   "perf::TASK-CLOCK", "perf::PERF_COUNT_SW_TASK_CLOCK", "perf::CPU-CLOCK",
-                   "perf::PERF_COUNT_SW_CPU_CLOCK", "perf::CONTEXT-SWITCHES", "perf::CS",
-                   "perf::PERF_COUNT_SW_CONTEXT_SWITCHES", "perf::CPU-MIGRATIONS",
-                   "perf::MIGRATIONS", "perf::PERF_COUNT_SW_CPU_MIGRATIONS"]
-        proc, out = run(exe, 1, ",".join(aliases), scratch)
-        kept = [m.disp_name for m in cubex.load(out).metrics if m.unit == "#"]
-        line = proc.stderr.strip()
-        missing = [a for a in aliases if a not in kept and ("%s (" % a) not in line]
-        check(len(kept) <= 16 and len(proc.stderr.splitlines()) == 1 and not missing,
-              "%d of %d events counted, the others named: %s" % (len(kept), len(aliases), line))
-        check(len(kept) < 16 or "(pompprof counts at most 16 events)" in line,
-              "the limit is named")
+            check_run(exe, threads, plain, scratch)
+        check_left_out(exe, plain, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if failures:

@@ -48,33 +48,52 @@ def check_report(path, ranks, threads, errors):
     if m is None or m["ranks"] != ranks:
         errors.append("%s: MPI section %r" % (what, m and m["ranks"]))
         return
+    total = check_mpi_functions(m, cube, rank_of, ranks, what, errors)
+    check_mpi_time(d, total, ranks, what, errors)
+    check_rank_rows(d["flat"], rank_of, ranks, what, errors)
+    check_report_text(tool("report", path), ranks, what, errors)
+
+
+def expected_function(cube, name, rank_of, ranks):
+    """An MPI function's figures from the profile: (calls, bytes sent, bytes received,
+    rank of most time, rank of least time), its time and its imbalance in %."""
+    nodes = mc.find(cube, name)
+    per_rank = dict.fromkeys(range(ranks), 0.0)
+    for n in nodes:
+        for i, v in enumerate(cube.inclusive_row("time", n)):
+            per_rank[rank_of[i]] += v
+    t = sum(per_rank.values())
+    calls = sum(sum(cube.row("visits", n)) for n in nodes)
+    sent = sum(sum(cube.inclusive_row("bytes_sent", n)) for n in nodes)
+    received = sum(sum(cube.inclusive_row("bytes_received", n)) for n in nodes)
+    mean = t / ranks
+    hi = max(per_rank, key=lambda r: (per_rank[r], -r))
+    lo = min(per_rank, key=lambda r: (per_rank[r], r))
+    imbal = 100.0 * (per_rank[hi] - mean) / per_rank[hi] if per_rank[hi] else 0.0
+    return (calls, sent, received, hi, lo), t, imbal
+
+
+def check_mpi_functions(m, cube, rank_of, ranks, what, errors):
+    """The MPI section's functions against the profile; returns their time."""
     names = {c.region.name for c in cube.cnodes_in_order() if c.region.paradigm == "mpi"}
     if {f["name"] for f in m["functions"]} != names:
         errors.append("%s: functions %s, profile has %s"
                       % (what, sorted(f["name"] for f in m["functions"]), sorted(names)))
     total = 0.0
     for f in m["functions"]:
-        nodes = mc.find(cube, f["name"])
-        per_rank = dict.fromkeys(range(ranks), 0.0)
-        for n in nodes:
-            for i, v in enumerate(cube.inclusive_row("time", n)):
-                per_rank[rank_of[i]] += v
-        t = sum(per_rank.values())
+        want, t, imbal = expected_function(cube, f["name"], rank_of, ranks)
         total += t
-        calls = sum(sum(cube.row("visits", n)) for n in nodes)
-        sent = sum(sum(cube.inclusive_row("bytes_sent", n)) for n in nodes)
-        received = sum(sum(cube.inclusive_row("bytes_received", n)) for n in nodes)
-        mean = t / ranks
-        hi = max(per_rank, key=lambda r: (per_rank[r], -r))
-        lo = min(per_rank, key=lambda r: (per_rank[r], r))
-        imbal = 100.0 * (per_rank[hi] - mean) / per_rank[hi] if per_rank[hi] else 0.0
         s = f["ranks"]
         got = (f["calls"], f["bytes_sent"], f["bytes_received"], s["max_rank"], s["min_rank"])
-        if got != (calls, sent, received, hi, lo) or not close(f["time"], t) \
-                or not close(s["imbalance_pct"], imbal):
+        if got != want or not close(f["time"], t) or not close(s["imbalance_pct"], imbal):
             errors.append("%s: %s: %r / %r %r, expected %r / %r %r" % (
-                what, f["name"], got, f["time"], s["imbalance_pct"],
-                (calls, sent, received, hi, lo), t, imbal))
+                what, f["name"], got, f["time"], s["imbalance_pct"], want, t, imbal))
+    return total
+
+
+def check_mpi_time(d, total, ranks, what, errors):
+    """The MPI time in all, per rank, its imbalance and its overhead category."""
+    m = d["mpi"]
     if not close(m["time"], total):
         errors.append("%s: MPI time %r, expected %r" % (what, m["time"], total))
     allreduce = next(f for f in m["functions"] if f["name"] == "MPI_Allreduce")
@@ -94,7 +113,11 @@ def check_report(path, ranks, threads, errors):
     mpi_cat = d["overhead"]["program"]["categories"]["MPI communication"]["time"]
     if not close(mpi_cat, total):
         errors.append("%s: MPI communication %r, MPI time %r" % (what, mpi_cat, total))
-    for e in d["flat"]:
+
+
+def check_rank_rows(flat, rank_of, ranks, what, errors):
+    """The flat profile's rows per rank: the sums of the rank's threads (none for one)."""
+    for e in flat:
         rows = e.get("ranks")
         if ranks == 1:
             if rows is not None:
@@ -111,7 +134,9 @@ def check_report(path, ranks, threads, errors):
                               % (what, e["name"], col, [r[col] for r in rows], want))
         if e["name"] == "MPI_Allreduce" and [r["execC"] for r in rows] != [1] * ranks:
             errors.append("%s: MPI_Allreduce calls per rank %r" % (what, rows))
-    text = tool("report", path)
+
+
+def check_report_text(text, ranks, what, errors):
     for want in ["MPI (seconds summed over threads; %d ranks)" % ranks,
                  "imbalance of MPI time across ranks", "MPI_Allreduce", "mpi  ovhd%"] \
             + ["rank %d" % r for r in range(ranks)]:

@@ -20,7 +20,8 @@ TESTS += \
 	test/tools/test_parameters_tools.py \
 	test/tools/test_wrapper_fortran_depend_marks.py \
 	test/tools/test_wrapper_adjacent.py \
-	test/tools/test_wrapper_prototypes.py
+	test/tools/test_wrapper_prototypes.py \
+	test/tools/test_text_outputs.py
 EXTRA_DIST += \
 	test/tools/test_cubex_reader.py \
 	test/tools/test_cubex_writer.py \
@@ -43,6 +44,19 @@ EXTRA_DIST += \
 	test/tools/test_parameters_tools.py \
 	test/tools/sanity_rule.py \
 	test/tools/toolstest.py \
+	test/tools/report_profiles.py \
+	test/tools/test_text_outputs.py \
+	test/tools/golden/text/diff-hybrid-top5-inclusive.txt \
+	test/tools/golden/text/diff-hybrid.txt \
+	test/tools/golden/text/diff-wide.txt \
+	test/tools/golden/text/report-hybrid-top3.txt \
+	test/tools/golden/text/report-hybrid.txt \
+	test/tools/golden/text/report-process.txt \
+	test/tools/golden/text/report-tasks_t2.txt \
+	test/tools/golden/text/report-wide.txt \
+	test/tools/golden/text/scaling-ranks.txt \
+	test/tools/golden/text/scaling-threads.txt \
+	test/tools/golden/text/scaling-wide.txt \
 	test/tools/golden/README.md \
 	test/tools/golden/tasks.c \
 	test/tools/golden/worksharing.c \

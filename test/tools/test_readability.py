@@ -62,6 +62,29 @@ class Formatting(unittest.TestCase):
             self.assertIn("..", s)
         self.assertEqual(tf.shorten("short", 24), "short")
 
+    def test_fold_never_cuts_a_word(self):
+        """tf.fold, the one folder of the tools' lists: a label's items, a diff's call
+        path, a legend; every word whole, every line within the width unless one word
+        alone passes it, no line without a word."""
+        items = ["PAPI_TOT_INS = item %d" % k for k in range(12)]
+        words = [w + "," for w in items[:-1]] + items[-1:]
+        lines = tf.fold(words, "counters  :", " " * 12, width=60)
+        self.assertEqual(lines[0], "counters  : PAPI_TOT_INS = item 0, PAPI_TOT_INS = item 1,")
+        self.assertEqual(lines[1], " " * 12 + "PAPI_TOT_INS = item 2, PAPI_TOT_INS = item 3,")
+        self.assertEqual(" ".join(ln.strip() for ln in lines),
+                         "counters  : " + ", ".join(items))
+        self.assertTrue(all(len(ln) <= 60 for ln in lines))
+        path = ["main", "!$omp parallel @a.c:10", "!$omp task @a.c:20", "f" * 50]
+        lines = tf.fold([path[0]] + ["/ " + n for n in path[1:]], "  12 ", " " * 6, width=60)
+        self.assertEqual(lines, ["  12  main / !$omp parallel @a.c:10 / !$omp task @a.c:20",
+                                 "      / " + "f" * 50])
+        self.assertEqual(tf.fold(["a", "b" * 30, "c"], sep="; ", width=20),
+                         ["a", "b" * 30, "c"])
+        self.assertEqual(tf.fold(["x" * 30, "y"], "label:", "      ", width=20),
+                         ["label: " + "x" * 30, "      y"])
+        self.assertEqual(tf.fold([], "label:"), ["label:"])
+        self.assertEqual(tf.fold(["a", "b"], sep="; "), ["a; b"])
+
 
 class ReportText(unittest.TestCase):
     def test_many_instances_and_similar_names(self):

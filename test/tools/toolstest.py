@@ -76,9 +76,10 @@ def assert_printed(tc, text, value, what):
                        "%s: got %r, dump says %s" % (what, value, text))
 
 
-def run_tool(tool, *args, check=False):
-    """Run pompprof-<tool>: the command make built (its stub must find the package by
-    itself), or `python3 -m pompprof_tools.<tool>` when there is no build tree."""
+def run_tool(tool, *args, check=False, cwd=None):
+    """Run pompprof-<tool> (in the directory cwd): the command make built (its stub must
+    find the package by itself), or `python3 -m pompprof_tools.<tool>` when there is no
+    build tree."""
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     command = os.path.join(TOP_BUILDDIR, "scripts", "pompprof-%s" % tool) if TOP_BUILDDIR else ""
@@ -88,7 +89,7 @@ def run_tool(tool, *args, check=False):
         cmd = [PYTHON, "-m", "pompprof_tools.%s" % tool]
         env["PYTHONPATH"] = SCRIPTS
     p = subprocess.run(cmd + [str(a) for a in args], capture_output=True,
-                       text=True, env=env, timeout=120)
+                       text=True, env=env, timeout=120, cwd=cwd)
     if check and p.returncode != 0:
         raise AssertionError("%s %s failed (%d): %s" % (tool, args, p.returncode, p.stderr))
     return p

@@ -336,7 +336,7 @@ def render_text(d: Diff, shown: list[dict], total: int) -> str:
         out.append("event sources: a: %s, b: %s" % tuple(srcs))
     out.append("values: %s, summed over threads; delta = b - a"
                % ("inclusive" if d.inclusive else "exclusive"))
-    out.extend(runfacts.wrapped(d.warnings))
+    out.extend(tf.wrapped(d.warnings))
     out.extend(render_categories(d.categories))
     means = a.nthreads != b.nthreads
     out.append("rows: by metric, then by the absolute change of the total (delta)")
@@ -373,7 +373,8 @@ def render_text(d: Diff, shown: list[dict], total: int) -> str:
         out.append("")
         out.append("call paths (from the root; the task trees hang below TASKS):")
         for path, k in numbers.items():
-            out.append(_wrapped_path(k, path))
+            out.extend(tf.fold([path[0]] + ["/ " + name for name in path[1:]],
+                               "%4d " % k, " " * 6))
     return "\n".join(out) + "\n"
 
 
@@ -425,21 +426,6 @@ def _value(d, row, col):
         return tf.fmt_rate(v)
     m = d.mb.get(row["metric"]) or d.ma.get(row["metric"])
     return tf.fmt_time(v) if m.unit == "sec" else tf.fmt_count(v)
-
-
-def _wrapped_path(number, path, width=tf.WIDTH):
-    """`#k  a / b / c` over as many lines as it takes, never cut."""
-    lines, line = [], "%4d  " % number
-    indent = " " * len(line)
-    for i, name in enumerate(path):
-        piece = name if i == 0 else " / " + name
-        if len(line) + len(piece) > width and line.strip():
-            lines.append(line)
-            line = indent + piece.lstrip(" ")
-        else:
-            line += piece
-    lines.append(line)
-    return "\n".join(lines)
 
 
 def build_parser():

@@ -796,19 +796,6 @@ def _cell(v, col):
     return tf.fmt_time(v)
 
 
-def _wrapped(label, items, width=tf.WIDTH):
-    """`label: a, b, c` over as many lines as it takes, never cut."""
-    lines, line = [], label
-    for i, item in enumerate(items):
-        piece = item + ("," if i < len(items) - 1 else "")
-        if len(line) + 1 + len(piece) > width and line.strip() != label.strip():
-            lines.append(line)
-            line = " " * len(label)
-        line += " " + piece
-    lines.append(line)
-    return "\n".join(lines)
-
-
 def render_text(d, thread_names):
     return "\n".join(render_lines(d, thread_names)) + "\n"
 
@@ -826,218 +813,283 @@ def write_text(d, thread_names, stream):
 
 
 def render_lines(d, thread_names):
-    """The text report in pieces of one or more lines, each as soon as it is made."""
-    h = d["header"]
-    h_ranks = h.get("rank_ids", [])
-    cols = _Columns(h)
-    extra = [c for c in cols.extra()]
-    yield ("pompprof-report: %s" % h["file"])
-    yield (tf.heading("Header"))
-    for warning in ("interrupted", "oversubscribed"):
-        if h.get(warning):
-            yield from runfacts.wrapped(["*** " + h[warning]])
-    yield ("program            : %s" % h["program"])
-    for label, value in runfacts.header_rows(h.get("run_facts") or {}):
-        yield from runfacts.wrapped(["%-19s: %s" % (label, value)], indent=21)
-    if h["date"]:
-        yield ("date               : %s" % h["date"])
-    if h["creator"]:
-        yield ("written by         : %s" % h["creator"])
-    yield ("threads            : %d" % h["threads"])
-    if h.get("ranks", 1) > 1:
-        yield ("MPI ranks          : %d (rows of the flat profile: one per rank)" % h["ranks"])
-    yield ("wall time          : %s s" % tf.fmt_time(h["wall_time"]))
-    yield ("total thread time  : %s s" % tf.fmt_time(h["total_thread_time"]))
-    yield ("parallel coverage  : %.1f %%" % (100.0 * h["parallel_coverage"]))
-    yield (_wrapped("metrics            :", h["metrics"]))
-    if "max_active_tasks" in h:
-        yield ("max active tasks   : %s" % " ".join(str(x) for x in h["max_active_tasks"]))
-    if h.get("counters"):
-        yield (_wrapped("counters           :", ["%s = %s" % (cols.title(c["name"]), c["name"])
-                                                      for c in h["counters"]]))
-        yield ("                     (columns: inclusive counts, summed in SUM rows and "
-                   "call trees)")
-    for r in h.get("rates", []):
-        yield ("rate               : %s = %s / %s (%s)" % (r["label"], r["numerator"],
-                                                             r["denominator"], r["description"]))
-    yield ("units              : " + tf.UNIT_LEGEND)
-
-    yield (tf.heading("Region overview"))
-    for r in d["regions"]:
-        head = "%-6s %-34s " % (r["id"], r["label"])
-        yield (head + tf.shorten(r["name"], max(20, tf.WIDTH - len(head))))
-
-    yield (tf.heading("Flat profile (seconds)"))
-    for e in d["flat"]:
-        yield ("")
-        head = "%s %s  " % (e["id"], e["label"])
-        yield (head + tf.shorten(e["name"], max(20, tf.WIDTH - len(head))))
-        columns = [c for c in e["columns"] if not (e["kind"] == "task" and c == "execC")]
-        if "ranks" in e:
-            rows = [["rank %d" % rk] + [cols.cell(r.get(c), c) for c in columns]
-                    for rk, r in zip(h_ranks, e["ranks"])]
-        else:
-            rows = [[thread_names[i] if i < len(thread_names) else str(i)]
-                    + [cols.cell(r.get(c), c) for c in columns]
-                    for i, r in enumerate(e["threads"])]
-        rows.append(["SUM"] + [cols.cell(e["sum"].get(c), c) for c in columns])
-        widths = [14] + [cols.width(c, 7 if c == "frags" else 9 if c == "instances" else
-                                    8 if c == "execC" else 10) for c in columns]
-        width = max(tf.WIDTH, sum(widths) + len(widths) - 1)
-        yield (tf.table(["rank" if "ranks" in e else "thread"] + [cols.title(c) for c in columns],
-                        rows, widths=widths, width=width))
-    if d.get("flat_rest"):
-        yield ("")
-        yield ("The other regions, less expensive (sums over threads; execC: visits, of a task: "
-               "instances;")
-        yield ("all columns per thread: --format json):")
-        columns = ["execT", "execC"] + extra
-        widths = [46, 10, 9] + [cols.width(c, 7) for c in extra]
-        rows = ([r["id"] + " " + r["name"]] + [cols.cell(r.get(c), c) for c in columns]
-                for r in d["flat_rest"])
-        yield from tf.table_lines(["region"] + [cols.title(c) for c in columns], rows, widths,
-                                  width=max(tf.WIDTH, sum(widths) + len(widths) - 1))
-
-    def tree(rows, title):
-        yield (tf.heading(title))
-        ewidths = [cols.width(c, 7) for c in extra]
-        eheads = "".join(" %*s" % (w, cols.title(c)) for c, w in zip(extra, ewidths))
-        yield ("%10s %6s %10s %6s %9s%s  %s" % ("incl.T", "%", "excl.T", "%", "visits",
-                                                   eheads, "call path"))
-        avail = tf.WIDTH - 46
-        for r in rows:
-            ecells = ""
-            if extra:
-                vals = dict(r.get("counters", {}), **r.get("rates", {}))
-                ecells = "".join(" %*s" % (w, cols.cell(vals.get(c), c))
-                                 for c, w in zip(extra, ewidths))
-            depth = r["depth"]
-            indent = "  " * depth if 2 * depth <= avail // 2 else "(%d) " % depth
-            yield ("%10s %6s %10s %6s %9s%s  %s%s" % (
-                tf.fmt_time(r["incl"]), tf.fmt_pct(r["incl_pct"]), tf.fmt_time(r["excl"]),
-                tf.fmt_pct(r["excl_pct"]), tf.fmt_count(r["visits"]), ecells, indent,
-                tf.shorten(r["name"] + (" (%s)" % r["params"] if "params" in r else ""),
-                           max(24, avail - len(indent)))))
-
-    yield from tree(d["calltree"], "Call tree (sums over threads; % of the measured thread time)")
+    """The text report in pieces of one or more lines, each as soon as it is made: one
+    renderer per section, in order (a lazily built section is computed when its renderer
+    reads it, after the sections before it are printed)."""
+    cols = _Columns(d["header"])
+    yield from _text_header(d["header"], cols)
+    yield from _text_regions(d["regions"])
+    yield from _text_flat(d, thread_names, cols)
+    yield from _text_tree(d["calltree"], "Call tree (sums over threads; % of the measured "
+                          "thread time)", cols)
     if d["tasktree"]:
-        yield from tree(d["tasktree"], "Task trees (beside the call tree: task bodies by construct)")
-
+        yield from _text_tree(d["tasktree"], "Task trees (beside the call tree: task bodies "
+                              "by construct)", cols)
     if d["tasks"]:
-        yield (tf.heading("Tasks (seconds)"))
-        per_inst = list(cols.counters)
-
-        def task_rows():
-            for t in d["tasks"]:
-                yield ([t["id"] + " " + tf.short_name(t["name"]), tf.fmt_count(t["instances"]),
-                        _cell(t["mean"], "t"), _cell(t["min"], "t"), _cell(t["max"], "t"),
-                        _cell(t["mean_work"], "t"), _cell(t["mean_create"], "t"),
-                        _cell(t["task_time_at_sync"], "t")]
-                       + [cols.cell(t.get("counters_per_instance", {}).get(c), c)
-                          for c in per_inst])
-                for v in t.get("values", []):     # a row per parameter value
-                    yield (["  " + v["params"], tf.fmt_count(v["instances"]),
-                            _cell(v["mean"], "t"), _cell(v["min"], "t"), _cell(v["max"], "t"),
-                            _cell(v["mean_work"], "t"), "", ""] + [""] * len(per_inst))
-        rows = task_rows()
-        widths = [30, 7, 9, 9, 9, 9, 9, 9] + [cols.width(c, 7) + 2 for c in per_inst]
-        yield from tf.table_lines(["task construct", "inst", "mean", "min", "max", "work",
-                                   "create", "taskT"] + [cols.title(c) + "/i" for c in per_inst],
-                                  rows, widths,
-                                  width=max(tf.WIDTH, sum(widths) + len(widths) - 1))
-        if per_inst:
-            yield ("(<counter>/i: counts per instance)")
+        yield from _text_tasks(d["tasks"], cols)
     if d["tasks"] and any(t.get("callees") for t in d["tasks"]):
-        yield (tf.heading("Task constructs by callee (seconds; % of the construct's time)"))
-        for t in d["tasks"]:
-            if not t.get("callees"):
-                continue
-            yield ("%s %s (%s s):" % (t["id"], tf.short_name(t["name"]), tf.fmt_time(t["time"])))
-            crow = (["  " + c["name"], tf.fmt_count(c["visits"]), _cell(c["incl"], "t"),
-                     tf.fmt_pct(c["pct"]), _cell(c["excl"], "t")] for c in t["callees"])
-            yield from tf.table_lines(["  function", "visits", "incl.T", "%", "excl.T"], crow,
-                                      [52, 8, 10, 6, 10])
-            yield ("")
+        yield from _text_callees(d["tasks"])
     if d.get("by_parameter"):
-        yield (tf.heading("By parameter (seconds; % of the construct's time)"))
-        for e in d["by_parameter"]:
-            yield ("%s %s by %s (%s s in all):" % (e["id"], tf.short_name(e["name"]),
-                                                e["parameter"], tf.fmt_time(e["total"])))
-            prow = ([tf.shorten(x["value"], 14), tf.fmt_count(x["instances"]),
-                     _cell(x["mean"], "t"), _cell(x["time"], "t"), tf.fmt_pct(x["pct"]),
-                     tf.fmt_pct(x["cum_pct"])] for x in e["rows"])
-            yield from tf.table_lines([e["parameter"], "instances", "mean", "total", "%",
-                                       "cum %"], prow, [14, 10, 10, 10, 6, 6])
-            if "without" in e:
-                w = e["without"]
-                yield ("%-14s %10s %10s %10s %6s" % ("(none)", tf.fmt_count(w["instances"]), "",
-                                                     tf.fmt_time(w["time"]), tf.fmt_pct(w["pct"])))
-            yield ("")
-
+        yield from _text_by_parameter(d["by_parameter"])
     if any(t["instances"] for t in d["tasks"]):
         # no verdict about constructs that never ran a task
-        yield ("")
-        yield ("Task granularity (work per instance, functions included, against one creation; "
-               "< %gx: coarsen):" % GRANULARITY_FACTOR)
-        for a in d["granularity"]:
-            yield ("  " + a)
-        if any(t["granularity"] == NOT_MEASURED for t in d["tasks"]):
-            yield ("  (creation took no measured time: pompprof run measures through OMPT, "
-                   "which reports no end")
-            yield ("  of a task's creation; with pompprof's compiler wrapper it is measured)")
-        cutoffs = [a for a in d["advice"] if "cut off at" in a]
-        if cutoffs:
-            yield ("Task granularity advice (a task with all it spawns < %gx its creation):"
-                   % GRANULARITY_FACTOR)
-            for a in cutoffs:
-                yield ("  " + a)
-
+        yield from _text_granularity(d)
     if d.get("mpi"):
         yield from report_mpi.render_lines(d["mpi"])
+    yield from _text_overhead(d["overhead"], bool(d.get("mpi")))
 
-    o = d["overhead"]
-    yield (tf.heading("Overhead analysis (seconds summed over threads)"))
-    mpi = bool(d.get("mpi"))
+
+def _text_header(h, cols):
+    """The profile, the facts of its run (warnings first), threads and times."""
+    yield "pompprof-report: %s" % h["file"]
+    yield tf.heading("Header")
+    for warning in ("interrupted", "oversubscribed"):
+        if h.get(warning):
+            yield from tf.wrapped(["*** " + h[warning]])
+    yield "program            : %s" % h["program"]
+    for label, value in runfacts.header_rows(h.get("run_facts") or {}):
+        yield from tf.wrapped(["%-19s: %s" % (label, value)], indent=21)
+    if h["date"]:
+        yield "date               : %s" % h["date"]
+    if h["creator"]:
+        yield "written by         : %s" % h["creator"]
+    yield "threads            : %d" % h["threads"]
+    if h.get("ranks", 1) > 1:
+        yield "MPI ranks          : %d (rows of the flat profile: one per rank)" % h["ranks"]
+    yield "wall time          : %s s" % tf.fmt_time(h["wall_time"])
+    yield "total thread time  : %s s" % tf.fmt_time(h["total_thread_time"])
+    yield "parallel coverage  : %.1f %%" % (100.0 * h["parallel_coverage"])
+    yield from _text_header_metrics(h, cols)
+
+
+def _text_header_metrics(h, cols):
+    """The header's lines on what was measured: metrics, counters, rates, units."""
+    yield from _listed("metrics            :", h["metrics"])
+    if "max_active_tasks" in h:
+        yield "max active tasks   : %s" % " ".join(str(x) for x in h["max_active_tasks"])
+    if h.get("counters"):
+        yield from _listed("counters           :", ["%s = %s" % (cols.title(c["name"]),
+                                                                  c["name"])
+                                                        for c in h["counters"]])
+        yield ("                     (columns: inclusive counts, summed in SUM rows and "
+               "call trees)")
+    for r in h.get("rates", []):
+        yield "rate               : %s = %s / %s (%s)" % (r["label"], r["numerator"],
+                                                        r["denominator"], r["description"])
+    yield "units              : " + tf.UNIT_LEGEND
+
+
+def _listed(label, items):
+    """`label a, b, c` over as many lines as it takes, never cut."""
+    words = [item + "," for item in items[:-1]] + list(items[-1:])
+    return tf.fold(words, label, " " * (len(label) + 1))
+
+
+def _text_regions(regions):
+    """Every region: its id, its ompP-style description and its name."""
+    yield tf.heading("Region overview")
+    for r in regions:
+        head = "%-6s %-34s " % (r["id"], r["label"])
+        yield head + tf.shorten(r["name"], max(20, tf.WIDTH - len(head)))
+
+
+def _text_flat(d, thread_names, cols):
+    """The flat profile: a table per region (rows per thread, or per rank), then the
+    less expensive regions a line each."""
+    yield tf.heading("Flat profile (seconds)")
+    rank_ids = d["header"].get("rank_ids", [])
+    for e in d["flat"]:
+        yield from _text_flat_entry(e, rank_ids, thread_names, cols)
+    if d.get("flat_rest"):
+        yield from _text_flat_rest(d["flat_rest"], cols)
+
+
+def _text_flat_entry(e, rank_ids, thread_names, cols):
+    """A region's table in the flat profile: its columns per thread (rank) and summed."""
+    yield ""
+    head = "%s %s  " % (e["id"], e["label"])
+    yield head + tf.shorten(e["name"], max(20, tf.WIDTH - len(head)))
+    columns = [c for c in e["columns"] if not (e["kind"] == "task" and c == "execC")]
+    if "ranks" in e:
+        rows = [["rank %d" % rk] + [cols.cell(r.get(c), c) for c in columns]
+                for rk, r in zip(rank_ids, e["ranks"])]
+    else:
+        rows = [[thread_names[i] if i < len(thread_names) else str(i)]
+                + [cols.cell(r.get(c), c) for c in columns]
+                for i, r in enumerate(e["threads"])]
+    rows.append(["SUM"] + [cols.cell(e["sum"].get(c), c) for c in columns])
+    widths = [14] + [cols.width(c, 7 if c == "frags" else 9 if c == "instances" else
+                                8 if c == "execC" else 10) for c in columns]
+    width = max(tf.WIDTH, sum(widths) + len(widths) - 1)
+    yield tf.table(["rank" if "ranks" in e else "thread"] + [cols.title(c) for c in columns],
+                   rows, widths=widths, width=width)
+
+
+def _text_flat_rest(rest, cols):
+    """The regions beyond FLAT_DETAIL, a line each with their sums over threads."""
+    yield ""
+    yield ("The other regions, less expensive (sums over threads; execC: visits, of a task: "
+           "instances;")
+    yield "all columns per thread: --format json):"
+    extra = cols.extra()
+    columns = ["execT", "execC"] + extra
+    widths = [46, 10, 9] + [cols.width(c, 7) for c in extra]
+    rows = ([r["id"] + " " + r["name"]] + [cols.cell(r.get(c), c) for c in columns]
+            for r in rest)
+    yield from tf.table_lines(["region"] + [cols.title(c) for c in columns], rows, widths,
+                              width=max(tf.WIDTH, sum(widths) + len(widths) - 1))
+
+
+def _text_tree(rows, title, cols):
+    """A call tree, a line per call path, indented by depth (deep ones: `(depth)`)."""
+    yield tf.heading(title)
+    extra = cols.extra()
+    ewidths = [cols.width(c, 7) for c in extra]
+    eheads = "".join(" %*s" % (w, cols.title(c)) for c, w in zip(extra, ewidths))
+    yield "%10s %6s %10s %6s %9s%s  %s" % ("incl.T", "%", "excl.T", "%", "visits",
+                                           eheads, "call path")
+    avail = tf.WIDTH - 46
+    for r in rows:
+        ecells = ""
+        if extra:
+            vals = dict(r.get("counters", {}), **r.get("rates", {}))
+            ecells = "".join(" %*s" % (w, cols.cell(vals.get(c), c))
+                             for c, w in zip(extra, ewidths))
+        depth = r["depth"]
+        indent = "  " * depth if 2 * depth <= avail // 2 else "(%d) " % depth
+        yield "%10s %6s %10s %6s %9s%s  %s%s" % (
+            tf.fmt_time(r["incl"]), tf.fmt_pct(r["incl_pct"]), tf.fmt_time(r["excl"]),
+            tf.fmt_pct(r["excl_pct"]), tf.fmt_count(r["visits"]), ecells, indent,
+            tf.shorten(r["name"] + (" (%s)" % r["params"] if "params" in r else ""),
+                       max(24, avail - len(indent))))
+
+
+def _text_tasks(tasks, cols):
+    """The task statistics: a row per construct and a row per parameter value below."""
+    yield tf.heading("Tasks (seconds)")
+    per_inst = list(cols.counters)
+    widths = [30, 7, 9, 9, 9, 9, 9, 9] + [cols.width(c, 7) + 2 for c in per_inst]
+    yield from tf.table_lines(["task construct", "inst", "mean", "min", "max", "work",
+                               "create", "taskT"] + [cols.title(c) + "/i" for c in per_inst],
+                              _task_rows(tasks, cols, per_inst), widths,
+                              width=max(tf.WIDTH, sum(widths) + len(widths) - 1))
+    if per_inst:
+        yield "(<counter>/i: counts per instance)"
+
+
+def _task_rows(tasks, cols, per_inst):
+    """The rows of the task statistics, one at a time."""
+    for t in tasks:
+        yield ([t["id"] + " " + tf.short_name(t["name"]), tf.fmt_count(t["instances"]),
+                _cell(t["mean"], "t"), _cell(t["min"], "t"), _cell(t["max"], "t"),
+                _cell(t["mean_work"], "t"), _cell(t["mean_create"], "t"),
+                _cell(t["task_time_at_sync"], "t")]
+               + [cols.cell(t.get("counters_per_instance", {}).get(c), c)
+                  for c in per_inst])
+        for v in t.get("values", []):     # a row per parameter value
+            yield ["  " + v["params"], tf.fmt_count(v["instances"]),
+                   _cell(v["mean"], "t"), _cell(v["min"], "t"), _cell(v["max"], "t"),
+                   _cell(v["mean_work"], "t"), "", ""] + [""] * len(per_inst)
+
+
+def _text_callees(tasks):
+    """Per task construct (pompprof --functions): the functions its tasks called."""
+    yield tf.heading("Task constructs by callee (seconds; % of the construct's time)")
+    for t in tasks:
+        if not t.get("callees"):
+            continue
+        yield "%s %s (%s s):" % (t["id"], tf.short_name(t["name"]), tf.fmt_time(t["time"]))
+        crow = (["  " + c["name"], tf.fmt_count(c["visits"]), _cell(c["incl"], "t"),
+                 tf.fmt_pct(c["pct"]), _cell(c["excl"], "t")] for c in t["callees"])
+        yield from tf.table_lines(["  function", "visits", "incl.T", "%", "excl.T"], crow,
+                                  [52, 8, 10, 6, 10])
+        yield ""
+
+
+def _text_by_parameter(by_parameter):
+    """Table IV: per construct and parameter, a row per value."""
+    yield tf.heading("By parameter (seconds; % of the construct's time)")
+    for e in by_parameter:
+        yield "%s %s by %s (%s s in all):" % (e["id"], tf.short_name(e["name"]),
+                                           e["parameter"], tf.fmt_time(e["total"]))
+        prow = ([tf.shorten(x["value"], 14), tf.fmt_count(x["instances"]),
+                 _cell(x["mean"], "t"), _cell(x["time"], "t"), tf.fmt_pct(x["pct"]),
+                 tf.fmt_pct(x["cum_pct"])] for x in e["rows"])
+        yield from tf.table_lines([e["parameter"], "instances", "mean", "total", "%",
+                                   "cum %"], prow, [14, 10, 10, 10, 6, 6])
+        if "without" in e:
+            w = e["without"]
+            yield "%-14s %10s %10s %10s %6s" % ("(none)", tf.fmt_count(w["instances"]), "",
+                                                tf.fmt_time(w["time"]), tf.fmt_pct(w["pct"]))
+        yield ""
+
+
+def _text_granularity(d):
+    """The granularity verdicts and the cut-off advice."""
+    yield ""
+    yield ("Task granularity (work per instance, functions included, against one creation; "
+           "< %gx: coarsen):" % GRANULARITY_FACTOR)
+    for a in d["granularity"]:
+        yield "  " + a
+    if any(t["granularity"] == NOT_MEASURED for t in d["tasks"]):
+        yield ("  (creation took no measured time: pompprof run measures through OMPT, "
+               "which reports no end")
+        yield "  of a task's creation; with pompprof's compiler wrapper it is measured)"
+    cutoffs = [a for a in d["advice"] if "cut off at" in a]
+    if cutoffs:
+        yield ("Task granularity advice (a task with all it spawns < %gx its creation):"
+               % GRANULARITY_FACTOR)
+        for a in cutoffs:
+            yield "  " + a
+
+
+def _text_overhead(o, mpi):
+    """The overhead analysis: the categories of the program and of each parallel region,
+    then the regions where overhead arose."""
+    yield tf.heading("Overhead analysis (seconds summed over threads)")
     shown = [n for n, _ in REPORT_CATEGORIES if n != MPI or mpi]
     hdr = ["scope", "total"] + [SHORT[n] for n in shown] + ["ovhd%"]
-
     # 100 columns: the scope's name gets what the categories leave; when that is too
     # little for a name (MPI beside serial code), the rows name the regions by their
     # ids and a line under the table names them
     scope = tf.WIDTH - 18 - 10 * len(shown)
     by_id = scope < 22
-
-    def name(s):
-        """A parallel region's id and name, without `parallel` when that is too long
-        (they all are parallel regions: the file and line tell them apart)."""
-        text = s["id"] + " " + tf.short_name(s["name"])
-        if by_id:
-            return s["id"]
-        if len(text) > scope and "@" in text:
-            text = s["id"] + " " + text[text.index("@"):]
-        return text
-
-    def orow(s):
-        c = s["categories"]
-        return ([name(s) if s["id"] != "program" else "program", tf.fmt_time(s["total"])]
-                + [tf.fmt_time(c[n]["time"]) for n in shown]
-                + [tf.fmt_pct(s["overhead_pct"])])
-
-    rows = [orow(o["program"])] + [orow(s) for s in o["parallel_regions"]]
+    rows = [_overhead_row(s, shown, scope, by_id)
+            for s in [o["program"]] + o["parallel_regions"]]
     if not by_id:
         rows[0][0] = "whole program"
-    yield (tf.table(hdr, rows, widths=[scope, 9] + [9] * len(shown) + [6]))
+    yield tf.table(hdr, rows, widths=[scope, 9] + [9] * len(shown) + [6])
     if by_id and o["parallel_regions"]:
-        yield from runfacts.wrapped(["regions: " + "; ".join(
+        yield from tf.wrapped(["regions: " + "; ".join(
             "%s %s" % (s["id"], tf.short_name(s["name"])) for s in o["parallel_regions"])])
-    yield ("parallel coverage: %.1f %% of wall time" % (100.0 * o["parallel_coverage"]))
+    yield "parallel coverage: %.1f %% of wall time" % (100.0 * o["parallel_coverage"])
     if o["sources"]:
-        yield ("")
-        yield ("Overhead by region (sorted):")
+        yield ""
+        yield "Overhead by region (sorted):"
         rows = [[s["id"] + " " + s["name"], s["category"], tf.fmt_time(s["time"]),
                  tf.fmt_pct(s["pct"])] for s in o["sources"]]
-        yield (tf.table(["region", "category", "time", "% of T"], rows,
-                            widths=[52, 22, 12, 7]))
+        yield tf.table(["region", "category", "time", "% of T"], rows,
+                       widths=[52, 22, 12, 7])
+
+
+def _overhead_row(s, shown, scope, by_id):
+    """A scope's row of the overhead table: its name, total, categories and overhead %."""
+    c = s["categories"]
+    return ([_scope_name(s, scope, by_id) if s["id"] != "program" else "program",
+             tf.fmt_time(s["total"])]
+            + [tf.fmt_time(c[n]["time"]) for n in shown]
+            + [tf.fmt_pct(s["overhead_pct"])])
+
+
+def _scope_name(s, scope, by_id):
+    """A parallel region's id and name, without `parallel` when that is too long
+    (they all are parallel regions: the file and line tell them apart)."""
+    text = s["id"] + " " + tf.short_name(s["name"])
+    if by_id:
+        return s["id"]
+    if len(text) > scope and "@" in text:
+        text = s["id"] + " " + text[text.index("@"):]
+    return text
 
 
 CSV_COLUMNS = ["section", "key", "name", "row", "field", "value"]

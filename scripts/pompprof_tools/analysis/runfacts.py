@@ -14,10 +14,7 @@ fact is then None and nothing is claimed about it.
 
 from __future__ import annotations
 
-import textwrap
-
 from ..cli import ToolError
-from .textfmt import WIDTH
 
 PREFIX = "pompprof::"
 ENV_PREFIX = PREFIX + "env::"
@@ -111,15 +108,6 @@ def header_rows(f: dict) -> list[tuple[str, str]]:
     if f.get("event_source"):
         rows.append(("event source", f["event_source"]))
     return rows
-
-
-def wrapped(lines, indent: int = 2) -> list[str]:
-    """Each line folded to the tools' width, the continuation lines indented."""
-    out = []
-    for line in lines:
-        out.extend(textwrap.wrap(line, WIDTH, subsequent_indent=" " * indent,
-                                 break_on_hyphens=False) or [""])
-    return out
 
 
 def _args(command_line: str | None) -> str | None:

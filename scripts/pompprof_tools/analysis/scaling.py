@@ -234,7 +234,7 @@ def render_text(s):
     sources = {r["event_source"] for r in s.rows}
     if len(sources) == 1 and None not in sources:   # (different ones: a NOTE names them)
         out.append("event source: %s" % sources.pop())
-    out.extend(runfacts.wrapped(s.warnings))
+    out.extend(tf.wrapped(s.warnings))
     cats = s.categories()
     out.append(tf.heading("Whole program (seconds summed over threads)"))
     rows = [[r["label"], tf.fmt_time(r["wall"]), _f(r["speedup"]), _f(r["efficiency"])]
@@ -251,7 +251,7 @@ def render_text(s):
                 + [tf.fmt_rate(r["rates"][x.label]) for x in s.rates] for r in s.rows]
         out.append(tf.table(["threads"] + [counter_label(c) for c in cols], rows,
                             widths=widths, width=max(tf.WIDTH, sum(widths) + len(widths))))
-        out.append(_wrapped_legend(s))
+        out.extend(tf.fold(_counter_legend(s), sep="; "))
     if s.regions:
         out.append(tf.heading("Parallel regions"))
         rows = []
@@ -281,18 +281,11 @@ def render_text(s):
     return "\n".join(out) + "\n"
 
 
-def _wrapped_legend(s):
+def _counter_legend(s):
+    """What the counter table's titles stand for, and the units of its counts."""
     parts = ["%s = %s" % (counter_label(c), c) for c in s.counters]
     parts += ["%s = %s / %s" % (r.label, r.numerator, r.denominator) for r in s.rates]
-    parts.append(tf.UNIT_LEGEND)
-    lines, line = [], ""
-    for part in parts:
-        if line and len(line) + 2 + len(part) > tf.WIDTH:
-            lines.append(line)
-            line = ""
-        line = part if not line else line + "; " + part
-    lines.append(line)
-    return "\n".join(lines)
+    return parts + [tf.UNIT_LEGEND]
 
 
 def build_parser():

@@ -1,9 +1,11 @@
-"""Small text-output helpers: number formatting, fixed-width tables, CSV/JSON output."""
+"""Small text-output helpers: number formatting, fixed-width tables, lines folded to the
+tools' width, CSV/JSON output."""
 
 import csv
 import io
 import json
 import math
+import textwrap
 
 WIDTH = 100
 
@@ -144,3 +146,32 @@ def short_name(name):
 
 def heading(title):
     return "\n%s\n%s" % (title, "=" * min(WIDTH, len(title)))
+
+
+def fold(words, first="", indent="", sep=" ", width=WIDTH):
+    """first and the words joined by sep, over as many lines as it takes, a word never
+    cut: a word that would pass width begins the next line, after indent and without the
+    sep before it (never the first word: a line holds at least one).  A list of lines;
+    the words carry their own punctuation (`a,` or `/ b`)."""
+    lines, line, empty = [], first, True
+    for word in words:
+        if empty:
+            line = line + sep + word if line else word
+        elif len(line) + len(sep) + len(word) > width:
+            lines.append(line)
+            line = indent + word
+        else:
+            line += sep + word
+        empty = False
+    lines.append(line)
+    return lines
+
+
+def wrapped(lines, indent: int = 2) -> list[str]:
+    """Sentences (warnings, facts) folded to the tools' width at their spaces, the
+    continuation lines indented; a word longer than a line is cut."""
+    out = []
+    for line in lines:
+        out.extend(textwrap.wrap(line, WIDTH, subsequent_indent=" " * indent,
+                                 break_on_hyphens=False) or [""])
+    return out

@@ -41,6 +41,16 @@ class FPrepared:
     own: dict[str, str] = field(default_factory=dict)     # user region name -> layout
 
 
+@dataclass
+class Span:
+    """Where a construct ends: the index of its end directive in the directives found
+    (None: it has none), its last line, and the last line of the BLOCK that ends it
+    (None: none does)."""
+    end_n: int | None
+    last: int
+    block_last: int | None
+
+
 FIXED_SENTINEL = re.compile(r"^[!cC*]\$(omp|pomp)", re.I)
 
 
@@ -265,12 +275,49 @@ class FRewriter:
         return None
 
     def construct(self, n: int, found: list[FDirective], consumed: set[int]) -> int:
+        """The construct of directive found[n], by its leaves' treatments: left to OPARI2,
+        measured by the wrapper itself, or hidden.  Returns its last line when the
+        directives inside it are hidden too, else -1."""
         fd = found[n]
         d = fd.d
         if d.name == "atomic":
             return self.atomic(n, found, consumed)
-        has_body = wd.takes_body(d)
-        loop = wd.is_loop(d)
+        span = self.span(n, found, consumed)
+        if span is None:
+            return -1
+        inside = {f.d.name if f.d.words[0] not in ("cancel", "cancellation") or not f.d.clauses
+                  else "cancel " + f.d.clauses[0].name
+                  for f in found[n + 1:] if f.d and f.first <= span.last}
+        try:
+            layers = wd.expand(d, inside)
+        except wd.DirectiveError:
+            self.note(fd.first, "this OpenMP directive is not measured (pompprof cannot "
+                                "read it)")
+            # nothing inside is measured either
+            self.hide(fd)
+            if span.end_n is not None:
+                self.hide(found[span.end_n])
+            return span.last
+        if len(layers) == 1 and wd.treatment(layers[0], inside).action == wd.OPARI2:
+            return self.opari2_construct(fd, found, span, inside)
+        before, after, hide_inside = self.layer_lines(fd, layers, inside,
+                                                      span.end_n is not None)
+        self.replace[fd.first] = before
+        self.drop.update(range(fd.first + 1, fd.last + 1))
+        if span.end_n is not None:
+            e = found[span.end_n]
+            self.replace[e.first] = after
+            self.drop.update(range(e.first + 1, e.last + 1))
+        elif wd.takes_body(d):
+            self.insert_after[span.last] = after + self.insert_after.get(span.last, [])
+        return span.last if hide_inside else -1
+
+    def span(self, n: int, found: list[FDirective], consumed: set[int]) -> Span | None:
+        """Where the construct of found[n] ends (its end directive then consumed); None
+        when it has no end to be found (the directive is then hidden)."""
+        fd = found[n]
+        has_body = wd.takes_body(fd.d)
+        loop = wd.is_loop(fd.d)
         # a strictly structured block (BLOCK ... END BLOCK) ends the construct
         # there, its end directive optional (OpenMP 5.1)
         block_last = block_end(self.lines, self.fixed, fd.last) if has_body and not loop \
@@ -290,51 +337,46 @@ class FRewriter:
             if last is None:
                 self.note(fd.first, "cannot find the loop of this directive: not measured")
                 self.hide(fd)
-                return -1
+                return None
         elif has_body:
             self.hide(fd)      # a block without its end directive: not valid Fortran
-            return -1
-        inside = {f.d.name if f.d.words[0] not in ("cancel", "cancellation") or not f.d.clauses
-                  else "cancel " + f.d.clauses[0].name
-                  for f in found[n + 1:] if f.d and f.first <= last}
-        try:
-            layers = wd.expand(d, inside)
-        except wd.DirectiveError:
-            self.note(fd.first, "this OpenMP directive is not measured (pompprof cannot "
-                                "read it)")
-            layers = None
-        if layers is None or all(wd.treatment(leaf, inside).action == wd.OPARI2
-                                 for leaf in layers) and len(layers) == 1:
-            if layers is None:
-                # nothing inside is measured either
-                self.hide(fd)
-                if end_n is not None:
-                    self.hide(found[end_n])
-                return last
-            leaf = wd.for_opari2(d)
-            if leaf.text().lower() != " ".join(fd.text.split()).lower() or fd.commented \
-                    or not self.fixed and len(self.lines[fd.last]) > FREE_LIMIT:
-                self.rewrite(fd, leaf.text())
-            if end_n is not None and found[end_n].commented:
-                self.rewrite(found[end_n], found[end_n].d.text())
-            if loop and end_n is None \
-                    and ends_outer_loop(self.lines, self.fixed, fd.first, last):
-                self.own_termination(fd, last, leaf.name)
-            elif (loop or block_last is not None) and end_n is None:
-                # OPARI2 closes a loop without its end directive as "end do"
-                # (wrong for "do simd"), and knows no BLOCK: write the end
-                # directive out
-                self.insert_after[last] = self.directive_lines(fd, "end " + leaf.name) \
-                    + self.insert_after.get(last, [])
-            inside_hidden = wd.treatment(d, inside).hide_inside
-            return last if inside_hidden else -1
+            return None
+        return Span(end_n, last, block_last)
+
+    def opari2_construct(self, fd: FDirective, found: list[FDirective], span: Span,
+                         inside: set[str]) -> int:
+        """A construct OPARI2 measures as it is: its directives on lines OPARI2 reads,
+        and an end directive where OPARI2 would not find or write the right one."""
+        loop = wd.is_loop(fd.d)
+        leaf = wd.for_opari2(fd.d)
+        if leaf.text().lower() != " ".join(fd.text.split()).lower() or fd.commented \
+                or not self.fixed and len(self.lines[fd.last]) > FREE_LIMIT:
+            self.rewrite(fd, leaf.text())
+        if span.end_n is not None and found[span.end_n].commented:
+            self.rewrite(found[span.end_n], found[span.end_n].d.text())
+        if loop and span.end_n is None \
+                and ends_outer_loop(self.lines, self.fixed, fd.first, span.last):
+            self.own_termination(fd, span.last, leaf.name)
+        elif (loop or span.block_last is not None) and span.end_n is None:
+            # OPARI2 closes a loop without its end directive as "end do"
+            # (wrong for "do simd"), and knows no BLOCK: write the end
+            # directive out
+            self.insert_after[span.last] = self.directive_lines(fd, "end " + leaf.name) \
+                + self.insert_after.get(span.last, [])
+        return span.last if wd.treatment(fd.d, inside).hide_inside else -1
+
+    def layer_lines(self, fd: FDirective, layers: list, inside: set[str],
+                    has_end: bool) -> tuple[list[str], list[str], bool]:
+        """The lines that stand for a combined construct's directive (before) and for
+        its end (after), leaf by leaf, and whether the directives inside are hidden."""
+        has_body = wd.takes_body(fd.d)
         before, after = [], []
         hide_inside = False
         for leaf in layers:
             tr = wd.treatment(leaf, inside)
             if tr.note:
                 self.note(fd.first, tr.note)
-            needs_end = has_body and not wd.is_loop(leaf)
+            with_end = has_body and not wd.is_loop(leaf) or has_body and has_end
             if tr.action == wd.OPARI2:
                 leaf = wd.for_opari2(leaf)
                 before += self.directive_lines(fd, leaf.text())
@@ -342,41 +384,37 @@ class FRewriter:
                     after[:0] = self.directive_lines(fd, "end " + leaf.name)
                 hide_inside = hide_inside or tr.hide_inside
             elif tr.action == wd.OWN:
-                name = OWN_NAME % (len(self.result.own) + 1)
-                self.result.own[name] = tr.region_type
-                hidden = self.hidden_lines(fd, leaf.text())
-                hidden_end = self.hidden_lines(fd, "end " + leaf.name) \
-                    if needs_end or (has_body and end_n is not None) else []
-                begin = self.pomp(fd, "inst begin(%s)" % name)
-                end = self.pomp(fd, "inst end(%s)" % name)
-                if tr.region_type == "masked":
-                    before += hidden + begin
-                    after[:0] = end + hidden_end
-                elif tr.region_type == "taskgroup":
-                    before += hidden
-                    after[:0] = begin + hidden_end + end
-                elif has_body:
-                    before += begin + hidden
-                    after[:0] = hidden_end + end
-                else:
-                    before += begin + hidden + end
+                begin, end = self.own_lines(fd, leaf, tr.region_type, has_body, with_end)
+                before += begin
+                after[:0] = end
                 hide_inside = hide_inside or tr.hide_inside
             else:
                 # a directive kept as it is comes back as the user wrote it
-                before += self.original_lines(fd) if leaf is d \
+                before += self.original_lines(fd) if leaf is fd.d \
                     else self.hidden_lines(fd, leaf.text())
-                if needs_end or (has_body and end_n is not None):
+                if with_end:
                     after[:0] = self.hidden_lines(fd, "end " + leaf.name)
                 hide_inside = hide_inside or tr.action in (wd.NOTE_ALL, wd.QUIET_ALL)
-        self.replace[fd.first] = before
-        self.drop.update(range(fd.first + 1, fd.last + 1))
-        if end_n is not None:
-            e = found[end_n]
-            self.replace[e.first] = after
-            self.drop.update(range(e.first + 1, e.last + 1))
-        elif has_body:
-            self.insert_after[last] = after + self.insert_after.get(last, [])
-        return last if hide_inside else -1
+        return before, after, hide_inside
+
+    def own_lines(self, fd: FDirective, leaf, region_type: str, has_body: bool,
+                  with_end: bool) -> tuple[list[str], list[str]]:
+        """A leaf the wrapper measures as an OPARI2 user region of its own: the lines
+        at its directive and at its end, the region's begin and end around or inside
+        the hidden directives as the construct's events need."""
+        name = OWN_NAME % (len(self.result.own) + 1)
+        self.result.own[name] = region_type
+        hidden = self.hidden_lines(fd, leaf.text())
+        hidden_end = self.hidden_lines(fd, "end " + leaf.name) if with_end else []
+        begin = self.pomp(fd, "inst begin(%s)" % name)
+        end = self.pomp(fd, "inst end(%s)" % name)
+        if region_type == "masked":
+            return hidden + begin, end + hidden_end
+        if region_type == "taskgroup":
+            return hidden, begin + hidden_end + end
+        if has_body:
+            return begin + hidden, hidden_end + end
+        return begin + hidden + end, []
 
     def atomic(self, n: int, found: list[FDirective], consumed: set[int]) -> int:
         """An atomic construct with an end directive (capture, the block forms):
