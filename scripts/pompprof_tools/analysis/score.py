@@ -210,7 +210,7 @@ def render(score: Score, flt_name: str | None, top: int | None) -> str:
                   TRACE_BYTES_PER_EVENT))
     measured = score.measured_cost()
     if measured > 0.9 * score.total:
-        out.append("note: the estimated cost is more than 90 %% of the measured time: the event "
+        out.append("note: the estimated cost is more than 90 % of the measured time: the event "
                    "costs were measured under other conditions than this run (a busier "
                    "machine?); percentages are relative to a tenth of the measured time")
     if score.cpu_time:
