@@ -12,8 +12,8 @@
  *   reach through an initial-exec thread-local copy of that pointer (asking
  *   the runtime with ompt_get_thread_data would cost a call per event).
  * Constructs are known by their code address (codeptr_ra); each thread
- * interns the addresses it meets in a table of its own (pp_ompt_construct.c),
- * so the event path takes no lock; names come at the end (pp_ompt_names.c). */
+ * interns the addresses it meets in a table of its own (callsite/), so the
+ * event path takes no lock; names come at the end (pp_callsite_names.c). */
 #ifndef PP_OMPT_INTERNAL_H
 #define PP_OMPT_INTERNAL_H
 
@@ -21,56 +21,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "callsite/pp_callsite.h"
 #include "profile/pp_profile.h"
-
-/* ---- constructs ---------------------------------------------------------------- */
-
-typedef enum pp_ompt_kind {
-    PP_OMPT_PARALLEL,
-    PP_OMPT_LOOP,
-    PP_OMPT_SECTIONS,
-    PP_OMPT_SINGLE,
-    PP_OMPT_WORKSHARE,
-    PP_OMPT_TASKLOOP,
-    PP_OMPT_MASKED,
-    PP_OMPT_BARRIER,
-    PP_OMPT_IMPLICIT_BARRIER,
-    PP_OMPT_TASKWAIT,
-    PP_OMPT_TASKWAIT_DEPEND, /* libomp's pseudo task of a taskwait depend */
-    PP_OMPT_TASKGROUP,
-    PP_OMPT_REDUCTION,
-    PP_OMPT_CRITICAL,
-    PP_OMPT_ORDERED,
-    PP_OMPT_TASK,
-    PP_OMPT_UNTIED_TASK,
-    PP_OMPT_TASKYIELD,
-    PP_OMPT_FLUSH,
-    PP_OMPT_KINDS
-} pp_ompt_kind;
-
-/* One construct: a code address of one kind, with the engine regions it
- * needs (main: the construct; inner: "single sblock", "critical sblock",
- * "create task"...; else main).  Immutable once published; never freed. */
-typedef struct pp_ompt_construct {
-    const void *codeptr;
-    pp_ompt_kind kind;
-    uint32_t index; /* in the global table (pp_ompt_construct_at) */
-    pp_region_id main, inner;
-    /* PP_OMPT_TASKWAIT_DEPEND only: the wait was an if(0) task's (an
-     * undeferred task without dependences came right after it); the one
-     * field written after publication (a relaxed store on the event path,
-     * read when names are made at the end) */
-    bool if0_task;
-} pp_ompt_construct;
-
-/* The construct of (codeptr, kind), made on first use (the thread's own table
- * first, then the global registry under a lock once per thread and
- * construct).  NULL only when out of memory. */
-pp_ompt_construct *pp_ompt_construct_get(const void *codeptr, pp_ompt_kind kind);
-/* By index (lock-free), NULL for an unknown index. */
-pp_ompt_construct *pp_ompt_construct_at(uint32_t index);
-/* How many constructs exist. */
-uint32_t pp_ompt_construct_count(void);
 
 /* ---- per thread ---------------------------------------------------------------- */
 
@@ -78,7 +30,7 @@ uint32_t pp_ompt_construct_count(void);
 
 typedef struct pp_ompt_parallel {
     int64_t fork_context;
-    pp_ompt_construct *construct;
+    pp_callsite *construct;
     pp_task_handle forking_task;
     uint64_t generation; /* parallel regions this record served */
     /* when the team's primary thread ended its implicit task, for the last
@@ -91,26 +43,17 @@ typedef struct pp_ompt_parallel {
 
 /* An implicit task this thread runs: its team's record and generation. */
 typedef struct pp_ompt_implicit {
-    pp_ompt_construct *construct;
+    pp_callsite *construct;
     pp_ompt_parallel *parallel;
     uint64_t generation;
     bool primary;
 } pp_ompt_implicit;
-
-typedef struct pp_ompt_slot {
-    const void *codeptr;
-    uintptr_t kind1; /* kind + 1; 0: empty slot */
-    pp_ompt_construct *c;
-} pp_ompt_slot;
 
 typedef struct pp_ompt_thread {
     uint32_t number;  /* the thread's location index in the engine */
     void *location;   /* the engine's location of the thread */
     struct pp_ompt_thread *next; /* every thread's state, for the end */
     uint32_t counter; /* task handles made by this thread */
-    /* constructs met by this thread: open addressing, grown at a miss */
-    pp_ompt_slot *slots;
-    uint32_t n_slots, n_used;
     /* parallel regions this thread encountered and that are still open */
     pp_ompt_parallel parallel[PP_OMPT_NEST];
     uint32_t n_parallel;
@@ -120,20 +63,20 @@ typedef struct pp_ompt_thread {
     /* open worksharing, masked, critical and ordered constructs: their end
      * carries another code address than their begin, so it closes the
      * innermost one (they nest on a thread) */
-    pp_ompt_construct *open[PP_OMPT_NEST];
+    pp_callsite *open[PP_OMPT_NEST];
     bool open_executes[PP_OMPT_NEST]; /* a single this thread executes */
     uint32_t n_open;
     /* a worksharing construct whose end waits for its implicit barrier (the
      * barrier nests inside it, as with OPARI2) */
-    pp_ompt_construct *ws_pending;
+    pp_callsite *ws_pending;
     uint64_t ws_pending_end;
-    pp_ompt_construct *ws_barrier; /* the construct the open barrier closes */
-    pp_ompt_construct *wait_done; /* a taskwait depend's, just completed */
+    pp_callsite *ws_barrier; /* the construct the open barrier closes */
+    pp_callsite *wait_done; /* a taskwait depend's, just completed */
 } pp_ompt_thread;
 
 /* Push a construct that has begun; pop the innermost one of that kind
  * (NULL, with one warning, when none is open: its begin was not seen). */
-static inline void pp_ompt_open_push(pp_ompt_thread *t, pp_ompt_construct *c)
+static inline void pp_ompt_open_push(pp_ompt_thread *t, pp_callsite *c)
 {
     if (__builtin_expect(t->n_open < PP_OMPT_NEST, 1)) {
         t->open[t->n_open] = c;
@@ -141,8 +84,8 @@ static inline void pp_ompt_open_push(pp_ompt_thread *t, pp_ompt_construct *c)
     }
     t->n_open++; /* counted beyond the bound, so pushes and pops stay paired */
 }
-pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind);
-static inline pp_ompt_construct *pp_ompt_open_pop(pp_ompt_thread *t, pp_ompt_kind kind)
+pp_callsite *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_callsite_kind kind);
+static inline pp_callsite *pp_ompt_open_pop(pp_ompt_thread *t, pp_callsite_kind kind)
 {
     uint32_t n = t->n_open;
     if (__builtin_expect(n > 0 && n <= PP_OMPT_NEST && t->open[n - 1] &&
@@ -206,9 +149,9 @@ static inline pp_task_handle pp_ompt_engine_handle(uint64_t value)
         return value;
     return (((value >> 28) & 0x7ff) + 1) << 40 | 1ull << 31 | (value & 0xfffffff);
 }
-static inline pp_ompt_construct *pp_ompt_task_construct(uint64_t value)
+static inline pp_callsite *pp_ompt_task_construct(uint64_t value)
 {
-    return pp_ompt_construct_at((uint32_t)((value >> PP_OMPT_INDEX_SHIFT) & PP_OMPT_INDEX_MASK));
+    return pp_callsite_at((uint32_t)((value >> PP_OMPT_INDEX_SHIFT) & PP_OMPT_INDEX_MASK));
 }
 
 /* The task of value goes on on this thread (the end of a scheduling point,
@@ -264,8 +207,5 @@ static inline bool pp_ompt_is_taskwait_depend(uint64_t value)
 
 /* The dependences of a task just created (pp_ompt_depend.c). */
 void pp_ompt_depend(uint64_t task_value, const ompt_dependence_t *deps, int n);
-
-/* Names at the end (pp_ompt_names.c). */
-void pp_ompt_names_finalize(void);
 
 #endif

@@ -42,9 +42,9 @@ void pp_ompt_mutex_define_regions(void)
     }
 }
 
-static pp_ompt_kind pp_ompt_construct_kind(ompt_mutex_t kind)
+static pp_callsite_kind pp_ompt_construct_kind(ompt_mutex_t kind)
 {
-    return kind == ompt_mutex_critical ? PP_OMPT_CRITICAL : PP_OMPT_ORDERED;
+    return kind == ompt_mutex_critical ? PP_CALLSITE_CRITICAL : PP_CALLSITE_ORDERED;
 }
 
 static bool pp_ompt_nest(ompt_mutex_t kind)
@@ -71,7 +71,7 @@ static void pp_ompt_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned
     switch (kind) {
     case ompt_mutex_critical:
     case ompt_mutex_ordered: {
-        pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, pp_ompt_construct_kind(kind));
+        pp_callsite *c = pp_callsite_get(codeptr_ra, pp_ompt_construct_kind(kind));
         pp_ompt_open_push(t, c);
         if (c)
             pp_profile_enter(c->main);
@@ -97,7 +97,7 @@ static void pp_ompt_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id,
     case ompt_mutex_critical:
     case ompt_mutex_ordered: {
         uint32_t n = t->n_open;
-        pp_ompt_construct *c = n > 0 && n <= PP_OMPT_NEST ? t->open[n - 1] : NULL;
+        pp_callsite *c = n > 0 && n <= PP_OMPT_NEST ? t->open[n - 1] : NULL;
         if (c)
             pp_profile_enter(c->inner);
         break;
@@ -129,7 +129,7 @@ static void pp_ompt_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id,
     switch (kind) {
     case ompt_mutex_critical:
     case ompt_mutex_ordered: {
-        pp_ompt_construct *c = pp_ompt_open_pop(t, pp_ompt_construct_kind(kind));
+        pp_callsite *c = pp_ompt_open_pop(t, pp_ompt_construct_kind(kind));
         if (c) {
             uint64_t now = pp_timer_now();
             pp_profile_exit_at(c->inner, now);

@@ -14,7 +14,7 @@
 #include "lib/pp_timer.h"
 #include "profile/pp_profile_names.h"
 
-pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind)
+pp_callsite *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_callsite_kind kind)
 {
     if (t->n_open > PP_OMPT_NEST) { /* nested deeper than we keep */
         t->n_open--;
@@ -22,7 +22,7 @@ pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind)
     }
     for (uint32_t i = t->n_open; i-- > 0;) {
         if (t->open[i] && t->open[i]->kind == kind) {
-            pp_ompt_construct *c = t->open[i];
+            pp_callsite *c = t->open[i];
             t->n_open = i; /* those opened inside it lost their ends */
             return c;
         }
@@ -34,10 +34,10 @@ pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind)
 
 void pp_ompt_ws_flush_slow(pp_ompt_thread *t)
 {
-    pp_ompt_construct *c = t->ws_pending;
+    pp_callsite *c = t->ws_pending;
     t->ws_pending = NULL;
     /* a task's: its creation, left open for its dependences */
-    bool task = c->kind == PP_OMPT_TASK || c->kind == PP_OMPT_UNTIED_TASK;
+    bool task = c->kind == PP_CALLSITE_TASK || c->kind == PP_CALLSITE_UNTIED_TASK;
     pp_profile_exit_at(task ? c->inner : c->main, t->ws_pending_end);
 }
 
@@ -54,7 +54,7 @@ static void pp_ompt_parallel_begin(ompt_data_t *encountering_task_data,
     if (!t || (flags & ompt_parallel_league))
         return; /* teams are not measured */
     pp_ompt_ws_flush(t);
-    pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, PP_OMPT_PARALLEL);
+    pp_callsite *c = pp_callsite_get(codeptr_ra, PP_CALLSITE_PARALLEL);
     if (!c || t->n_parallel >= PP_OMPT_NEST) {
         if (c)
             PP_WARN_ONCE("parallel regions nested deeper than %d on a thread are not measured",
@@ -146,7 +146,7 @@ static void pp_ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *p
     }
     if (endpoint == ompt_scope_begin) {
         pp_ompt_parallel *p = parallel_data ? parallel_data->ptr : NULL;
-        pp_ompt_construct *c = p ? p->construct : NULL;
+        pp_callsite *c = p ? p->construct : NULL;
         if (c)
             pp_profile_parallel_begin(c->main, p->fork_context);
         if (t->n_implicit < PP_OMPT_NEST)
@@ -177,14 +177,14 @@ static void pp_ompt_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
                          const void *codeptr_ra)
 {
     (void)parallel_data, (void)task_data, (void)count;
-    pp_ompt_kind kind;
+    pp_callsite_kind kind;
     switch (wstype) {
-    case ompt_work_loop: kind = PP_OMPT_LOOP; break;
-    case ompt_work_sections: kind = PP_OMPT_SECTIONS; break;
+    case ompt_work_loop: kind = PP_CALLSITE_LOOP; break;
+    case ompt_work_sections: kind = PP_CALLSITE_SECTIONS; break;
     case ompt_work_single_executor:
-    case ompt_work_single_other: kind = PP_OMPT_SINGLE; break;
-    case ompt_work_workshare: kind = PP_OMPT_WORKSHARE; break;
-    case ompt_work_taskloop: kind = PP_OMPT_TASKLOOP; break;
+    case ompt_work_single_other: kind = PP_CALLSITE_SINGLE; break;
+    case ompt_work_workshare: kind = PP_CALLSITE_WORKSHARE; break;
+    case ompt_work_taskloop: kind = PP_CALLSITE_TASKLOOP; break;
     default:
         PP_WARN_ONCE("OMPT: worksharing of kind %d (distribute, scope) is not measured",
                      (int)wstype);
@@ -195,8 +195,8 @@ static void pp_ompt_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
         return;
     uint64_t now = pp_timer_now();
     if (endpoint == ompt_scope_begin) {
-        pp_ompt_construct *c =
-            pp_ompt_construct_get(codeptr_ra, kind);
+        pp_callsite *c =
+            pp_callsite_get(codeptr_ra, kind);
         pp_ompt_open_push(t, c);
         if (!c)
             return;
@@ -208,12 +208,12 @@ static void pp_ompt_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
         }
         return;
     }
-    pp_ompt_construct *c = pp_ompt_open_pop(t, kind);
+    pp_callsite *c = pp_ompt_open_pop(t, kind);
     if (!c)
         return;
     if (wstype == ompt_work_single_executor)
         pp_profile_exit_at(c->inner, now);
-    if (kind == PP_OMPT_TASKLOOP) {
+    if (kind == PP_CALLSITE_TASKLOOP) {
         pp_profile_exit_at(c->main, now);
         return;
     }
@@ -230,13 +230,13 @@ static void pp_ompt_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel
     if (!t)
         return;
     if (endpoint == ompt_scope_begin) {
-        pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, PP_OMPT_MASKED);
+        pp_callsite *c = pp_callsite_get(codeptr_ra, PP_CALLSITE_MASKED);
         pp_ompt_open_push(t, c);
         if (c)
             pp_profile_enter(c->main);
         return;
     }
-    pp_ompt_construct *c = pp_ompt_open_pop(t, PP_OMPT_MASKED);
+    pp_callsite *c = pp_ompt_open_pop(t, PP_CALLSITE_MASKED);
     if (c)
         pp_profile_exit(c->main);
 }
@@ -260,9 +260,9 @@ static bool pp_ompt_implicit_barrier(ompt_sync_region_t kind)
 static void pp_ompt_single_unended(pp_ompt_thread *t)
 {
     uint32_t n = t->n_open;
-    if (n == 0 || n > PP_OMPT_NEST || !t->open[n - 1] || t->open[n - 1]->kind != PP_OMPT_SINGLE)
+    if (n == 0 || n > PP_OMPT_NEST || !t->open[n - 1] || t->open[n - 1]->kind != PP_CALLSITE_SINGLE)
         return;
-    pp_ompt_construct *c = t->open[n - 1];
+    pp_callsite *c = t->open[n - 1];
     uint64_t now = pp_timer_now();
     if (t->open_executes[n - 1])
         pp_profile_exit_at(c->inner, now);
@@ -271,7 +271,7 @@ static void pp_ompt_single_unended(pp_ompt_thread *t)
     t->ws_pending_end = now;
 }
 
-static pp_ompt_construct *pp_ompt_barrier_of(pp_ompt_thread *t, const void *codeptr_ra)
+static pp_callsite *pp_ompt_barrier_of(pp_ompt_thread *t, const void *codeptr_ra)
 {
     const void *at = codeptr_ra;
     pp_ompt_implicit *it = pp_ompt_implicit_top(t);
@@ -279,7 +279,7 @@ static pp_ompt_construct *pp_ompt_barrier_of(pp_ompt_thread *t, const void *code
         at = t->ws_barrier->codeptr;
     else if (it && it->construct)
         at = it->construct->codeptr;
-    return pp_ompt_construct_get(at, PP_OMPT_IMPLICIT_BARRIER);
+    return pp_callsite_get(at, PP_CALLSITE_IMPLICIT_BARRIER);
 }
 
 static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -291,25 +291,25 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
     pp_ompt_thread *t = implicit ? pp_ompt_self() : pp_ompt_event_thread();
     if (!t)
         return;
-    pp_ompt_kind k;
+    pp_callsite_kind k;
     switch (kind) {
     case ompt_sync_region_barrier:
-    case ompt_sync_region_barrier_explicit: k = PP_OMPT_BARRIER; break;
-    case ompt_sync_region_taskwait: k = PP_OMPT_TASKWAIT; break;
-    case ompt_sync_region_taskgroup: k = PP_OMPT_TASKGROUP; break;
-    case ompt_sync_region_reduction: k = PP_OMPT_REDUCTION; break;
+    case ompt_sync_region_barrier_explicit: k = PP_CALLSITE_BARRIER; break;
+    case ompt_sync_region_taskwait: k = PP_CALLSITE_TASKWAIT; break;
+    case ompt_sync_region_taskgroup: k = PP_CALLSITE_TASKGROUP; break;
+    case ompt_sync_region_reduction: k = PP_CALLSITE_REDUCTION; break;
     default:
         if (!implicit)
             return; /* teams barriers: teams are not measured */
-        k = PP_OMPT_IMPLICIT_BARRIER;
+        k = PP_CALLSITE_IMPLICIT_BARRIER;
     }
     if (endpoint == ompt_scope_begin) {
-        pp_ompt_construct *c;
+        pp_callsite *c;
         if (implicit) {
             /* the worksharing construct that just ended waits here (a
              * task's creation that waited for dependences does not) */
-            if (t->ws_pending && (t->ws_pending->kind == PP_OMPT_TASK ||
-                                  t->ws_pending->kind == PP_OMPT_UNTIED_TASK))
+            if (t->ws_pending && (t->ws_pending->kind == PP_CALLSITE_TASK ||
+                                  t->ws_pending->kind == PP_CALLSITE_UNTIED_TASK))
                 pp_ompt_ws_flush_slow(t);
             if (!t->ws_pending)
                 pp_ompt_single_unended(t);
@@ -317,7 +317,7 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
             t->ws_pending = NULL;
             c = pp_ompt_barrier_of(t, codeptr_ra);
         } else {
-            c = pp_ompt_construct_get(codeptr_ra, k);
+            c = pp_callsite_get(codeptr_ra, k);
         }
         /* the end may carry another address (libomp's taskwait inside a
          * taskloop): it closes the innermost region of its kind */
@@ -326,7 +326,7 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
             pp_profile_enter(c->main);
         return;
     }
-    pp_ompt_construct *c = pp_ompt_open_pop(t, k);
+    pp_callsite *c = pp_ompt_open_pop(t, k);
     if (!c)
         return;
     /* the end of a scheduling point: the waiting task resumes */
@@ -351,7 +351,7 @@ static void pp_ompt_flush(ompt_data_t *thread_data, const void *codeptr_ra)
 {
     (void)thread_data;
     pp_ompt_thread *t = pp_ompt_event_thread();
-    pp_ompt_construct *c = t ? pp_ompt_construct_get(codeptr_ra, PP_OMPT_FLUSH) : NULL;
+    pp_callsite *c = t ? pp_callsite_get(codeptr_ra, PP_CALLSITE_FLUSH) : NULL;
     if (!c)
         return;
     uint64_t now = pp_timer_now();

@@ -6,7 +6,7 @@
  * by OPARI2: the tool says so in one line and stays off.  Otherwise the
  * engine starts here (this library's copy of it does not start from a
  * constructor: pp_profile_ctor_off), the callbacks are registered, and the
- * regions get their names at the end (pp_ompt_names.c). */
+ * regions get their names at the end (callsite/pp_callsite_names.c). */
 #define _GNU_SOURCE
 #include "ompt/pp_ompt_internal.h"
 
@@ -58,7 +58,9 @@ static int pp_ompt_initialize(ompt_function_lookup_t lookup, int initial_device_
     }
     pp_profile_init();
     pp_ompt_mutex_define_regions();
-    if (pp_profile_at_end(pp_ompt_names_finalize) != 0)
+    /* the workers' last teams closed first, then every region named */
+    if (pp_profile_at_end(pp_ompt_close_ended_teams) != 0 ||
+        pp_profile_at_end(pp_callsite_names_finalize) != 0)
         pp_message_warn("no room for the OMPT layer's end hook: regions keep their addresses as "
                         "names");
     pp_ompt_register(set);

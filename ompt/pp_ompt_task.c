@@ -44,18 +44,18 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
     pp_ompt_thread *t = pp_ompt_event_thread();
     if (!t)
         return;
-    pp_ompt_construct *wait = t->wait_done;
+    pp_callsite *wait = t->wait_done;
     t->wait_done = NULL;
     if (flags & ompt_task_taskwait) {
-        pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, PP_OMPT_TASKWAIT_DEPEND);
+        pp_callsite *c = pp_callsite_get(codeptr_ra, PP_CALLSITE_TASKWAIT_DEPEND);
         new_task_data->value = 1 | (c ? (uint64_t)(c->index + 1) << 2 : 0);
         return;
     }
     if (__builtin_expect(wait != NULL, 0) && (flags & ompt_task_undeferred) && !has_dependences)
         __atomic_store_n(&wait->if0_task, true, __ATOMIC_RELAXED); /* for its name */
-    pp_ompt_construct *c =
-        pp_ompt_construct_get(codeptr_ra,
-                              (flags & ompt_task_untied) ? PP_OMPT_UNTIED_TASK : PP_OMPT_TASK);
+    pp_callsite *c =
+        pp_callsite_get(codeptr_ra,
+                              (flags & ompt_task_untied) ? PP_CALLSITE_UNTIED_TASK : PP_CALLSITE_TASK);
     if (!c)
         return;
     bool undeferred = (flags & ompt_task_undeferred) != 0;
@@ -93,7 +93,7 @@ void pp_ompt_resume(ompt_data_t *task_data, uint64_t now)
 }
 
 /* The region of a task's construct (for its end). */
-static pp_region_id pp_ompt_task_region(uint64_t value, pp_ompt_construct **c)
+static pp_region_id pp_ompt_task_region(uint64_t value, pp_callsite **c)
 {
     if (value & PP_OMPT_MOVING) {
         *c = NULL;
@@ -114,21 +114,21 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
     uint64_t prior = prior_task_data ? prior_task_data->value : 0;
     if (pp_ompt_is_taskwait_depend(prior)) {
         /* a taskwait depend's wait ends (ompt_taskwait_complete) */
-        pp_ompt_construct *c = pp_ompt_construct_at((uint32_t)(prior >> 2) - 1);
+        pp_callsite *c = pp_callsite_at((uint32_t)(prior >> 2) - 1);
         if (c && (prior & PP_OMPT_TASKWAIT_ENTERED))
             pp_profile_exit_at(c->main, now);
         t->wait_done = c;
         prior_task_data->value = 0;
         return;
     }
-    pp_ompt_construct *ended_undeferred = NULL;
+    pp_callsite *ended_undeferred = NULL;
     bool ends = prior_status == ompt_task_complete || prior_status == ompt_task_cancel ||
                 prior_status == ompt_task_detach || prior_status == ompt_task_late_fulfill;
     if ((prior & PP_OMPT_EXPLICIT) && ends) {
         /* a detached task's instance ends with its body; the fulfilment
          * that completes it later changes nothing that was measured */
         if ((prior & PP_OMPT_BEGUN) && !(prior & PP_OMPT_ENDED)) {
-            pp_ompt_construct *c;
+            pp_callsite *c;
             pp_region_id region = pp_ompt_task_region(prior, &c);
             if (region != PP_REGION_INVALID) {
                 pp_profile_task_end_at(region, now);
@@ -140,10 +140,10 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
     }
     uint64_t next = next_task_data ? next_task_data->value : 0;
     if ((next & PP_OMPT_EXPLICIT) && !(next & PP_OMPT_BEGUN)) {
-        pp_ompt_construct *c = pp_ompt_task_construct(next);
+        pp_callsite *c = pp_ompt_task_construct(next);
         next |= PP_OMPT_BEGUN;
         if (c) {
-            bool untied = c->kind == PP_OMPT_UNTIED_TASK;
+            bool untied = c->kind == PP_CALLSITE_UNTIED_TASK;
             /* untied: not measured as tied (the engine would warn so): an
              * untied task that resumes elsewhere moves with it */
             pp_profile_task_begin_at(c->main, pp_ompt_engine_handle(next), false, now);
@@ -166,8 +166,8 @@ static void pp_ompt_dependences(ompt_data_t *task_data, const ompt_dependence_t 
     if (task_data && ndeps > 0)
         pp_ompt_depend(task_data->value, deps, ndeps);
     uint64_t v = task_data ? task_data->value : 0;
-    pp_ompt_construct *c =
-        pp_ompt_is_taskwait_depend(v) && v >> 2 ? pp_ompt_construct_at((uint32_t)(v >> 2) - 1) : NULL;
+    pp_callsite *c =
+        pp_ompt_is_taskwait_depend(v) && v >> 2 ? pp_callsite_at((uint32_t)(v >> 2) - 1) : NULL;
     if (c) { /* the taskwait's region, entered after its dependences */
         pp_profile_enter(c->main);
         task_data->value = v | PP_OMPT_TASKWAIT_ENTERED;

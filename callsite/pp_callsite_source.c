@@ -1,12 +1,12 @@
 /* What a construct's source line says, where the line table cannot tell:
  * the directive's own line, the line where a construct ends, a critical
- * section's name (pp_ompt_source.h).  Read at the end of the run only. */
-#include "ompt/pp_ompt_source.h"
+ * section's name (pp_callsite_source.h).  Read at the end of the run only. */
+#include "callsite/pp_callsite_source.h"
 
 #include <stdio.h>
 #include <string.h>
 
-bool pp_ompt_fortran(const char *file)
+bool pp_callsite_fortran(const char *file)
 {
     const char *dot = strrchr(file, '.');
     if (!dot)
@@ -19,7 +19,7 @@ bool pp_ompt_fortran(const char *file)
 }
 
 /* Line `line` of file into buf ("" when it cannot be read). */
-void pp_ompt_source_line(const char *file, int line, char *buf, size_t size)
+void pp_callsite_source_line(const char *file, int line, char *buf, size_t size)
 {
     buf[0] = '\0';
     FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
@@ -34,7 +34,7 @@ void pp_ompt_source_line(const char *file, int line, char *buf, size_t size)
 }
 
 /* The name of a critical section written on src ("" if none). */
-void pp_ompt_critical_name(const char *src, char *name, size_t size)
+void pp_callsite_critical_name(const char *src, char *name, size_t size)
 {
     name[0] = '\0';
     const char *p = strstr(src, "critical");
@@ -60,9 +60,9 @@ void pp_ompt_critical_name(const char *src, char *name, size_t size)
  * its continuation lines), the statement that follows: a block ends at its
  * closing brace, a statement at its semicolon outside parentheses (a loop's
  * head included).  Comments and literals are skipped. */
-int pp_ompt_end_line(const char *file, int line)
+int pp_callsite_end_line(const char *file, int line)
 {
-    FILE *f = *file && line > 0 && !pp_ompt_fortran(file) ? fopen(file, "r") : NULL;
+    FILE *f = *file && line > 0 && !pp_callsite_fortran(file) ? fopen(file, "r") : NULL;
     if (!f)
         return 0;
     int ln = 1, c, prev = 0, paren = 0, brace = 0, end = 0;
@@ -126,7 +126,7 @@ int pp_ompt_end_line(const char *file, int line)
 }
 
 /* Whether src is an OpenMP directive that names word as a whole token. */
-static bool pp_ompt_directive_has(const char *src, const char *word)
+static bool pp_callsite_directive_has(const char *src, const char *word)
 {
     const char *omp = strstr(src, "omp");
     if (!omp || !(strstr(src, "#") || strstr(src, "!$")))
@@ -148,7 +148,7 @@ static bool pp_ompt_directive_has(const char *src, const char *word)
  * itself if it holds the directive; else the nearest directive naming word
  * within 3 lines above or 40 lines below (the one above on a tie); else the
  * line itself. */
-int pp_ompt_directive_line(const char *file, int line, const char *word)
+int pp_callsite_directive_line(const char *file, int line, const char *word)
 {
     FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
     if (!f)
@@ -162,7 +162,7 @@ int pp_ompt_directive_line(const char *file, int line, const char *word)
             memcpy(text[n++], buf, sizeof buf);
     fclose(f);
     int at = line - first; /* index of line in text */
-    if (at >= n || pp_ompt_directive_has(text[at], word))
+    if (at >= n || pp_callsite_directive_has(text[at], word))
         return line;
     /* the nearest such directive, above on a tie: an optimised line table
      * may give the call the line of a statement next to its directive
@@ -170,10 +170,10 @@ int pp_ompt_directive_line(const char *file, int line, const char *word)
      * below a taskwait three lines above it) */
     int above = -1, below = -1;
     for (int k = at - 1; k >= 0 && above < 0; k--)
-        if (pp_ompt_directive_has(text[k], word))
+        if (pp_callsite_directive_has(text[k], word))
             above = k;
     for (int k = at + 1; k < n && below < 0; k++)
-        if (pp_ompt_directive_has(text[k], word))
+        if (pp_callsite_directive_has(text[k], word))
             below = k;
     if (above >= 0 && (below < 0 || at - above <= below - at))
         return first + above;

@@ -1,22 +1,22 @@
-/* What the source says about a construct (pp_ompt_source.c), for the names
+/* What the source says about a construct (pp_callsite_source.c), for the names
  * given at the end of the run. */
-#ifndef PP_OMPT_SOURCE_H
-#define PP_OMPT_SOURCE_H
+#ifndef PP_CALLSITE_SOURCE_H
+#define PP_CALLSITE_SOURCE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 /* Whether file is Fortran (by its extension). */
-bool pp_ompt_fortran(const char *file);
+bool pp_callsite_fortran(const char *file);
 /* Line `line` of file into buf ("" when it cannot be read). */
-void pp_ompt_source_line(const char *file, int line, char *buf, size_t size);
+void pp_callsite_source_line(const char *file, int line, char *buf, size_t size);
 /* The name of a critical section written on src ("" if none). */
-void pp_ompt_critical_name(const char *src, char *name, size_t size);
+void pp_callsite_critical_name(const char *src, char *name, size_t size);
 /* The line where the C construct whose directive is on `line` ends (0:
  * unknown, or Fortran). */
-int pp_ompt_end_line(const char *file, int line);
+int pp_callsite_end_line(const char *file, int line);
 /* The line of the directive naming word nearest to `line` (3 lines above,
  * 40 below), else `line`. */
-int pp_ompt_directive_line(const char *file, int line, const char *word);
+int pp_callsite_directive_line(const char *file, int line, const char *word);
 
 #endif
