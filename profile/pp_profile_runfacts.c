@@ -22,6 +22,12 @@ extern char **environ;
 
 static char pp_runfacts_end[96];
 static char pp_runfacts_threads[24];
+static const char *pp_runfacts_source = "opari2";
+
+void pp_profile_runfacts_set_source(const char *source)
+{
+    pp_runfacts_source = source;
+}
 
 /* "SIGTERM" for 15 (sigabbrev_np is glibc 2.32+; Debian 12 has 2.36) */
 static void pp_runfacts_signal_name(int sig, char *buf, size_t size)
@@ -86,6 +92,7 @@ int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user)
     rc |= fn(user, "cores_online", cores);
     rc |= fn(user, "threads", pp_runfacts_threads[0] ? pp_runfacts_threads : "0");
     rc |= fn(user, "end", pp_runfacts_end[0] ? pp_runfacts_end : "normal");
+    rc |= fn(user, "event_source", pp_runfacts_source);
     /* the settings, in the order of the environment */
     for (char **e = environ; e && *e; e++) {
         if (!pp_runfacts_wanted(*e))

@@ -11,6 +11,11 @@ typedef int (*pp_profile_runfacts_fn)(void *user, const char *key, const char *v
  * run ended, and say once when more threads ran than cores are online. */
 void pp_profile_runfacts_note_end(void);
 
+/* Which event source made the profile: "opari2" (the default), "ompt" or
+ * "gomp" (the fact event_source).  source must stay valid; set it before
+ * pp_profile_init (a trace saves the facts when it starts). */
+void pp_profile_runfacts_set_source(const char *source);
+
 /* Every fact, in a fixed order; the bitwise or of fn's returns. */
 int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user);
 
