@@ -58,7 +58,8 @@ struct pp_dwarf {
     X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_ranges) X(dwfl_module_getdwarf)                 \
     X(dwarf_get_units) X(dwarf_haspc) X(dwarf_getsrc_die) X(dwarf_lineno) X(dwarf_linesrc)         \
     X(dwfl_module_info) X(dwfl_module_addrinfo) X(dwarf_getsrclines) X(dwarf_onesrcline)          \
-    X(dwarf_lineaddr)
+    X(dwarf_lineaddr) X(dwarf_child) X(dwarf_siblingof) X(dwarf_formaddr) X(dwarf_hasattr)         \
+    X(dwarf_dieoffset) X(dwfl_module_getsymtab) X(dwfl_module_getsym_info) X(dwarf_diecu)
 
 #define PP_DW_POINTER(f) __typeof__(&f) f;
 static struct {
@@ -120,6 +121,14 @@ static int pp_dw_load(void)
 #define dwarf_getsrclines pp_dw.dwarf_getsrclines
 #define dwarf_onesrcline pp_dw.dwarf_onesrcline
 #define dwarf_lineaddr pp_dw.dwarf_lineaddr
+#define dwarf_child pp_dw.dwarf_child
+#define dwarf_siblingof pp_dw.dwarf_siblingof
+#define dwarf_formaddr pp_dw.dwarf_formaddr
+#define dwarf_hasattr pp_dw.dwarf_hasattr
+#define dwarf_dieoffset pp_dw.dwarf_dieoffset
+#define dwfl_module_getsymtab pp_dw.dwfl_module_getsymtab
+#define dwfl_module_getsym_info pp_dw.dwfl_module_getsym_info
+#define dwarf_diecu pp_dw.dwarf_diecu
 
 static char *pp_dwarf_debuginfo_path;
 static Dwfl_Callbacks pp_dwarf_callbacks = {.debuginfo_path = &pp_dwarf_debuginfo_path};
@@ -408,6 +417,241 @@ int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out)
     return 0;
 }
 
+/* ---- call sites: tail calls into the runtime ----------------------------------- */
+
+/* A call-site entry's callee: its link name (or name, without gcc's
+ * "__builtin_" for the runtime's entry points) into name; *callee gets its
+ * entry.  false: no callee (an indirect call). */
+static bool pp_dwarf_callee(Dwarf_Die *site, Dwarf_Die *callee, char *name, size_t size)
+{
+    Dwarf_Attribute a;
+    if (!(dwarf_attr(site, DW_AT_call_origin, &a) || dwarf_attr(site, DW_AT_abstract_origin, &a)) ||
+        !dwarf_formref_die(&a, callee))
+        return false;
+    const char *n = pp_dwarf_string(callee, DW_AT_linkage_name);
+    if (!n)
+        n = pp_dwarf_string(callee, DW_AT_name);
+    if (n && !strncmp(n, "__builtin_", 10))
+        n += 10;
+    pp_dwarf_copy(name, size, n);
+    return true;
+}
+
+static bool pp_dwarf_is_call_site(Dwarf_Die *die)
+{
+    int tag = dwarf_tag(die);
+    return tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site;
+}
+
+/* A call site's return address (module-relative), 0 when none. */
+static Dwarf_Addr pp_dwarf_return_pc(Dwarf_Die *site)
+{
+    Dwarf_Attribute a;
+    Dwarf_Addr pc = 0;
+    if ((dwarf_attr(site, DW_AT_call_return_pc, &a) || dwarf_attr(site, DW_AT_low_pc, &a)) &&
+        dwarf_formaddr(&a, &pc) == 0)
+        return pc;
+    return 0;
+}
+
+static bool pp_dwarf_runtime(const char *name, const char *const *runtime)
+{
+    for (; name[0] && *runtime; runtime++)
+        if (!strncmp(name, *runtime, strlen(*runtime)))
+            return true;
+    return false;
+}
+
+/* Whether name is one of targets (a trailing '*': any name it begins). */
+static bool pp_dwarf_target(const char *name, const char *const *targets)
+{
+    for (; *targets; targets++) {
+        size_t n = strlen(*targets);
+        if (n && (*targets)[n - 1] == '*' ? !strncmp(name, *targets, n - 1)
+                                          : !strcmp(name, *targets))
+            return true;
+    }
+    return false;
+}
+
+/* Find, below die (depth first), the call site returning to pc. */
+static bool pp_dwarf_find_site(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *site)
+{
+    Dwarf_Die child;
+    if (dwarf_child(die, &child) != 0)
+        return false;
+    do {
+        if (pp_dwarf_is_call_site(&child) && pp_dwarf_return_pc(&child) == pc) {
+            *site = child;
+            return true;
+        }
+        if (pp_dwarf_find_site(&child, pc, site))
+            return true;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
+}
+
+typedef struct pp_dwarf_tails {
+    Dwfl_Module *m;
+    Dwarf_Addr bias;
+    const char *const *runtime, *const *targets;
+    uintptr_t found[4]; /* return addresses of the tail calls into the runtime */
+    unsigned n, others; /* others: tail calls of other kinds of runtime call */
+    int depth;
+} pp_dwarf_tails;
+
+static void pp_dwarf_tails_of(pp_dwarf_tails *t, Dwarf_Die *fn);
+
+/* The tail calls below die (a function's code) into the runtime. */
+static void pp_dwarf_collect_tails(pp_dwarf_tails *t, Dwarf_Die *die)
+{
+    Dwarf_Die child;
+    if (dwarf_child(die, &child) != 0)
+        return;
+    do {
+        if (!pp_dwarf_is_call_site(&child)) {
+            if (dwarf_tag(&child) != DW_TAG_subprogram) /* nested functions are their own */
+                pp_dwarf_collect_tails(t, &child);
+            continue;
+        }
+        if (!dwarf_hasattr(&child, DW_AT_call_tail_call) &&
+            !dwarf_hasattr(&child, DW_AT_GNU_tail_call))
+            continue;
+        Dwarf_Die callee;
+        char name[256];
+        if (!pp_dwarf_callee(&child, &callee, name, sizeof name))
+            continue;
+        if (!pp_dwarf_runtime(name, t->runtime)) {
+            if (t->depth < 3) { /* a chain of tail calls */
+                t->depth++;
+                pp_dwarf_tails_of(t, &callee);
+                t->depth--;
+            }
+        } else if (pp_dwarf_target(name, t->targets)) {
+            uintptr_t pc = (uintptr_t)(pp_dwarf_return_pc(&child) + t->bias);
+            bool seen = false;
+            for (unsigned i = 0; i < t->n && i < 4; i++)
+                seen |= t->found[i] == pc;
+            if (!seen && t->n++ < 4)
+                t->found[t->n - 1] = pc;
+        } else {
+            t->others++;
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The code of function fn: fn itself when it has code; the definition of a
+ * declaration (by its link name in the symbol table); the out-of-line
+ * copies of an abstract one (inlined elsewhere, its code in clones). */
+static void pp_dwarf_tails_of(pp_dwarf_tails *t, Dwarf_Die *fn)
+{
+    if (dwarf_hasattr(fn, DW_AT_low_pc) || dwarf_hasattr(fn, DW_AT_ranges)) {
+        pp_dwarf_collect_tails(t, fn);
+        return;
+    }
+    const char *name = pp_dwarf_string(fn, DW_AT_linkage_name);
+    if (!name)
+        name = pp_dwarf_string(fn, DW_AT_name);
+    if (dwarf_hasattr(fn, DW_AT_declaration) && name) {
+        int n = dwfl_module_getsymtab(t->m);
+        for (int i = 1; i < n; i++) {
+            GElf_Sym sym;
+            GElf_Addr addr;
+            const char *s = dwfl_module_getsym_info(t->m, i, &sym, &addr, NULL, NULL, NULL);
+            if (!s || strcmp(s, name) != 0 || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+                continue;
+            Dwarf_Addr bias = 0;
+            Dwarf_Die *cu = dwfl_module_addrdie(t->m, addr, &bias), *scopes = NULL;
+            int k = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+            for (int j = 0; j < k; j++)
+                if (dwarf_tag(&scopes[j]) == DW_TAG_subprogram) {
+                    pp_dwarf_collect_tails(t, &scopes[j]);
+                    break;
+                }
+            free(scopes);
+            return;
+        }
+        return;
+    }
+    /* an abstract instance: the concrete ones in its unit refer to it */
+    Dwarf_Die cu;
+    Dwarf_Attribute a;
+    if (!dwarf_diecu(fn, &cu, NULL, NULL))
+        return;
+    Dwarf_Off off = dwarf_dieoffset(fn);
+    Dwarf_Die child;
+    if (dwarf_child(&cu, &child) != 0)
+        return;
+    do {
+        Dwarf_Die origin;
+        if (dwarf_tag(&child) == DW_TAG_subprogram &&
+            dwarf_attr(&child, DW_AT_abstract_origin, &a) && dwarf_formref_die(&a, &origin) &&
+            dwarf_dieoffset(&origin) == off)
+            pp_dwarf_collect_tails(t, &child);
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static pp_dwarf_call pp_dwarf_tails_result(pp_dwarf_tails *t, uintptr_t *tail)
+{
+    if (t->n == 1) {
+        *tail = t->found[0];
+        return PP_DWARF_CALL_TAIL;
+    }
+    return PP_DWARF_CALL_LOST;
+}
+
+pp_dwarf_call pp_dwarf_call_through(pp_dwarf *d, uintptr_t ra, const char *const *runtime,
+                                    const char *const *targets, uintptr_t *tail, char *callee,
+                                    size_t size)
+{
+    callee[0] = '\0';
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, ra - 1) : NULL;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = m ? dwfl_module_addrdie(m, ra - 1, &bias) : NULL, *scopes = NULL;
+    int n = cu ? dwarf_getscopes(cu, ra - 1 - bias, &scopes) : 0;
+    Dwarf_Die *outer = NULL; /* the outermost function: its subtree holds the call */
+    for (int i = 0; i < n; i++)
+        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+            outer = &scopes[i];
+    Dwarf_Die site, fn;
+    pp_dwarf_call r = PP_DWARF_CALL_UNKNOWN;
+    if (outer && pp_dwarf_find_site(outer, ra - bias, &site)) {
+        if (!pp_dwarf_callee(&site, &fn, callee, size)) {
+            r = PP_DWARF_CALL_LOST; /* an indirect call */
+        } else if (pp_dwarf_runtime(callee, runtime)) {
+            r = PP_DWARF_CALL_DIRECT;
+        } else {
+            pp_dwarf_tails t = {.m = m, .bias = bias, .runtime = runtime, .targets = targets};
+            pp_dwarf_tails_of(&t, &fn);
+            r = pp_dwarf_tails_result(&t, tail);
+            const char *name = pp_dwarf_string(&fn, DW_AT_name);
+            if (name)
+                pp_dwarf_copy(callee, size, name);
+        }
+    }
+    free(scopes);
+    return r;
+}
+
+pp_dwarf_call pp_dwarf_tail_of(pp_dwarf *d, uintptr_t fn_entry, const char *const *runtime,
+                               const char *const *targets, uintptr_t *tail)
+{
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, fn_entry) : NULL;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = m ? dwfl_module_addrdie(m, fn_entry, &bias) : NULL, *scopes = NULL;
+    int n = cu ? dwarf_getscopes(cu, fn_entry - bias, &scopes) : 0;
+    pp_dwarf_call r = PP_DWARF_CALL_UNKNOWN;
+    for (int i = 0; i < n; i++)
+        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+            pp_dwarf_tails t = {.m = m, .bias = bias, .runtime = runtime, .targets = targets};
+            pp_dwarf_collect_tails(&t, &scopes[i]);
+            r = pp_dwarf_tails_result(&t, tail);
+            break;
+        }
+    free(scopes);
+    return r;
+}
+
 #else /* no libdw: dladdr's names of exported symbols */
 
 struct pp_dwarf {
@@ -449,5 +693,22 @@ int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out)
         out->function_offset = (uint64_t)(addr - (uintptr_t)info.dli_saddr);
     }
     return 0;
+}
+
+pp_dwarf_call pp_dwarf_call_through(pp_dwarf *d, uintptr_t ra, const char *const *runtime,
+                                    const char *const *targets, uintptr_t *tail, char *callee,
+                                    size_t size)
+{
+    (void)d, (void)ra, (void)runtime, (void)targets, (void)tail;
+    if (size)
+        callee[0] = '\0';
+    return PP_DWARF_CALL_UNKNOWN;
+}
+
+pp_dwarf_call pp_dwarf_tail_of(pp_dwarf *d, uintptr_t fn_entry, const char *const *runtime,
+                               const char *const *targets, uintptr_t *tail)
+{
+    (void)d, (void)fn_entry, (void)runtime, (void)targets, (void)tail;
+    return PP_DWARF_CALL_UNKNOWN;
 }
 #endif
