@@ -7,5 +7,8 @@ callsite_libpp_callsite_la_SOURCES = \
 	callsite/pp_callsite.h \
 	callsite/pp_callsite_registry.c \
 	callsite/pp_callsite_names.c \
-	callsite/pp_callsite_source.c callsite/pp_callsite_source.h
+	callsite/pp_callsite_lines.c callsite/pp_callsite_lines.h \
+	callsite/pp_callsite_tail.c \
+	callsite/pp_callsite_source.c callsite/pp_callsite_source.h \
+	callsite/pp_callsite_directives.c
 callsite_libpp_callsite_la_CFLAGS = $(AM_CFLAGS) -O2

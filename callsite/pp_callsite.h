@@ -32,6 +32,11 @@ typedef enum pp_callsite_kind {
     PP_CALLSITE_MASKED,
     PP_CALLSITE_BARRIER,
     PP_CALLSITE_IMPLICIT_BARRIER,
+    /* a barrier call whose construct only the source tells: an explicit
+     * barrier where a barrier directive is written, else the implicit
+     * barrier of the construct above it (a statically scheduled loop, of
+     * which a libgomp program calls nothing else) */
+    PP_CALLSITE_ANY_BARRIER,
     PP_CALLSITE_TASKWAIT,
     PP_CALLSITE_TASKWAIT_DEPEND, /* a taskwait with depend clauses */
     PP_CALLSITE_TASKGROUP,
@@ -42,6 +47,8 @@ typedef enum pp_callsite_kind {
     PP_CALLSITE_UNTIED_TASK,
     PP_CALLSITE_TASKYIELD,
     PP_CALLSITE_FLUSH,
+    PP_CALLSITE_ATOMIC,
+    PP_CALLSITE_TASKLOOP_TASK, /* the tasks of a taskloop: "!$omp task" at its line */
     PP_CALLSITE_KINDS
 } pp_callsite_kind;
 
@@ -57,7 +64,44 @@ typedef struct pp_callsite {
      * name takes the task's line); the one field written after publication
      * (a relaxed store on the event path, read when names are made) */
     bool if0_task;
+    /* Where the construct stands in the implicit task that met it, as an
+     * event source reports it (pp_callsite_place): the parallel construct of
+     * that task (its index + 1) in the high half, the construct's ordinal
+     * among those of its kind the task met in the low half; 0 until
+     * reported, PP_CALLSITE_PLACES when it differed between reports.  Names
+     * use it where the line table cannot tell consecutive constructs apart
+     * (pp_callsite_names.c). */
+    uint64_t place;
+    /* The construct's outlined body (a parallel region's or a task's
+     * function), when the event source knows it: its first instruction has
+     * the directive's line, which names the construct better than the call
+     * (gcc -O2 gives a call the line of the code before it).  Set once. */
+    const void *body;
+    /* codeptr is the entry of a function whose tail call into the runtime
+     * made the construct (its return address was the event source's own
+     * code, which called the function); set once, when made. */
+    bool tail_body;
 } pp_callsite;
+
+#define PP_CALLSITE_PLACES UINT64_MAX
+
+/* Report c's outlined body (the first report stays). */
+static inline void pp_callsite_body(pp_callsite *c, const void *body)
+{
+    if (__builtin_expect(__atomic_load_n(&c->body, __ATOMIC_RELAXED) == NULL, 0))
+        __atomic_store_n(&c->body, body, __ATOMIC_RELAXED);
+}
+
+/* Report c met as the ordinal-th construct of its kind of an implicit task
+ * of the parallel construct scope (NULL: outside any).  One load and compare
+ * when nothing changes. */
+void pp_callsite_place_slow(pp_callsite *c, uint64_t place);
+static inline void pp_callsite_place(pp_callsite *c, const pp_callsite *scope, uint32_t ordinal)
+{
+    uint64_t place = (uint64_t)(scope ? scope->index + 1 : 0) << 32 | ordinal;
+    if (__builtin_expect(__atomic_load_n(&c->place, __ATOMIC_RELAXED) != place, 0))
+        pp_callsite_place_slow(c, place);
+}
 
 /* The construct of (codeptr, kind), made on first use (the thread's own
  * table first, then the global registry under a lock once per thread and

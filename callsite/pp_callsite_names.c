@@ -2,7 +2,8 @@
  * at finalize before anything is written).
  *
  * Each construct's code address becomes a position once
- * (lib/pp_dwarf.c), and its regions are named as OPARI2 names them:
+ * (lib/pp_dwarf.c), the line its name takes is decided for all of them
+ * (pp_callsite_lines.c), and its regions are named as OPARI2 names them:
  * "!$omp task @fib.c:9" with the file's full path and the line.  Where only
  * the construct's own source line can tell (a masked or a master block, the
  * name of a critical section, "for" or "do"), that line is read.  Without a
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callsite/pp_callsite_lines.h"
 #include "callsite/pp_callsite_source.h"
 #include "lib/pp_dwarf.h"
 #include "profile/pp_profile_names.h"
@@ -34,12 +36,12 @@ typedef struct pp_callsite_words {
 } pp_callsite_words;
 
 static pp_callsite_words pp_callsite_words_of(pp_callsite_kind kind, const pp_dwarf_where *w,
-                                      const char *src)
+                                              const char *src, bool implicit)
 {
     switch (kind) {
     case PP_CALLSITE_PARALLEL: return (pp_callsite_words){"parallel", NULL};
     case PP_CALLSITE_LOOP: return (pp_callsite_words){pp_callsite_fortran(w->file) ? "do" : "for", NULL};
-    case PP_CALLSITE_SECTIONS: return (pp_callsite_words){"sections", NULL};
+    case PP_CALLSITE_SECTIONS: return (pp_callsite_words){"sections", "section"};
     case PP_CALLSITE_SINGLE: return (pp_callsite_words){"single", "single sblock"};
     case PP_CALLSITE_WORKSHARE: return (pp_callsite_words){"workshare", NULL};
     case PP_CALLSITE_TASKLOOP: return (pp_callsite_words){"taskloop", NULL};
@@ -47,6 +49,8 @@ static pp_callsite_words pp_callsite_words_of(pp_callsite_kind kind, const pp_dw
         return (pp_callsite_words){strstr(src, "masked") ? "masked" : "master", NULL};
     case PP_CALLSITE_BARRIER: return (pp_callsite_words){"barrier", NULL};
     case PP_CALLSITE_IMPLICIT_BARRIER: return (pp_callsite_words){"implicit barrier", NULL};
+    case PP_CALLSITE_ANY_BARRIER:
+        return (pp_callsite_words){implicit ? "implicit barrier" : "barrier", NULL};
     case PP_CALLSITE_TASKWAIT:
     case PP_CALLSITE_TASKWAIT_DEPEND: return (pp_callsite_words){"taskwait", NULL};
     case PP_CALLSITE_TASKGROUP: return (pp_callsite_words){"taskgroup", NULL};
@@ -57,6 +61,8 @@ static pp_callsite_words pp_callsite_words_of(pp_callsite_kind kind, const pp_dw
     case PP_CALLSITE_UNTIED_TASK: return (pp_callsite_words){"untied task", "create untied task"};
     case PP_CALLSITE_TASKYIELD: return (pp_callsite_words){"taskyield", NULL};
     case PP_CALLSITE_FLUSH: return (pp_callsite_words){"flush", NULL};
+    case PP_CALLSITE_ATOMIC: return (pp_callsite_words){"atomic", NULL};
+    case PP_CALLSITE_TASKLOOP_TASK: return (pp_callsite_words){"task", NULL};
     case PP_CALLSITE_KINDS: break;
     }
     return (pp_callsite_words){"unknown region", NULL};
@@ -70,7 +76,6 @@ typedef struct pp_callsite_named {
 } pp_callsite_named;
 
 static pp_callsite_named *pp_callsite_seen;
-static int *pp_callsite_line_of; /* constructs' directive lines, while naming */
 static uint32_t pp_callsite_seen_slots;
 
 static uint32_t pp_callsite_name_hash(const char *s)
@@ -86,7 +91,7 @@ static pp_region_id pp_callsite_first_named(const char *name, const char *role, 
 {
     if (!pp_callsite_seen)
         return region;
-    char key[PATH_MAX + 700];
+    char key[PATH_MAX + 1000];
     snprintf(key, sizeof key, "%s\n%s", name, role);
     uint32_t mask = pp_callsite_seen_slots - 1, h = pp_callsite_name_hash(key) & mask;
     for (; pp_callsite_seen[h].name; h = (h + 1) & mask)
@@ -97,11 +102,15 @@ static pp_region_id pp_callsite_first_named(const char *name, const char *role, 
 }
 
 static void pp_callsite_name_region(pp_region_id region, const char *word, const char *role,
-                                const char *critical, const pp_dwarf_where *w, bool found)
+                                    const char *critical, const pp_callsite_pos *pos)
 {
-    char name[PATH_MAX + 600];
-    char at[PATH_MAX + 64];
-    if (found && w->line > 0)
+    char name[PATH_MAX + 900];
+    char at[PATH_MAX + 400];
+    const pp_dwarf_where *w = &pos->w;
+    bool found = pos->found, lost = pos->tail_lost;
+    if (lost && pos->tail_callee[0])
+        snprintf(at, sizeof at, "%s (position lost to a tail call)", pos->tail_callee);
+    else if (found && w->line > 0)
         snprintf(at, sizeof at, "%s:%d", pp_callsite_basename(w->file), w->line);
     else if (found && w->function[0])
         snprintf(at, sizeof at, "%s+%#llx", w->function, (unsigned long long)w->function_offset);
@@ -110,6 +119,8 @@ static void pp_callsite_name_region(pp_region_id region, const char *word, const
                  (unsigned long long)w->module_offset);
     else
         snprintf(at, sizeof at, "unknown");
+    if (lost && !pos->tail_callee[0])
+        snprintf(at + strlen(at), sizeof at - strlen(at), " (position lost to a tail call)");
     if (critical && critical[0])
         snprintf(name, sizeof name, "!$omp %s (%s) @%s", word, critical, at);
     else
@@ -117,8 +128,8 @@ static void pp_callsite_name_region(pp_region_id region, const char *word, const
     pp_region_def def = {
         .name = name,
         .file = found && w->line > 0 ? w->file : (found && w->module[0] ? w->module : NULL),
-        .begin_line = found && w->line > 0 ? w->line : -1,
-        .end_line = found && w->line > 0 ? w->line : -1, /* a call site knows no end */
+        .begin_line = found && w->line > 0 && !lost ? w->line : -1,
+        .end_line = found && w->line > 0 && !lost ? w->line : -1, /* a call site knows no end */
         .paradigm = "openmp",
         .role = role,
     };
@@ -128,86 +139,32 @@ static void pp_callsite_name_region(pp_region_id region, const char *word, const
         pp_profile_region_alias(region, first);
 }
 
-/* The directive's line of construct i (its line table entry may point
- * beside it); an implicit barrier takes the line where the construct at its
- * address ends, as OPARI2 names it.  Barriers come after all others. */
-static void pp_callsite_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
-{
-    static const char *const first_word[PP_CALLSITE_KINDS] = {
-        [PP_CALLSITE_PARALLEL] = "parallel", [PP_CALLSITE_LOOP] = "for",
-        [PP_CALLSITE_SECTIONS] = "sections", [PP_CALLSITE_SINGLE] = "single",
-        [PP_CALLSITE_WORKSHARE] = "workshare", [PP_CALLSITE_TASKLOOP] = "taskloop",
-        [PP_CALLSITE_MASKED] = "master", [PP_CALLSITE_BARRIER] = "barrier",
-        [PP_CALLSITE_TASKWAIT] = "taskwait", [PP_CALLSITE_TASKWAIT_DEPEND] = "taskwait",
-        [PP_CALLSITE_TASKGROUP] = "taskgroup",
-        [PP_CALLSITE_CRITICAL] = "critical", [PP_CALLSITE_ORDERED] = "ordered",
-        [PP_CALLSITE_TASK] = "task", [PP_CALLSITE_UNTIED_TASK] = "task",
-        [PP_CALLSITE_FLUSH] = "flush",
-    };
-    pp_callsite *c = pp_callsite_at(i);
-    if (w->line <= 0)
-        return;
-    if (c->kind != PP_CALLSITE_IMPLICIT_BARRIER) {
-        const char *word = first_word[c->kind];
-        if (c->kind == PP_CALLSITE_LOOP && pp_callsite_fortran(w->file))
-            word = "do";
-        if (c->kind == PP_CALLSITE_MASKED) { /* either word, whichever is written */
-            char src[512];
-            pp_callsite_source_line(w->file, w->line, src, sizeof src);
-            int masked = pp_callsite_directive_line(w->file, w->line, "masked");
-            if (!strstr(src, "masked") && !strstr(src, "master"))
-                w->line = masked != w->line ? masked
-                                            : pp_callsite_directive_line(w->file, w->line, word);
-        } else if (c->kind == PP_CALLSITE_TASKWAIT_DEPEND &&
-                   __atomic_load_n(&c->if0_task, __ATOMIC_RELAXED)) {
-            /* the wait for an if(0) task's dependences: at the task */
-            w->line = pp_callsite_directive_line(w->file, w->line, "task");
-        } else if (word) {
-            w->line = pp_callsite_directive_line(w->file, w->line, word);
-        }
-        pp_callsite_line_of[i] = w->line;
-        return;
-    }
-    /* the directive line of the construct at the same address (a
-     * worksharing construct rather than the parallel region) */
-    for (uint32_t j = 0; j < n; j++)
-        if (pp_callsite_line_of[j] > 0 && pp_callsite_at(j)->codeptr == c->codeptr &&
-            (pp_callsite_line_of[i] = pp_callsite_line_of[j]) > 0 &&
-            pp_callsite_at(j)->kind != PP_CALLSITE_PARALLEL)
-            break;
-    if (pp_callsite_line_of[i] > 0)
-        w->line = pp_callsite_line_of[i];
-    int end = pp_callsite_end_line(w->file, w->line);
-    if (end > 0)
-        w->line = end; /* OPARI2 names it where it waits */
-}
-
 /* Rename construct c's regions from its position w (found: resolved). */
-static void pp_callsite_name_construct(const pp_callsite *c, const pp_dwarf_where *w, bool found)
+static void pp_callsite_name_construct(const pp_callsite *c, const pp_callsite_pos *pos)
 {
+    const pp_dwarf_where *w = &pos->w;
+    bool found = pos->found, implicit = pos->implicit;
     char src[1024] = "", critical[256] = "";
     if (found && (c->kind == PP_CALLSITE_MASKED || c->kind == PP_CALLSITE_CRITICAL))
         pp_callsite_source_line(w->file, w->line, src, sizeof src);
     if (c->kind == PP_CALLSITE_CRITICAL)
         pp_callsite_critical_name(src, critical, sizeof critical);
-    pp_callsite_words words = pp_callsite_words_of(c->kind, w, src);
+    pp_callsite_words words = pp_callsite_words_of(c->kind, w, src, implicit);
     pp_region_def def;
     char role[64];
     if (pp_profile_region_describe(c->main, &def) == 0) {
-        snprintf(role, sizeof role, "%s", def.role);
-        pp_callsite_name_region(c->main, words.main, role, critical, w, found);
+        snprintf(role, sizeof role, "%s", implicit ? "implicit barrier" : def.role);
+        pp_callsite_name_region(c->main, words.main, role, critical, pos);
     }
     if (c->inner != c->main && pp_profile_region_describe(c->inner, &def) == 0) {
         snprintf(role, sizeof role, "%s", def.role);
-        pp_callsite_name_region(c->inner, words.inner, role, critical, w, found);
+        pp_callsite_name_region(c->inner, words.inner, role, critical, pos);
     }
 }
 
-static void pp_callsite_names_free(pp_dwarf_where *w)
+static void pp_callsite_names_free(pp_callsite_pos *pos)
 {
-    free(w);
-    free(pp_callsite_line_of);
-    pp_callsite_line_of = NULL;
+    free(pos);
     for (uint32_t i = 0; pp_callsite_seen && i < pp_callsite_seen_slots; i++)
         free(pp_callsite_seen[i].name);
     free(pp_callsite_seen);
@@ -223,33 +180,38 @@ void pp_callsite_names_finalize(void)
     while (pp_callsite_seen_slots < 4 * n)
         pp_callsite_seen_slots *= 2;
     pp_callsite_seen = calloc(pp_callsite_seen_slots, sizeof *pp_callsite_seen);
-    pp_dwarf_where *w = malloc(sizeof *w);
-    pp_callsite_line_of = calloc(n, sizeof *pp_callsite_line_of);
-    if (!w || !pp_callsite_line_of) {
-        pp_callsite_names_free(w);
+    pp_callsite_pos *pos = calloc(n, sizeof *pos);
+    if (!pos) {
+        pp_callsite_names_free(pos);
         return;
     }
     pp_dwarf *dwarf = pp_dwarf_open_self();
-    for (uint32_t pass = 0; pass < 2; pass++) { /* barriers last */
-        for (uint32_t i = 0; i < n; i++) {
-            pp_callsite *c = pp_callsite_at(i);
-            if ((c->kind == PP_CALLSITE_IMPLICIT_BARRIER) != (pass == 1))
-                continue;
-            /* the call into the runtime is one byte before the return
-             * address an event source reports (maybe on the next line); the
-             * offsets name the return address itself */
-            uintptr_t ra = (uintptr_t)c->codeptr;
-            bool found = ra && pp_dwarf_position(dwarf, ra - 1, w) == 0;
-            if (found) {
-                w->module_offset++;
-                if (w->function[0])
-                    w->function_offset++;
-            }
-            if (found)
-                pp_callsite_fix_line(i, n, w);
-            pp_callsite_name_construct(c, w, found);
+    pp_dwarf_where at; /* an outlined body's position */
+    for (uint32_t i = 0; i < n; i++) {
+        /* the call into the runtime is one byte before the return address
+         * an event source reports (maybe on the next line); the offsets
+         * name the return address itself */
+        const pp_callsite *c = pp_callsite_at(i);
+        uintptr_t ra = (uintptr_t)c->codeptr;
+        pp_dwarf_where *w = &pos[i].w;
+        pos[i].found = ra && pp_dwarf_position(dwarf, ra - 1, w) == 0;
+        if (pos[i].found) {
+            w->module_offset++;
+            if (w->function[0])
+                w->function_offset++;
+        }
+        pp_callsite_tail(dwarf, c, &pos[i]);
+        /* an outlined body's first line is the directive's */
+        const void *body = __atomic_load_n(&c->body, __ATOMIC_RELAXED);
+        if (pos[i].found && body && pp_dwarf_position(dwarf, (uintptr_t)body, &at) == 0 &&
+            at.line > 0) {
+            snprintf(w->file, sizeof w->file, "%s", at.file);
+            w->line = at.line;
         }
     }
     pp_dwarf_close(dwarf);
-    pp_callsite_names_free(w);
+    pp_callsite_lines(pos, n);
+    for (uint32_t i = 0; i < n; i++)
+        pp_callsite_name_construct(pp_callsite_at(i), &pos[i]);
+    pp_callsite_names_free(pos);
 }

@@ -48,13 +48,14 @@ static const struct {
 } pp_callsite_roles[PP_CALLSITE_KINDS] = {
     [PP_CALLSITE_PARALLEL] = {"parallel", NULL},
     [PP_CALLSITE_LOOP] = {"loop", NULL},
-    [PP_CALLSITE_SECTIONS] = {"sections", NULL},
+    [PP_CALLSITE_SECTIONS] = {"sections", "section"},
     [PP_CALLSITE_SINGLE] = {"single", "single sblock"},
     [PP_CALLSITE_WORKSHARE] = {"workshare", NULL},
     [PP_CALLSITE_TASKLOOP] = {"taskloop", NULL},
     [PP_CALLSITE_MASKED] = {"master", NULL},
     [PP_CALLSITE_BARRIER] = {"barrier", NULL},
     [PP_CALLSITE_IMPLICIT_BARRIER] = {"implicit barrier", NULL},
+    [PP_CALLSITE_ANY_BARRIER] = {"barrier", NULL},
     [PP_CALLSITE_TASKWAIT] = {"taskwait", NULL},
     [PP_CALLSITE_TASKWAIT_DEPEND] = {"taskwait", NULL},
     [PP_CALLSITE_TASKGROUP] = {"taskwait", NULL},
@@ -65,6 +66,8 @@ static const struct {
     [PP_CALLSITE_UNTIED_TASK] = {"untied task", "task create"},
     [PP_CALLSITE_TASKYIELD] = {"taskwait", NULL},
     [PP_CALLSITE_FLUSH] = {"flush", NULL},
+    [PP_CALLSITE_ATOMIC] = {"atomic", NULL},
+    [PP_CALLSITE_TASKLOOP_TASK] = {"task", NULL},
 };
 
 static inline uint32_t pp_callsite_hash(const void *codeptr, pp_callsite_kind kind)
@@ -185,4 +188,13 @@ pp_callsite *pp_callsite_at(uint32_t index)
 uint32_t pp_callsite_count(void)
 {
     return __atomic_load_n(&pp_callsite_n, __ATOMIC_ACQUIRE);
+}
+
+void pp_callsite_place_slow(pp_callsite *c, uint64_t place)
+{
+    uint64_t seen = 0;
+    if (!__atomic_compare_exchange_n(&c->place, &seen, place, false, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED) &&
+        seen != place)
+        __atomic_store_n(&c->place, PP_CALLSITE_PLACES, __ATOMIC_RELAXED);
 }

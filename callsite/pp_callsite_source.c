@@ -56,13 +56,16 @@ void pp_callsite_critical_name(const char *src, char *name, size_t size)
 }
 
 /* The line where the construct starting on line `line` of file ends, as
- * OPARI2 names implicit barriers (0: unknown).  C: after the directive (and
+ * OPARI2 names implicit barriers (0: unknown).  Fortran: its end directive
+ * (pp_callsite_directives.c).  C: after the directive (and
  * its continuation lines), the statement that follows: a block ends at its
  * closing brace, a statement at its semicolon outside parentheses (a loop's
  * head included).  Comments and literals are skipped. */
 int pp_callsite_end_line(const char *file, int line)
 {
-    FILE *f = *file && line > 0 && !pp_callsite_fortran(file) ? fopen(file, "r") : NULL;
+    if (*file && line > 0 && pp_callsite_fortran(file))
+        return pp_callsite_fortran_end_line(file, line);
+    FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
     if (!f)
         return 0;
     int ln = 1, c, prev = 0, paren = 0, brace = 0, end = 0;
@@ -125,20 +128,18 @@ int pp_callsite_end_line(const char *file, int line)
     return end;
 }
 
-/* Whether src is an OpenMP directive that names word as a whole token. */
+/* Whether src is an OpenMP directive whose construct name holds word
+ * ("parallel for" holds "for"; a clause, "for ordered"'s "ordered", does not,
+ * nor does an end directive). */
 static bool pp_callsite_directive_has(const char *src, const char *word)
 {
-    const char *omp = strstr(src, "omp");
-    if (!omp || !(strstr(src, "#") || strstr(src, "!$")))
+    char name[64];
+    if (!pp_callsite_directive_name(src, name, sizeof name) || !strncmp(name, "end", 3))
         return false;
     size_t n = strlen(word);
-    for (const char *p = omp + 3; (p = strstr(p, word)) != NULL; p += n) {
-        bool before = p[-1] == ' ' || p[-1] == '\t' || p[-1] == '(';
-        bool after = !p[n] || p[n] == ' ' || p[n] == '\t' || p[n] == '(' || p[n] == '\n' ||
-                     p[n] == '\r' || p[n] == '\\';
-        if (before && after)
+    for (const char *p = name; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == name || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
             return true;
-    }
     return false;
 }
 
@@ -180,3 +181,23 @@ int pp_callsite_directive_line(const char *file, int line, const char *word)
     return below >= 0 ? first + below : line;
 }
 
+
+bool pp_callsite_directive_at(const char *file, int line, const char *word)
+{
+    char src[512];
+    pp_callsite_source_line(file, line, src, sizeof src);
+    return src[0] && pp_callsite_directive_has(src, word);
+}
+
+int pp_callsite_directive_above(const char *file, int line, const char *const *words,
+                                int within)
+{
+    for (int l = line; l > 0 && l >= line - within; l--) {
+        char src[512];
+        pp_callsite_source_line(file, l, src, sizeof src);
+        for (const char *const *w = words; src[0] && *w; w++)
+            if (pp_callsite_directive_has(src, *w))
+                return l;
+    }
+    return 0;
+}

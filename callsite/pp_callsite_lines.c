@@ -1,0 +1,167 @@
+/* The line each construct's name takes (pp_callsite_lines.h).
+ *
+ * The line table gives the line of the call into the runtime, which is the
+ * directive's line in a program built without optimisation.  gcc -O2 moves
+ * and merges code: a call may get the line of the enclosing construct, of
+ * the loop below its directive or of a statement next to it, and the calls
+ * of two consecutive constructs may get the same line.  So, in turn:
+ * 1. the directive naming the construct nearest to the line (3 lines above,
+ *    40 below; pp_callsite_directive_line);
+ * 2. worksharing constructs by their place (what an event source reports
+ *    with pp_callsite_place): the k-th single (sections, loop that calls
+ *    the runtime) met by an implicit task of a parallel construct is the
+ *    k-th such directive inside that construct in the source, when the
+ *    constructs met were exactly the first m of its kind at fixed places
+ *    and the source holds m of them (anything else, say a construct inside
+ *    a loop or reached through a call, keeps step 1's line);
+ * 3. implicit barriers: the line where their construct ends, as OPARI2
+ *    names them; a barrier call the source must tell apart (ANY_BARRIER): an
+ *    explicit barrier where a barrier directive is written, else the
+ *    implicit barrier of the construct just above. */
+#include "callsite/pp_callsite_lines.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "callsite/pp_callsite_source.h"
+
+static const char *const pp_callsite_first_word[PP_CALLSITE_KINDS] = {
+    [PP_CALLSITE_PARALLEL] = "parallel",   [PP_CALLSITE_LOOP] = "for",
+    [PP_CALLSITE_SECTIONS] = "sections",   [PP_CALLSITE_SINGLE] = "single",
+    [PP_CALLSITE_WORKSHARE] = "workshare", [PP_CALLSITE_TASKLOOP] = "taskloop",
+    [PP_CALLSITE_MASKED] = "master",       [PP_CALLSITE_BARRIER] = "barrier",
+    [PP_CALLSITE_TASKWAIT] = "taskwait",   [PP_CALLSITE_TASKWAIT_DEPEND] = "taskwait",
+    [PP_CALLSITE_TASKGROUP] = "taskgroup", [PP_CALLSITE_CRITICAL] = "critical",
+    [PP_CALLSITE_ORDERED] = "ordered",     [PP_CALLSITE_TASK] = "task",
+    [PP_CALLSITE_UNTIED_TASK] = "task",    [PP_CALLSITE_FLUSH] = "flush",
+    [PP_CALLSITE_ATOMIC] = "atomic",       [PP_CALLSITE_TASKLOOP_TASK] = "taskloop",
+};
+
+static bool pp_callsite_is_barrier(pp_callsite_kind kind)
+{
+    return kind == PP_CALLSITE_IMPLICIT_BARRIER || kind == PP_CALLSITE_ANY_BARRIER;
+}
+
+/* Step 1: the directive's line of construct c at position w. */
+static void pp_callsite_directive_of(const pp_callsite *c, pp_dwarf_where *w)
+{
+    const char *word = pp_callsite_first_word[c->kind];
+    if (c->kind == PP_CALLSITE_LOOP && pp_callsite_fortran(w->file))
+        word = "do";
+    if (c->kind == PP_CALLSITE_MASKED) { /* either word, whichever is written */
+        char src[512];
+        pp_callsite_source_line(w->file, w->line, src, sizeof src);
+        int masked = pp_callsite_directive_line(w->file, w->line, "masked");
+        if (!strstr(src, "masked") && !strstr(src, "master"))
+            w->line = masked != w->line ? masked
+                                        : pp_callsite_directive_line(w->file, w->line, word);
+    } else if (c->kind == PP_CALLSITE_TASKWAIT_DEPEND &&
+               __atomic_load_n(&c->if0_task, __ATOMIC_RELAXED)) {
+        /* the wait for an if(0) task's dependences: at the task */
+        w->line = pp_callsite_directive_line(w->file, w->line, "task");
+    } else if (word) {
+        w->line = pp_callsite_directive_line(w->file, w->line, word);
+    }
+}
+
+/* Step 2 for the constructs of one kind met by implicit tasks of parallel
+ * construct p. */
+static void pp_callsite_by_place(pp_callsite_pos *pos, uint32_t n, uint32_t p,
+                                 pp_callsite_kind kind)
+{
+    enum { MAX = 256 };
+    const char *file = pos[p].w.file;
+    const char *word = kind == PP_CALLSITE_LOOP ? (pp_callsite_fortran(file) ? "do" : "for")
+                                                : pp_callsite_first_word[kind];
+    uint32_t m = 0;
+    bool seen[MAX + 1] = {false};
+    for (uint32_t i = 0; i < n; i++) {
+        const pp_callsite *c = pp_callsite_at(i);
+        uint64_t place = __atomic_load_n(&c->place, __ATOMIC_RELAXED);
+        if (c->kind != kind || place == PP_CALLSITE_PLACES || place >> 32 != p + 1)
+            continue;
+        uint32_t k = (uint32_t)place;
+        if (!pos[i].found || strcmp(pos[i].w.file, file) != 0 || k == 0 || k > MAX)
+            return; /* met at a place the source of p cannot hold */
+        seen[k] = true;
+        m = k > m ? k : m;
+    }
+    for (uint32_t k = 1; k <= m; k++)
+        if (!seen[k])
+            return;
+    int end = pp_callsite_end_line(file, pos[p].line), lines[MAX];
+    if (m == 0 || end <= pos[p].line ||
+        pp_callsite_directives_in(file, pos[p].line, end, word, lines, MAX) != (int)m)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        const pp_callsite *c = pp_callsite_at(i);
+        uint64_t place = __atomic_load_n(&c->place, __ATOMIC_RELAXED);
+        if (c->kind == kind && place != PP_CALLSITE_PLACES && place >> 32 == p + 1)
+            pos[i].line = pos[i].w.line = lines[(uint32_t)place - 1];
+    }
+}
+
+/* Step 3: a barrier call the source must tell apart. */
+static void pp_callsite_any_barrier(pp_callsite_pos *pos)
+{
+    static const char *const owners[] = {"for", "do", "sections", "single", "workshare", NULL};
+    pp_dwarf_where *w = &pos->w;
+    if (!pp_callsite_directive_at(w->file, w->line, "barrier")) {
+        int above = pp_callsite_directive_above(w->file, w->line, owners, 3);
+        if (above > 0) {
+            int end = pp_callsite_end_line(w->file, above);
+            w->line = end > 0 ? end : above;
+            pos->implicit = true;
+        } else {
+            w->line = pp_callsite_directive_line(w->file, w->line, "barrier");
+        }
+    }
+    pos->line = w->line;
+}
+
+/* Step 3: an implicit barrier takes the line where the construct at its
+ * address ends (a worksharing construct rather than the parallel region). */
+static void pp_callsite_implicit_barrier(pp_callsite_pos *pos, uint32_t n, uint32_t i)
+{
+    const pp_callsite *c = pp_callsite_at(i);
+    int line = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        const pp_callsite *d = pp_callsite_at(j);
+        if (pos[j].line > 0 && d->codeptr == c->codeptr && !pp_callsite_is_barrier(d->kind) &&
+            (line = pos[j].line) > 0 && d->kind != PP_CALLSITE_PARALLEL)
+            break;
+    }
+    pp_dwarf_where *w = &pos[i].w;
+    if (line > 0)
+        w->line = line;
+    int end = pp_callsite_end_line(w->file, w->line);
+    if (end > 0)
+        w->line = end; /* OPARI2 names it where it waits */
+    pos[i].line = w->line;
+}
+
+void pp_callsite_lines(pp_callsite_pos *pos, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const pp_callsite *c = pp_callsite_at(i);
+        if (pos[i].found && pos[i].w.line > 0 && !pp_callsite_is_barrier(c->kind)) {
+            pp_callsite_directive_of(c, &pos[i].w);
+            pos[i].line = pos[i].w.line;
+        }
+    }
+    static const pp_callsite_kind by_place[] = {PP_CALLSITE_SINGLE, PP_CALLSITE_SECTIONS,
+                                                PP_CALLSITE_LOOP};
+    for (uint32_t p = 0; p < n; p++)
+        if (pp_callsite_at(p)->kind == PP_CALLSITE_PARALLEL && pos[p].line > 0)
+            for (unsigned k = 0; k < sizeof by_place / sizeof by_place[0]; k++)
+                pp_callsite_by_place(pos, n, p, by_place[k]);
+    for (uint32_t i = 0; i < n; i++) {
+        const pp_callsite *c = pp_callsite_at(i);
+        if (!pos[i].found || pos[i].w.line <= 0)
+            continue;
+        if (c->kind == PP_CALLSITE_ANY_BARRIER)
+            pp_callsite_any_barrier(&pos[i]);
+        else if (c->kind == PP_CALLSITE_IMPLICIT_BARRIER)
+            pp_callsite_implicit_barrier(pos, n, i);
+    }
+}
