@@ -40,7 +40,8 @@ dist_pompprof_tools_wrapper_DATA = \
 pompprof_tools_launcherdir = $(pompprof_toolsdir)/launcher
 dist_pompprof_tools_launcher_DATA = \
 	scripts/pompprof_tools/launcher/__init__.py \
-	scripts/pompprof_tools/launcher/run.py
+	scripts/pompprof_tools/launcher/run.py \
+	scripts/pompprof_tools/launcher/runtimes.py
 pompprof_tools_cubedir = $(pompprof_toolsdir)/cube
 dist_pompprof_tools_cube_DATA = \
 	scripts/pompprof_tools/cube/__init__.py \
