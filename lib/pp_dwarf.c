@@ -59,7 +59,8 @@ struct pp_dwarf {
     X(dwarf_get_units) X(dwarf_haspc) X(dwarf_getsrc_die) X(dwarf_lineno) X(dwarf_linesrc)         \
     X(dwfl_module_info) X(dwfl_module_addrinfo) X(dwarf_getsrclines) X(dwarf_onesrcline)          \
     X(dwarf_lineaddr) X(dwarf_child) X(dwarf_siblingof) X(dwarf_formaddr) X(dwarf_hasattr)         \
-    X(dwarf_dieoffset) X(dwfl_module_getsymtab) X(dwfl_module_getsym_info) X(dwarf_diecu)
+    X(dwarf_dieoffset) X(dwfl_module_getsymtab) X(dwfl_module_getsym_info) X(dwarf_diecu)      \
+    X(dwarf_lowpc)
 
 #define PP_DW_POINTER(f) __typeof__(&f) f;
 static struct {
@@ -129,6 +130,7 @@ static int pp_dw_load(void)
 #define dwfl_module_getsymtab pp_dw.dwfl_module_getsymtab
 #define dwfl_module_getsym_info pp_dw.dwfl_module_getsym_info
 #define dwarf_diecu pp_dw.dwarf_diecu
+#define dwarf_lowpc pp_dw.dwarf_lowpc
 
 static char *pp_dwarf_debuginfo_path;
 static Dwfl_Callbacks pp_dwarf_callbacks = {.debuginfo_path = &pp_dwarf_debuginfo_path};
@@ -609,10 +611,15 @@ pp_dwarf_call pp_dwarf_call_through(pp_dwarf *d, uintptr_t ra, const char *const
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = m ? dwfl_module_addrdie(m, ra - 1, &bias) : NULL, *scopes = NULL;
     int n = cu ? dwarf_getscopes(cu, ra - 1 - bias, &scopes) : 0;
-    Dwarf_Die *outer = NULL; /* the outermost function: its subtree holds the call */
+    /* the outermost function: its subtree holds the call; a function gcc
+     * outlined (an OpenMP construct's body) is nested in its parent's entry
+     * but not in its code, so scopes by address miss it: then the unit */
+    Dwarf_Die *outer = NULL;
     for (int i = 0; i < n; i++)
         if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
             outer = &scopes[i];
+    if (!outer && cu)
+        outer = cu;
     Dwarf_Die site, fn;
     pp_dwarf_call r = PP_DWARF_CALL_UNKNOWN;
     if (outer && pp_dwarf_find_site(outer, ra - bias, &site)) {
@@ -633,23 +640,37 @@ pp_dwarf_call pp_dwarf_call_through(pp_dwarf *d, uintptr_t ra, const char *const
     return r;
 }
 
+/* The function whose code starts at pc, below die (depth first: functions
+ * gcc outlines are nested in their parent's entry). */
+static bool pp_dwarf_find_function(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *fn)
+{
+    Dwarf_Die child;
+    if (dwarf_child(die, &child) != 0)
+        return false;
+    do {
+        Dwarf_Addr low = 0;
+        if (dwarf_tag(&child) == DW_TAG_subprogram && dwarf_lowpc(&child, &low) == 0 &&
+            low == pc) {
+            *fn = child;
+            return true;
+        }
+        if (pp_dwarf_find_function(&child, pc, fn))
+            return true;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
+}
+
 pp_dwarf_call pp_dwarf_tail_of(pp_dwarf *d, uintptr_t fn_entry, const char *const *runtime,
                                const char *const *targets, uintptr_t *tail)
 {
     Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, fn_entry) : NULL;
     Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = m ? dwfl_module_addrdie(m, fn_entry, &bias) : NULL, *scopes = NULL;
-    int n = cu ? dwarf_getscopes(cu, fn_entry - bias, &scopes) : 0;
-    pp_dwarf_call r = PP_DWARF_CALL_UNKNOWN;
-    for (int i = 0; i < n; i++)
-        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-            pp_dwarf_tails t = {.m = m, .bias = bias, .runtime = runtime, .targets = targets};
-            pp_dwarf_collect_tails(&t, &scopes[i]);
-            r = pp_dwarf_tails_result(&t, tail);
-            break;
-        }
-    free(scopes);
-    return r;
+    Dwarf_Die *cu = m ? dwfl_module_addrdie(m, fn_entry, &bias) : NULL, fn;
+    if (!cu || !pp_dwarf_find_function(cu, fn_entry - bias, &fn))
+        return PP_DWARF_CALL_UNKNOWN;
+    pp_dwarf_tails t = {.m = m, .bias = bias, .runtime = runtime, .targets = targets};
+    pp_dwarf_collect_tails(&t, &fn);
+    return pp_dwarf_tails_result(&t, tail);
 }
 
 #else /* no libdw: dladdr's names of exported symbols */
