@@ -103,10 +103,42 @@ static inline void pp_callsite_place(pp_callsite *c, const pp_callsite *scope, u
         pp_callsite_place_slow(c, place);
 }
 
-/* The construct of (codeptr, kind), made on first use (the thread's own
- * table first, then the global registry under a lock once per thread and
- * construct).  NULL only when out of memory. */
-pp_callsite *pp_callsite_get(const void *codeptr, pp_callsite_kind kind);
+/* The constructs a thread met: open addressing, (codeptr, kind) ->
+ * construct, grown at a miss, kept until the end (pp_callsite_registry.c). */
+typedef struct pp_callsite_slot {
+    const void *codeptr;
+    uintptr_t kind1; /* kind + 1; 0: empty slot */
+    pp_callsite *c;
+} pp_callsite_slot;
+typedef struct pp_callsite_table {
+    pp_callsite_slot *slots;
+    uint32_t shift; /* 64 - log2(n_slots): a home slot is the hash's top bits */
+    uint32_t n_slots, n_used;
+} pp_callsite_table;
+extern __thread pp_callsite_table pp_callsite_mine __attribute__((tls_model("initial-exec")));
+
+/* Fibonacci hashing: the product's top bits are the best mixed (call sites
+ * of one function differ in their low bits only). */
+static inline uint64_t pp_callsite_hash(const void *codeptr, pp_callsite_kind kind)
+{
+    return ((uint64_t)(uintptr_t)codeptr ^ ((uint64_t)kind << 56)) * 0x9E3779B97F4A7C15ull;
+}
+
+/* The construct of (codeptr, kind), made on first use: the thread's own
+ * table (its home slot inline, a probe further or the global registry under
+ * a lock, once per thread and construct, in pp_callsite_get_slow).  NULL
+ * only when out of memory. */
+pp_callsite *pp_callsite_get_slow(const void *codeptr, pp_callsite_kind kind);
+static inline pp_callsite *pp_callsite_get(const void *codeptr, pp_callsite_kind kind)
+{
+    pp_callsite_table *t = &pp_callsite_mine;
+    if (__builtin_expect(t->slots != NULL, 1)) {
+        const pp_callsite_slot *s = &t->slots[pp_callsite_hash(codeptr, kind) >> t->shift];
+        if (__builtin_expect(s->codeptr == codeptr && s->kind1 == (uintptr_t)kind + 1, 1))
+            return s->c;
+    }
+    return pp_callsite_get_slow(codeptr, kind);
+}
 /* By index (lock-free), NULL for an unknown index. */
 pp_callsite *pp_callsite_at(uint32_t index);
 /* How many constructs exist. */

@@ -120,21 +120,34 @@ static void pp_callsite_any_barrier(pp_callsite_pos *pos)
 }
 
 /* Step 3: an implicit barrier takes the line where the construct at its
- * address ends (a worksharing construct rather than the parallel region). */
+ * address ends (a worksharing construct rather than the parallel region).
+ * A barrier an event source took for a single's (the libgomp interposer:
+ * the barrier call that follows a single) is a barrier directive's when
+ * the single is written with nowait: named after that directive. */
 static void pp_callsite_implicit_barrier(pp_callsite_pos *pos, uint32_t n, uint32_t i)
 {
     const pp_callsite *c = pp_callsite_at(i);
     int line = 0;
+    pp_callsite_kind of = PP_CALLSITE_PARALLEL;
     for (uint32_t j = 0; j < n; j++) {
         const pp_callsite *d = pp_callsite_at(j);
         if (pos[j].line > 0 && d->codeptr == c->codeptr && !pp_callsite_is_barrier(d->kind) &&
-            (line = pos[j].line) > 0 && d->kind != PP_CALLSITE_PARALLEL)
+            (line = pos[j].line) > 0 && (of = d->kind) != PP_CALLSITE_PARALLEL)
             break;
     }
     pp_dwarf_where *w = &pos[i].w;
     if (line > 0)
         w->line = line;
     int end = pp_callsite_end_line(w->file, w->line);
+    if (of == PP_CALLSITE_SINGLE && line > 0) {
+        char text[2048];
+        pp_callsite_directive_text(w->file, line, text, sizeof text);
+        int at = end > 0 ? pp_callsite_directive_line(w->file, end + 1, "barrier") : 0;
+        if (strstr(text, "nowait") && at > end) {
+            pos[i].explicit_barrier = true;
+            end = at;
+        }
+    }
     if (end > 0)
         w->line = end; /* OPARI2 names it where it waits */
     pos[i].line = w->line;

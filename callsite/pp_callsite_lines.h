@@ -14,6 +14,7 @@ typedef struct pp_callsite_pos {
     pp_dwarf_where w; /* the call's position; w.line becomes the name's line */
     bool found;       /* w is known (at least the module) */
     bool implicit;    /* an ANY_BARRIER that is a construct's implicit barrier */
+    bool explicit_barrier; /* an IMPLICIT_BARRIER that is a barrier directive's */
     bool tail_lost;   /* reached through a tail call DWARF cannot follow */
     char tail_callee[256]; /* tail_lost: the function that made it ("": unknown) */
     int line;         /* the directive's line, 0 while unknown */

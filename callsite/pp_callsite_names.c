@@ -36,7 +36,7 @@ typedef struct pp_callsite_words {
 } pp_callsite_words;
 
 static pp_callsite_words pp_callsite_words_of(pp_callsite_kind kind, const pp_dwarf_where *w,
-                                              const char *src, bool implicit)
+                                              const char *src, bool implicit, bool explicit_b)
 {
     switch (kind) {
     case PP_CALLSITE_PARALLEL: return (pp_callsite_words){"parallel", NULL};
@@ -48,7 +48,8 @@ static pp_callsite_words pp_callsite_words_of(pp_callsite_kind kind, const pp_dw
     case PP_CALLSITE_MASKED:
         return (pp_callsite_words){strstr(src, "masked") ? "masked" : "master", NULL};
     case PP_CALLSITE_BARRIER: return (pp_callsite_words){"barrier", NULL};
-    case PP_CALLSITE_IMPLICIT_BARRIER: return (pp_callsite_words){"implicit barrier", NULL};
+    case PP_CALLSITE_IMPLICIT_BARRIER:
+        return (pp_callsite_words){explicit_b ? "barrier" : "implicit barrier", NULL};
     case PP_CALLSITE_ANY_BARRIER:
         return (pp_callsite_words){implicit ? "implicit barrier" : "barrier", NULL};
     case PP_CALLSITE_TASKWAIT:
@@ -149,11 +150,13 @@ static void pp_callsite_name_construct(const pp_callsite *c, const pp_callsite_p
         pp_callsite_source_line(w->file, w->line, src, sizeof src);
     if (c->kind == PP_CALLSITE_CRITICAL)
         pp_callsite_critical_name(src, critical, sizeof critical);
-    pp_callsite_words words = pp_callsite_words_of(c->kind, w, src, implicit);
+    pp_callsite_words words = pp_callsite_words_of(c->kind, w, src, implicit,
+                                                   pos->explicit_barrier);
     pp_region_def def;
     char role[64];
     if (pp_profile_region_describe(c->main, &def) == 0) {
-        snprintf(role, sizeof role, "%s", implicit ? "implicit barrier" : def.role);
+        snprintf(role, sizeof role, "%s",
+                 implicit ? "implicit barrier" : pos->explicit_barrier ? "barrier" : def.role);
         pp_callsite_name_region(c->main, words.main, role, critical, pos);
     }
     if (c->inner != c->main && pp_profile_region_describe(c->inner, &def) == 0) {

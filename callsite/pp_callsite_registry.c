@@ -21,20 +21,7 @@
 #define PP_CALLSITE_CHUNK (1u << PP_CALLSITE_CHUNK_BITS)
 #define PP_CALLSITE_MAX_CHUNKS 2048 /* 2 M constructs: the index has 21 bits */
 
-/* One entry of an open-addressing table: (codeptr, kind) -> construct. */
-typedef struct pp_callsite_slot {
-    const void *codeptr;
-    uintptr_t kind1; /* kind + 1; 0: empty slot */
-    pp_callsite *c;
-} pp_callsite_slot;
-
-/* The constructs this thread met (grown at a miss; kept until the end). */
-typedef struct pp_callsite_table {
-    pp_callsite_slot *slots;
-    uint32_t n_slots, n_used;
-} pp_callsite_table;
-
-static __thread pp_callsite_table pp_callsite_mine __attribute__((tls_model("initial-exec")));
+__thread pp_callsite_table pp_callsite_mine __attribute__((tls_model("initial-exec")));
 
 static pthread_mutex_t pp_callsite_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static pp_callsite *pp_callsite_chunks[PP_CALLSITE_MAX_CHUNKS];
@@ -70,16 +57,16 @@ static const struct {
     [PP_CALLSITE_TASKLOOP_TASK] = {"task", NULL},
 };
 
-static inline uint32_t pp_callsite_hash(const void *codeptr, pp_callsite_kind kind)
+/* A construct's home slot in a table of n_slots (a power of two). */
+static uint32_t pp_callsite_home(const void *codeptr, pp_callsite_kind kind, uint32_t n_slots)
 {
-    uint64_t x = ((uint64_t)(uintptr_t)codeptr ^ ((uint64_t)kind << 56)) * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(x >> 32);
+    return (uint32_t)(pp_callsite_hash(codeptr, kind) >> (64 - __builtin_ctz(n_slots)));
 }
 
 /* Insert into an open-addressing table with room to spare. */
 static void pp_callsite_slot_put(pp_callsite_slot *slots, uint32_t n_slots, pp_callsite *c)
 {
-    uint32_t mask = n_slots - 1, h = pp_callsite_hash(c->codeptr, c->kind) & mask;
+    uint32_t mask = n_slots - 1, h = pp_callsite_home(c->codeptr, c->kind, n_slots);
     while (slots[h].kind1)
         h = (h + 1) & mask;
     slots[h] = (pp_callsite_slot){c->codeptr, (uintptr_t)c->kind + 1, c};
@@ -90,7 +77,7 @@ static pp_callsite *pp_callsite_slot_find(const pp_callsite_slot *slots, uint32_
 {
     if (!slots)
         return NULL;
-    uint32_t mask = n_slots - 1, h = pp_callsite_hash(codeptr, kind) & mask;
+    uint32_t mask = n_slots - 1, h = pp_callsite_home(codeptr, kind, n_slots);
     for (; slots[h].kind1; h = (h + 1) & mask)
         if (slots[h].codeptr == codeptr && slots[h].kind1 == (uintptr_t)kind + 1)
             return slots[h].c;
@@ -158,12 +145,12 @@ static pp_callsite *pp_callsite_registry_get(const void *codeptr, pp_callsite_ki
     return c;
 }
 
-pp_callsite *pp_callsite_get(const void *codeptr, pp_callsite_kind kind)
+pp_callsite *pp_callsite_get_slow(const void *codeptr, pp_callsite_kind kind)
 {
     pp_callsite_table *t = &pp_callsite_mine;
     pp_callsite *c = pp_callsite_slot_find(t->slots, t->n_slots, codeptr, kind);
-    if (__builtin_expect(c != NULL, 1))
-        return c;
+    if (c)
+        return c; /* not in its home slot */
     if (pp_callsite_slots_reserve(&t->slots, &t->n_slots, t->n_used))
         return NULL;
     pthread_mutex_lock(&pp_callsite_registry_lock);
@@ -175,6 +162,7 @@ pp_callsite *pp_callsite_get(const void *codeptr, pp_callsite_kind kind)
     }
     pp_callsite_slot_put(t->slots, t->n_slots, c);
     t->n_used++;
+    t->shift = (uint32_t)(64 - __builtin_ctz(t->n_slots));
     return c;
 }
 
