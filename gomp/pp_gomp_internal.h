@@ -142,9 +142,15 @@ typedef struct pp_gomp_thread {
     /* constructs with an end call of their own, open on this thread */
     pp_callsite *open[PP_GOMP_OPEN];
     uint32_t n_open;
-    uint32_t in_task;      /* explicit task bodies running on this thread */
-    const void *body;      /* the outlined body a trampoline runs now */
 } pp_gomp_thread;
+
+/* What the trampolines running on this thread tell the entry points: the
+ * outlined body running now (for a tail call out of it) and whether an
+ * explicit task's body runs (its events leave the implicit task's
+ * worksharing construct alone).  Thread-local variables of their own, so a
+ * task's trampoline sets them without looking up the thread's state. */
+extern __thread const void *pp_gomp_body __attribute__((tls_model("initial-exec")));
+extern __thread uint32_t pp_gomp_in_task __attribute__((tls_model("initial-exec")));
 
 extern __thread pp_gomp_thread *pp_gomp_tls __attribute__((tls_model("initial-exec")));
 pp_gomp_thread *pp_gomp_thread_create(void);
@@ -160,9 +166,11 @@ static inline pp_gomp_thread *pp_gomp_self(void)
     return pp_gomp_on ? pp_gomp_thread_create() : NULL;
 }
 
+/* The level of the implicit task running now (depth stays below
+ * PP_GOMP_LEVELS: deeper regions are not measured). */
 static inline pp_gomp_level *pp_gomp_level_of(pp_gomp_thread *t)
 {
-    return &t->level[t->depth < PP_GOMP_LEVELS ? t->depth : PP_GOMP_LEVELS - 1];
+    return &t->level[t->depth];
 }
 
 /* The interposer's own code, where a return address is that of a call the
@@ -171,7 +179,7 @@ extern uintptr_t pp_gomp_text_lo, pp_gomp_text_size;
 
 /* The construct of the interposed call's return address ra.  A return
  * address inside the interposer's trampolines belongs to a tail call of
- * the outlined body they run (t->body): that body is the construct's
+ * the outlined body they run (pp_gomp_body): that body is the construct's
  * address, marked so for its name (callsite/pp_callsite_tail.c). */
 pp_callsite *pp_gomp_site_tail(pp_gomp_thread *t, const void *ra, pp_callsite_kind kind);
 static inline pp_callsite *pp_gomp_site(pp_gomp_thread *t, const void *ra,
@@ -223,7 +231,7 @@ pp_callsite *pp_gomp_open_pop(pp_gomp_thread *t, pp_callsite_kind kind);
 void pp_gomp_settle_slow(pp_gomp_level *lv, bool inside_single, uint64_t now); /* now 0: read */
 static inline void pp_gomp_settle(pp_gomp_thread *t, bool inside_single)
 {
-    if (t->in_task)
+    if (pp_gomp_in_task)
         return; /* an explicit task's event: the implicit task waits meanwhile */
     pp_gomp_level *lv = pp_gomp_level_of(t);
     uint32_t s = lv->ws_state;

@@ -86,13 +86,13 @@ static void pp_gomp_team_run(void *arg)
         pp_profile_enter_at(team->ws->main, now);
     /* the implicit task's own events: no explicit task of an outer level
      * is running its body on this thread meanwhile */
-    const void *outer = t->body;
-    uint32_t in_task = t->in_task;
-    t->body = (const void *)team->fn;
-    t->in_task = 0;
+    const void *outer = pp_gomp_body;
+    uint32_t in_task = pp_gomp_in_task;
+    pp_gomp_body = (const void *)team->fn;
+    pp_gomp_in_task = 0;
     team->fn(team->data);
-    t->body = outer;
-    t->in_task = in_task;
+    pp_gomp_body = outer;
+    pp_gomp_in_task = in_task;
     now = pp_timer_now();
     pp_gomp_final f;
     pp_gomp_final_begin(team, lv, &f, now);

@@ -23,37 +23,10 @@
 #define PP_GOMP_FLAG_DEPEND (1u << 3)
 #define PP_GOMP_FLAG_DETACH (1u << 13)
 
-bool pp_gomp_block_on_stack(void (*cpyfn)(void *, void *), long arg_size)
+bool pp_gomp_cancellation(void)
 {
-    if (cpyfn)
-        return false;
-    if (arg_size <= PP_GOMP_STACK_PAYLOAD)
-        return true;
     int (*cancellation)(void) = PP_GOMP_REAL(omp_get_cancellation);
     return cancellation && cancellation();
-}
-
-void *pp_gomp_block(pp_gomp_task_head *head, unsigned char *stack, pp_gomp_task_src *src,
-                    void *data, void (*cpyfn)(void *, void *), long arg_size, long align,
-                    void (**copy)(void *, void *))
-{
-    size_t hs = pp_gomp_head_size(align);
-    head->payload = (uint32_t)hs;
-    if (stack) {
-        unsigned char *block =
-            (unsigned char *)(((uintptr_t)stack + (uintptr_t)align - 1) & ~((uintptr_t)align - 1));
-        memcpy(block, head, sizeof *head);
-        if (arg_size > 0)
-            memcpy(block + hs, data, (size_t)arg_size);
-        *copy = NULL;
-        return block;
-    }
-    src->head = *head;
-    src->data = data;
-    src->cpyfn = cpyfn;
-    src->arg_size = arg_size > 0 ? (size_t)arg_size : 0;
-    *copy = pp_gomp_task_copy;
-    return src;
 }
 
 void pp_gomp_task_copy(void *dst, void *from)
@@ -79,20 +52,14 @@ void pp_gomp_task_run(void *block)
         if (h->flags & PP_GOMP_TASK_DETACH)
             payload[0] = h->scratch[0];
     }
-    pp_gomp_thread *t = pp_gomp_tls ? pp_gomp_tls : pp_gomp_thread_create();
-    const void *outer = NULL;
-    if (t) {
-        outer = t->body;
-        t->body = (const void *)h->fn;
-        t->in_task++;
-    }
+    const void *outer = pp_gomp_body;
+    pp_gomp_body = (const void *)h->fn;
+    pp_gomp_in_task++;
     pp_profile_task_begin_tied(h->region, h->handle ? h->handle : pp_profile_task_new_handle());
     h->fn(payload);
     pp_profile_task_end(h->region);
-    if (t) {
-        t->body = outer;
-        t->in_task--;
-    }
+    pp_gomp_body = outer;
+    pp_gomp_in_task--;
 }
 
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
@@ -109,24 +76,25 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
         return;
     }
     pp_callsite_body(c, (const void *)fn);
-    pp_gomp_task_head head = {.fn = fn, .region = c->main};
-    if (flags & PP_GOMP_FLAG_DETACH)
-        head.flags |= PP_GOMP_TASK_DETACH;
-    pp_task_handle current;
-    pp_profile_task_create_begin(c->inner, &head.handle, &current);
-    if (flags & PP_GOMP_FLAG_DEPEND)
-        pp_gomp_depend(head.handle, depend);
     long align = pp_gomp_block_align(arg_align);
+    size_t hs = pp_gomp_head_size(align);
     bool on_stack = pp_gomp_block_on_stack(cpyfn, arg_size);
-    unsigned char stack[on_stack ? pp_gomp_head_size(align) + (size_t)arg_size + (size_t)align
-                                 : 1];
+    unsigned char stack[on_stack ? hs + (size_t)arg_size + (size_t)align : 1];
     pp_gomp_task_src src;
-    void (*copy)(void *, void *);
-    void *block = pp_gomp_block(&head, on_stack ? stack : NULL, &src, data, cpyfn, arg_size,
-                                align, &copy);
-    PP_GOMP_REAL(GOMP_task)(pp_gomp_task_run, block, copy,
-                            (long)pp_gomp_head_size(align) + arg_size, align, if_clause, flags,
-                            depend, priority, detach);
+    pp_gomp_task_head *head = on_stack ? pp_gomp_aligned(stack, align) : &src.head;
+    head->fn = fn;
+    head->region = c->main;
+    head->payload = (uint32_t)hs;
+    head->flags = (flags & PP_GOMP_FLAG_DETACH) ? PP_GOMP_TASK_DETACH : 0;
+    pp_task_handle current;
+    pp_profile_task_create_begin(c->inner, &head->handle, &current);
+    if (flags & PP_GOMP_FLAG_DEPEND)
+        pp_gomp_depend(head->handle, depend);
+    void (*copy)(void *, void *) = pp_gomp_block_fill(head, on_stack ? NULL : &src, data, cpyfn,
+                                                      arg_size);
+    PP_GOMP_REAL(GOMP_task)(pp_gomp_task_run, on_stack ? (void *)head : (void *)&src, copy,
+                            (long)hs + arg_size, align, if_clause, flags, depend, priority,
+                            detach);
     pp_profile_exit_resume(c->inner, current);
 }
 

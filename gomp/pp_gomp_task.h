@@ -70,19 +70,52 @@ static inline size_t pp_gomp_head_size(long align)
     return (sizeof(pp_gomp_task_head) + (size_t)align - 1) & ~((size_t)align - 1);
 }
 
-/* Whether a block of arg_size bytes without a copy function goes on the
- * stack. */
-bool pp_gomp_block_on_stack(void (*cpyfn)(void *, void *), long arg_size);
+/* Whether cancellation is on (libgomp asked, off the event path: for
+ * large payloads only). */
+bool pp_gomp_cancellation(void);
+
+/* Whether a block of arg_size bytes goes on the stack. */
+static inline bool pp_gomp_block_on_stack(void (*cpyfn)(void *, void *), long arg_size)
+{
+    return !cpyfn && (arg_size <= PP_GOMP_STACK_PAYLOAD || pp_gomp_cancellation());
+}
+
+static inline pp_gomp_task_head *pp_gomp_aligned(unsigned char *stack, long align)
+{
+    return (pp_gomp_task_head *)(((uintptr_t)stack + (uintptr_t)align - 1) &
+                                 ~((uintptr_t)align - 1));
+}
 
 /* The trampoline of every task instance, and the copy function's way. */
 void pp_gomp_task_run(void *block);
 void pp_gomp_task_copy(void *dst, void *src);
 
-/* Build the block into stack (at least head size + arg_size + align bytes)
- * or src; returns the data pointer for libgomp, and in *copy the copy
- * function (NULL: memcpy). */
-void *pp_gomp_block(pp_gomp_task_head *head, unsigned char *stack, pp_gomp_task_src *src,
-                    void *data, void (*cpyfn)(void *, void *), long arg_size, long align,
-                    void (**copy)(void *, void *));
+/* The block behind head, its head filled in but the payload: on the stack
+ * (src NULL) the payload copied behind the head, for libgomp's memcpy (the
+ * copy function returned: NULL); else src made the source of
+ * pp_gomp_task_copy, returned. */
+static inline void (*pp_gomp_block_fill(pp_gomp_task_head *head, pp_gomp_task_src *src,
+                                        void *data, void (*cpyfn)(void *, void *),
+                                        long arg_size))(void *, void *)
+{
+    if (!src) {
+        unsigned char *to = (unsigned char *)head + head->payload;
+        const unsigned char *from = data;
+        size_t n = arg_size > 0 ? (size_t)arg_size : 0, i = 0;
+        /* word by word: task blocks are small, a call of memcpy costs more */
+        for (; i + sizeof(uintptr_t) <= n; i += sizeof(uintptr_t)) {
+            uintptr_t w;
+            __builtin_memcpy(&w, from + i, sizeof w);
+            __builtin_memcpy(to + i, &w, sizeof w);
+        }
+        for (; i < n; i++)
+            to[i] = from[i];
+        return NULL;
+    }
+    src->data = data;
+    src->cpyfn = cpyfn;
+    src->arg_size = arg_size > 0 ? (size_t)arg_size : 0;
+    return pp_gomp_task_copy;
+}
 
 #endif

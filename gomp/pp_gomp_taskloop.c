@@ -20,39 +20,33 @@
               type start, type end, type step)                                                 \
     {                                                                                          \
         const void *ra = __builtin_return_address(0);                                          \
-        pp_gomp_thread *t = pp_gomp_self();                                                    \
-        pp_callsite *c = NULL, *task = NULL;                                                   \
-        if (t) {                                                                               \
-            pp_gomp_settle(t, true);                                         \
-            c = pp_gomp_site(t, ra, PP_CALLSITE_TASKLOOP);                                        \
-            task = pp_gomp_site(t, ra, PP_CALLSITE_TASKLOOP_TASK);                                \
-        }                                                                                      \
-        if (!c || !task) {                                                                     \
+        pp_callsite *c = pp_gomp_begin(ra, PP_CALLSITE_TASKLOOP, true);                        \
+        pp_callsite *task = c ? pp_gomp_site(pp_gomp_tls, ra, PP_CALLSITE_TASKLOOP_TASK) : NULL; \
+        if (!task) {                                                                           \
             PP_GOMP_REAL(name)(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,         \
                                priority, start, end, step);                                    \
             return;                                                                            \
         }                                                                                      \
         pp_callsite_body(c, (const void *)fn);                                                 \
         pp_callsite_body(task, (const void *)fn);                                              \
-        pp_gomp_task_head head = {.fn = fn, .region = task->main,                              \
-                                  .flags = PP_GOMP_TASK_BOUNDS};                               \
+        long align = pp_gomp_block_align(arg_align);                                           \
+        size_t hs = pp_gomp_head_size(align);                                                  \
+        bool on_stack = pp_gomp_block_on_stack(cpyfn, arg_size);                               \
+        unsigned char stack[on_stack ? hs + (size_t)arg_size + (size_t)align : 1];             \
+        pp_gomp_task_src src;                                                                  \
+        pp_gomp_task_head *head = on_stack ? pp_gomp_aligned(stack, align) : &src.head;        \
+        *head = (pp_gomp_task_head){.fn = fn, .region = task->main, .payload = (uint32_t)hs,   \
+                                    .flags = PP_GOMP_TASK_BOUNDS};                             \
         /* libgomp reads the reduction data's address from the block's word 2 */              \
         if (flags & PP_GOMP_FLAG_REDUCTION)                                                    \
-            head.scratch[2] = ((const uintptr_t *)data)[2];                                    \
+            head->scratch[2] = ((const uintptr_t *)data)[2];                                   \
         pp_task_handle waits;                                                                  \
         pp_profile_scheduling_enter(c->main, &waits);                                          \
-        long align = pp_gomp_block_align(arg_align);                                           \
-        bool on_stack = pp_gomp_block_on_stack(cpyfn, arg_size);                               \
-        unsigned char stack[on_stack ? pp_gomp_head_size(align) + (size_t)arg_size +           \
-                                           (size_t)align                                       \
-                                     : 1];                                                     \
-        pp_gomp_task_src src;                                                                  \
-        void (*copy)(void *, void *);                                                          \
-        void *block = pp_gomp_block(&head, on_stack ? stack : NULL, &src, data, cpyfn,         \
-                                    arg_size, align, &copy);                                   \
-        PP_GOMP_REAL(name)(pp_gomp_task_run, block, copy,                                      \
-                           (long)pp_gomp_head_size(align) + arg_size, align, flags, num_tasks, \
-                           priority, start, end, step);                                        \
+        void (*copy)(void *, void *) =                                                         \
+            pp_gomp_block_fill(head, on_stack ? NULL : &src, data, cpyfn, arg_size);           \
+        PP_GOMP_REAL(name)(pp_gomp_task_run, on_stack ? (void *)head : (void *)&src, copy,     \
+                           (long)hs + arg_size, align, flags, num_tasks, priority, start, end, \
+                           step);                                                              \
         pp_profile_exit_resume(c->main, waits);                                                \
     }
 

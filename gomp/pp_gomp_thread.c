@@ -12,6 +12,8 @@
 #include "profile/pp_profile_names.h"
 
 __thread pp_gomp_thread *pp_gomp_tls __attribute__((tls_model("initial-exec")));
+__thread const void *pp_gomp_body __attribute__((tls_model("initial-exec")));
+__thread uint32_t pp_gomp_in_task __attribute__((tls_model("initial-exec")));
 static pp_gomp_thread *pp_gomp_thread_list;
 
 pp_gomp_thread *pp_gomp_threads(void)
@@ -37,9 +39,10 @@ pp_gomp_thread *pp_gomp_thread_create(void)
 
 pp_callsite *pp_gomp_site_tail(pp_gomp_thread *t, const void *ra, pp_callsite_kind kind)
 {
-    if (!t->body)
+    (void)t;
+    if (!pp_gomp_body)
         return pp_callsite_get(ra, kind);
-    pp_callsite *c = pp_callsite_get(t->body, kind);
+    pp_callsite *c = pp_callsite_get(pp_gomp_body, kind);
     if (c && !__atomic_load_n(&c->tail_body, __ATOMIC_RELAXED))
         __atomic_store_n(&c->tail_body, true, __ATOMIC_RELAXED);
     return c;
