@@ -250,8 +250,27 @@ def _region_barrier(ref, got, sources):
                 del ref.calls[p]
 
 
+def _nowait_single_barrier(ref, got, sources):
+    """A barrier call right after a single is the single's implicit barrier
+    to the interposer, which cannot see whether the single was written with
+    nowait: a barrier directive after a nowait single nests in the single
+    (named as the barrier directive it is).  Such a barrier is moved up
+    beside the single."""
+    for path in [p for p in got.calls if _leaf(p).startswith("!$omp barrier @")]:
+        parent = path.rsplit(" > ", 1)[0]
+        if not _leaf(parent).startswith("!$omp single @") or path in ref.calls:
+            continue
+        up = parent.rsplit(" > ", 1)[0] + " > " + _leaf(path)
+        if up in ref.calls and up not in got.calls:
+            for p in [q for q in got.calls if q == path or q.startswith(path + " > ")]:
+                new = up + p[len(path):]
+                got.calls[new] = got.calls.get(new, 0) + got.calls.pop(p)
+
+
 EXPECTED = {
     "gomp": [
+        Rule("barrier after a nowait single", _nowait_single_barrier.__doc__,
+             _nowait_single_barrier),
         Rule("unseen", _unseen.__doc__, _unseen),
         Rule("taskloop tasks", _taskloop_tasks.__doc__, _taskloop_tasks),
         Rule("region barrier", _region_barrier.__doc__, _region_barrier),

@@ -26,6 +26,10 @@ those of the plain run.  The programs:
 * nested.c: nested parallel regions with singles and tasks;
 * locks.c: the lock routines;
 * fortran.f90: a dynamic loop, sections, single with tasks, critical, locks;
+* mix.c: tasks run in a single's barrier, a nowait single's body, after a
+  nowait loop, in a taskgroup; critical, locks, taskyield and a nested
+  parallel region inside tasks; a barrier after a nowait single; three
+  rounds (workers carry their last team into the next);
 * depend_graphs.c (test/e2e/progs): dependences of every kind, compared as
   the replay's edges of a traced run.
 
@@ -103,6 +107,9 @@ class GompEqualsRebuild(unittest.TestCase):
 
     def test_fortran(self):
         self.equal("fortran.f90")
+
+    def test_tasks_everywhere(self):
+        self.equal("mix.c", env={"OMP_MAX_ACTIVE_LEVELS": "2"})
 
     def test_dependences(self):
         exe = {how: S.build(self.scratch, "depend_graphs.c", how) for how in ("opari2", "plain")}
