@@ -55,7 +55,12 @@ void pp_gomp_task_run(void *block)
     const void *outer = pp_gomp_body;
     pp_gomp_body = (const void *)h->fn;
     pp_gomp_in_task++;
-    pp_profile_task_begin_tied(h->region, h->handle ? h->handle : pp_profile_task_new_handle());
+    pp_task_handle task = h->handle;
+    if (!task) { /* a taskloop's task: made inside libgomp, unseen */
+        task = pp_profile_task_new_handle();
+        pp_profile_task_created(task);
+    }
+    pp_profile_task_begin_tied(h->region, task);
     h->fn(payload);
     pp_profile_task_end(h->region);
     pp_gomp_body = outer;

@@ -107,6 +107,11 @@ void pp_profile_task_end(pp_region_id task_region);
 /* The start of a task creation: enter(region) and, in a trace, the creation
  * of task (one clock read). */
 void pp_profile_task_create_enter(pp_region_id region, pp_task_handle task);
+/* A task whose creation the event source could not see (libgomp makes a
+ * taskloop's tasks inside it): its creation in the trace, now, on this
+ * thread, just before its begin; nothing in the profile (no clock read
+ * without a trace). */
+void pp_profile_task_created(pp_task_handle task);
 /* The same two starts of a scheduling point in one call each (one location
  * look-up and one clock read instead of two or three calls):
  * - task_create_begin: a new handle for the task to be created into *task,

@@ -82,6 +82,16 @@ def run(exe, source, threads, args=(), env=None, scratch=None):
     return Run(p, out)
 
 
+def replay(out):
+    """pompprof-replay's summary of a traced run's archive (a dict)."""
+    import json
+    p = subprocess.run([REPLAY, os.path.join(out, "traces.otf2")], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    if p.returncode != 0:
+        raise AssertionError("pompprof-replay: %s" % p.stderr)
+    return json.loads(p.stdout)
+
+
 def edges(exe, source, threads, args=(), scratch=None):
     """The replay's dependence edges of a traced run (and the run)."""
     r = run(exe, source, threads, args, env={"POMPPROF_TRACE": "1"}, scratch=scratch)

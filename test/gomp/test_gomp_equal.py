@@ -21,7 +21,8 @@ those of the plain run.  The programs:
   (combined entry points and GOMP_parallel with the loop's own calls), an
   ordered loop, critical sections named and unnamed;
 * taskloop_red.c: taskloops with a reduction, grainsize, num_tasks, nogroup
-  (instances counted: 20, 7 and 4 chunk tasks);
+  (instances counted: 20, 7 and 4 chunk tasks; traced, the replay counts
+  the 31 tasks);
 * fibtail.c: recursive tasks whose taskwait gcc reaches by a tail call;
 * nested.c: nested parallel regions with singles and tasks;
 * locks.c: the lock routines;
@@ -95,6 +96,17 @@ class GompEqualsRebuild(unittest.TestCase):
         self.equal("taskloop_red.c", instances={"!$omp task @taskloop_red.c:16": 20,
                                                 "!$omp task @taskloop_red.c:19": 7,
                                                 "!$omp task @taskloop_red.c:24": 4})
+        # traced: the replay knows every chunk task as a task (libgomp makes
+        # them unseen: their creation is recorded when each begins)
+        exe = S.build(self.scratch, "taskloop_red.c", "plain")
+        for t in THREADS:
+            with self.subTest(traced=t):
+                r = S.run(exe, "gomp", t, env={"POMPPROF_TRACE": "1"}, scratch=self.scratch)
+                self.assertEqual((r.returncode, r.stderr), (0, ""))
+                summary = S.replay(r.out)
+                self.assertEqual(summary["graph"]["tasks"], 31)
+                self.assertGreater(summary["total"]["work_task"], 0)
+                self.assertEqual(summary["total"]["undetermined"], 0)
 
     def test_recursive_tasks_and_tail_called_taskwait(self):
         self.equal("fibtail.c", args=(12,))
