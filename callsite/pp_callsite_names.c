@@ -189,7 +189,7 @@ void pp_callsite_names_finalize(void)
         return;
     }
     pp_dwarf *dwarf = pp_dwarf_open_self();
-    pp_dwarf_where at; /* an outlined body's position */
+    char at[sizeof pos[0].w.file]; /* an outlined body's file */
     for (uint32_t i = 0; i < n; i++) {
         /* the call into the runtime is one byte before the return address
          * an event source reports (maybe on the next line); the offsets
@@ -206,10 +206,11 @@ void pp_callsite_names_finalize(void)
         pp_callsite_tail(dwarf, c, &pos[i]);
         /* an outlined body's first line is the directive's */
         const void *body = __atomic_load_n(&c->body, __ATOMIC_RELAXED);
-        if (pos[i].found && body && pp_dwarf_position(dwarf, (uintptr_t)body, &at) == 0 &&
-            at.line > 0) {
-            snprintf(w->file, sizeof w->file, "%s", at.file);
-            w->line = at.line;
+        int line = 0;
+        if (pos[i].found && body &&
+            pp_dwarf_entry_line(dwarf, (uintptr_t)body, at, sizeof at, &line) == 0) {
+            snprintf(w->file, sizeof w->file, "%s", at);
+            w->line = line;
         }
     }
     pp_dwarf_close(dwarf);

@@ -419,6 +419,26 @@ int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out)
     return 0;
 }
 
+int pp_dwarf_entry_line(pp_dwarf *d, uintptr_t addr, char *file, size_t size, int *line)
+{
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, addr) : NULL;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = m ? dwfl_module_addrdie(m, addr, &bias) : NULL;
+    Dwarf_Lines *lines;
+    size_t n;
+    if (!cu || dwarf_getsrclines(cu, &lines, &n) != 0)
+        return -1;
+    size_t i = pp_dwarf_first_row(lines, n, addr - bias);
+    Dwarf_Addr a = 0;
+    Dwarf_Line *l = i < n ? dwarf_onesrcline(lines, i) : NULL;
+    const char *f = l && dwarf_lineaddr(l, &a) == 0 && a == addr - bias
+                        ? dwarf_linesrc(l, NULL, NULL) : NULL;
+    if (!f || dwarf_lineno(l, line) != 0 || *line <= 0)
+        return -1;
+    pp_dwarf_copy(file, size, f);
+    return 0;
+}
+
 /* ---- call sites: tail calls into the runtime ----------------------------------- */
 
 /* A call-site entry's callee: its link name (or name, without gcc's
@@ -731,5 +751,11 @@ pp_dwarf_call pp_dwarf_tail_of(pp_dwarf *d, uintptr_t fn_entry, const char *cons
 {
     (void)d, (void)fn_entry, (void)runtime, (void)targets, (void)tail;
     return PP_DWARF_CALL_UNKNOWN;
+}
+
+int pp_dwarf_entry_line(pp_dwarf *d, uintptr_t addr, char *file, size_t size, int *line)
+{
+    (void)d, (void)addr, (void)file, (void)size, (void)line;
+    return -1;
 }
 #endif

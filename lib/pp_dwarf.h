@@ -48,6 +48,11 @@ typedef struct pp_dwarf_where {
 /* 0 when at least the module is known, -1 when nothing is. */
 int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out);
 
+/* The first line-table row at exactly addr (a function's entry: gcc gives
+ * an outlined OpenMP body's first row the directive's line, the rows after
+ * it at the same address the body's first statement): 0 when found. */
+int pp_dwarf_entry_line(pp_dwarf *d, uintptr_t addr, char *file, size_t size, int *line);
+
 /* What the call before a return address calls, by DWARF's call-site entries
  * (gcc writes them with -g at -O1 and above): a construct's call into the
  * OpenMP runtime that a function of the program makes as a tail call (a

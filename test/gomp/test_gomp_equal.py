@@ -27,6 +27,8 @@ those of the plain run.  The programs:
 * nested.c: nested parallel regions with singles and tasks;
 * locks.c: the lock routines;
 * fortran.f90: a dynamic loop, sections, single with tasks, critical, locks;
+* taskflags.c: if(0), final, mergeable, priority, untied, detach, a task
+  with a large firstprivate block (the interposer's copy function);
 * mix.c: tasks run in a single's barrier, a nowait single's body, after a
   nowait loop, in a taskgroup; critical, locks, taskyield and a nested
   parallel region inside tasks; a barrier after a nowait single; three
@@ -119,6 +121,9 @@ class GompEqualsRebuild(unittest.TestCase):
 
     def test_fortran(self):
         self.equal("fortran.f90")
+
+    def test_task_clauses(self):
+        self.equal("taskflags.c")
 
     def test_tasks_everywhere(self):
         self.equal("mix.c", env={"OMP_MAX_ACTIVE_LEVELS": "2"})
