@@ -34,6 +34,19 @@ PP_GOMP_ENTRY(void, GOMP_parallel_loop_maybe_nonmonotonic_runtime,
               (void (*)(void *), void *, unsigned, long, long, long, unsigned), NULL)
 PP_GOMP_ENTRY(void, GOMP_parallel_sections,
               (void (*)(void *), void *, unsigned, unsigned, unsigned), NULL)
+/* the API of gcc before 4.9 */
+PP_GOMP_ENTRY(void, GOMP_parallel_start, (void (*)(void *), void *, unsigned), NULL)
+PP_GOMP_ENTRY(void, GOMP_parallel_end, (void), NULL)
+PP_GOMP_ENTRY(void, GOMP_parallel_sections_start, (void (*)(void *), void *, unsigned, unsigned),
+              NULL)
+PP_GOMP_ENTRY(void, GOMP_parallel_loop_static_start,
+              (void (*)(void *), void *, unsigned, long, long, long, long), NULL)
+PP_GOMP_ENTRY(void, GOMP_parallel_loop_dynamic_start,
+              (void (*)(void *), void *, unsigned, long, long, long, long), NULL)
+PP_GOMP_ENTRY(void, GOMP_parallel_loop_guided_start,
+              (void (*)(void *), void *, unsigned, long, long, long, long), NULL)
+PP_GOMP_ENTRY(void, GOMP_parallel_loop_runtime_start,
+              (void (*)(void *), void *, unsigned, long, long, long), NULL)
 PP_GOMP_ENTRY(void, GOMP_teams_reg, (void (*)(void *), void *, unsigned, unsigned, unsigned),
               NULL)
 PP_GOMP_ENTRY(void, GOMP_target_ext,

@@ -96,6 +96,8 @@ typedef struct pp_gomp_team {
     pp_gomp_ended *ended;
     uint64_t generation;
     bool primary_ran;         /* the primary's implicit task ran the trampoline */
+    bool legacy;              /* started by GOMP_parallel_start (gcc before 4.9) */
+    pp_task_handle forking;   /* the task that forked */
     pp_gomp_final primary_final; /* how it ends, when the region ends */
 } pp_gomp_team;
 
@@ -120,6 +122,8 @@ typedef struct pp_gomp_level {
     uint32_t n_ws; /* worksharing constructs begun on this implicit task */
     uint64_t ws_end; /* PP_GOMP_WS_ENDED: when */
     uint32_t met[PP_CALLSITE_KINDS]; /* constructs of each kind it met (for names) */
+    const void *outer_body;   /* the trampolines' thread-local facts before it */
+    uint32_t outer_in_task;
 } pp_gomp_level;
 
 #define PP_GOMP_LEVELS 64 /* nested parallel regions a thread keeps */
@@ -132,6 +136,7 @@ typedef struct pp_gomp_thread {
     uint32_t depth; /* level[depth] is the implicit task running now */
     pp_gomp_level level[PP_GOMP_LEVELS];
     pp_gomp_ended ended[PP_GOMP_LEVELS]; /* teams this thread encountered, by depth */
+    pp_gomp_team legacy[PP_GOMP_LEVELS]; /* GOMP_parallel_start's teams, by depth */
     /* a worker's last team: its barrier and implicit task end when the team
      * did (closed at the thread's next team, or at the end) */
     struct {

@@ -59,17 +59,11 @@ static void pp_gomp_final_begin(pp_gomp_team *team, pp_gomp_level *lv, pp_gomp_f
     pp_profile_enter_at(f->barrier, now);
 }
 
-static void pp_gomp_team_run(void *arg)
+/* A thread's implicit task of team begins (in the trampoline, or for the
+ * old API in GOMP_parallel_start, before the program calls the function
+ * itself on the primary). */
+static void pp_gomp_team_begin(pp_gomp_thread *t, pp_gomp_team *team)
 {
-    pp_gomp_team *team = arg;
-    pp_gomp_thread *t = pp_gomp_tls ? pp_gomp_tls : pp_gomp_thread_create();
-    if (!t || t->depth + 1 >= PP_GOMP_LEVELS) {
-        if (t)
-            PP_WARN_ONCE("parallel regions nested deeper than %d are not measured",
-                         PP_GOMP_LEVELS - 1);
-        team->fn(team->data);
-        return;
-    }
     uint64_t now = pp_timer_now();
     if (t->last.ended)
         pp_gomp_close_last_team(t, now);
@@ -86,16 +80,21 @@ static void pp_gomp_team_run(void *arg)
         pp_profile_enter_at(team->ws->main, now);
     /* the implicit task's own events: no explicit task of an outer level
      * is running its body on this thread meanwhile */
-    const void *outer = pp_gomp_body;
-    uint32_t in_task = pp_gomp_in_task;
+    lv->outer_body = pp_gomp_body;
+    lv->outer_in_task = pp_gomp_in_task;
     pp_gomp_body = (const void *)team->fn;
     pp_gomp_in_task = 0;
-    team->fn(team->data);
-    pp_gomp_body = outer;
-    pp_gomp_in_task = in_task;
-    now = pp_timer_now();
+}
+
+/* Its function returned: it waits in the barrier after it (ended where the
+ * region ends: the primary's when libgomp returns, a worker's later). */
+static void pp_gomp_team_finish(pp_gomp_thread *t, pp_gomp_team *team)
+{
+    pp_gomp_level *lv = &t->level[t->depth];
+    pp_gomp_body = lv->outer_body;
+    pp_gomp_in_task = lv->outer_in_task;
     pp_gomp_final f;
-    pp_gomp_final_begin(team, lv, &f, now);
+    pp_gomp_final_begin(team, lv, &f, pp_timer_now());
     lv->team = NULL;
     t->depth--;
     if (t == team->primary) {
@@ -106,6 +105,22 @@ static void pp_gomp_team_run(void *arg)
     t->last.ended = team->ended;
     t->last.generation = team->generation;
     t->last.final = f;
+}
+
+static void pp_gomp_team_run(void *arg)
+{
+    pp_gomp_team *team = arg;
+    pp_gomp_thread *t = pp_gomp_tls ? pp_gomp_tls : pp_gomp_thread_create();
+    if (!t || t->depth + 1 >= PP_GOMP_LEVELS) {
+        if (t)
+            PP_WARN_ONCE("parallel regions nested deeper than %d are not measured",
+                         PP_GOMP_LEVELS - 1);
+        team->fn(team->data);
+        return;
+    }
+    pp_gomp_team_begin(t, team);
+    team->fn(team->data);
+    pp_gomp_team_finish(t, team);
 }
 
 /* Fill team for a region at ra and fork; false when the region is not
@@ -131,13 +146,14 @@ static bool pp_gomp_fork(pp_gomp_thread *t, pp_gomp_team *team, const void *ra,
     team->ended = &t->ended[t->depth];
     team->generation = ++team->ended->generation;
     team->primary_ran = false;
+    team->legacy = false;
     team->fork_context = pp_profile_fork(team->parallel->main, (int)num_threads);
     return true;
 }
 
 /* The region ended on the primary: its barrier, combined construct,
  * implicit task, and the join, at one time, published for the workers. */
-static void pp_gomp_join(pp_task_handle forking, pp_gomp_team *team)
+static void pp_gomp_join(pp_gomp_team *team)
 {
     uint64_t now = pp_timer_now();
     pp_gomp_ended *e = team->ended;
@@ -147,7 +163,7 @@ static void pp_gomp_join(pp_task_handle forking, pp_gomp_team *team)
     __atomic_store_n(&e->at[k].generation, team->generation, __ATOMIC_RELEASE);
     if (team->primary_ran)
         pp_gomp_final_end(&team->primary_final, now);
-    pp_profile_join_at(team->parallel->main, forking, now);
+    pp_profile_join_at(team->parallel->main, team->forking, now);
 }
 
 /* The body every parallel entry point shares: call, with the trampoline in
@@ -161,9 +177,9 @@ static void pp_gomp_join(pp_task_handle forking, pp_gomp_team *team)
             real_call_fn_data(fn, data, __VA_ARGS__);                                          \
             break;                                                                             \
         }                                                                                      \
-        pp_task_handle forking_ = pp_profile_task_current();                                   \
+        team_.forking = pp_profile_task_current();                                             \
         real_call_fn_data(pp_gomp_team_run, &team_, __VA_ARGS__);                              \
-        pp_gomp_join(forking_, &team_);                                                        \
+        pp_gomp_join(&team_);                                                                  \
     } while (0)
 
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
@@ -211,3 +227,68 @@ PP_GOMP_PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided)
 PP_GOMP_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_runtime)
 PP_GOMP_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
 PP_GOMP_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+
+/* ---- the API of gcc before 4.9 ---------------------------------------------------
+
+   GOMP_parallel_start starts the team (the workers run the function), the
+   program calls the function itself on the primary, then GOMP_parallel_end.
+   The team's record lives in the primary's state (pp_gomp_thread.legacy)
+   from the start to the end. */
+
+#define PP_GOMP_PARALLEL_START(combined, real_call_fn_data, ...)                                \
+    do {                                                                                       \
+        const void *ra_ = __builtin_return_address(0);                                         \
+        pp_gomp_thread *t_ = pp_gomp_self();                                                   \
+        pp_gomp_team *team_ = t_ ? &t_->legacy[t_->depth] : NULL;                              \
+        if (!team_ || !pp_gomp_fork(t_, team_, ra_, fn, data, num_threads, (combined))) {      \
+            real_call_fn_data(fn, data, __VA_ARGS__);                                          \
+            break;                                                                             \
+        }                                                                                      \
+        team_->legacy = true;                                                                  \
+        team_->forking = pp_profile_task_current();                                            \
+        real_call_fn_data(pp_gomp_team_run, team_, __VA_ARGS__);                               \
+        pp_gomp_team_begin(t_, team_);                                                         \
+    } while (0)
+
+void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
+{
+    PP_GOMP_PARALLEL_START(PP_CALLSITE_KINDS, PP_GOMP_REAL(GOMP_parallel_start), num_threads);
+}
+
+void GOMP_parallel_sections_start(void (*fn)(void *), void *data, unsigned num_threads,
+                                  unsigned count)
+{
+    PP_GOMP_PARALLEL_START(PP_CALLSITE_SECTIONS, PP_GOMP_REAL(GOMP_parallel_sections_start),
+                           num_threads, count);
+}
+
+#define PP_GOMP_PARALLEL_LOOP_START(name)                                                      \
+    void name(void (*fn)(void *), void *data, unsigned num_threads, long start, long end,      \
+              long incr, long chunk_size)                                                      \
+    {                                                                                          \
+        PP_GOMP_PARALLEL_START(PP_CALLSITE_LOOP, PP_GOMP_REAL(name), num_threads, start, end,   \
+                               incr, chunk_size);                                              \
+    }
+PP_GOMP_PARALLEL_LOOP_START(GOMP_parallel_loop_static_start)
+PP_GOMP_PARALLEL_LOOP_START(GOMP_parallel_loop_dynamic_start)
+PP_GOMP_PARALLEL_LOOP_START(GOMP_parallel_loop_guided_start)
+
+void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data, unsigned num_threads,
+                                      long start, long end, long incr)
+{
+    PP_GOMP_PARALLEL_START(PP_CALLSITE_LOOP, PP_GOMP_REAL(GOMP_parallel_loop_runtime_start),
+                           num_threads, start, end, incr);
+}
+
+void GOMP_parallel_end(void)
+{
+    pp_gomp_thread *t = pp_gomp_self();
+    pp_gomp_team *team = t ? t->level[t->depth].team : NULL;
+    if (!team || !team->legacy || team->primary != t) {
+        PP_GOMP_REAL(GOMP_parallel_end)();
+        return;
+    }
+    pp_gomp_team_finish(t, team);
+    PP_GOMP_REAL(GOMP_parallel_end)();
+    pp_gomp_join(team);
+}
