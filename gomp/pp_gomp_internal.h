@@ -86,6 +86,9 @@ void pp_gomp_final_end(const pp_gomp_final *f, uint64_t end);
 /* A parallel region, on the encountering thread's stack while the real
  * GOMP_parallel runs (the team's threads read it in the trampoline). */
 typedef struct pp_gomp_team {
+    /* first: libgomp reads the first word of a region's data for
+     * GOMP_parallel_reductions (the reductions' address): its copy */
+    void *data0;
     void (*fn)(void *);
     void *data;
     int64_t fork_context;

@@ -167,8 +167,11 @@ static void pp_gomp_join(pp_gomp_team *team)
 }
 
 /* The body every parallel entry point shares: call, with the trampoline in
- * place of fn when the region is measured, the real entry. */
-#define PP_GOMP_PARALLEL(combined, real_call_fn_data, ...)                                      \
+ * place of fn when the region is measured, the real entry.  A region with
+ * task reductions (GOMP_parallel_reductions) has libgomp read the
+ * reductions' address from its data's first word: the team record's first
+ * word (data0) is a copy of it. */
+#define PP_GOMP_PARALLEL(combined, reductions, real_call_fn_data, ...)                          \
     do {                                                                                       \
         const void *ra_ = __builtin_return_address(0);                                         \
         pp_gomp_thread *t_ = pp_gomp_self();                                                   \
@@ -177,6 +180,8 @@ static void pp_gomp_join(pp_gomp_team *team)
             real_call_fn_data(fn, data, __VA_ARGS__);                                          \
             break;                                                                             \
         }                                                                                      \
+        if (reductions)                                                                        \
+            team_.data0 = *(void **)data;                                                      \
         team_.forking = pp_profile_task_current();                                             \
         real_call_fn_data(pp_gomp_team_run, &team_, __VA_ARGS__);                              \
         pp_gomp_join(&team_);                                                                  \
@@ -184,7 +189,7 @@ static void pp_gomp_join(pp_gomp_team *team)
 
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
 {
-    PP_GOMP_PARALLEL(PP_CALLSITE_KINDS, PP_GOMP_REAL(GOMP_parallel), num_threads, flags);
+    PP_GOMP_PARALLEL(PP_CALLSITE_KINDS, false, PP_GOMP_REAL(GOMP_parallel), num_threads, flags);
 }
 
 unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
@@ -192,7 +197,7 @@ unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_t
 {
     unsigned r = 0;
 #define PP_GOMP_CALL_REDUCTIONS(f, d, ...) (r = PP_GOMP_REAL(GOMP_parallel_reductions)(f, d, __VA_ARGS__))
-    PP_GOMP_PARALLEL(PP_CALLSITE_KINDS, PP_GOMP_CALL_REDUCTIONS, num_threads, flags);
+    PP_GOMP_PARALLEL(PP_CALLSITE_KINDS, true, PP_GOMP_CALL_REDUCTIONS, num_threads, flags);
 #undef PP_GOMP_CALL_REDUCTIONS
     return r;
 }
@@ -200,8 +205,8 @@ unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_t
 void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
                             unsigned count, unsigned flags)
 {
-    PP_GOMP_PARALLEL(PP_CALLSITE_SECTIONS, PP_GOMP_REAL(GOMP_parallel_sections), num_threads,
-                     count, flags);
+    PP_GOMP_PARALLEL(PP_CALLSITE_SECTIONS, false, PP_GOMP_REAL(GOMP_parallel_sections),
+                     num_threads, count, flags);
 }
 
 /* parallel loops: the loop region is the combined construct's */
@@ -209,15 +214,15 @@ void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads
     void name(void (*fn)(void *), void *data, unsigned num_threads, long start, long end,      \
               long incr, long chunk_size, unsigned flags)                                      \
     {                                                                                          \
-        PP_GOMP_PARALLEL(PP_CALLSITE_LOOP, PP_GOMP_REAL(name), num_threads, start, end, incr,   \
-                         chunk_size, flags);                                                   \
+        PP_GOMP_PARALLEL(PP_CALLSITE_LOOP, false, PP_GOMP_REAL(name), num_threads, start, end, \
+                         incr, chunk_size, flags);                                             \
     }
 #define PP_GOMP_PARALLEL_LOOP_RUNTIME(name)                                                    \
     void name(void (*fn)(void *), void *data, unsigned num_threads, long start, long end,      \
               long incr, unsigned flags)                                                       \
     {                                                                                          \
-        PP_GOMP_PARALLEL(PP_CALLSITE_LOOP, PP_GOMP_REAL(name), num_threads, start, end, incr,   \
-                         flags);                                                               \
+        PP_GOMP_PARALLEL(PP_CALLSITE_LOOP, false, PP_GOMP_REAL(name), num_threads, start, end, \
+                         incr, flags);                                                         \
     }
 PP_GOMP_PARALLEL_LOOP(GOMP_parallel_loop_static)
 PP_GOMP_PARALLEL_LOOP(GOMP_parallel_loop_dynamic)
