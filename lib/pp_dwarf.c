@@ -60,7 +60,7 @@ struct pp_dwarf {
     X(dwfl_module_info) X(dwfl_module_addrinfo) X(dwarf_getsrclines) X(dwarf_onesrcline)          \
     X(dwarf_lineaddr) X(dwarf_child) X(dwarf_siblingof) X(dwarf_formaddr) X(dwarf_hasattr)         \
     X(dwarf_dieoffset) X(dwfl_module_getsymtab) X(dwfl_module_getsym_info) X(dwarf_diecu)      \
-    X(dwarf_lowpc)
+    X(dwarf_lowpc) X(dwarf_formudata) X(dwarf_getsrcfiles) X(dwarf_filesrc)
 
 #define PP_DW_POINTER(f) __typeof__(&f) f;
 static struct {
@@ -131,6 +131,9 @@ static int pp_dw_load(void)
 #define dwfl_module_getsym_info pp_dw.dwfl_module_getsym_info
 #define dwarf_diecu pp_dw.dwarf_diecu
 #define dwarf_lowpc pp_dw.dwarf_lowpc
+#define dwarf_formudata pp_dw.dwarf_formudata
+#define dwarf_getsrcfiles pp_dw.dwarf_getsrcfiles
+#define dwarf_filesrc pp_dw.dwarf_filesrc
 
 static char *pp_dwarf_debuginfo_path;
 static Dwfl_Callbacks pp_dwarf_callbacks = {.debuginfo_path = &pp_dwarf_debuginfo_path};
@@ -220,6 +223,16 @@ static void pp_dwarf_fortran_name(Dwarf_Die *fn, const char *name, const char *l
 static void pp_dwarf_file(Dwarf_Die *cu, Dwarf_Die *fn, pp_dwarf_func *out)
 {
     const char *file = dwarf_decl_file(fn);
+    if (!file) { /* DWARF 5 counts files from 0, the unit's own: libdw 0.188
+                    refuses index 0 */
+        Dwarf_Attribute a;
+        Dwarf_Word idx;
+        Dwarf_Files *files;
+        size_t n = 0;
+        if (dwarf_formudata(dwarf_attr_integrate(fn, DW_AT_decl_file, &a), &idx) == 0 &&
+            dwarf_getsrcfiles(cu, &files, &n) == 0 && idx < n)
+            file = dwarf_filesrc(files, idx, NULL, NULL);
+    }
     int line = -1;
     if (dwarf_decl_line(fn, &line) != 0)
         line = -1;
@@ -307,6 +320,23 @@ static void pp_dwarf_end_line(Dwarf_Die *cu, Dwarf_Die *fn, Dwarf_Addr entry,
     }
 }
 
+/* The compilation unit holding addr.  dwfl_module_addrdie finds units
+ * through .debug_aranges, which clang does not write: then unit by unit
+ * (*store holds the unit found so). */
+static Dwarf_Die *pp_dwarf_addrdie(Dwfl_Module *m, Dwarf_Addr addr, Dwarf_Addr *bias,
+                                   Dwarf_Die *store)
+{
+    Dwarf_Die *cu = m ? dwfl_module_addrdie(m, addr, bias) : NULL;
+    if (cu || !m)
+        return cu;
+    Dwarf *dw = dwfl_module_getdwarf(m, bias);
+    Dwarf_CU *u = NULL;
+    while (dw && dwarf_get_units(dw, u, &u, NULL, NULL, store, NULL) == 0)
+        if (dwarf_haspc(store, addr - *bias) == 1)
+            return store;
+    return NULL;
+}
+
 int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
 {
     memset(out, 0, sizeof *out);
@@ -317,7 +347,8 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
     if (!m)
         return -1;
     Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = dwfl_module_addrdie(m, addr, &bias);
+    Dwarf_Die cu_store;
+    Dwarf_Die *cu = pp_dwarf_addrdie(m, addr, &bias, &cu_store);
     Dwarf_Die *scopes = NULL;
     int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
     Dwarf_Die *fn = NULL;
@@ -423,7 +454,8 @@ int pp_dwarf_entry_line(pp_dwarf *d, uintptr_t addr, char *file, size_t size, in
 {
     Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, addr) : NULL;
     Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = m ? dwfl_module_addrdie(m, addr, &bias) : NULL;
+    Dwarf_Die cu_store;
+    Dwarf_Die *cu = pp_dwarf_addrdie(m, addr, &bias, &cu_store);
     Dwarf_Lines *lines;
     size_t n;
     if (!cu || dwarf_getsrclines(cu, &lines, &n) != 0)
@@ -583,7 +615,8 @@ static void pp_dwarf_tails_of(pp_dwarf_tails *t, Dwarf_Die *fn)
             if (!s || strcmp(s, name) != 0 || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
                 continue;
             Dwarf_Addr bias = 0;
-            Dwarf_Die *cu = dwfl_module_addrdie(t->m, addr, &bias), *scopes = NULL;
+            Dwarf_Die cu_store;
+            Dwarf_Die *cu = pp_dwarf_addrdie(t->m, addr, &bias, &cu_store), *scopes = NULL;
             int k = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
             for (int j = 0; j < k; j++)
                 if (dwarf_tag(&scopes[j]) == DW_TAG_subprogram) {
@@ -619,7 +652,7 @@ static pp_dwarf_call pp_dwarf_tails_result(pp_dwarf_tails *t, uintptr_t *tail)
         *tail = t->found[0];
         return PP_DWARF_CALL_TAIL;
     }
-    return PP_DWARF_CALL_LOST;
+    return t->n == 0 && t->others == 0 ? PP_DWARF_CALL_UNSEEN : PP_DWARF_CALL_LOST;
 }
 
 pp_dwarf_call pp_dwarf_call_through(pp_dwarf *d, uintptr_t ra, const char *const *runtime,
@@ -629,7 +662,8 @@ pp_dwarf_call pp_dwarf_call_through(pp_dwarf *d, uintptr_t ra, const char *const
     callee[0] = '\0';
     Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, ra - 1) : NULL;
     Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = m ? dwfl_module_addrdie(m, ra - 1, &bias) : NULL, *scopes = NULL;
+    Dwarf_Die cu_store;
+    Dwarf_Die *cu = pp_dwarf_addrdie(m, ra - 1, &bias, &cu_store), *scopes = NULL;
     int n = cu ? dwarf_getscopes(cu, ra - 1 - bias, &scopes) : 0;
     /* the outermost function: its subtree holds the call; a function gcc
      * outlined (an OpenMP construct's body) is nested in its parent's entry
@@ -660,6 +694,46 @@ pp_dwarf_call pp_dwarf_call_through(pp_dwarf *d, uintptr_t ra, const char *const
     return r;
 }
 
+pp_dwarf_call pp_dwarf_call_decoded(pp_dwarf *d, uintptr_t ra, const char *const *runtime,
+                                    uintptr_t *callee, char *name, size_t size)
+{
+    name[0] = '\0';
+#if defined(__x86_64__)
+    /* the call before a return address: call rel32 (e8, 5 bytes) or
+     * call *disp32(%rip) (ff 15, 6 bytes, -fno-plt) */
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, ra - 1) : NULL;
+    Dwarf_Addr start = 0, end = 0;
+    if (!m || !dwfl_module_info(m, NULL, &start, &end, NULL, NULL, NULL, NULL) ||
+        ra < start + 6 || ra > end)
+        return PP_DWARF_CALL_UNKNOWN;
+    const unsigned char *code = (const unsigned char *)ra;
+    uintptr_t target;
+    int32_t rel;
+    if (code[-5] == 0xe8) {
+        memcpy(&rel, code - 4, sizeof rel);
+        target = ra + (uintptr_t)(intptr_t)rel;
+    } else if (code[-6] == 0xff && code[-5] == 0x15) {
+        memcpy(&rel, code - 4, sizeof rel);
+        memcpy(&target, (const void *)(ra + (uintptr_t)(intptr_t)rel), sizeof target);
+    } else {
+        return PP_DWARF_CALL_UNKNOWN;
+    }
+    Dwfl_Module *tm = dwfl_addrmodule(d->dwfl, target);
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *fn = tm ? dwfl_module_addrinfo(tm, target, &off, &sym, NULL, NULL, NULL) : NULL;
+    /* a PLT stub (no symbol of its own) or another module: the runtime */
+    if (tm != m || !fn || off != 0 || pp_dwarf_runtime(fn, runtime))
+        return PP_DWARF_CALL_DIRECT;
+    pp_dwarf_copy(name, size, fn);
+    *callee = target;
+    return PP_DWARF_CALL_LOST;
+#else
+    (void)d, (void)ra, (void)runtime, (void)callee, (void)size;
+    return PP_DWARF_CALL_UNKNOWN;
+#endif
+}
+
 /* The function whose code starts at pc, below die (depth first: functions
  * gcc outlines are nested in their parent's entry). */
 static bool pp_dwarf_find_function(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *fn)
@@ -685,7 +759,8 @@ pp_dwarf_call pp_dwarf_tail_of(pp_dwarf *d, uintptr_t fn_entry, const char *cons
 {
     Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, fn_entry) : NULL;
     Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = m ? dwfl_module_addrdie(m, fn_entry, &bias) : NULL, fn;
+    Dwarf_Die cu_store;
+    Dwarf_Die *cu = pp_dwarf_addrdie(m, fn_entry, &bias, &cu_store), fn;
     if (!cu || !pp_dwarf_find_function(cu, fn_entry - bias, &fn))
         return PP_DWARF_CALL_UNKNOWN;
     pp_dwarf_tails t = {.m = m, .bias = bias, .runtime = runtime, .targets = targets};
@@ -757,5 +832,14 @@ int pp_dwarf_entry_line(pp_dwarf *d, uintptr_t addr, char *file, size_t size, in
 {
     (void)d, (void)addr, (void)file, (void)size, (void)line;
     return -1;
+}
+
+pp_dwarf_call pp_dwarf_call_decoded(pp_dwarf *d, uintptr_t ra, const char *const *runtime,
+                                    uintptr_t *callee, char *name, size_t size)
+{
+    (void)d, (void)ra, (void)runtime, (void)callee;
+    if (size)
+        name[0] = '\0';
+    return PP_DWARF_CALL_UNKNOWN;
 }
 #endif

@@ -68,19 +68,30 @@ int pp_dwarf_entry_line(pp_dwarf *d, uintptr_t addr, char *file, size_t size, in
  * - LOST: it calls a function of the program whose tail call DWARF cannot
  *   single out, or calls through a pointer (callee: the function's name,
  *   "" when unknown);
+ * - UNSEEN: it calls a function of the program in which DWARF shows no
+ *   tail call into the runtime at all (clang writes no call-site entries
+ *   for calls of functions it has no declaration of);
  * - UNKNOWN: no call-site entry for ra (no debug information, -O0, or no
  *   libdw). */
 typedef enum pp_dwarf_call {
     PP_DWARF_CALL_UNKNOWN,
     PP_DWARF_CALL_DIRECT,
     PP_DWARF_CALL_TAIL,
-    PP_DWARF_CALL_LOST
+    PP_DWARF_CALL_LOST,
+    PP_DWARF_CALL_UNSEEN
 } pp_dwarf_call;
 pp_dwarf_call pp_dwarf_call_through(pp_dwarf *d, uintptr_t ra, const char *const *runtime,
                                     const char *const *targets, uintptr_t *tail, char *callee,
                                     size_t size);
+/* The same from the code, where DWARF has no call-site entry (clang writes
+ * them for few calls): the call instruction before ra decoded (x86-64: call
+ * rel32, call *disp32(%rip)); DIRECT when it calls the runtime (a PLT stub,
+ * another module, a runtime name), LOST with *callee (its entry) and name
+ * when it calls a function of the program, UNKNOWN otherwise. */
+pp_dwarf_call pp_dwarf_call_decoded(pp_dwarf *d, uintptr_t ra, const char *const *runtime,
+                                    uintptr_t *callee, char *name, size_t size);
 /* The same for the tail calls of the function whose code starts at
- * fn_entry (TAIL, LOST or UNKNOWN). */
+ * fn_entry (TAIL, LOST, UNSEEN or UNKNOWN). */
 pp_dwarf_call pp_dwarf_tail_of(pp_dwarf *d, uintptr_t fn_entry, const char *const *runtime,
                                const char *const *targets, uintptr_t *tail);
 
