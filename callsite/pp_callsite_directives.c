@@ -214,3 +214,28 @@ int pp_callsite_fortran_end_line(const char *file, int line)
     fclose(f);
     return end;
 }
+
+int pp_callsite_directives_named(const char *file, int from, int to, const char *word,
+                                 int *lines, int max)
+{
+    FILE *f = *file && from > 0 ? fopen(file, "r") : NULL;
+    if (!f)
+        return -1;
+    char src[512], name[64];
+    int n = 0;
+    size_t len = strlen(word);
+    for (int i = 1; i <= to && fgets(src, sizeof src, f); i++) {
+        if (i < from || !pp_callsite_directive_name(src, name, sizeof name) ||
+            !strncmp(name, "end", 3))
+            continue;
+        for (const char *p = name; (p = strstr(p, word)) != NULL; p += len)
+            if ((p == name || p[-1] == ' ') && (p[len] == '\0' || p[len] == ' ')) {
+                if (n < max)
+                    lines[n] = i;
+                n++;
+                break;
+            }
+    }
+    fclose(f);
+    return n;
+}

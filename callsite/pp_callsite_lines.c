@@ -37,6 +37,15 @@ static const char *const pp_callsite_first_word[PP_CALLSITE_KINDS] = {
     [PP_CALLSITE_ATOMIC] = "atomic",       [PP_CALLSITE_TASKLOOP_TASK] = "taskloop",
 };
 
+const char *pp_callsite_kind_word(pp_callsite_kind kind, const char *file)
+{
+    if (kind == PP_CALLSITE_LOOP && pp_callsite_fortran(file))
+        return "do";
+    if (kind == PP_CALLSITE_ANY_BARRIER || kind == PP_CALLSITE_IMPLICIT_BARRIER)
+        return "barrier";
+    return pp_callsite_first_word[kind];
+}
+
 static bool pp_callsite_is_barrier(pp_callsite_kind kind)
 {
     return kind == PP_CALLSITE_IMPLICIT_BARRIER || kind == PP_CALLSITE_ANY_BARRIER;

@@ -20,6 +20,10 @@ typedef struct pp_callsite_pos {
     int line;         /* the directive's line, 0 while unknown */
 } pp_callsite_pos;
 
+/* The word of the directive of a kind ("taskwait"; "do" for a Fortran
+ * loop), NULL for kinds without one of their own. */
+const char *pp_callsite_kind_word(pp_callsite_kind kind, const char *file);
+
 /* A construct reached through a tail call takes the tail call's position,
  * or is marked tail_lost (pp_callsite_tail.c). */
 void pp_callsite_tail(pp_dwarf *dwarf, const pp_callsite *c, pp_callsite_pos *pos);

@@ -42,4 +42,10 @@ void pp_callsite_directive_text(const char *file, int line, char *buf, size_t si
 int pp_callsite_directives_in(const char *file, int from, int to, const char *kind,
                               int *lines, int max);
 
+/* The lines of the directives whose construct name holds word ("taskwait"),
+ * lines from..to: how many (lines gets the first max), -1 when the file
+ * cannot be read. */
+int pp_callsite_directives_named(const char *file, int from, int to, const char *word,
+                                 int *lines, int max);
+
 #endif

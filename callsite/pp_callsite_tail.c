@@ -9,6 +9,10 @@
  * takes.  Where foo has several such tail calls of the construct's entry
  * points, or the call goes through a pointer, the position is lost: the name
  * says so (and names foo when known) instead of taking the caller's line.
+ * Where DWARF has no call-site entry for the call (clang writes them for few
+ * calls), the call instruction is decoded (lib/pp_dwarf.c); and where the
+ * tail call itself cannot be found, foo's lines are searched: one directive
+ * of the construct's kind there is the construct.
  * An event source that sees a tail call out of an outlined body of its own
  * (the libgomp interposer's trampolines) reports the body instead of the
  * return address (pp_callsite.tail_body): the tail call inside the body is
@@ -17,6 +21,8 @@
 
 #include <stdio.h>
 #include <string.h>
+
+#include "callsite/pp_callsite_source.h"
 
 static const char *const pp_callsite_runtime[] = {"GOMP_", "__kmpc_", "omp_", NULL};
 
@@ -64,6 +70,24 @@ static const char *const *pp_callsite_targets(pp_callsite_kind kind)
     return NULL;
 }
 
+/* The construct's directive inside the function at fn: the one directive
+ * of its kind within the function's lines (false: none or several). */
+static bool pp_callsite_in_function(pp_dwarf *dwarf, uintptr_t fn, const pp_callsite *c,
+                                    pp_callsite_pos *pos)
+{
+    pp_dwarf_func f;
+    if (!fn || pp_dwarf_lookup(dwarf, fn, &f) != 0 || f.line <= 0 || f.end_line < f.line ||
+        !f.file[0])
+        return false;
+    const char *word = pp_callsite_kind_word(c->kind, f.file);
+    int line = 0;
+    if (!word || pp_callsite_directives_named(f.file, f.line, f.end_line, word, &line, 1) != 1)
+        return false;
+    snprintf(pos->w.file, sizeof pos->w.file, "%s", f.file);
+    pos->w.line = line;
+    return true;
+}
+
 void pp_callsite_tail(pp_dwarf *dwarf, const pp_callsite *c, pp_callsite_pos *pos)
 {
     const char *const *targets = pp_callsite_targets(c->kind);
@@ -75,11 +99,26 @@ void pp_callsite_tail(pp_dwarf *dwarf, const pp_callsite *c, pp_callsite_pos *po
     if (__atomic_load_n(&c->tail_body, __ATOMIC_RELAXED)) {
         r = pp_dwarf_tail_of(dwarf, at, pp_callsite_runtime, targets, &tail);
         snprintf(callee, sizeof callee, "%s", pos->w.function);
-        if (r == PP_DWARF_CALL_UNKNOWN)
+        if (r == PP_DWARF_CALL_UNKNOWN || r == PP_DWARF_CALL_UNSEEN)
             r = PP_DWARF_CALL_LOST; /* the body's tail call, whatever DWARF says */
     } else {
         r = pp_dwarf_call_through(dwarf, at, pp_callsite_runtime, targets, &tail, callee,
                                   sizeof callee);
+        if (r == PP_DWARF_CALL_UNKNOWN || r == PP_DWARF_CALL_UNSEEN) {
+            /* no call-site entry, or none in the callee: the instruction */
+            uintptr_t fn = 0;
+            char decoded[256];
+            pp_dwarf_call d = pp_dwarf_call_decoded(dwarf, at, pp_callsite_runtime, &fn,
+                                                    decoded, sizeof decoded);
+            if (d == PP_DWARF_CALL_LOST && pp_callsite_in_function(dwarf, fn, c, pos))
+                return;
+            if (r == PP_DWARF_CALL_UNKNOWN) {
+                r = d;
+                snprintf(callee, sizeof callee, "%s", decoded);
+            } else {
+                r = PP_DWARF_CALL_LOST;
+            }
+        }
     }
     if (r == PP_DWARF_CALL_TAIL) {
         pp_dwarf_where w;
@@ -90,6 +129,8 @@ void pp_callsite_tail(pp_dwarf *dwarf, const pp_callsite *c, pp_callsite_pos *po
             pos->w = w;
         }
     } else if (r == PP_DWARF_CALL_LOST) {
+        if (c->tail_body && pp_callsite_in_function(dwarf, at, c, pos))
+            return;
         pos->tail_lost = true;
         snprintf(pos->tail_callee, sizeof pos->tail_callee, "%s", callee);
     }

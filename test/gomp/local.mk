@@ -3,7 +3,7 @@
 # by the pompprof wrapper; the comparison of two event sources (sources.py)
 # and the launcher.
 GOMP_TESTS = test/gomp/test_gomp_equal.py test/gomp/test_gomp_launcher.py \
-	test/gomp/test_gomp_api.py
+	test/gomp/test_gomp_api.py test/gomp/test_tail_calls.py
 TESTS += $(GOMP_TESTS)
 EXTRA_DIST += $(GOMP_TESTS) test/gomp/sources.py test/gomp/progs/singles.c \
 	test/gomp/progs/sections.c test/gomp/progs/taskloop_red.c test/gomp/progs/fibtail.c \
