@@ -51,8 +51,8 @@ void pp_gomp_resolve(void);
  * not measured by OPARI2 already): set once at start. */
 extern bool pp_gomp_on;
 
-/* Something was measured (a construct met, a lock routine called): for the
- * line a run that measured nothing gets at its end. */
+/* A lock routine was measured (constructs: pp_callsite_count): for the line
+ * a run that measured nothing gets at its end. */
 extern bool pp_gomp_measured;
 /* target and teams regions met, which are not measured (pp_gomp_off.c) */
 extern unsigned pp_gomp_unmeasured;
@@ -84,7 +84,9 @@ typedef struct pp_gomp_final {
 void pp_gomp_final_end(const pp_gomp_final *f, uint64_t end);
 
 /* A parallel region, on the encountering thread's stack while the real
- * GOMP_parallel runs (the team's threads read it in the trampoline). */
+ * GOMP_parallel runs (the team's threads read it in the trampoline); for
+ * the API of gcc before 4.9 in the encountering thread's state
+ * (pp_gomp_thread.legacy) from GOMP_parallel_start to GOMP_parallel_end. */
 typedef struct pp_gomp_team {
     /* first: libgomp reads the first word of a region's data for
      * GOMP_parallel_reductions (the reductions' address): its copy */
@@ -189,12 +191,11 @@ extern uintptr_t pp_gomp_text_lo, pp_gomp_text_size;
  * address inside the interposer's trampolines belongs to a tail call of
  * the outlined body they run (pp_gomp_body): that body is the construct's
  * address, marked so for its name (callsite/pp_callsite_tail.c). */
-pp_callsite *pp_gomp_site_tail(pp_gomp_thread *t, const void *ra, pp_callsite_kind kind);
-static inline pp_callsite *pp_gomp_site(pp_gomp_thread *t, const void *ra,
-                                        pp_callsite_kind kind)
+pp_callsite *pp_gomp_site_tail(const void *ra, pp_callsite_kind kind);
+static inline pp_callsite *pp_gomp_site(const void *ra, pp_callsite_kind kind)
 {
     if (__builtin_expect((uintptr_t)ra - pp_gomp_text_lo < pp_gomp_text_size, 0))
-        return pp_gomp_site_tail(t, ra, kind);
+        return pp_gomp_site_tail(ra, kind);
     return pp_callsite_get(ra, kind);
 }
 
@@ -254,7 +255,7 @@ static inline pp_callsite *pp_gomp_begin(const void *ra, pp_callsite_kind kind,
     if (!t)
         return NULL;
     pp_gomp_settle(t, inside_single);
-    return pp_gomp_site(t, ra, kind);
+    return pp_gomp_site(ra, kind);
 }
 
 /* ---- the parts ------------------------------------------------------------ */

@@ -132,9 +132,9 @@ static bool pp_gomp_fork(pp_gomp_thread *t, pp_gomp_team *team, const void *ra,
     if (t->depth + 1 >= PP_GOMP_LEVELS)
         return false;
     pp_gomp_settle(t, true); /* maybe inside a single's body */
-    team->parallel = pp_gomp_site(t, ra, PP_CALLSITE_PARALLEL);
-    team->barrier = pp_gomp_site(t, ra, PP_CALLSITE_IMPLICIT_BARRIER);
-    team->ws = combined != PP_CALLSITE_KINDS ? pp_gomp_site(t, ra, combined) : NULL;
+    team->parallel = pp_gomp_site(ra, PP_CALLSITE_PARALLEL);
+    team->barrier = pp_gomp_site(ra, PP_CALLSITE_IMPLICIT_BARRIER);
+    team->ws = combined != PP_CALLSITE_KINDS ? pp_gomp_site(ra, combined) : NULL;
     if (!team->parallel || !team->barrier || (combined != PP_CALLSITE_KINDS && !team->ws))
         return false;
     pp_callsite_body(team->parallel, (const void *)fn);

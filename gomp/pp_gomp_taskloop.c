@@ -21,7 +21,7 @@
     {                                                                                          \
         const void *ra = __builtin_return_address(0);                                          \
         pp_callsite *c = pp_gomp_begin(ra, PP_CALLSITE_TASKLOOP, true);                        \
-        pp_callsite *task = c ? pp_gomp_site(pp_gomp_tls, ra, PP_CALLSITE_TASKLOOP_TASK) : NULL; \
+        pp_callsite *task = c ? pp_gomp_site(ra, PP_CALLSITE_TASKLOOP_TASK) : NULL;            \
         if (!task) {                                                                           \
             PP_GOMP_REAL(name)(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,         \
                                priority, start, end, step);                                    \

@@ -37,9 +37,8 @@ pp_gomp_thread *pp_gomp_thread_create(void)
     return t;
 }
 
-pp_callsite *pp_gomp_site_tail(pp_gomp_thread *t, const void *ra, pp_callsite_kind kind)
+pp_callsite *pp_gomp_site_tail(const void *ra, pp_callsite_kind kind)
 {
-    (void)t;
     if (!pp_gomp_body)
         return pp_callsite_get(ra, kind);
     pp_callsite *c = pp_callsite_get(pp_gomp_body, kind);

@@ -28,7 +28,7 @@ pp_gomp_level *pp_gomp_ws_begin(pp_gomp_thread *t, const void *ra, pp_callsite_k
 {
     pp_gomp_level *lv = pp_gomp_level_of(t);
     pp_gomp_settle(t, false);
-    pp_callsite *c = pp_gomp_site(t, ra, kind);
+    pp_callsite *c = pp_gomp_site(ra, kind);
     if (!c)
         return NULL;
     pp_profile_enter(c->main);
