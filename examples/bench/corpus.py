@@ -4,16 +4,17 @@ CORPUS=DIR'), such as the public OpenMP Examples (github.com/OpenMP/Examples,
 fetched by the user: it is not part of pompprof).
 
 Every C, C++ and Fortran source below DIR (*.c, *.cpp, *.f90, *.f) is built
-with gcc, g++ or gfortran -fopenmp -O2 -g (the same, with -fopenmp, for the
-Fortran module files a source needs is not attempted: a source that does not
-build and link alone is left out).  Each program that links runs plain at 1
-and 2 threads (30 s at most), twice (a program whose output differs between
-two plain runs prints something that depends on scheduling: its output is not
-compared), then under `pompprof run` (the build tree's) at the same thread
-counts.  Counted, per run:
+with gcc, g++ or gfortran -fopenmp -O2 -g (building the Fortran modules a
+source needs is not attempted: a source that does not build and link alone is
+left out).  Each program that links runs plain at 1
+and 2 threads (30 s at most), three times (a program whose output differs
+between plain runs prints something that depends on scheduling: its output
+and stderr are not compared), then under `pompprof run` (the build tree's) at
+the same thread counts.  Counted, per run:
 
-* same exit status as plain, same output (stdout) where the plain output is
-  stable; crashes (a signal) under pompprof run where plain did not;
+* same exit status as plain where the plain runs agree on it, same output
+  (stdout) where the plain output is stable; crashes (a signal) under
+  pompprof run where plain did not;
 * a profile written; the pompprof lines on stderr (a run that measured
   nothing says why in one); the stderr of the program itself compared.
 
@@ -62,7 +63,8 @@ def main():
     ap.add_argument("--builddir", default=".")
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--runtime", default="native", choices=["native", "llvm"])
+    ap.add_argument("--runtime", default="native", choices=["native", "llvm", "default"],
+                    help="pompprof run's --runtime (default: none given, for an older build)")
     args = ap.parse_args()
     pompprof = os.path.join(os.path.abspath(args.builddir), "scripts", "pompprof")
     libdir = os.path.join(os.path.abspath(args.builddir), ".libs")
@@ -71,6 +73,7 @@ def main():
         return 1
     tmp = tempfile.mkdtemp(prefix="pompprof-corpus.")
     counts = collections.Counter()
+    reasons = collections.Counter()
     notes = []
     try:
         for src in sources(args.corpus):
@@ -82,17 +85,20 @@ def main():
             name = os.path.relpath(src, args.corpus)
             for t in args.threads:
                 plain = run([exe], t, cwd=tmp)
-                again = run([exe], t, cwd=tmp)
-                stable = plain[1] == again[1]
+                again = [run([exe], t, cwd=tmp) for _ in range(2)]
+                stable = all(a[1] == plain[1] and a[2] == plain[2] for a in again)
                 out = tempfile.mkdtemp(dir=tmp)
-                got = run([pompprof, "run", "--runtime=" + args.runtime, "--output=" + out,
-                           "--", exe], t, {"POMPPROF_LIBDIR": libdir}, cwd=tmp)
+                runtime = [] if args.runtime == "default" else ["--runtime=" + args.runtime]
+                got = run([pompprof, "run"] + runtime + ["--output=" + out, "--", exe], t,
+                          {"POMPPROF_LIBDIR": libdir}, cwd=tmp)
                 counts["runs"] += 1
                 ours = [l for l in got[2].splitlines() if l.startswith("pompprof:")]
                 theirs = [l for l in got[2].splitlines() if not l.startswith("pompprof:")]
                 plain_err = plain[2].splitlines()
                 written = any(f.endswith(".cubex") for f in os.listdir(out))
-                if got[0] == plain[0]:
+                if any(a[0] != plain[0] for a in again):
+                    counts["exit status depends on the run"] += 1
+                elif got[0] == plain[0]:
                     counts["same exit status"] += 1
                 else:
                     crash = isinstance(got[0], int) and got[0] < 0 and not (
@@ -109,10 +115,13 @@ def main():
                     notes.append("%s t=%d: output differs" % (name, t))
                 if theirs != plain_err and stable:
                     counts["program's stderr differs"] += 1
+                    notes.append("%s t=%d: the program's stderr differs" % (name, t))
                 if written:
                     counts["profiles written"] += 1
                 if any("nothing measured" in l for l in ours):
                     counts["said: nothing measured"] += 1
+                    why = [l for l in ours if "nothing measured" in l][0]
+                    reasons[re.sub(r".*nothing measured: \S+ ", "", why)] += 1
                     if written:
                         notes.append("%s t=%d: nothing measured, yet a profile" % (name, t))
                 elif not written and plain[0] == 0:
@@ -128,10 +137,12 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
     print("== pompprof run --runtime=%s over %s" % (args.runtime, args.corpus))
     for k in ("sources", "programs", "runs", "same exit status", "crashes", "other exit status",
-              "same output", "other output", "output depends on scheduling",
+              "exit status depends on the run", "same output", "other output", "output depends on scheduling",
               "program's stderr differs", "profiles written", "said: nothing measured",
               "silent missing profile", "runs with other pompprof lines"):
         print("%-34s %6d" % (k, counts[k]))
+    for why, n in reasons.most_common():
+        print("  nothing measured, %d runs: %s" % (n, why))
     for n in notes:
         print("  " + n)
     return 0
