@@ -48,7 +48,8 @@ typedef enum pp_callsite_kind {
     PP_CALLSITE_TASKYIELD,
     PP_CALLSITE_FLUSH,
     PP_CALLSITE_ATOMIC,
-    PP_CALLSITE_TASKLOOP_TASK, /* the tasks of a taskloop: "!$omp task" at its line */
+    PP_CALLSITE_TASKLOOP_TASK,      /* a task a taskloop made for a chunk of its loop */
+    PP_CALLSITE_TASKLOOP_GENERATOR, /* a task libomp made to create some of them */
     PP_CALLSITE_KINDS
 } pp_callsite_kind;
 
@@ -81,6 +82,10 @@ typedef struct pp_callsite {
      * made the construct (its return address was the event source's own
      * code, which called the function); set once, when made. */
     bool tail_body;
+    /* PP_CALLSITE_TASKLOOP_GENERATOR only: the taskloop task construct its
+     * tasks were created as, whose creation region they are in (set when a
+     * generator is first seen, always to the same value) */
+    struct pp_callsite *created_as;
 } pp_callsite;
 
 #define PP_CALLSITE_PLACES UINT64_MAX
@@ -141,6 +146,19 @@ static inline pp_callsite *pp_callsite_get(const void *codeptr, pp_callsite_kind
 }
 /* By index (lock-free), NULL for an unknown index. */
 pp_callsite *pp_callsite_at(uint32_t index);
+/* By an index an event source kept (lock-free, unchecked: only an index
+ * the registry handed out, which reached the reading thread through the
+ * runtime's own synchronization).  At most PP_CALLSITE_MAX constructs. */
+#define PP_CALLSITE_CHUNK_BITS 10
+#define PP_CALLSITE_CHUNK (1u << PP_CALLSITE_CHUNK_BITS)
+#define PP_CALLSITE_INDEX_BITS 20
+#define PP_CALLSITE_MAX (1u << PP_CALLSITE_INDEX_BITS)
+extern pp_callsite *pp_callsite_chunks_[] __attribute__((visibility("hidden")));
+static inline pp_callsite *pp_callsite_of(uint32_t index)
+{
+    return &pp_callsite_chunks_[index >> PP_CALLSITE_CHUNK_BITS]
+                               [index & (PP_CALLSITE_CHUNK - 1)];
+}
 /* How many constructs exist. */
 uint32_t pp_callsite_count(void);
 

@@ -40,7 +40,8 @@ static pp_callsite_words pp_callsite_words_of(pp_callsite_kind kind, const pp_dw
 {
     switch (kind) {
     case PP_CALLSITE_PARALLEL: return (pp_callsite_words){"parallel", NULL};
-    case PP_CALLSITE_LOOP: return (pp_callsite_words){pp_callsite_fortran(w->file) ? "do" : "for", NULL};
+    case PP_CALLSITE_LOOP:
+        return (pp_callsite_words){pp_callsite_fortran(w->file) ? "do" : "for", NULL};
     case PP_CALLSITE_SECTIONS: return (pp_callsite_words){"sections", "section"};
     case PP_CALLSITE_SINGLE: return (pp_callsite_words){"single", "single sblock"};
     case PP_CALLSITE_WORKSHARE: return (pp_callsite_words){"workshare", NULL};
@@ -63,7 +64,9 @@ static pp_callsite_words pp_callsite_words_of(pp_callsite_kind kind, const pp_dw
     case PP_CALLSITE_TASKYIELD: return (pp_callsite_words){"taskyield", NULL};
     case PP_CALLSITE_FLUSH: return (pp_callsite_words){"flush", NULL};
     case PP_CALLSITE_ATOMIC: return (pp_callsite_words){"atomic", NULL};
-    case PP_CALLSITE_TASKLOOP_TASK: return (pp_callsite_words){"task", NULL};
+    case PP_CALLSITE_TASKLOOP_TASK:
+        return (pp_callsite_words){"taskloop task", "create taskloop task"};
+    case PP_CALLSITE_TASKLOOP_GENERATOR: return (pp_callsite_words){"taskloop generator", NULL};
     case PP_CALLSITE_KINDS: break;
     }
     return (pp_callsite_words){"unknown region", NULL};

@@ -17,14 +17,14 @@
 
 #include "lib/pp_message.h"
 
-#define PP_CALLSITE_CHUNK_BITS 10
-#define PP_CALLSITE_CHUNK (1u << PP_CALLSITE_CHUNK_BITS)
-#define PP_CALLSITE_MAX_CHUNKS 2048 /* 2 M constructs: the index has 21 bits */
+#define PP_CALLSITE_MAX_CHUNKS (PP_CALLSITE_MAX / PP_CALLSITE_CHUNK)
+_Static_assert(PP_CALLSITE_MAX % PP_CALLSITE_CHUNK == 0, "whole chunks");
 
 __thread pp_callsite_table pp_callsite_mine __attribute__((tls_model("initial-exec")));
 
 static pthread_mutex_t pp_callsite_registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static pp_callsite *pp_callsite_chunks[PP_CALLSITE_MAX_CHUNKS];
+/* (pp_callsite_of reads it on the event path) */
+pp_callsite *pp_callsite_chunks_[PP_CALLSITE_MAX_CHUNKS];
 static uint32_t pp_callsite_n; /* published count */
 /* the registry's hash: (codeptr, kind) -> construct, under the lock */
 static pp_callsite_slot *pp_callsite_reg;
@@ -54,7 +54,8 @@ static const struct {
     [PP_CALLSITE_TASKYIELD] = {"taskwait", NULL},
     [PP_CALLSITE_FLUSH] = {"flush", NULL},
     [PP_CALLSITE_ATOMIC] = {"atomic", NULL},
-    [PP_CALLSITE_TASKLOOP_TASK] = {"task", NULL},
+    [PP_CALLSITE_TASKLOOP_TASK] = {"task", "task create"},
+    [PP_CALLSITE_TASKLOOP_GENERATOR] = {"task", NULL},
 };
 
 /* A construct's home slot in a table of n_slots (a power of two). */
@@ -119,20 +120,22 @@ static pp_callsite *pp_callsite_registry_get(const void *codeptr, pp_callsite_ki
         return c;
     uint32_t index = pp_callsite_n, chunk = index >> PP_CALLSITE_CHUNK_BITS;
     if (chunk >= PP_CALLSITE_MAX_CHUNKS) {
-        PP_WARN_ONCE("more than %u OpenMP constructs; further ones are not measured",
+        PP_WARN_ONCE("more than %u OpenMP constructs (code addresses and kinds); further ones "
+                     "are not measured",
                      PP_CALLSITE_MAX_CHUNKS * PP_CALLSITE_CHUNK);
         return NULL;
     }
-    if (!pp_callsite_chunks[chunk] &&
-        !(pp_callsite_chunks[chunk] = calloc(PP_CALLSITE_CHUNK, sizeof(pp_callsite))))
+    if (!pp_callsite_chunks_[chunk] &&
+        !(pp_callsite_chunks_[chunk] = calloc(PP_CALLSITE_CHUNK, sizeof(pp_callsite))))
         return NULL;
     if (pp_callsite_slots_reserve(&pp_callsite_reg, &pp_callsite_reg_slots, pp_callsite_reg_used))
         return NULL;
-    c = &pp_callsite_chunks[chunk][index & (PP_CALLSITE_CHUNK - 1)];
+    c = &pp_callsite_chunks_[chunk][index & (PP_CALLSITE_CHUNK - 1)];
     c->codeptr = codeptr;
     c->kind = kind;
     c->index = index;
-    c->main = pp_callsite_define(codeptr, pp_callsite_roles[kind].role, pp_callsite_roles[kind].role);
+    c->main =
+        pp_callsite_define(codeptr, pp_callsite_roles[kind].role, pp_callsite_roles[kind].role);
     c->inner = pp_callsite_roles[kind].inner_role
                    ? pp_callsite_define(codeptr, pp_callsite_roles[kind].inner_role,
                                     pp_callsite_roles[kind].inner_role)
@@ -170,7 +173,7 @@ pp_callsite *pp_callsite_at(uint32_t index)
 {
     if (index >= __atomic_load_n(&pp_callsite_n, __ATOMIC_ACQUIRE))
         return NULL;
-    return &pp_callsite_chunks[index >> PP_CALLSITE_CHUNK_BITS][index & (PP_CALLSITE_CHUNK - 1)];
+    return &pp_callsite_chunks_[index >> PP_CALLSITE_CHUNK_BITS][index & (PP_CALLSITE_CHUNK - 1)];
 }
 
 uint32_t pp_callsite_count(void)

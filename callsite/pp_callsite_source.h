@@ -17,8 +17,12 @@ void pp_callsite_critical_name(const char *src, char *name, size_t size);
  * Fortran, its end directive. */
 int pp_callsite_end_line(const char *file, int line);
 int pp_callsite_fortran_end_line(const char *file, int line);
+/* The lines of the directives naming word nearest to `line` within 3 lines
+ * above and within 40 below (0: none; both `line` when it holds one). */
+void pp_callsite_directive_lines(const char *file, int line, const char *word, int *above,
+                                 int *below);
 /* The line of the directive naming word nearest to `line` (3 lines above,
- * 40 below), else `line`. */
+ * 40 below, above on a tie), else `line`. */
 int pp_callsite_directive_line(const char *file, int line, const char *word);
 /* Whether line `line` of file is a directive naming word. */
 bool pp_callsite_directive_at(const char *file, int line, const char *word);

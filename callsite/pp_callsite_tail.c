@@ -44,7 +44,8 @@ static const char *const *pp_callsite_targets(pp_callsite_kind kind)
     case PP_CALLSITE_SINGLE: PP_TARGETS("GOMP_single_*", "__kmpc_single")
     case PP_CALLSITE_WORKSHARE: PP_TARGETS("__kmpc_single", "__kmpc_for_static_init_*")
     case PP_CALLSITE_TASKLOOP:
-    case PP_CALLSITE_TASKLOOP_TASK: PP_TARGETS("GOMP_taskloop*", "__kmpc_taskloop*")
+    case PP_CALLSITE_TASKLOOP_TASK:
+    case PP_CALLSITE_TASKLOOP_GENERATOR: PP_TARGETS("GOMP_taskloop*", "__kmpc_taskloop*")
     case PP_CALLSITE_MASKED: PP_TARGETS("__kmpc_master", "__kmpc_masked")
     case PP_CALLSITE_BARRIER:
     case PP_CALLSITE_ANY_BARRIER:

@@ -196,7 +196,8 @@ unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_t
                                   unsigned flags)
 {
     unsigned r = 0;
-#define PP_GOMP_CALL_REDUCTIONS(f, d, ...) (r = PP_GOMP_REAL(GOMP_parallel_reductions)(f, d, __VA_ARGS__))
+#define PP_GOMP_CALL_REDUCTIONS(f, d, ...)                                                         \
+    (r = PP_GOMP_REAL(GOMP_parallel_reductions)(f, d, __VA_ARGS__))
     PP_GOMP_PARALLEL(PP_CALLSITE_KINDS, true, PP_GOMP_CALL_REDUCTIONS, num_threads, flags);
 #undef PP_GOMP_CALL_REDUCTIONS
     return r;

@@ -24,7 +24,13 @@ pp_ompt_thread *pp_ompt_thread_create(void)
         return NULL;
     }
     /* an engine handle carries the location index + 1 in its top bits */
-    t->number = (uint32_t)((pp_profile_task_new_handle() >> 40) - 1);
+    t->number = (uint32_t)((pp_profile_task_new_handle() >> PP_OMPT_ENGINE_LOCATION_SHIFT) - 1);
+    t->value_base = pp_ompt_value_base(t->number);
+    pp_ompt_pending_update(t);
+    if (!t->value_base)
+        PP_WARN_ONCE("more than %u threads: the tasks that thread %u and later ones create are "
+                     "not measured (their time stays with the enclosing region)",
+                     PP_OMPT_MAX_THREADS, t->number);
     t->location = pp_profile_location_ref();
     t->next = __atomic_load_n(&pp_ompt_thread_list, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(&pp_ompt_thread_list, &t->next, t, 1, __ATOMIC_RELEASE,

@@ -11,10 +11,18 @@ typedef int (*pp_profile_runfacts_fn)(void *user, const char *key, const char *v
  * run ended, and say once when more threads ran than cores are online. */
 void pp_profile_runfacts_note_end(void);
 
-/* Which event source made the profile: "opari2" (the default), "ompt" or
- * "gomp" (the fact event_source).  source must stay valid; set it before
- * pp_profile_init (a trace saves the facts when it starts). */
+/* The event source that measures this run, reported as the fact
+ * "event_source": "opari2" (the default: libpompprof, its POMP2 layer),
+ * "ompt" (libpompprof_ompt), "gomp" (the libgomp interposer).  A static
+ * string, set once at start-up by the source's library. */
 void pp_profile_runfacts_set_source(const char *source);
+
+/* A fact an event source knows (the function source: how the functions
+ * were instrumented), kept until the end (copied; the same key again
+ * replaces the value; at most PP_RUNFACTS_SET of them).  Thread-safe; not
+ * for the event path.  0, or -1 when full or out of memory. */
+#define PP_RUNFACTS_SET 8
+int pp_profile_runfacts_set(const char *key, const char *value);
 
 /* Every fact, in a fixed order; the bitwise or of fn's returns. */
 int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user);

@@ -34,7 +34,9 @@ const char *pp_replay_label_name(const pp_replay *r, uint32_t label)
     case PP_LABEL_OVERHEAD_SCHED: return "overhead: scheduling (tasks ready)";
     case PP_LABEL_OVERHEAD_SYNC: return "overhead: blocked (tasks ready)";
     case PP_LABEL_CREATE: return "task creation";
-    case PP_LABEL_FLUSH: return "trace flush or start";
+    case PP_LABEL_FLUSH: return "measurement (trace start, flushes)";
+    case PP_LABEL_SERIAL: return "serial (outside parallel regions)";
+    case PP_LABEL_FORKJOIN: return "fork/join";
     case PP_LABEL_UNDETERMINED: return "undetermined (depend tasks waiting)";
     default: break;
     }

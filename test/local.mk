@@ -11,6 +11,7 @@ include test/lint/local.mk
 include test/ompt/local.mk
 include test/gomp/local.mk
 include test/view/local.mk
+include test/numbers/local.mk
 
 # a copy of the sources without build products, for nested builds
 EXTRA_DIST += test/clean_copy.sh

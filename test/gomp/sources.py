@@ -220,13 +220,12 @@ def _unseen(ref, got, sources):
 
 def _taskloop_tasks(ref, got, sources):
     """Each task libgomp makes of a taskloop's chunks is an instance of the
-    construct's "!$omp task" (named at the taskloop's line); the rebuild
-    measures the taskloop as one region and has no such instances: they are
-    left out of the interposer's profile (their counts are checked where a
-    test knows them)."""
+    construct "!$omp taskloop task" (named at the taskloop's line, as the OMPT
+    tool names them); the rebuild measures the taskloop as one region and has
+    no such instances: they are left out of the interposer's profile (their
+    counts are checked where a test knows them)."""
     def chunk_task(name):
-        return name.startswith("!$omp task @") and \
-            re.match(r"\s*(#pragma omp|!\$omp)\s+(\w+\s+)?taskloop", directive_text(sources, name))
+        return name.startswith("!$omp taskloop task @")
     got.tasks = {p: v for p, v in got.tasks.items()
                  if not chunk_task(p.split(" > ")[1] if " > " in p else "")}
     got.instances = {k: v for k, v in got.instances.items() if not chunk_task(k)}

@@ -99,9 +99,9 @@ class GompEqualsRebuild(unittest.TestCase):
         self.equal("sections.c")
 
     def test_taskloops(self):
-        self.equal("taskloop_red.c", instances={"!$omp task @taskloop_red.c:16": 20,
-                                                "!$omp task @taskloop_red.c:19": 7,
-                                                "!$omp task @taskloop_red.c:24": 4})
+        self.equal("taskloop_red.c", instances={"!$omp taskloop task @taskloop_red.c:16": 20,
+                                                "!$omp taskloop task @taskloop_red.c:19": 7,
+                                                "!$omp taskloop task @taskloop_red.c:24": 4})
         # traced: the replay knows every chunk task as a task (libgomp makes
         # them unseen: their creation is recorded when each begins)
         exe = S.build(self.scratch, "taskloop_red.c", "plain")

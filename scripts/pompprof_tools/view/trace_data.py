@@ -13,6 +13,7 @@ import argparse
 import glob
 import os
 
+from ..analysis import overhead
 from ..analysis.timeline import find_archive, pot_quadrant, run_replay
 
 BINS = 1024
@@ -33,4 +34,10 @@ def trace_payload(run_dir: str, graph_instances: int = GRAPH_INSTANCES) -> dict:
                       extra=["--levels", str(LEVELS), "--instances", str(INSTANCES),
                              "--graph", str(graph_instances)])
     data["pot"] = pot_quadrant(data["total"])
+    # the breakdown's columns as pompprof-timeline prints them (one classification)
+    parts = {p.key: p for p in overhead.TIMELINE_PARTS}
+    data["columns"] = [{"key": k, "column": parts[k].column if k in parts else k,
+                        "group": parts[k].group if k in parts else k,
+                        "what": parts[k].what if k in parts else ""}
+                       for k in overhead.BREAKDOWN_KEYS]
     return data
