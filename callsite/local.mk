@@ -10,5 +10,6 @@ callsite_libpp_callsite_la_SOURCES = \
 	callsite/pp_callsite_lines.c callsite/pp_callsite_lines.h \
 	callsite/pp_callsite_tail.c \
 	callsite/pp_callsite_source.c callsite/pp_callsite_source.h \
-	callsite/pp_callsite_directives.c
+	callsite/pp_callsite_directives.c \
+	callsite/pp_callsite_unmeasured.c
 callsite_libpp_callsite_la_CFLAGS = $(AM_CFLAGS) -O2

@@ -166,4 +166,10 @@ uint32_t pp_callsite_count(void);
  * position (register it with pp_profile_at_end). */
 void pp_callsite_names_finalize(void);
 
+/* At the end of a run, before the engine writes the profile: when no
+ * construct was met and the event source measured nothing else
+ * (other_events false), say so in one line, with the target and teams
+ * regions that ran unmeasured, and discard the profile.  True when so. */
+bool pp_callsite_unmeasured_run(bool other_events, unsigned unmeasured);
+
 #endif

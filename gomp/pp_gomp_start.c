@@ -21,7 +21,6 @@
 
 #include "lib/pp_config.h"
 #include "lib/pp_message.h"
-#include "profile/pp_profile_job.h"
 #include "profile/pp_profile_runfacts.h"
 
 /* The engine in this library starts when the interposer does
@@ -67,18 +66,8 @@ static int pp_gomp_find_text(struct dl_phdr_info *info, size_t size, void *addr)
  * measured nothing writes none, and says why. */
 static void pp_gomp_atexit(void)
 {
-    if (pp_callsite_count() > 0 || __atomic_load_n(&pp_gomp_measured, __ATOMIC_RELAXED))
-        return;
-    unsigned skipped = __atomic_load_n(&pp_gomp_unmeasured, __ATOMIC_RELAXED);
-    if (skipped)
-        pp_message_warn("nothing measured: %s ran no OpenMP construct on the host outside "
-                        "target and teams regions (%u ran, which pompprof does not measure); "
-                        "no profile written",
-                        pp_profile_program_name(), skipped);
-    else
-        pp_message_warn("nothing measured: %s ran no OpenMP construct; no profile written",
-                        pp_profile_program_name());
-    pp_profile_discard();
+    pp_callsite_unmeasured_run(__atomic_load_n(&pp_gomp_measured, __ATOMIC_RELAXED),
+                               __atomic_load_n(&pp_gomp_unmeasured, __ATOMIC_RELAXED));
 }
 
 __attribute__((constructor)) static void pp_gomp_start(void)

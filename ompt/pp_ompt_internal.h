@@ -264,6 +264,8 @@ void pp_ompt_parallel_register(ompt_set_callback_t set, const char **missing, in
 void pp_ompt_task_register(ompt_set_callback_t set, const char **missing, int *n_missing);
 void pp_ompt_mutex_register(ompt_set_callback_t set, const char **missing, int *n_missing);
 void pp_ompt_mutex_define_regions(void);
+/* A lock was initialized (measured): for a run that met no construct. */
+extern bool pp_ompt_locks_used;
 
 /* Ask for one callback; a runtime that will never deliver it gets its name
  * into missing. */

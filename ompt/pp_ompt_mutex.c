@@ -167,12 +167,17 @@ static void pp_ompt_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wai
         pp_ompt_lock_point(PP_OMPT_UNSET_NEST_LOCK);
 }
 
+bool pp_ompt_locks_used;
+
 static void pp_ompt_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
                               ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
     (void)hint, (void)impl, (void)wait_id, (void)codeptr_ra;
-    if (kind == ompt_mutex_lock || kind == ompt_mutex_nest_lock)
+    if (kind == ompt_mutex_lock || kind == ompt_mutex_nest_lock) {
+        if (!__atomic_load_n(&pp_ompt_locks_used, __ATOMIC_RELAXED))
+            __atomic_store_n(&pp_ompt_locks_used, true, __ATOMIC_RELAXED);
         pp_ompt_lock_point(kind == ompt_mutex_lock ? PP_OMPT_INIT_LOCK : PP_OMPT_INIT_NEST_LOCK);
+    }
 }
 
 static void pp_ompt_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id,

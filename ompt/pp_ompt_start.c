@@ -12,6 +12,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/pp_config.h"
@@ -48,6 +49,13 @@ void pp_ompt_register(ompt_set_callback_t set)
     }
 }
 
+/* At exit, before the engine's own handler writes the profile: a run that
+ * measured nothing writes none, and says why. */
+static void pp_ompt_atexit(void)
+{
+    pp_callsite_unmeasured_run(__atomic_load_n(&pp_ompt_locks_used, __ATOMIC_RELAXED), 0);
+}
+
 static int pp_ompt_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                               ompt_data_t *tool_data)
 {
@@ -67,6 +75,7 @@ static int pp_ompt_initialize(ompt_function_lookup_t lookup, int initial_device_
         pp_message_warn("no room for the OMPT layer's end hook: regions keep their addresses as "
                         "names");
     pp_ompt_register(set);
+    atexit(pp_ompt_atexit); /* after the engine's handler: runs before it */
     return 1;
 }
 

@@ -10,7 +10,8 @@
   program does not run;
 * a run that measured nothing says so in one line and writes no profile:
   a program without an OpenMP runtime (it runs as it is), one that ran only
-  a target region (host fallback, not measured);
+  a target region (host fallback, not measured), a clang program on libomp
+  (the OMPT tool) that ran no construct;
 * --verbose names the route; POMPPROF_ENABLE=0 measures and prints nothing;
   a program built with the wrapper is measured once, by OPARI2.
 
@@ -115,6 +116,27 @@ class GompLauncher(unittest.TestCase):
         self.assertRegex(p.stderr, r"^pompprof: nothing measured: nothing_plain ran no OpenMP "
                                    r"construct on the host outside target and teams regions "
                                    r"\(1 ran, .*\); no profile written\n$")
+        self.assertFalse(os.path.exists(out) and os.listdir(out))
+
+    @unittest.skipUnless(shutil.which("clang") and libomp() and
+                         os.path.exists(os.path.join(S.TOP_BUILDDIR, ".libs",
+                                                     "libpompprof_ompt.so")),
+                         "no clang, libomp or OMPT tool")
+    def test_measured_nothing_through_ompt(self):
+        # a clang program on libomp that asks the runtime something and runs
+        # no construct: the OMPT tool started, nothing measured
+        src = os.path.join(self.scratch, "ask.c")
+        with open(src, "w") as f:
+            f.write("#include <omp.h>\n#include <stdio.h>\n"
+                    "int main(void) { printf(\"%d\\n\", omp_get_max_threads() > 0); "
+                    "return 3; }\n")
+        exe = os.path.join(self.scratch, "ask_clang")
+        subprocess.run([shutil.which("clang"), "-fopenmp", "-O2", src, "-o", exe], check=True)
+        out = os.path.join(self.scratch, "ask_out")
+        p = self.launch("--output=" + out, "--", exe)
+        self.assertEqual((p.returncode, p.stdout), (3, "1\n"))
+        self.assertEqual(p.stderr, "pompprof: nothing measured: ask_clang ran no OpenMP "
+                                   "construct; no profile written\n")
         self.assertFalse(os.path.exists(out) and os.listdir(out))
 
     def test_verbose_and_disabled(self):
