@@ -16,7 +16,8 @@ the same thread counts.  Counted, per run:
   (stdout) where the plain output is stable; crashes (a signal) under
   pompprof run where plain did not;
 * a profile written; the pompprof lines on stderr (a run that measured
-  nothing says why in one); the stderr of the program itself compared.
+  nothing says why in one, --runtime=llvm says why it refuses a program);
+  the stderr of the program itself compared.
 
 Prints the counts, then the runs that differ, one line each.  Never fails on
 what it finds (exit status 1 only when it cannot run at all)."""
@@ -118,7 +119,10 @@ def main():
                     notes.append("%s t=%d: the program's stderr differs" % (name, t))
                 if written:
                     counts["profiles written"] += 1
-                if any("nothing measured" in l for l in ours):
+                refused = any("cannot run on" in l for l in ours)
+                if refused:
+                    counts["refused (--runtime=llvm), said why"] += 1
+                elif any("nothing measured" in l for l in ours):
                     counts["said: nothing measured"] += 1
                     why = [l for l in ours if "nothing measured" in l][0]
                     reasons[re.sub(r".*nothing measured: \S+ ", "", why)] += 1
@@ -127,7 +131,8 @@ def main():
                 elif not written and plain[0] == 0:
                     counts["silent missing profile"] += 1
                     notes.append("%s t=%d: no profile, no word" % (name, t))
-                other = [l for l in ours if "nothing measured" not in l]
+                other = [l for l in ours if "nothing measured" not in l and
+                         "cannot run on" not in l]
                 if other:
                     counts["runs with other pompprof lines"] += 1
                     notes.append("%s t=%d: %s" % (name, t, other[0][:160]))
@@ -139,7 +144,8 @@ def main():
     for k in ("sources", "programs", "runs", "same exit status", "crashes", "other exit status",
               "exit status depends on the run", "same output", "other output", "output depends on scheduling",
               "program's stderr differs", "profiles written", "said: nothing measured",
-              "silent missing profile", "runs with other pompprof lines"):
+              "refused (--runtime=llvm), said why", "silent missing profile",
+              "runs with other pompprof lines"):
         print("%-34s %6d" % (k, counts[k]))
     for why, n in reasons.most_common():
         print("  nothing measured, %d runs: %s" % (n, why))
