@@ -336,7 +336,4 @@ void pp_ompt_taskloop_work(pp_ompt_thread *t, ompt_scope_endpoint_t endpoint,
 /* The dependences of a task just created (pp_ompt_depend.c). */
 void pp_ompt_depend(uint64_t task_value, const ompt_dependence_t *deps, int n);
 
-/* Names at the end (pp_ompt_names.c). */
-void pp_callsite_names_finalize(void);
-
 #endif

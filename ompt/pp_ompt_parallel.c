@@ -349,9 +349,9 @@ static pp_callsite *pp_ompt_barrier_ends(pp_ompt_thread *t)
  * construct it ends; else the runtime's own barrier at its call (libomp
  * reports gcc's GOMP_barrier so, whether the program's barrier directive or
  * a construct's implicit barrier made it: the names tell them apart by the
- * source line, pp_ompt_names.c); else, or when that call lies in libomp (a
- * tail call to it), the parallel region (its code address, when the runtime
- * gives none, as for the workers of a team). */
+ * source, callsite/pp_callsite_lines.c); else, or when that call lies in
+ * libomp (a tail call to it), the parallel region (its code address, when
+ * the runtime gives none, as for the workers of a team). */
 static pp_callsite *pp_ompt_barrier_of(pp_ompt_thread *t, pp_callsite *ends,
                                              ompt_sync_region_t kind, const void *codeptr_ra)
 {
