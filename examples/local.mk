@@ -39,6 +39,7 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/bench/depend_bench.c examples/bench/depend_bench.py \
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
 	examples/bench/function_bench.py examples/health.c examples/bench/task_cost.py \
+	examples/bench/corpus.py \
 	examples/bench/ompt_bench.py examples/bench/ompt_empty_tool.c \
 	examples/particles.cpp
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
@@ -191,6 +192,15 @@ bench-task-cost: examples/plain/fib examples/prof/fib examples/plain/nqueens \
 		examples/prof/nqueens examples/plain/treewalk examples/prof/treewalk \
 		examples/bench/rss_run examples/bench/pomp2_overhead
 	$(PYTHON) $(srcdir)/examples/bench/task_cost.py --builddir '$(abs_top_builddir)'
+
+# pompprof run over a corpus of OpenMP programs the user fetched (e.g. the
+# public OpenMP Examples): make bench-corpus CORPUS=/path/to/Examples
+# (examples/bench/corpus.py: same exit status and output as plain, profiles
+# written, pompprof's lines, at 1 and 2 threads).
+.PHONY: bench-corpus
+bench-corpus: all
+	@test -n "$(CORPUS)" || { echo "bench-corpus: set CORPUS=DIR (a corpus of OpenMP sources)"; exit 2; }
+	$(PYTHON) $(srcdir)/examples/bench/corpus.py --builddir '$(abs_top_builddir)' --corpus '$(CORPUS)'
 
 # Tracing: the event path with POMPPROF_TRACE=1, the examples traced, and
 # the analysis of a trace of more than 10 million events (trace_bench.py).

@@ -58,8 +58,9 @@ struct pp_dwarf {
     X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_ranges) X(dwfl_module_getdwarf)                 \
     X(dwarf_get_units) X(dwarf_haspc) X(dwarf_getsrc_die) X(dwarf_lineno) X(dwarf_linesrc)         \
     X(dwfl_module_info) X(dwfl_module_addrinfo) X(dwarf_getsrclines) X(dwarf_onesrcline)          \
-    X(dwarf_lineaddr) X(dwfl_module_getsymtab) X(dwfl_module_getsym_info) X(dwarf_formudata)     \
-    X(dwarf_getsrcfiles) X(dwarf_filesrc) X(dwarf_getfuncs) X(dwarf_lowpc)
+    X(dwarf_lineaddr) X(dwarf_child) X(dwarf_siblingof) X(dwarf_formaddr) X(dwarf_hasattr)         \
+    X(dwarf_dieoffset) X(dwfl_module_getsymtab) X(dwfl_module_getsym_info) X(dwarf_diecu)      \
+    X(dwarf_lowpc) X(dwarf_formudata) X(dwarf_getsrcfiles) X(dwarf_filesrc) X(dwarf_getfuncs)
 
 #define PP_DW_POINTER(f) __typeof__(&f) f;
 static struct {
@@ -121,13 +122,19 @@ static int pp_dw_load(void)
 #define dwarf_getsrclines pp_dw.dwarf_getsrclines
 #define dwarf_onesrcline pp_dw.dwarf_onesrcline
 #define dwarf_lineaddr pp_dw.dwarf_lineaddr
+#define dwarf_child pp_dw.dwarf_child
+#define dwarf_siblingof pp_dw.dwarf_siblingof
+#define dwarf_formaddr pp_dw.dwarf_formaddr
+#define dwarf_hasattr pp_dw.dwarf_hasattr
+#define dwarf_dieoffset pp_dw.dwarf_dieoffset
 #define dwfl_module_getsymtab pp_dw.dwfl_module_getsymtab
+#define dwfl_module_getsym_info pp_dw.dwfl_module_getsym_info
+#define dwarf_diecu pp_dw.dwarf_diecu
+#define dwarf_lowpc pp_dw.dwarf_lowpc
 #define dwarf_formudata pp_dw.dwarf_formudata
 #define dwarf_getsrcfiles pp_dw.dwarf_getsrcfiles
 #define dwarf_filesrc pp_dw.dwarf_filesrc
 #define dwarf_getfuncs pp_dw.dwarf_getfuncs
-#define dwarf_lowpc pp_dw.dwarf_lowpc
-#define dwfl_module_getsym_info pp_dw.dwfl_module_getsym_info
 
 static char *pp_dwarf_debuginfo_path;
 static Dwfl_Callbacks pp_dwarf_callbacks = {.debuginfo_path = &pp_dwarf_debuginfo_path};
@@ -333,6 +340,15 @@ static Dwarf_Die *pp_dwarf_unit_of(Dwfl_Module *m, uintptr_t addr, Dwarf_Die *un
     return NULL;
 }
 
+/* The compilation unit holding addr: libdw's look-up, else unit by unit
+ * (*store holds the unit found so). */
+static Dwarf_Die *pp_dwarf_addrdie(Dwfl_Module *m, Dwarf_Addr addr, Dwarf_Addr *bias,
+                                   Dwarf_Die *store)
+{
+    Dwarf_Die *cu = m ? dwfl_module_addrdie(m, addr, bias) : NULL;
+    return cu || !m ? cu : pp_dwarf_unit_of(m, addr, store, bias);
+}
+
 typedef struct pp_dwarf_entry_search {
     Dwarf_Addr entry;
     Dwarf_Die *found;
@@ -369,12 +385,10 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
     if (!m)
         return -1;
     Dwarf_Addr bias = 0;
-    Dwarf_Die unit;
-    Dwarf_Die *cu = dwfl_module_addrdie(m, addr, &bias);
+    Dwarf_Die cu_store;
+    Dwarf_Die *cu = pp_dwarf_addrdie(m, addr, &bias, &cu_store);
     Dwarf_Die *scopes = NULL;
     int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
-    if (n <= 0 && !cu)
-        cu = pp_dwarf_unit_of(m, addr, &unit, &bias); /* clang writes no .debug_aranges */
     Dwarf_Die *fn = NULL, at_entry;
     /* the innermost subprogram: code inlined at the very entry would be an
      * inlined_subroutine scope inside it */
@@ -503,6 +517,324 @@ int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out)
     return 0;
 }
 
+int pp_dwarf_entry_line(pp_dwarf *d, uintptr_t addr, char *file, size_t size, int *line)
+{
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, addr) : NULL;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die cu_store;
+    Dwarf_Die *cu = pp_dwarf_addrdie(m, addr, &bias, &cu_store);
+    Dwarf_Lines *lines;
+    size_t n;
+    if (!cu || dwarf_getsrclines(cu, &lines, &n) != 0)
+        return -1;
+    size_t i = pp_dwarf_first_row(lines, n, addr - bias);
+    Dwarf_Addr a = 0;
+    Dwarf_Line *l = i < n ? dwarf_onesrcline(lines, i) : NULL;
+    const char *f = l && dwarf_lineaddr(l, &a) == 0 && a == addr - bias
+                        ? dwarf_linesrc(l, NULL, NULL) : NULL;
+    if (!f || dwarf_lineno(l, line) != 0 || *line <= 0)
+        return -1;
+    pp_dwarf_copy(file, size, f);
+    return 0;
+}
+
+/* ---- call sites: tail calls into the runtime ----------------------------------- */
+
+/* A call-site entry's callee: its link name (or name, without gcc's
+ * "__builtin_" for the runtime's entry points) into name; *callee gets its
+ * entry.  false: no callee (an indirect call). */
+static bool pp_dwarf_callee(Dwarf_Die *site, Dwarf_Die *callee, char *name, size_t size)
+{
+    Dwarf_Attribute a;
+    if (!(dwarf_attr(site, DW_AT_call_origin, &a) || dwarf_attr(site, DW_AT_abstract_origin, &a)) ||
+        !dwarf_formref_die(&a, callee))
+        return false;
+    const char *n = pp_dwarf_string(callee, DW_AT_linkage_name);
+    if (!n)
+        n = pp_dwarf_string(callee, DW_AT_name);
+    if (n && !strncmp(n, "__builtin_", 10))
+        n += 10;
+    pp_dwarf_copy(name, size, n);
+    return true;
+}
+
+static bool pp_dwarf_is_call_site(Dwarf_Die *die)
+{
+    int tag = dwarf_tag(die);
+    return tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site;
+}
+
+/* A call site's return address (module-relative), 0 when none. */
+static Dwarf_Addr pp_dwarf_return_pc(Dwarf_Die *site)
+{
+    Dwarf_Attribute a;
+    Dwarf_Addr pc = 0;
+    if ((dwarf_attr(site, DW_AT_call_return_pc, &a) || dwarf_attr(site, DW_AT_low_pc, &a)) &&
+        dwarf_formaddr(&a, &pc) == 0)
+        return pc;
+    return 0;
+}
+
+static bool pp_dwarf_runtime(const char *name, const char *const *runtime)
+{
+    for (; name[0] && *runtime; runtime++)
+        if (!strncmp(name, *runtime, strlen(*runtime)))
+            return true;
+    return false;
+}
+
+/* Whether name is one of targets (a trailing '*': any name it begins). */
+static bool pp_dwarf_target(const char *name, const char *const *targets)
+{
+    for (; *targets; targets++) {
+        size_t n = strlen(*targets);
+        if (n && (*targets)[n - 1] == '*' ? !strncmp(name, *targets, n - 1)
+                                          : !strcmp(name, *targets))
+            return true;
+    }
+    return false;
+}
+
+/* Find, below die (depth first), the call site returning to pc. */
+static bool pp_dwarf_find_site(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *site)
+{
+    Dwarf_Die child;
+    if (dwarf_child(die, &child) != 0)
+        return false;
+    do {
+        if (pp_dwarf_is_call_site(&child) && pp_dwarf_return_pc(&child) == pc) {
+            *site = child;
+            return true;
+        }
+        if (pp_dwarf_find_site(&child, pc, site))
+            return true;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
+}
+
+typedef struct pp_dwarf_tails {
+    Dwfl_Module *m;
+    Dwarf_Addr bias;
+    const char *const *runtime, *const *targets;
+    uintptr_t found[4]; /* return addresses of the tail calls into the runtime */
+    unsigned n, others; /* others: tail calls of other kinds of runtime call */
+    int depth;
+} pp_dwarf_tails;
+
+static void pp_dwarf_tails_of(pp_dwarf_tails *t, Dwarf_Die *fn);
+
+/* The tail calls below die (a function's code) into the runtime. */
+static void pp_dwarf_collect_tails(pp_dwarf_tails *t, Dwarf_Die *die)
+{
+    Dwarf_Die child;
+    if (dwarf_child(die, &child) != 0)
+        return;
+    do {
+        if (!pp_dwarf_is_call_site(&child)) {
+            if (dwarf_tag(&child) != DW_TAG_subprogram) /* nested functions are their own */
+                pp_dwarf_collect_tails(t, &child);
+            continue;
+        }
+        if (!dwarf_hasattr(&child, DW_AT_call_tail_call) &&
+            !dwarf_hasattr(&child, DW_AT_GNU_tail_call))
+            continue;
+        Dwarf_Die callee;
+        char name[256];
+        if (!pp_dwarf_callee(&child, &callee, name, sizeof name))
+            continue;
+        if (!pp_dwarf_runtime(name, t->runtime)) {
+            if (t->depth < 3) { /* a chain of tail calls */
+                t->depth++;
+                pp_dwarf_tails_of(t, &callee);
+                t->depth--;
+            }
+        } else if (pp_dwarf_target(name, t->targets)) {
+            uintptr_t pc = (uintptr_t)(pp_dwarf_return_pc(&child) + t->bias);
+            bool seen = false;
+            for (unsigned i = 0; i < t->n && i < 4; i++)
+                seen |= t->found[i] == pc;
+            if (!seen && t->n++ < 4)
+                t->found[t->n - 1] = pc;
+        } else {
+            t->others++;
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The code of function fn: fn itself when it has code; the definition of a
+ * declaration (by its link name in the symbol table); the out-of-line
+ * copies of an abstract one (inlined elsewhere, its code in clones). */
+static void pp_dwarf_tails_of(pp_dwarf_tails *t, Dwarf_Die *fn)
+{
+    if (dwarf_hasattr(fn, DW_AT_low_pc) || dwarf_hasattr(fn, DW_AT_ranges)) {
+        pp_dwarf_collect_tails(t, fn);
+        return;
+    }
+    const char *name = pp_dwarf_string(fn, DW_AT_linkage_name);
+    if (!name)
+        name = pp_dwarf_string(fn, DW_AT_name);
+    if (dwarf_hasattr(fn, DW_AT_declaration) && name) {
+        int n = dwfl_module_getsymtab(t->m);
+        for (int i = 1; i < n; i++) {
+            GElf_Sym sym;
+            GElf_Addr addr;
+            const char *s = dwfl_module_getsym_info(t->m, i, &sym, &addr, NULL, NULL, NULL);
+            if (!s || strcmp(s, name) != 0 || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+                continue;
+            Dwarf_Addr bias = 0;
+            Dwarf_Die cu_store;
+            Dwarf_Die *cu = pp_dwarf_addrdie(t->m, addr, &bias, &cu_store), *scopes = NULL;
+            int k = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+            for (int j = 0; j < k; j++)
+                if (dwarf_tag(&scopes[j]) == DW_TAG_subprogram) {
+                    pp_dwarf_collect_tails(t, &scopes[j]);
+                    break;
+                }
+            free(scopes);
+            return;
+        }
+        return;
+    }
+    /* an abstract instance: the concrete ones in its unit refer to it */
+    Dwarf_Die cu;
+    Dwarf_Attribute a;
+    if (!dwarf_diecu(fn, &cu, NULL, NULL))
+        return;
+    Dwarf_Off off = dwarf_dieoffset(fn);
+    Dwarf_Die child;
+    if (dwarf_child(&cu, &child) != 0)
+        return;
+    do {
+        Dwarf_Die origin;
+        if (dwarf_tag(&child) == DW_TAG_subprogram &&
+            dwarf_attr(&child, DW_AT_abstract_origin, &a) && dwarf_formref_die(&a, &origin) &&
+            dwarf_dieoffset(&origin) == off)
+            pp_dwarf_collect_tails(t, &child);
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static pp_dwarf_call pp_dwarf_tails_result(pp_dwarf_tails *t, uintptr_t *tail)
+{
+    if (t->n == 1) {
+        *tail = t->found[0];
+        return PP_DWARF_CALL_TAIL;
+    }
+    return t->n == 0 && t->others == 0 ? PP_DWARF_CALL_UNSEEN : PP_DWARF_CALL_LOST;
+}
+
+pp_dwarf_call pp_dwarf_call_through(pp_dwarf *d, uintptr_t ra, const char *const *runtime,
+                                    const char *const *targets, uintptr_t *tail, char *callee,
+                                    size_t size)
+{
+    callee[0] = '\0';
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, ra - 1) : NULL;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die cu_store;
+    Dwarf_Die *cu = pp_dwarf_addrdie(m, ra - 1, &bias, &cu_store), *scopes = NULL;
+    int n = cu ? dwarf_getscopes(cu, ra - 1 - bias, &scopes) : 0;
+    /* the outermost function: its subtree holds the call; a function gcc
+     * outlined (an OpenMP construct's body) is nested in its parent's entry
+     * but not in its code, so scopes by address miss it: then the unit */
+    Dwarf_Die *outer = NULL;
+    for (int i = 0; i < n; i++)
+        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+            outer = &scopes[i];
+    if (!outer && cu)
+        outer = cu;
+    Dwarf_Die site, fn;
+    pp_dwarf_call r = PP_DWARF_CALL_UNKNOWN;
+    if (outer && pp_dwarf_find_site(outer, ra - bias, &site)) {
+        if (!pp_dwarf_callee(&site, &fn, callee, size)) {
+            r = PP_DWARF_CALL_LOST; /* an indirect call */
+        } else if (pp_dwarf_runtime(callee, runtime)) {
+            r = PP_DWARF_CALL_DIRECT;
+        } else {
+            pp_dwarf_tails t = {.m = m, .bias = bias, .runtime = runtime, .targets = targets};
+            pp_dwarf_tails_of(&t, &fn);
+            r = pp_dwarf_tails_result(&t, tail);
+            const char *name = pp_dwarf_string(&fn, DW_AT_name);
+            if (name)
+                pp_dwarf_copy(callee, size, name);
+        }
+    }
+    free(scopes);
+    return r;
+}
+
+pp_dwarf_call pp_dwarf_call_decoded(pp_dwarf *d, uintptr_t ra, const char *const *runtime,
+                                    uintptr_t *callee, char *name, size_t size)
+{
+    name[0] = '\0';
+#if defined(__x86_64__)
+    /* the call before a return address: call rel32 (e8, 5 bytes) or
+     * call *disp32(%rip) (ff 15, 6 bytes, -fno-plt) */
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, ra - 1) : NULL;
+    Dwarf_Addr start = 0, end = 0;
+    if (!m || !dwfl_module_info(m, NULL, &start, &end, NULL, NULL, NULL, NULL) ||
+        ra < start + 6 || ra > end)
+        return PP_DWARF_CALL_UNKNOWN;
+    const unsigned char *code = (const unsigned char *)ra;
+    uintptr_t target;
+    int32_t rel;
+    if (code[-5] == 0xe8) {
+        memcpy(&rel, code - 4, sizeof rel);
+        target = ra + (uintptr_t)(intptr_t)rel;
+    } else if (code[-6] == 0xff && code[-5] == 0x15) {
+        memcpy(&rel, code - 4, sizeof rel);
+        memcpy(&target, (const void *)(ra + (uintptr_t)(intptr_t)rel), sizeof target);
+    } else {
+        return PP_DWARF_CALL_UNKNOWN;
+    }
+    Dwfl_Module *tm = dwfl_addrmodule(d->dwfl, target);
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *fn = tm ? dwfl_module_addrinfo(tm, target, &off, &sym, NULL, NULL, NULL) : NULL;
+    /* a PLT stub (no symbol of its own) or another module: the runtime */
+    if (tm != m || !fn || off != 0 || pp_dwarf_runtime(fn, runtime))
+        return PP_DWARF_CALL_DIRECT;
+    pp_dwarf_copy(name, size, fn);
+    *callee = target;
+    return PP_DWARF_CALL_LOST;
+#else
+    (void)d, (void)ra, (void)runtime, (void)callee, (void)size;
+    return PP_DWARF_CALL_UNKNOWN;
+#endif
+}
+
+/* The function whose code starts at pc, below die (depth first: functions
+ * gcc outlines are nested in their parent's entry). */
+static bool pp_dwarf_find_function(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *fn)
+{
+    Dwarf_Die child;
+    if (dwarf_child(die, &child) != 0)
+        return false;
+    do {
+        Dwarf_Addr low = 0;
+        if (dwarf_tag(&child) == DW_TAG_subprogram && dwarf_lowpc(&child, &low) == 0 &&
+            low == pc) {
+            *fn = child;
+            return true;
+        }
+        if (pp_dwarf_find_function(&child, pc, fn))
+            return true;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
+}
+
+pp_dwarf_call pp_dwarf_tail_of(pp_dwarf *d, uintptr_t fn_entry, const char *const *runtime,
+                               const char *const *targets, uintptr_t *tail)
+{
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, fn_entry) : NULL;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die cu_store;
+    Dwarf_Die *cu = pp_dwarf_addrdie(m, fn_entry, &bias, &cu_store), fn;
+    if (!cu || !pp_dwarf_find_function(cu, fn_entry - bias, &fn))
+        return PP_DWARF_CALL_UNKNOWN;
+    pp_dwarf_tails t = {.m = m, .bias = bias, .runtime = runtime, .targets = targets};
+    pp_dwarf_collect_tails(&t, &fn);
+    return pp_dwarf_tails_result(&t, tail);
+}
+
 #else /* no libdw: dladdr's names of exported symbols */
 
 struct pp_dwarf {
@@ -551,5 +883,37 @@ int pp_dwarf_position(pp_dwarf *d, uintptr_t addr, pp_dwarf_where *out)
         out->function_offset = (uint64_t)(addr - (uintptr_t)info.dli_saddr);
     }
     return 0;
+}
+
+pp_dwarf_call pp_dwarf_call_through(pp_dwarf *d, uintptr_t ra, const char *const *runtime,
+                                    const char *const *targets, uintptr_t *tail, char *callee,
+                                    size_t size)
+{
+    (void)d, (void)ra, (void)runtime, (void)targets, (void)tail;
+    if (size)
+        callee[0] = '\0';
+    return PP_DWARF_CALL_UNKNOWN;
+}
+
+pp_dwarf_call pp_dwarf_tail_of(pp_dwarf *d, uintptr_t fn_entry, const char *const *runtime,
+                               const char *const *targets, uintptr_t *tail)
+{
+    (void)d, (void)fn_entry, (void)runtime, (void)targets, (void)tail;
+    return PP_DWARF_CALL_UNKNOWN;
+}
+
+int pp_dwarf_entry_line(pp_dwarf *d, uintptr_t addr, char *file, size_t size, int *line)
+{
+    (void)d, (void)addr, (void)file, (void)size, (void)line;
+    return -1;
+}
+
+pp_dwarf_call pp_dwarf_call_decoded(pp_dwarf *d, uintptr_t ra, const char *const *runtime,
+                                    uintptr_t *callee, char *name, size_t size)
+{
+    (void)d, (void)ra, (void)runtime, (void)callee;
+    if (size)
+        name[0] = '\0';
+    return PP_DWARF_CALL_UNKNOWN;
 }
 #endif

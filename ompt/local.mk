@@ -7,18 +7,17 @@ lib_LTLIBRARIES += libpompprof_ompt.la
 libpompprof_ompt_la_SOURCES = \
 	ompt/pp_ompt_internal.h ompt/pp_ompt_handle.h \
 	ompt/pp_ompt_start.c \
-	ompt/pp_ompt_construct.c \
+	ompt/pp_ompt_thread.c \
 	ompt/pp_ompt_parallel.c \
 	ompt/pp_ompt_task.c \
 	ompt/pp_ompt_taskloop.c \
 	ompt/pp_ompt_callsite.c \
 	ompt/pp_ompt_mutex.c \
-	ompt/pp_ompt_depend.c \
-	ompt/pp_ompt_names.c ompt/pp_ompt_source.c ompt/pp_ompt_source.h
+	ompt/pp_ompt_depend.c
 libpompprof_ompt_la_CPPFLAGS = $(AM_CPPFLAGS) $(OMPT_CPPFLAGS)
 libpompprof_ompt_la_CFLAGS = $(AM_CFLAGS) -O2
-libpompprof_ompt_la_LIBADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
-	lib/libpp_util.la $(PAPI_LIBS) -ldl -lpthread -lm
+libpompprof_ompt_la_LIBADD = callsite/libpp_callsite.la profile/libpp_profile.la \
+	cube-writer/libpp_cube.la lib/libpp_util.la $(PAPI_LIBS) -ldl -lpthread -lm
 libpompprof_ompt_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
 	-export-symbols-regex '^ompt_start_tool$$'
 endif

@@ -13,8 +13,8 @@
  *   the runtime with ompt_get_thread_data would cost a call per event).
  * Constructs are known by their code address (codeptr_ra); each thread
  * keeps those it met last in a small cache, in front of a table of its own
- * (pp_ompt_construct.c), so the event path takes no lock; names come at the
- * end (pp_ompt_names.c). */
+ * (callsite/pp_callsite.h), so the event path takes no lock; names come at
+ * the end (callsite/pp_callsite_names.c). */
 #ifndef PP_OMPT_INTERNAL_H
 #define PP_OMPT_INTERNAL_H
 
@@ -22,73 +22,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "callsite/pp_callsite.h"
 #include "ompt/pp_ompt_handle.h"
 #include "profile/pp_profile.h"
 
-/* ---- constructs ---------------------------------------------------------------- */
-
-typedef enum pp_ompt_kind {
-    PP_OMPT_PARALLEL,
-    PP_OMPT_LOOP,
-    PP_OMPT_SECTIONS,
-    PP_OMPT_SINGLE,
-    PP_OMPT_WORKSHARE,
-    PP_OMPT_TASKLOOP,
-    PP_OMPT_MASKED,
-    PP_OMPT_BARRIER,
-    PP_OMPT_IMPLICIT_BARRIER,
-    PP_OMPT_TASKWAIT,
-    PP_OMPT_TASKWAIT_DEPEND, /* libomp's pseudo task of a taskwait depend */
-    PP_OMPT_TASKGROUP,
-    PP_OMPT_REDUCTION,
-    PP_OMPT_CRITICAL,
-    PP_OMPT_ORDERED,
-    PP_OMPT_TASK,
-    PP_OMPT_UNTIED_TASK,
-    PP_OMPT_TASKYIELD,
-    PP_OMPT_FLUSH,
-    PP_OMPT_TASKLOOP_TASK,      /* a task a taskloop made for a chunk of its loop */
-    PP_OMPT_TASKLOOP_GENERATOR, /* a task libomp made to create some of them */
-    PP_OMPT_KINDS
-} pp_ompt_kind;
-
-/* One construct: a code address of one kind, with the engine regions it
- * needs (main: the construct; inner: "single sblock", "critical sblock",
- * "create task"...; else main).  Immutable once published; never freed. */
-typedef struct pp_ompt_construct {
-    const void *codeptr;
-    pp_ompt_kind kind;
-    uint32_t index; /* in the global table (pp_ompt_construct_at) */
-    pp_region_id main, inner;
-    /* PP_OMPT_TASKWAIT_DEPEND only: the wait was an if(0) task's (an
-     * undeferred task without dependences came right after it); written
-     * after publication (a relaxed store on the event path, read when names
-     * are made at the end) */
-    bool if0_task;
-    /* PP_OMPT_TASKLOOP_GENERATOR only: the taskloop task construct its
-     * tasks were created as, whose creation region they are in (set when a
-     * generator is first seen, always to the same value) */
-    struct pp_ompt_construct *created_as;
-} pp_ompt_construct;
-
-/* The construct of (codeptr, kind), made on first use (the thread's own table
- * first, then the global registry under a lock once per thread and
- * construct).  NULL only when out of memory. */
-pp_ompt_construct *pp_ompt_construct_get(const void *codeptr, pp_ompt_kind kind);
-/* By index (lock-free), NULL for an unknown index. */
-pp_ompt_construct *pp_ompt_construct_at(uint32_t index);
-/* By an index that a task's value holds (lock-free, unchecked: a value holds
- * only an index the registry handed out, and reached the thread that reads
- * it through the runtime's own synchronization). */
-#define PP_OMPT_CHUNK_BITS 10
-#define PP_OMPT_CHUNK (1u << PP_OMPT_CHUNK_BITS)
-extern pp_ompt_construct *pp_ompt_chunks_[] __attribute__((visibility("hidden")));
-static inline pp_ompt_construct *pp_ompt_construct_of(uint32_t index)
-{
-    return &pp_ompt_chunks_[index >> PP_OMPT_CHUNK_BITS][index & (PP_OMPT_CHUNK - 1)];
-}
-/* How many constructs exist. */
-uint32_t pp_ompt_construct_count(void);
+/* Constructs: callsite/pp_callsite.h.  A task's value carries its
+ * construct's index, in PP_OMPT_INDEX_BITS. */
+_Static_assert(PP_CALLSITE_MAX <= PP_OMPT_MAX_CONSTRUCTS, "a value holds every index");
 
 /* ---- per thread ---------------------------------------------------------------- */
 
@@ -99,7 +39,7 @@ uint32_t pp_ompt_construct_count(void);
 
 typedef struct pp_ompt_parallel {
     int64_t fork_context;
-    pp_ompt_construct *construct;
+    pp_callsite *construct;
     pp_task_handle forking_task;
     uint64_t generation; /* parallel regions this record served */
     /* when the team's primary thread ended its implicit task, for the last
@@ -113,23 +53,17 @@ typedef struct pp_ompt_parallel {
 /* An implicit task this thread runs: its team's record and generation, and
  * where its constructs begin on the thread's stack of open ones. */
 typedef struct pp_ompt_implicit {
-    pp_ompt_construct *construct;
+    pp_callsite *construct;
     pp_ompt_parallel *parallel;
     uint64_t generation;
     uint32_t open_base;
     bool primary;
 } pp_ompt_implicit;
 
-typedef struct pp_ompt_slot {
-    const void *codeptr;
-    uintptr_t kind1; /* kind + 1; 0: empty slot */
-    pp_ompt_construct *c;
-} pp_ompt_slot;
-
 /* A construct the event path met last at a slot of the thread's cache. */
 typedef struct pp_ompt_cached {
     const void *codeptr;
-    pp_ompt_construct *c;
+    pp_callsite *c;
 } pp_ompt_cached;
 
 /* Where a thread's taskloop tasks come from (pp_ompt_taskloop.c): a
@@ -139,7 +73,7 @@ typedef struct pp_ompt_cached {
 typedef struct pp_ompt_source {
     ompt_data_t *encountering; /* the taskloop's encountering task */
     ompt_data_t *generator;    /* the generator task, NULL for the taskloop itself */
-    pp_ompt_construct *tasks;  /* the taskloop task construct */
+    pp_callsite *tasks;  /* the taskloop task construct */
 } pp_ompt_source;
 
 /* Open constructs on a thread's stack: the construct, tags in its low bits. */
@@ -148,7 +82,7 @@ typedef struct pp_ompt_source {
 #define PP_OMPT_OPEN_BARRIER 4u  /* a worksharing construct whose implicit barrier is the
                                   * entry above it: it ends with that barrier */
 #define PP_OMPT_OPEN_TAGS 7u
-_Static_assert(_Alignof(pp_ompt_construct) > PP_OMPT_OPEN_TAGS, "room for the tags");
+_Static_assert(_Alignof(pp_callsite) > PP_OMPT_OPEN_TAGS, "room for the tags");
 
 typedef struct pp_ompt_thread {
     uint32_t number;  /* the thread's location index in the engine */
@@ -164,9 +98,6 @@ typedef struct pp_ompt_thread {
     uint32_t pending;
     uint64_t value_base; /* pp_ompt_value_base of the thread: 0, its tasks are not measured */
     pp_ompt_cached cache[PP_OMPT_CACHE];
-    /* constructs met by this thread: open addressing, grown at a miss */
-    pp_ompt_slot *slots;
-    uint32_t n_slots, n_used;
     /* parallel regions this thread encountered and that are still open */
     pp_ompt_parallel parallel[PP_OMPT_NEST];
     uint32_t n_parallel;
@@ -182,9 +113,9 @@ typedef struct pp_ompt_thread {
     /* waiting for the next event: a worksharing construct whose end waits
      * for its implicit barrier (the barrier nests inside it, as with
      * OPARI2), or a deferred task's creation that waits for its dependences */
-    pp_ompt_construct *ws_pending;
+    pp_callsite *ws_pending;
     uint64_t ws_pending_end;
-    pp_ompt_construct *wait_done;  /* a taskwait depend's, just completed */
+    pp_callsite *wait_done;  /* a taskwait depend's, just completed */
     /* a taskloop task whose begin waits for the next event: a generator
      * creates tasks before anything else (pp_ompt_taskloop.c) */
     ompt_data_t *begin_task;
@@ -205,9 +136,9 @@ typedef struct pp_ompt_thread {
      * creation (its begin comes next), a taskwait's begin (its end comes
      * next when no task runs inside it) */
     ompt_data_t *create_task;
-    pp_ompt_construct *create_c;
+    pp_callsite *create_c;
     uint64_t create_time;
-    pp_ompt_construct *wait_c;
+    pp_callsite *wait_c;
     uint64_t wait_time;
 } pp_ompt_thread;
 
@@ -226,7 +157,7 @@ static inline void pp_ompt_pending_update(pp_ompt_thread *t)
 }
 
 /* The slot of (codeptr, kind) in a thread's cache. */
-static inline uint32_t pp_ompt_cache_slot(const void *codeptr, pp_ompt_kind kind)
+static inline uint32_t pp_ompt_cache_slot(const void *codeptr, pp_callsite_kind kind)
 {
     return (uint32_t)((((uint64_t)(uintptr_t)codeptr ^ (uint64_t)kind) * 0x9E3779B97F4A7C15ull) >>
                       58);
@@ -235,43 +166,43 @@ _Static_assert(PP_OMPT_CACHE == 64, "the cache slot takes 6 bits");
 
 /* The construct of (codeptr, kind) in thread t's cache, NULL if not there
  * (the fast paths: the general path then fills it). */
-static inline pp_ompt_construct *pp_ompt_construct_cached(pp_ompt_thread *t, const void *codeptr,
-                                                         pp_ompt_kind kind)
+static inline pp_callsite *pp_ompt_construct_cached(pp_ompt_thread *t, const void *codeptr,
+                                                         pp_callsite_kind kind)
 {
     pp_ompt_cached *e = &t->cache[pp_ompt_cache_slot(codeptr, kind)];
-    pp_ompt_construct *c = e->c;
+    pp_callsite *c = e->c;
     return c != NULL && e->codeptr == codeptr && c->kind == kind ? c : NULL;
 }
 
 /* The construct of (codeptr, kind) for thread t: its cache, else
- * pp_ompt_construct_get (which makes it on first use).  NULL only when out of
+ * pp_callsite_get (which makes it on first use).  NULL only when out of
  * memory or beyond the registry's limit. */
-static inline pp_ompt_construct *pp_ompt_construct_find(pp_ompt_thread *t, const void *codeptr,
-                                                       pp_ompt_kind kind)
+static inline pp_callsite *pp_ompt_construct_find(pp_ompt_thread *t, const void *codeptr,
+                                                       pp_callsite_kind kind)
 {
-    pp_ompt_construct *c = pp_ompt_construct_cached(t, codeptr, kind);
+    pp_callsite *c = pp_ompt_construct_cached(t, codeptr, kind);
     if (__builtin_expect(c != NULL, 1))
         return c;
-    if ((c = pp_ompt_construct_get(codeptr, kind)) != NULL)
+    if ((c = pp_callsite_get(codeptr, kind)) != NULL)
         t->cache[pp_ompt_cache_slot(codeptr, kind)] = (pp_ompt_cached){codeptr, c};
     return c;
 }
 
 /* The stack of open constructs.  push: a construct that began (NULL: not
  * measured, still paired with its end); beyond PP_OMPT_OPEN only counted. */
-static inline void pp_ompt_open_push(pp_ompt_thread *t, pp_ompt_construct *c, uintptr_t tags)
+static inline void pp_ompt_open_push(pp_ompt_thread *t, pp_callsite *c, uintptr_t tags)
 {
     if (__builtin_expect(t->n_open < PP_OMPT_OPEN, 1))
         t->open[t->n_open] = (uintptr_t)c | tags;
     t->n_open++;
 }
-static inline pp_ompt_construct *pp_ompt_open_at(const pp_ompt_thread *t, uint32_t i)
+static inline pp_callsite *pp_ompt_open_at(const pp_ompt_thread *t, uint32_t i)
 {
-    return (pp_ompt_construct *)(t->open[i] & ~(uintptr_t)PP_OMPT_OPEN_TAGS);
+    return (pp_callsite *)(t->open[i] & ~(uintptr_t)PP_OMPT_OPEN_TAGS);
 }
 /* The innermost open construct of the innermost implicit task, NULL if
  * none (or beyond the bound); its tags into *tags. */
-static inline pp_ompt_construct *pp_ompt_open_top(const pp_ompt_thread *t, uintptr_t *tags)
+static inline pp_callsite *pp_ompt_open_top(const pp_ompt_thread *t, uintptr_t *tags)
 {
     uint32_t n = t->n_open;
     if (n <= t->open_base || n > PP_OMPT_OPEN)
@@ -282,12 +213,12 @@ static inline pp_ompt_construct *pp_ompt_open_top(const pp_ompt_thread *t, uintp
 /* Pop the innermost open construct of kind (of the innermost implicit
  * task): NULL, with one warning, when none is open (its begin was not
  * seen); *tags (unless NULL) gets its tags. */
-pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind, uintptr_t *tags);
-static inline pp_ompt_construct *pp_ompt_open_pop(pp_ompt_thread *t, pp_ompt_kind kind,
+pp_callsite *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_callsite_kind kind, uintptr_t *tags);
+static inline pp_callsite *pp_ompt_open_pop(pp_ompt_thread *t, pp_callsite_kind kind,
                                                   uintptr_t *tags)
 {
     uintptr_t top_tags = 0;
-    pp_ompt_construct *c = pp_ompt_open_top(t, &top_tags);
+    pp_callsite *c = pp_ompt_open_top(t, &top_tags);
     if (__builtin_expect(c != NULL && c->kind == kind, 1)) {
         t->n_open--;
         if (tags)
@@ -313,9 +244,9 @@ static inline pp_ompt_thread *pp_ompt_self(void)
 
 /* ---- task handles (pp_ompt_handle.h) ------------------------------------------------ */
 
-static inline pp_ompt_construct *pp_ompt_task_construct(uint64_t value)
+static inline pp_callsite *pp_ompt_task_construct(uint64_t value)
 {
-    return pp_ompt_construct_of(pp_ompt_value_index(value));
+    return pp_callsite_of(pp_ompt_value_index(value));
 }
 
 /* The task of value goes on on this thread (the end of a scheduling point,
@@ -333,6 +264,8 @@ void pp_ompt_parallel_register(ompt_set_callback_t set, const char **missing, in
 void pp_ompt_task_register(ompt_set_callback_t set, const char **missing, int *n_missing);
 void pp_ompt_mutex_register(ompt_set_callback_t set, const char **missing, int *n_missing);
 void pp_ompt_mutex_define_regions(void);
+/* A lock was initialized (measured): for a run that met no construct. */
+extern bool pp_ompt_locks_used;
 
 /* Ask for one callback; a runtime that will never deliver it gets its name
  * into missing. */
@@ -384,7 +317,7 @@ bool pp_ompt_in_runtime(const void *codeptr);
 const void *pp_ompt_taskloop_callsite(void);
 /* The taskloop task construct of a task created with encountering task enc
  * on thread t, when a taskloop or a generator creates it; else NULL. */
-pp_ompt_construct *pp_ompt_taskloop_source(pp_ompt_thread *t, ompt_data_t *enc);
+pp_callsite *pp_ompt_taskloop_source(pp_ompt_thread *t, ompt_data_t *enc);
 /* The begin of taskloop task `task` (value, construct c) waits for the next
  * event; settled by pp_ompt_taskloop_begin (as a chunk, or as a generator
  * when that event is a creation of the generator's). */
@@ -402,8 +335,5 @@ void pp_ompt_taskloop_work(pp_ompt_thread *t, ompt_scope_endpoint_t endpoint,
 
 /* The dependences of a task just created (pp_ompt_depend.c). */
 void pp_ompt_depend(uint64_t task_value, const ompt_dependence_t *deps, int n);
-
-/* Names at the end (pp_ompt_names.c). */
-void pp_ompt_names_finalize(void);
 
 #endif

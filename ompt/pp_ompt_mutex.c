@@ -42,9 +42,9 @@ void pp_ompt_mutex_define_regions(void)
     }
 }
 
-static pp_ompt_kind pp_ompt_construct_kind(ompt_mutex_t kind)
+static pp_callsite_kind pp_ompt_construct_kind(ompt_mutex_t kind)
 {
-    return kind == ompt_mutex_critical ? PP_OMPT_CRITICAL : PP_OMPT_ORDERED;
+    return kind == ompt_mutex_critical ? PP_CALLSITE_CRITICAL : PP_CALLSITE_ORDERED;
 }
 
 static bool pp_ompt_nest(ompt_mutex_t kind)
@@ -73,7 +73,7 @@ static void pp_ompt_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned
     switch (kind) {
     case ompt_mutex_critical:
     case ompt_mutex_ordered: {
-        pp_ompt_construct *c = pp_ompt_construct_find(t, codeptr_ra, pp_ompt_construct_kind(kind));
+        pp_callsite *c = pp_ompt_construct_find(t, codeptr_ra, pp_ompt_construct_kind(kind));
         pp_ompt_open_push(t, c, 0);
         if (c)
             pp_profile_enter(c->main);
@@ -99,7 +99,7 @@ static void pp_ompt_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id,
     case ompt_mutex_critical:
     case ompt_mutex_ordered: {
         uintptr_t tags;
-        pp_ompt_construct *c = pp_ompt_open_top(t, &tags);
+        pp_callsite *c = pp_ompt_open_top(t, &tags);
         if (c)
             pp_profile_enter(c->inner);
         break;
@@ -131,7 +131,7 @@ static void pp_ompt_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id,
     switch (kind) {
     case ompt_mutex_critical:
     case ompt_mutex_ordered: {
-        pp_ompt_construct *c = pp_ompt_open_pop(t, pp_ompt_construct_kind(kind), NULL);
+        pp_callsite *c = pp_ompt_open_pop(t, pp_ompt_construct_kind(kind), NULL);
         if (c) {
             uint64_t now = pp_timer_now();
             pp_profile_exit_at(c->inner, now);
@@ -167,12 +167,17 @@ static void pp_ompt_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wai
         pp_ompt_lock_point(PP_OMPT_UNSET_NEST_LOCK);
 }
 
+bool pp_ompt_locks_used;
+
 static void pp_ompt_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
                               ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
     (void)hint, (void)impl, (void)wait_id, (void)codeptr_ra;
-    if (kind == ompt_mutex_lock || kind == ompt_mutex_nest_lock)
+    if (kind == ompt_mutex_lock || kind == ompt_mutex_nest_lock) {
+        if (!__atomic_load_n(&pp_ompt_locks_used, __ATOMIC_RELAXED))
+            __atomic_store_n(&pp_ompt_locks_used, true, __ATOMIC_RELAXED);
         pp_ompt_lock_point(kind == ompt_mutex_lock ? PP_OMPT_INIT_LOCK : PP_OMPT_INIT_NEST_LOCK);
+    }
 }
 
 static void pp_ompt_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id,

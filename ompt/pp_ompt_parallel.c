@@ -17,14 +17,14 @@
 /* The mark a league's parallel data carries (see pp_ompt_parallel_begin). */
 static pp_ompt_parallel pp_ompt_league_mark;
 
-pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind, uintptr_t *tags)
+pp_callsite *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_callsite_kind kind, uintptr_t *tags)
 {
     if (t->n_open > PP_OMPT_OPEN) { /* nested deeper than we keep */
         t->n_open--;
         return NULL;
     }
     for (uint32_t i = t->n_open; i-- > t->open_base;) {
-        pp_ompt_construct *c = pp_ompt_open_at(t, i);
+        pp_callsite *c = pp_ompt_open_at(t, i);
         if (c && c->kind == kind) {
             if (tags)
                 *tags = t->open[i] & PP_OMPT_OPEN_TAGS;
@@ -53,12 +53,12 @@ void pp_ompt_settle_slow(pp_ompt_thread *t)
         pp_profile_enter_at(t->wait_c->main, t->wait_time);
         t->wait_c = NULL;
     }
-    pp_ompt_construct *c = t->ws_pending;
+    pp_callsite *c = t->ws_pending;
     if (c) {
         t->ws_pending = NULL;
         /* a task's: its creation, left open for its dependences */
-        bool task = c->kind == PP_OMPT_TASK || c->kind == PP_OMPT_UNTIED_TASK ||
-                    c->kind == PP_OMPT_TASKLOOP_TASK;
+        bool task = c->kind == PP_CALLSITE_TASK || c->kind == PP_CALLSITE_UNTIED_TASK ||
+                    c->kind == PP_CALLSITE_TASKLOOP_TASK;
         pp_profile_exit_at(task ? c->inner : c->main, t->ws_pending_end);
     }
     t->wait_done = NULL;
@@ -88,7 +88,7 @@ static void pp_ompt_parallel_begin(ompt_data_t *encountering_task_data,
     if (!t)
         return;
     pp_ompt_settle(t);
-    pp_ompt_construct *c = pp_ompt_construct_find(t, codeptr_ra, PP_OMPT_PARALLEL);
+    pp_callsite *c = pp_ompt_construct_find(t, codeptr_ra, PP_CALLSITE_PARALLEL);
     if (!c || t->n_parallel >= PP_OMPT_NEST) {
         if (c)
             PP_WARN_ONCE("parallel regions nested deeper than %d on a thread are not measured",
@@ -198,7 +198,7 @@ static void pp_ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *p
     pp_ompt_settle(t);
     if (endpoint == ompt_scope_begin) {
         pp_ompt_parallel *p = parallel_data ? parallel_data->ptr : NULL;
-        pp_ompt_construct *c = p ? p->construct : NULL;
+        pp_callsite *c = p ? p->construct : NULL;
         if (c)
             pp_profile_parallel_begin(c->main, p->fork_context);
         /* its constructs are its own: a construct of the task it nests in
@@ -235,14 +235,14 @@ static void pp_ompt_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
                          const void *codeptr_ra)
 {
     (void)parallel_data, (void)count;
-    pp_ompt_kind kind;
+    pp_callsite_kind kind;
     switch (wstype) {
-    case ompt_work_loop: kind = PP_OMPT_LOOP; break;
-    case ompt_work_sections: kind = PP_OMPT_SECTIONS; break;
+    case ompt_work_loop: kind = PP_CALLSITE_LOOP; break;
+    case ompt_work_sections: kind = PP_CALLSITE_SECTIONS; break;
     case ompt_work_single_executor:
-    case ompt_work_single_other: kind = PP_OMPT_SINGLE; break;
-    case ompt_work_workshare: kind = PP_OMPT_WORKSHARE; break;
-    case ompt_work_taskloop: kind = PP_OMPT_TASKLOOP; break;
+    case ompt_work_single_other: kind = PP_CALLSITE_SINGLE; break;
+    case ompt_work_workshare: kind = PP_CALLSITE_WORKSHARE; break;
+    case ompt_work_taskloop: kind = PP_CALLSITE_TASKLOOP; break;
     case ompt_work_distribute:
     case ompt_work_scope:
         /* not measured, as in OPARI2 mode (the constructs inside a scope
@@ -259,13 +259,13 @@ static void pp_ompt_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
     if (!t)
         return;
     uint64_t now = pp_timer_now();
-    if (kind == PP_OMPT_TASKLOOP) { /* (it settles what waits itself) */
+    if (kind == PP_CALLSITE_TASKLOOP) { /* (it settles what waits itself) */
         pp_ompt_taskloop_work(t, endpoint, task_data, codeptr_ra, now);
         return;
     }
     pp_ompt_settle(t);
     if (endpoint == ompt_scope_begin) {
-        pp_ompt_construct *c = pp_ompt_construct_find(t, codeptr_ra, kind);
+        pp_callsite *c = pp_ompt_construct_find(t, codeptr_ra, kind);
         bool executes = wstype == ompt_work_single_executor;
         pp_ompt_open_push(t, c, executes ? PP_OMPT_OPEN_EXECUTES : 0);
         if (!c)
@@ -275,7 +275,7 @@ static void pp_ompt_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
             pp_profile_enter_at(c->inner, now);
         return;
     }
-    pp_ompt_construct *c = pp_ompt_open_pop(t, kind, NULL);
+    pp_callsite *c = pp_ompt_open_pop(t, kind, NULL);
     if (!c)
         return;
     if (wstype == ompt_work_single_executor)
@@ -294,13 +294,13 @@ static void pp_ompt_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel
     if (!t)
         return;
     if (endpoint == ompt_scope_begin) {
-        pp_ompt_construct *c = pp_ompt_construct_find(t, codeptr_ra, PP_OMPT_MASKED);
+        pp_callsite *c = pp_ompt_construct_find(t, codeptr_ra, PP_CALLSITE_MASKED);
         pp_ompt_open_push(t, c, 0);
         if (c)
             pp_profile_enter(c->main);
         return;
     }
-    pp_ompt_construct *c = pp_ompt_open_pop(t, PP_OMPT_MASKED, NULL);
+    pp_callsite *c = pp_ompt_open_pop(t, PP_CALLSITE_MASKED, NULL);
     if (c)
         pp_profile_exit(c->main);
 }
@@ -321,19 +321,19 @@ static bool pp_ompt_implicit_barrier(ompt_sync_region_t kind)
  * the innermost implicit task: libomp's GOMP_single_start (a gcc-built
  * program) reports the begin of a single but never its end, so an implicit
  * barrier that finds one open is the single's, whose body ends there. */
-static pp_ompt_construct *pp_ompt_barrier_ends(pp_ompt_thread *t)
+static pp_callsite *pp_ompt_barrier_ends(pp_ompt_thread *t)
 {
-    pp_ompt_construct *c = t->ws_pending;
+    pp_callsite *c = t->ws_pending;
     /* a task's creation that waited for dependences does not wait here */
-    if (c && (c->kind == PP_OMPT_TASK || c->kind == PP_OMPT_UNTIED_TASK ||
-              c->kind == PP_OMPT_TASKLOOP_TASK))
+    if (c && (c->kind == PP_CALLSITE_TASK || c->kind == PP_CALLSITE_UNTIED_TASK ||
+              c->kind == PP_CALLSITE_TASKLOOP_TASK))
         c = NULL;
     if (c)
         t->ws_pending = NULL;
     pp_ompt_settle(t);
     uintptr_t tags = 0;
-    pp_ompt_construct *open = pp_ompt_open_top(t, &tags);
-    if (!c && open && open->kind == PP_OMPT_SINGLE) {
+    pp_callsite *open = pp_ompt_open_top(t, &tags);
+    if (!c && open && open->kind == PP_CALLSITE_SINGLE) {
         uint64_t now = pp_timer_now();
         if (tags & PP_OMPT_OPEN_EXECUTES)
             pp_profile_exit_at(open->inner, now);
@@ -349,10 +349,10 @@ static pp_ompt_construct *pp_ompt_barrier_ends(pp_ompt_thread *t)
  * construct it ends; else the runtime's own barrier at its call (libomp
  * reports gcc's GOMP_barrier so, whether the program's barrier directive or
  * a construct's implicit barrier made it: the names tell them apart by the
- * source line, pp_ompt_names.c); else, or when that call lies in libomp (a
- * tail call to it), the parallel region (its code address, when the runtime
- * gives none, as for the workers of a team). */
-static pp_ompt_construct *pp_ompt_barrier_of(pp_ompt_thread *t, pp_ompt_construct *ends,
+ * source, callsite/pp_callsite_lines.c); else, or when that call lies in
+ * libomp (a tail call to it), the parallel region (its code address, when
+ * the runtime gives none, as for the workers of a team). */
+static pp_callsite *pp_ompt_barrier_of(pp_ompt_thread *t, pp_callsite *ends,
                                              ompt_sync_region_t kind, const void *codeptr_ra)
 {
     const void *at = codeptr_ra;
@@ -362,7 +362,7 @@ static pp_ompt_construct *pp_ompt_barrier_of(pp_ompt_thread *t, pp_ompt_construc
     else if ((kind != ompt_sync_region_barrier_implementation || !codeptr_ra ||
               pp_ompt_in_runtime(codeptr_ra)) && it && it->construct)
         at = it->construct->codeptr; /* (a call in the runtime: a tail call's) */
-    return pp_ompt_construct_find(t, at, PP_OMPT_IMPLICIT_BARRIER);
+    return pp_ompt_construct_find(t, at, PP_CALLSITE_IMPLICIT_BARRIER);
 }
 
 /* The general path of sync_region (below). */
@@ -374,25 +374,25 @@ pp_ompt_sync_region_general(ompt_sync_region_t kind, ompt_scope_endpoint_t endpo
     pp_ompt_thread *t = pp_ompt_measured();
     if (!t)
         return;
-    pp_ompt_kind k;
+    pp_callsite_kind k;
     switch (kind) {
     case ompt_sync_region_barrier:
-    case ompt_sync_region_barrier_explicit: k = PP_OMPT_BARRIER; break;
-    case ompt_sync_region_taskwait: k = PP_OMPT_TASKWAIT; break;
-    case ompt_sync_region_taskgroup: k = PP_OMPT_TASKGROUP; break;
-    case ompt_sync_region_reduction: k = PP_OMPT_REDUCTION; break;
+    case ompt_sync_region_barrier_explicit: k = PP_CALLSITE_BARRIER; break;
+    case ompt_sync_region_taskwait: k = PP_CALLSITE_TASKWAIT; break;
+    case ompt_sync_region_taskgroup: k = PP_CALLSITE_TASKGROUP; break;
+    case ompt_sync_region_reduction: k = PP_CALLSITE_REDUCTION; break;
     default:
         if (!implicit)
             return; /* teams barriers: teams are not measured */
-        k = PP_OMPT_IMPLICIT_BARRIER;
+        k = PP_CALLSITE_IMPLICIT_BARRIER;
     }
     if (endpoint == ompt_scope_begin) {
-        pp_ompt_construct *c;
+        pp_callsite *c;
         if (implicit) {
             c = pp_ompt_barrier_of(t, pp_ompt_barrier_ends(t), kind, codeptr_ra);
         } else {
             pp_ompt_settle(t);
-            if (k == PP_OMPT_TASKGROUP) { /* perhaps a taskloop's own */
+            if (k == PP_CALLSITE_TASKGROUP) { /* perhaps a taskloop's own */
                 pp_ompt_taskgroup_defer(t, codeptr_ra, pp_timer_now());
                 return;
             }
@@ -407,8 +407,8 @@ pp_ompt_sync_region_general(ompt_sync_region_t kind, ompt_scope_endpoint_t endpo
     }
     pp_ompt_settle(t);
     uintptr_t tags = 0;
-    pp_ompt_construct *c = pp_ompt_open_top(t, &tags);
-    if (k == PP_OMPT_TASKGROUP && c && c->kind == PP_OMPT_TASKLOOP &&
+    pp_callsite *c = pp_ompt_open_top(t, &tags);
+    if (k == PP_CALLSITE_TASKGROUP && c && c->kind == PP_CALLSITE_TASKLOOP &&
         (tags & PP_OMPT_OPEN_GROUPED))
         t->n_open--; /* the taskloop in its taskgroup's place ends */
     else
@@ -427,7 +427,7 @@ pp_ompt_sync_region_general(ompt_sync_region_t kind, ompt_scope_endpoint_t endpo
         pp_ompt_resume(task_data, now);
     pp_profile_exit_at(c->main, now);
     /* the worksharing construct the barrier ends */
-    pp_ompt_construct *ws = pp_ompt_open_top(t, &tags);
+    pp_callsite *ws = pp_ompt_open_top(t, &tags);
     if (implicit && ws && (tags & PP_OMPT_OPEN_BARRIER)) {
         t->n_open--;
         pp_profile_exit_at(ws->main, now);
@@ -448,11 +448,11 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
     (void)parallel_data;
     pp_ompt_thread *t = pp_ompt_tls;
     if (__builtin_expect(kind == ompt_sync_region_taskwait && t != NULL, 1)) {
-        pp_ompt_construct *c;
+        pp_callsite *c;
         if (endpoint == ompt_scope_begin) {
             if (__builtin_expect(t->pending == 0 &&
                                      (c = pp_ompt_construct_cached(t, codeptr_ra,
-                                                                   PP_OMPT_TASKWAIT)) != NULL,
+                                                                   PP_CALLSITE_TASKWAIT)) != NULL,
                                  1)) {
                 t->wait_c = c;
                 t->wait_time = pp_timer_now();
@@ -472,7 +472,7 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
             }
             if (t->pending == 0 && n > t->open_base && n <= PP_OMPT_OPEN &&
                 (c = pp_ompt_open_at(t, n - 1)) != NULL &&
-                c->kind == PP_OMPT_TASKWAIT && pp_ompt_value_resumable(v)) {
+                c->kind == PP_CALLSITE_TASKWAIT && pp_ompt_value_resumable(v)) {
                 t->n_open = n - 1;
                 pp_profile_switch_exit(pp_ompt_engine_handle(v), c->main);
                 return;
@@ -487,7 +487,7 @@ static void pp_ompt_flush(ompt_data_t *thread_data, const void *codeptr_ra)
 {
     (void)thread_data;
     pp_ompt_thread *t = pp_ompt_event_thread();
-    pp_ompt_construct *c = t ? pp_ompt_construct_find(t, codeptr_ra, PP_OMPT_FLUSH) : NULL;
+    pp_callsite *c = t ? pp_ompt_construct_find(t, codeptr_ra, PP_CALLSITE_FLUSH) : NULL;
     if (!c)
         return;
     uint64_t now = pp_timer_now();

@@ -6,12 +6,13 @@
  * by OPARI2: the tool says so in one line and stays off.  Otherwise the
  * engine starts here (this library's copy of it does not start from a
  * constructor: pp_profile_ctor_off), the callbacks are registered, and the
- * regions get their names at the end (pp_ompt_names.c). */
+ * regions get their names at the end (callsite/pp_callsite_names.c). */
 #define _GNU_SOURCE
 #include "ompt/pp_ompt_internal.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/pp_config.h"
@@ -48,6 +49,13 @@ void pp_ompt_register(ompt_set_callback_t set)
     }
 }
 
+/* At exit, before the engine's own handler writes the profile: a run that
+ * measured nothing writes none, and says why. */
+static void pp_ompt_atexit(void)
+{
+    pp_callsite_unmeasured_run(__atomic_load_n(&pp_ompt_locks_used, __ATOMIC_RELAXED), 0);
+}
+
 static int pp_ompt_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                               ompt_data_t *tool_data)
 {
@@ -61,10 +69,13 @@ static int pp_ompt_initialize(ompt_function_lookup_t lookup, int initial_device_
     pp_profile_init();
     pp_ompt_callsite_init(lookup);
     pp_ompt_mutex_define_regions();
-    if (pp_profile_at_end(pp_ompt_names_finalize) != 0)
+    /* the workers' last teams closed first, then every region named */
+    if (pp_profile_at_end(pp_ompt_close_ended_teams) != 0 ||
+        pp_profile_at_end(pp_callsite_names_finalize) != 0)
         pp_message_warn("no room for the OMPT layer's end hook: regions keep their addresses as "
                         "names");
     pp_ompt_register(set);
+    atexit(pp_ompt_atexit); /* after the engine's handler: runs before it */
     return 1;
 }
 

@@ -52,20 +52,21 @@ pp_ompt_task_create_general(ompt_data_t *encountering_task_data, ompt_data_t *ne
     if (t->begin_task && (flags & ompt_task_explicit))
         pp_ompt_taskloop_begin(t, encountering_task_data != t->begin_task,
                                encountering_task_data);
-    pp_ompt_construct *wait = t->wait_done;
+    pp_callsite *wait = t->wait_done;
     t->wait_done = NULL;
     pp_ompt_settle(t);
     if (flags & ompt_task_taskwait) {
-        pp_ompt_construct *c = pp_ompt_construct_find(t, codeptr_ra, PP_OMPT_TASKWAIT_DEPEND);
+        pp_callsite *c = pp_ompt_construct_find(t, codeptr_ra, PP_CALLSITE_TASKWAIT_DEPEND);
         new_task_data->value = pp_ompt_value_taskwait(c != NULL, c ? c->index : 0);
         return;
     }
     if (__builtin_expect(wait != NULL, 0) && (flags & ompt_task_undeferred) && !has_dependences)
         __atomic_store_n(&wait->if0_task, true, __ATOMIC_RELAXED); /* for its name */
-    pp_ompt_construct *c = pp_ompt_taskloop_source(t, encountering_task_data);
+    pp_callsite *c = pp_ompt_taskloop_source(t, encountering_task_data);
     if (!c)
         c = pp_ompt_construct_find(t, codeptr_ra,
-                                   (flags & ompt_task_untied) ? PP_OMPT_UNTIED_TASK : PP_OMPT_TASK);
+                                   (flags & ompt_task_untied) ? PP_CALLSITE_UNTIED_TASK
+                                                              : PP_CALLSITE_TASK);
     if (!c || !t->value_base)
         return; /* no construct (out of memory, too many), or a thread beyond the limit */
     bool undeferred = (flags & ompt_task_undeferred) != 0;
@@ -95,11 +96,12 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
 {
     (void)encountering_task_frame;
     pp_ompt_thread *t = pp_ompt_tls;
-    pp_ompt_construct *c;
+    pp_callsite *c;
     if (__builtin_expect(t != NULL && !t->pending && !has_dependences &&
                              (flags & (ompt_task_explicit | ompt_task_taskwait |
                                        ompt_task_untied)) == ompt_task_explicit &&
-                             (c = pp_ompt_construct_cached(t, codeptr_ra, PP_OMPT_TASK)) != NULL,
+                             (c = pp_ompt_construct_cached(t, codeptr_ra, PP_CALLSITE_TASK)) !=
+                                 NULL,
                          1)) {
         if (flags & ompt_task_undeferred) {
             /* it runs inside its creation, and its begin comes next: held
@@ -136,7 +138,7 @@ void pp_ompt_resume(ompt_data_t *task_data, uint64_t now)
 }
 
 /* The region of a task's construct (for its end). */
-static pp_region_id pp_ompt_task_region(uint64_t value, pp_ompt_construct **c)
+static pp_region_id pp_ompt_task_region(uint64_t value, pp_callsite **c)
 {
     if (pp_ompt_value_is(value, PP_OMPT_MOVING)) {
         *c = NULL;
@@ -151,8 +153,8 @@ static pp_region_id pp_ompt_task_region(uint64_t value, pp_ompt_construct **c)
 static void pp_ompt_task_begin(pp_ompt_thread *t, ompt_data_t *task_data, uint64_t now)
 {
     uint64_t v = task_data->value;
-    pp_ompt_construct *c = pp_ompt_task_construct(v);
-    if (c->kind == PP_OMPT_TASKLOOP_TASK) {
+    pp_callsite *c = pp_ompt_task_construct(v);
+    if (c->kind == PP_CALLSITE_TASKLOOP_TASK) {
         pp_ompt_taskloop_defer(t, task_data, now);
         return;
     }
@@ -160,7 +162,7 @@ static void pp_ompt_task_begin(pp_ompt_thread *t, ompt_data_t *task_data, uint64
     /* untied: not measured as tied (the engine would warn so): an untied
      * task that resumes elsewhere moves with it */
     pp_profile_task_begin_at(c->main, pp_ompt_engine_handle(v), false, now);
-    bool untied = c->kind == PP_OMPT_UNTIED_TASK;
+    bool untied = c->kind == PP_CALLSITE_UNTIED_TASK;
     uint64_t moving =
         untied && !(v & PP_OMPT_UNDEFERRED) ? pp_ompt_value_moving(pp_profile_task_ref()) : 0;
     if (moving) /* libomp may resume it elsewhere: follow the engine's task */
@@ -180,8 +182,8 @@ pp_ompt_task_schedule_general(ompt_data_t *prior_task_data, ompt_task_status_t p
     if (pp_ompt_is_taskwait_depend(prior)) {
         /* a taskwait depend's wait ends (ompt_taskwait_complete) */
         uint32_t index;
-        pp_ompt_construct *c =
-            pp_ompt_taskwait_index(prior, &index) ? pp_ompt_construct_at(index) : NULL;
+        pp_callsite *c =
+            pp_ompt_taskwait_index(prior, &index) ? pp_callsite_at(index) : NULL;
         if (c && (prior & PP_OMPT_TASKWAIT_ENTERED))
             pp_profile_exit_at(c->main, now);
         t->wait_done = c;
@@ -197,13 +199,13 @@ pp_ompt_task_schedule_general(ompt_data_t *prior_task_data, ompt_task_status_t p
          * that completes it later changes nothing that was measured */
         uint64_t state = pp_ompt_value_state(prior);
         if (state == PP_OMPT_BEGUN || state == PP_OMPT_MOVING) {
-            pp_ompt_construct *c;
+            pp_callsite *c;
             pp_region_id region = pp_ompt_task_region(prior, &c);
             if (region != PP_REGION_INVALID) {
                 pp_profile_task_end_at(region, now);
                 if (c && (prior & PP_OMPT_UNDEFERRED)) /* its creation ends with it */
                     ended_creation = c->created_as ? c->created_as->inner : c->inner;
-                if (c && c->kind == PP_OMPT_TASKLOOP_GENERATOR)
+                if (c && c->kind == PP_CALLSITE_TASKLOOP_GENERATOR)
                     pp_ompt_taskloop_generator_end(t, prior_task_data);
             }
             prior_task_data->value = pp_ompt_value_set_state(prior, PP_OMPT_ENDED);
@@ -227,7 +229,7 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
                              prior_status == ompt_task_switch,
                          1)) {
         /* the begin of the undeferred task whose creation was held back */
-        pp_ompt_construct *c = t->create_c;
+        pp_callsite *c = t->create_c;
         uint64_t next = pp_ompt_value_set_state(
             pp_ompt_value_new(t->value_base, c->index, ++t->counter, true), PP_OMPT_BEGUN);
         next_task_data->value = next;
@@ -239,10 +241,10 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
     }
     if (__builtin_expect(t != NULL && !t->pending && next_task_data != NULL, 1)) {
         uint64_t next = next_task_data->value;
-        pp_ompt_construct *c;
+        pp_callsite *c;
         if (prior_status == ompt_task_switch && pp_ompt_value_is(next, PP_OMPT_CREATED)) {
             /* a tied task's first run */
-            if (__builtin_expect((c = pp_ompt_task_construct(next))->kind == PP_OMPT_TASK, 1)) {
+            if (__builtin_expect((c = pp_ompt_task_construct(next))->kind == PP_CALLSITE_TASK, 1)) {
                 next = pp_ompt_value_set_state(next, PP_OMPT_BEGUN);
                 next_task_data->value = next;
                 pp_profile_task_begin(c->main, pp_ompt_engine_handle_explicit(next), false);
@@ -274,8 +276,8 @@ static void pp_ompt_dependences(ompt_data_t *task_data, const ompt_dependence_t 
         pp_ompt_depend(task_data->value, deps, ndeps);
     uint64_t v = task_data ? task_data->value : 0;
     uint32_t index;
-    pp_ompt_construct *c = pp_ompt_is_taskwait_depend(v) && pp_ompt_taskwait_index(v, &index)
-                               ? pp_ompt_construct_at(index)
+    pp_callsite *c = pp_ompt_is_taskwait_depend(v) && pp_ompt_taskwait_index(v, &index)
+                               ? pp_callsite_at(index)
                                : NULL;
     if (c) { /* the taskwait's region, entered after its dependences */
         pp_profile_enter(c->main);

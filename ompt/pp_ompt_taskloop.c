@@ -12,7 +12,7 @@
  * where it began.
  *
  * The taskloop's tasks are instances of a construct of their own (kind
- * PP_OMPT_TASKLOOP_TASK, at the same address: "!$omp taskloop task").  With
+ * PP_CALLSITE_TASKLOOP_TASK, at the same address: "!$omp taskloop task").  With
  * more tasks than ten per thread, libomp splits the loop recursively: it
  * creates a generator task that creates the second half of the tasks when
  * it runs (and a generator for half of those, and so on).  OMPT reports a
@@ -35,7 +35,7 @@
 /* ---- where taskloop tasks come from ------------------------------------------------ */
 
 static void pp_ompt_source_push(pp_ompt_thread *t, ompt_data_t *enc, ompt_data_t *generator,
-                                pp_ompt_construct *tasks)
+                                pp_callsite *tasks)
 {
     if (t->n_sources < PP_OMPT_NEST)
         t->sources[t->n_sources] = (pp_ompt_source){enc, generator, tasks};
@@ -58,7 +58,7 @@ static void pp_ompt_source_pop(pp_ompt_thread *t, ompt_data_t *generator)
     pp_ompt_pending_update(t);
 }
 
-pp_ompt_construct *pp_ompt_taskloop_source(pp_ompt_thread *t, ompt_data_t *enc)
+pp_callsite *pp_ompt_taskloop_source(pp_ompt_thread *t, ompt_data_t *enc)
 {
     uint32_t n = t->n_sources;
     if (n == 0 || n > PP_OMPT_NEST || t->sources[n - 1].encountering != enc)
@@ -80,9 +80,9 @@ void pp_ompt_taskloop_begin(pp_ompt_thread *t, bool generator, ompt_data_t *enc)
     ompt_data_t *task = t->begin_task;
     t->begin_task = NULL;
     uint64_t v = task->value;
-    pp_ompt_construct *c = pp_ompt_task_construct(v), *as = c;
+    pp_callsite *c = pp_ompt_task_construct(v), *as = c;
     if (generator) {
-        pp_ompt_construct *g = pp_ompt_construct_find(t, c->codeptr, PP_OMPT_TASKLOOP_GENERATOR);
+        pp_callsite *g = pp_ompt_construct_find(t, c->codeptr, PP_CALLSITE_TASKLOOP_GENERATOR);
         if (g) {
             /* its creation region is the taskloop tasks' (entered when it
              * was created) */
@@ -116,7 +116,7 @@ void pp_ompt_taskgroup_settle(pp_ompt_thread *t)
 {
     /* no taskloop's: the taskgroup's region, from its begin */
     t->group_pending = false;
-    pp_ompt_construct *c = pp_ompt_construct_find(t, t->group_codeptr, PP_OMPT_TASKGROUP);
+    pp_callsite *c = pp_ompt_construct_find(t, t->group_codeptr, PP_CALLSITE_TASKGROUP);
     pp_ompt_open_push(t, c, 0);
     if (c)
         pp_profile_enter_at(c->main, t->group_time);
@@ -137,19 +137,19 @@ void pp_ompt_taskloop_work(pp_ompt_thread *t, ompt_scope_endpoint_t endpoint, om
             if (site)
                 at = site;
         }
-        pp_ompt_construct *c = pp_ompt_construct_find(t, at, PP_OMPT_TASKLOOP);
+        pp_callsite *c = pp_ompt_construct_find(t, at, PP_CALLSITE_TASKLOOP);
         pp_ompt_open_push(t, c, grouped ? PP_OMPT_OPEN_GROUPED : 0);
         if (c)
             pp_profile_enter_at(c->main, grouped ? t->group_time : now);
-        pp_ompt_source_push(t, enc, NULL, pp_ompt_construct_find(t, at, PP_OMPT_TASKLOOP_TASK));
+        pp_ompt_source_push(t, enc, NULL, pp_ompt_construct_find(t, at, PP_CALLSITE_TASKLOOP_TASK));
         return;
     }
     pp_ompt_settle(t);
     pp_ompt_source_pop(t, NULL); /* it creates no more tasks */
     uintptr_t tags = 0;
-    pp_ompt_construct *c = pp_ompt_open_top(t, &tags);
-    if (c && c->kind == PP_OMPT_TASKLOOP && (tags & PP_OMPT_OPEN_GROUPED))
+    pp_callsite *c = pp_ompt_open_top(t, &tags);
+    if (c && c->kind == PP_CALLSITE_TASKLOOP && (tags & PP_OMPT_OPEN_GROUPED))
         return; /* it ends with its taskgroup */
-    if ((c = pp_ompt_open_pop(t, PP_OMPT_TASKLOOP, NULL)) != NULL)
+    if ((c = pp_ompt_open_pop(t, PP_CALLSITE_TASKLOOP, NULL)) != NULL)
         pp_profile_exit_at(c->main, now);
 }

@@ -41,10 +41,11 @@ pp_region_id pp_profile_region_define(const pp_region_def *def);
  * of one (its strings stay valid; returns -1 for an unknown id). */
 uint32_t pp_profile_region_count(void);
 int pp_profile_region_describe(pp_region_id id, pp_region_def *def);
-/* Give a defined region its final name, file and lines (the function event
- * source defines a function's region at its first call under its address
- * and names it at the end, doc/functions.md).  def's NULL strings keep the
- * old ones.  Takes the lock; call it from an end hook (below), before the
+/* Give a defined region its final name, file, lines and role (the function
+ * event source defines a function's region at its first call under its
+ * address and names it at the end, doc/functions.md; a call site found to
+ * be a construct's implicit barrier takes that role).  def's NULL strings
+ * keep the old ones.  Takes the lock; call it from an end hook (below), before the
  * profile is written.  Returns -1 for an unknown id or when out of memory
  * (the region keeps its old definition). */
 int pp_profile_region_rename(pp_region_id id, const pp_region_def *def);
@@ -61,6 +62,10 @@ int pp_profile_at_end(void (*hook)(void));
  * still gets its profile). */
 void pp_profile_init(void);
 void pp_profile_finalize(void);
+/* End measurement without writing a profile (an event source that found
+ * nothing to measure says so itself).  A later finalize does nothing; after
+ * a finalize (or while one runs) discard does nothing. */
+void pp_profile_discard(void);
 
 /* POMP2_On/POMP2_Off: measurement on or off for all threads. */
 void pp_profile_set_enabled(bool on);
@@ -108,6 +113,11 @@ void pp_profile_task_end_resume(pp_region_id task_region, pp_task_handle resumed
 /* The start of a task creation: enter(region) and, in a trace, the creation
  * of task (one clock read). */
 void pp_profile_task_create_enter(pp_region_id region, pp_task_handle task);
+/* A task whose creation the event source could not see (libgomp makes a
+ * taskloop's tasks inside it): its creation in the trace, now, on this
+ * thread, just before its begin; nothing in the profile (no clock read
+ * without a trace). */
+void pp_profile_task_created(pp_task_handle task);
 /* A creation of no duration (an event source that sees no end of it, as
  * OMPT's task_create of a deferred task): task_create_enter(region, task)
  * and exit(region) at one time. */

@@ -236,6 +236,16 @@ static inline void pp_profile_enter_release_loc(pp_location *loc, pp_region_id r
 
 
 
+void pp_profile_task_created(pp_task_handle task)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_LIKELY(loc != NULL))
+        return; /* no trace on this location */
+    loc = pp_profile_event_loc();
+    if (loc && loc->trace)
+        pp_trace_put(loc->trace, pp_timer_now(), PP_TRACE_TASK_CREATE, task);
+}
+
 /* The adapters' starts of a scheduling point in their general form (see
  * pp_profile_fast_loc); without a location to record in, the single calls
  * in turn, which still hand out handles. */

@@ -342,6 +342,18 @@ void pp_profile_finalize_at(uint64_t now)
     pp_profile_finalize_impl(&now);
 }
 
+void pp_profile_discard(void)
+{
+    int expected = PP_FINAL_NONE;
+    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_DONE, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return; /* finalize ran, runs, or the tree is held: nothing to undo */
+    pthread_mutex_lock(&pp_profile_init_lock);
+    pp_profile_g.finished = 1;
+    pp_profile_update_measuring();
+    pthread_mutex_unlock(&pp_profile_init_lock);
+}
+
 /* ---- a process of a job (pp_profile_job.h) ------------------------------------ */
 
 void pp_profile_set_process(int rank, const char *name, const char *output, const char *note)

@@ -80,13 +80,17 @@ int pp_profile_region_rename(pp_region_id id, const pp_region_def *def)
     char *name = pp_region_strdup(def->name, &failed);
     char *file = pp_region_strdup(def->file, &failed);
     char *mangled = pp_region_strdup(def->mangled, &failed);
+    char *role = def->role && strcmp(def->role, r->role) != 0 ? pp_region_strdup(def->role, &failed)
+                                                               : NULL;
     if (failed) {
-        free(name), free(file), free(mangled);
+        free(name), free(file), free(mangled), free(role);
         return -1;
     }
     pthread_mutex_lock(&pp_region_lock);
     if (name)
         free(r->name), r->name = name;
+    if (role)
+        free(r->role), r->role = role;
     if (file)
         free(r->file), r->file = file;
     if (mangled)

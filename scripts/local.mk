@@ -43,7 +43,8 @@ dist_pompprof_tools_wrapper_DATA = \
 pompprof_tools_launcherdir = $(pompprof_toolsdir)/launcher
 dist_pompprof_tools_launcher_DATA = \
 	scripts/pompprof_tools/launcher/__init__.py \
-	scripts/pompprof_tools/launcher/run.py
+	scripts/pompprof_tools/launcher/run.py \
+	scripts/pompprof_tools/launcher/runtimes.py
 pompprof_tools_cubedir = $(pompprof_toolsdir)/cube
 dist_pompprof_tools_cube_DATA = \
 	scripts/pompprof_tools/cube/__init__.py \
@@ -102,8 +103,8 @@ EXTRA_DIST += scripts/command-stub.in scripts/pompprof_tools/build_config.py.in 
 # says other than the command does
 pompprof_mans = man/pompprof.1 man/pompprof-report.1 man/pompprof-diff.1 \
 	man/pompprof-scaling.1 man/pompprof-timeline.1 man/pompprof-score.1 man/pompprof-view.1
-man_MANS = $(pompprof_mans)
-CLEANFILES += $(pompprof_mans)
+man_MANS = $(pompprof_mans) man/pompprof-run.1
+CLEANFILES += $(pompprof_mans) man/pompprof-run.1
 EXTRA_DIST += scripts/help2roff.py
 # (the command runs: the package's build_config.py must be there, which a
 # parallel make would otherwise write only later)
@@ -121,6 +122,15 @@ $(pompprof_mans): man/%.1: scripts/% scripts/pompprof_tools/build_config.py \
 	esac; \
 	COLUMNS=80 ./scripts/$* --help >$@.help && \
 	$(PYTHON) $(srcdir)/scripts/help2roff.py $* '$(PACKAGE_VERSION)' "$$what" <$@.help >$@.tmp && \
+	rm -f $@.help && mv $@.tmp $@
+
+# pompprof run: a subcommand of pompprof, its page made of `pompprof run --help`
+man/pompprof-run.1: scripts/pompprof scripts/pompprof_tools/build_config.py \
+		$(srcdir)/scripts/pompprof_tools/launcher/run.py $(srcdir)/scripts/help2roff.py
+	@$(MKDIR_P) man
+	$(AM_V_GEN)COLUMNS=80 ./scripts/pompprof run --help >$@.help && \
+	$(PYTHON) $(srcdir)/scripts/help2roff.py pompprof-run '$(PACKAGE_VERSION)' \
+	  'measure an OpenMP program as it is, on its own runtime' <$@.help >$@.tmp && \
 	rm -f $@.help && mv $@.tmp $@
 
 pompprof_scripts_edit = sed \

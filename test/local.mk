@@ -9,6 +9,7 @@ include test/tools/local.mk
 include test/robust/local.mk
 include test/lint/local.mk
 include test/ompt/local.mk
+include test/gomp/local.mk
 include test/view/local.mk
 include test/numbers/local.mk
 

@@ -22,6 +22,12 @@ task, three ways:
    event of PAPI's) -- for this build and, with
    --compare DIR, for another one, so that a change of the fast paths shows
    what it does to them ('modes').
+   Also the same without rebuilding ('gomp'): the plain build run with
+   libpompprof_gomp.so preloaded (what `pompprof run` does for a gcc
+   binary), against the plain run, beside the rebuild: the marginal
+   instructions per task between fib(15) and fib(20) (the start-up and the
+   profile write, fixed costs, drop out), by group (the interposer, gomp/;
+   the construct look-up, callsite/; the engine; the clock; libgomp).
 2. Memory: peak RSS of both builds at two sizes and what the profiled build
    grows by per task between them (the engine reuses instance trees, so this
    should be about 0).
@@ -56,6 +62,8 @@ EVENTS = ("Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw")
 GROUPS = [
     ("inserted", "wrapper's inserted code (program)"),
     ("pomp2", "POMP2 layer (pomp2/)"),
+    ("gomp", "libgomp interposer (gomp/)"),
+    ("callsite", "constructs by call site (callsite/)"),
     ("engine", "engine event path (profile/)"),
     ("clock", "clock (lib/pp_timer.h)"),
     ("startend", "library start and end (init, unify, write)"),
@@ -82,6 +90,13 @@ def classify(program, ob, fl, fi, fn):
     base = os.path.basename(ob)
     if base == program:
         return "inserted"
+    src, inl = os.path.basename(fl), os.path.basename(fi)
+    if "libpompprof" in base and inl.startswith("pp_callsite"):
+        return "callsite"
+    if "libpompprof" in base and (src.startswith("pp_gomp") or inl.startswith("pp_gomp")):
+        return "gomp"
+    if "libpompprof" in base and src.startswith("pp_callsite"):
+        return "callsite"
     if "libpompprof" in base:
         if ("pp_timer" in fi or "ia32intrin" in fi or fn.startswith("pp_timer")):
             return "clock"
@@ -221,6 +236,44 @@ def modes(builddir, compare, n, tmp):
             row += "%12.1f" % ((callgrind_total(out) - plain) / tasks)
         print(row)
     print()
+
+
+def gomp_marginal(builddir, tmp, small=15, big=20):
+    """Instructions per task added by the interposer (the plain build with
+    libpompprof_gomp.so preloaded) and by the rebuild, each over the plain
+    run, marginal between fib(small) and fib(big): fixed costs drop out."""
+    plain = os.path.join(builddir, "examples", "plain", "fib")
+    prof = os.path.join(builddir, "examples", "prof", "fib")
+    lib = os.path.join(builddir, ".libs", "libpompprof_gomp.so")
+    tasks = fib_tasks(big) - fib_tasks(small)
+    print("== Without rebuilding: fib, 1 thread, marginal instructions per task between "
+          "fib(%d) and fib(%d) (%d tasks)" % (small, big, tasks))
+    print("(callgrind; each build over the plain run at both sizes; whole runs)")
+    runs = {}
+    for label, exe, settings in (("plain", plain, {}), ("rebuild", prof, {}),
+                                 ("gomp", plain, {"LD_PRELOAD": lib})):
+        for n in (small, big):
+            out = run_callgrind(exe, n, tmp, "marg-%s-%d" % (label, n), settings)
+            runs[label, n] = sum_by(parse_callgrind(out, "fib"), lambda k: k[0])
+    zero = [0] * len(EVENTS)
+
+    def marginal(label, group=None):
+        def ir(lab, n):
+            g = runs[lab, n]
+            return sum(v[0] for k, v in g.items() if group is None or k == group)
+        return ((ir(label, big) - ir("plain", big)) - (ir(label, small) - ir("plain", small))) \
+            / tasks
+    print("%-45s %9s %9s" % ("group", "rebuild", "gomp"))
+    for g, label in GROUPS:
+        a, b = marginal("rebuild", g), marginal("gomp", g)
+        if abs(a) >= 0.05 or abs(b) >= 0.05:
+            print("%-45s %9.1f %9.1f" % (label, a, b))
+    total_a, total_b = marginal("rebuild"), marginal("gomp")
+    print("%-45s %9.1f %9.1f" % ("total", total_a, total_b))
+    print("interposer over the plain run: %.1f instructions per task (bar: at most %d: %s)"
+          % (total_b, INSTR_BAR, "met" if total_b <= INSTR_BAR else "MISSED"))
+    del zero
+    return total_b
 
 
 def sum_by(totals, pick):
@@ -417,14 +470,14 @@ def main():
     ap.add_argument("--n", type=int, default=22, help="fib size under callgrind (22)")
     ap.add_argument("--top", type=int, default=15, help="functions listed (15)")
     ap.add_argument("--only", action="append",
-                    choices=["instructions", "events", "modes", "memory", "wall"])
+                    choices=["instructions", "events", "modes", "gomp", "memory", "wall"])
     ap.add_argument("--reps", type=int, default=int(os.environ.get("BENCH_REPS", "5")))
     ap.add_argument("--compare", metavar="BUILDDIR",
                     help="also time the profiled programs of this build, and count their "
                     "instructions in the general modes (before/after)")
     args = ap.parse_args()
     builddir = os.path.abspath(args.builddir)
-    parts = args.only or ["instructions", "events", "modes", "memory", "wall"]
+    parts = args.only or ["instructions", "events", "modes", "gomp", "memory", "wall"]
     tmp = tempfile.mkdtemp(prefix="pompprof-taskcost.")
     try:
         if "instructions" in parts:
@@ -443,6 +496,12 @@ def main():
                       args.n, tmp)
             else:
                 print("== Cost per task in the general modes: skipped (no valgrind)")
+        if "gomp" in parts:
+            if shutil.which("valgrind") and os.path.exists(
+                    os.path.join(builddir, ".libs", "libpompprof_gomp.so")):
+                gomp_marginal(builddir, tmp)
+            else:
+                print("== Without rebuilding: skipped (no valgrind or no libpompprof_gomp.so)")
         if "memory" in parts:
             memory(builddir, (args.n, args.n + 5), tmp)
         if "wall" in parts:

@@ -88,6 +88,7 @@ class RunFacts(unittest.TestCase):
         self.assertEqual(int(a["pompprof::cores_online"]), CORES)
         self.assertEqual(a["pompprof::threads"], "2")
         self.assertEqual(a["pompprof::end"], "normal")
+        self.assertEqual(a["pompprof::event_source"], "opari2")  # the wrapper's build
         self.assertEqual(a["pompprof::env::OMP_NUM_THREADS"], "2")
         self.assertEqual(a["pompprof::env::POMPPROF_TRACE"], "1")
         self.assertRegex(a["pompprof::version"], r"^\d+\.\d+")
@@ -96,6 +97,7 @@ class RunFacts(unittest.TestCase):
                               stdout=subprocess.PIPE, universal_newlines=True).stdout
         for name, value in (("POMPPROF::HOST", socket.gethostname()),
                             ("POMPPROF::END", "normal"),
+                            ("POMPPROF::EVENT_SOURCE", "opari2"),
                             ("POMPPROF::ENV::OMP_NUM_THREADS", "2"),
                             ("POMPPROF::CORES_ONLINE", str(CORES))):
             self.assertRegex(info, r"Property name\s+%s\nProperty value\s+%s\n"

@@ -79,7 +79,10 @@ class Verdicts(unittest.TestCase):
         exe = E.build(self.tmp, "quicksort.c", wrapper=False, name="quicksort_plain")
         out = os.path.join(self.tmp, "qs.run")
         env = dict(E.ENV, OMP_NUM_THREADS="2")
-        p = subprocess.run([os.path.join(E.SCRIPTS, "pompprof"), "run", "--output=" + out, "--",
+        # through OMPT: a gcc binary on libomp (on its own libgomp, the
+        # interposer measures the creations)
+        p = subprocess.run([os.path.join(E.SCRIPTS, "pompprof"), "run", "--runtime=llvm",
+                            "--output=" + out, "--",
                             exe, "100000", "2000"], env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, universal_newlines=True, timeout=600)
         self.assertEqual((p.returncode, p.stdout.split(",")[0]), (0, "sorted"), p.stderr)

@@ -1,16 +1,25 @@
-"""pompprof run: run a program measured through OMPT, with no rebuild.
+"""pompprof run: run an OpenMP program measured as it is, with no rebuild.
 
-  pompprof run [--runtime=llvm|native] [--output=DIR] [--trace] [--metrics=LIST]
+  pompprof run [--runtime=native|llvm] [--output=DIR] [--trace] [--metrics=LIST]
                [--verbose] -- PROGRAM [ARGS...]
 
-The tool library (libpompprof_ompt.so) is named in OMP_TOOL_LIBRARIES; the
-OpenMP runtime loads it and it feeds the same engine as OPARI2 mode, so the
-profile (and with --trace the OTF2 trace) are those of OPARI2 mode.  OMPT needs a
-runtime that implements it: LLVM's libomp does, gcc's libgomp does not.  A
-program that needs libgomp therefore runs on Debian's libomp, preloaded (it
-provides libgomp's GOMP_* entry points): --runtime=llvm, the default for such
-programs, said once on stderr; --runtime=native keeps libgomp (nothing is
-measured then).  The program's own output and exit status are untouched: the
+On the program's own runtime (--runtime=native, the default):
+- a program built for libgomp (gcc, gfortran) gets libpompprof_gomp.so
+  preloaded, which interposes libgomp's entry points;
+- a program on LLVM's libomp (clang) gets libpompprof_ompt.so named in
+  OMP_TOOL_LIBRARIES: libomp calls it through the OpenMP tools interface.
+Either feeds the same engine as a program built with the pompprof wrapper, so
+the profile (and with --trace the OTF2 trace) are those of the rebuild.
+
+--runtime=llvm runs a program built for libgomp on Debian's libomp instead
+(preloaded: it provides libgomp's GOMP_* entry points), measured through OMPT;
+refused, with the reason in one line, when the program imports entry points
+that libomp lacks or calls one in a way libomp aborts on (a loop with scan).
+
+A program that loads no OpenMP runtime runs unmeasured, with one line saying
+so.  Otherwise nothing of pompprof's is printed unless --verbose (the
+measurement libraries print their own lines, e.g. a run that measured
+nothing).  The program's own output and exit status are untouched: the
 program replaces this process.
 """
 
@@ -18,31 +27,36 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 
 from .. import build_config
+from . import runtimes
 
 USAGE = """\
-usage: pompprof run [--runtime=llvm|native] [--output=DIR] [--trace]
+usage: pompprof run [--runtime=native|llvm] [--output=DIR] [--trace]
                     [--metrics=LIST] [--verbose] -- PROGRAM [ARGS...]
 
-Run an OpenMP program measured through the OpenMP tools interface (OMPT), with
-no rebuild.  Writes the same profile as a program built with the pompprof
-wrapper (see POMPPROF_OUTPUT).
+Run an OpenMP program measured as it is, with no rebuild.  Writes the same
+profile as a program built with the pompprof wrapper (see POMPPROF_OUTPUT).
 
 options:
-  --runtime=llvm     run a program built for libgomp (gcc) on LLVM's libomp,
-                     which implements OMPT (the default for such programs)
-  --runtime=native   keep the program's runtime (libgomp has no OMPT: nothing
-                     is measured)
+  --runtime=native   measure the program on its own OpenMP runtime (the default):
+                     libgomp (gcc, gfortran) through libpompprof_gomp.so, which
+                     interposes libgomp's entry points; LLVM's libomp (clang)
+                     through the OpenMP tools interface (OMPT)
+  --runtime=llvm     run a program built for libgomp on LLVM's libomp instead,
+                     measured through OMPT; refused when the program needs what
+                     libomp lacks (entry points it does not export, scan)
   --output=DIR       where the profile goes (POMPPROF_OUTPUT)
   --trace            also write an OTF2 trace (POMPPROF_TRACE=1)
   --metrics=LIST     PAPI counters (POMPPROF_METRICS)
-  --verbose          print the environment set and the command run
+  --verbose          print the runtime chosen, the environment set and the
+                     command run
   --help             this text
 
-All POMPPROF_* settings in the environment apply as for an instrumented program.
+A program that loads no OpenMP runtime runs unmeasured, with one line saying so.
+The program's output and exit status are its own.  All POMPPROF_* settings in
+the environment apply as for an instrumented program.
 """
 
 LIBOMP_DIRS = ("/usr/lib/llvm-14/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
@@ -53,10 +67,10 @@ def note(msg: str) -> None:
     sys.stderr.write("pompprof: %s\n" % msg)
 
 
-def tool_library() -> str:
-    """libpompprof_ompt.so: $POMPPROF_LIBDIR (uninstalled builds) or the installation."""
+def library(name: str) -> str:
+    """A measurement library: $POMPPROF_LIBDIR (uninstalled builds) or the installation."""
     d = os.environ.get("POMPPROF_LIBDIR") or build_config.LIBDIR
-    return os.path.join(d, "libpompprof_ompt.so")
+    return os.path.join(d, name)
 
 
 def find_libomp() -> str | None:
@@ -67,26 +81,10 @@ def find_libomp() -> str | None:
     return None
 
 
-def openmp_runtimes(program: str) -> set[str]:
-    """The OpenMP runtimes the program loads ("gomp", "omp"), from ldd."""
-    try:
-        out = subprocess.run(["ldd", program], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             universal_newlines=True).stdout
-    except OSError:
-        return set()
-    found = set()
-    for line in out.splitlines():
-        name = line.strip().split(" ", 1)[0]
-        if name.startswith("libgomp.so"):
-            found.add("gomp")
-        elif name.startswith(("libomp.so", "libiomp5.so")):
-            found.add("omp")
-    return found
-
-
 def parse(argv: list[str]):
     """(options dict, program argv) or (exit status, None)."""
-    opts = {"runtime": None, "output": None, "trace": False, "metrics": None, "verbose": False}
+    opts = {"runtime": "native", "output": None, "trace": False, "metrics": None,
+            "verbose": False}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -101,7 +99,7 @@ def parse(argv: list[str]):
         if a.startswith("--runtime="):
             opts["runtime"] = a.split("=", 1)[1]
             if opts["runtime"] not in ("llvm", "native"):
-                note("--runtime takes llvm or native, not %r" % opts["runtime"])
+                note("--runtime takes native or llvm, not %r" % opts["runtime"])
                 return 2, None
         elif a.startswith("--output="):
             opts["output"] = a.split("=", 1)[1]
@@ -121,42 +119,78 @@ def parse(argv: list[str]):
     return opts, argv[i:]
 
 
+def preload(env: dict, path: str) -> None:
+    env["LD_PRELOAD"] = path + (":" + env["LD_PRELOAD"] if env.get("LD_PRELOAD") else "")
+
+
+def on_libomp(program: str, name: str, env: dict) -> int | None:
+    """Prepare a libgomp program to run on libomp with OMPT (--runtime=llvm);
+    an exit status when refused."""
+    libomp = find_libomp()
+    if not libomp:
+        note("LLVM's libomp (libomp.so.5) not found: install the Debian package libomp5-14")
+        return 1
+    missing = runtimes.missing_in(program, libomp)
+    if missing:
+        note("%s cannot run on LLVM's libomp (%s): it imports %s, which libomp does not "
+             "export (run it on libgomp: drop --runtime=llvm)"
+             % (name, libomp, ", ".join(missing)))
+        return 1
+    scans = runtimes.scan_users(program)
+    if scans:
+        note("%s cannot run on LLVM's libomp (%s): %s %s a loop with scan, on which libomp's "
+             "libgomp layer aborts (run it on libgomp: drop --runtime=llvm)"
+             % (name, libomp, " and ".join(os.path.basename(f) for f in scans),
+                "calls" if len(scans) == 1 else "call"))
+        return 1
+    preload(env, libomp)
+    return None
+
+
 def main(argv: list[str]) -> int:
     opts, command = parse(argv)
     if command is None:
         return opts
-    tool = tool_library()
-    if not os.path.exists(tool):
-        note("%s not found: this pompprof was built without the OMPT tool "
-             "(install the Debian package libomp-14-dev and configure again)" % tool)
-        return 1
     program = shutil.which(command[0]) or command[0]
     if not os.path.exists(program):
         note("%s: no such program" % command[0])
         return 127
     env = dict(os.environ)
-    env["OMP_TOOL_LIBRARIES"] = tool
     if opts["output"]:
         env["POMPPROF_OUTPUT"] = opts["output"]
     if opts["trace"]:
         env["POMPPROF_TRACE"] = "1"
     if opts["metrics"]:
         env["POMPPROF_METRICS"] = opts["metrics"]
-    runtimes = openmp_runtimes(program)
-    runtime = opts["runtime"] or ("llvm" if "gomp" in runtimes and "omp" not in runtimes
-                                  else "native")
-    if runtime == "llvm" and "omp" not in runtimes:
-        libomp = find_libomp()
-        if not libomp:
-            note("LLVM's libomp (libomp.so.5) not found: install the Debian package libomp5-14")
-            return 1
-        env["LD_PRELOAD"] = libomp + (":" + env["LD_PRELOAD"] if env.get("LD_PRELOAD") else "")
-        note("%s is built for libgomp; it runs on LLVM's libomp (%s), which implements OMPT "
-             "(--runtime=llvm)" % (command[0], libomp))
-    elif "gomp" in runtimes and "omp" not in runtimes:
-        note("%s runs on libgomp, which has no OMPT: nothing is measured (--runtime=native)"
-             % command[0])
+    found = runtimes.openmp_runtimes(program)
+    tool = None
+    if not found:
+        note("nothing measured: %s loads no OpenMP runtime (libgomp or libomp); it runs "
+             "unmeasured" % command[0])
+        route = None
+    elif "omp" in found or opts["runtime"] == "llvm":
+        tool = library("libpompprof_ompt.so")
+        route = "OMPT on LLVM's libomp"
+    else:
+        tool = library("libpompprof_gomp.so")
+        route = "libgomp, its entry points interposed"
+    if tool and not os.path.exists(tool):
+        note("%s not found: this pompprof was built without it%s"
+             % (tool, " (install the Debian package libomp-14-dev and configure again)"
+                if tool.endswith("ompt.so") else ""))
+        return 1
+    if tool and tool.endswith("gomp.so"):
+        preload(env, tool)
+    elif tool:
+        if "omp" not in found:
+            refused = on_libomp(program, command[0], env)
+            if refused is not None:
+                return refused
+            route += ", preloaded in place of libgomp"
+        env["OMP_TOOL_LIBRARIES"] = tool
     if opts["verbose"]:
+        if route:
+            note("%s is measured on %s" % (command[0], route))
         for k in ("OMP_TOOL_LIBRARIES", "LD_PRELOAD", "POMPPROF_OUTPUT", "POMPPROF_TRACE",
                   "POMPPROF_METRICS"):
             if k in env and env.get(k) != os.environ.get(k):

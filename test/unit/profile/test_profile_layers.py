@@ -1,7 +1,11 @@
 """profile/ is a one-way chain of layers: every object file of the engine
 calls (or reads data of) only files listed above its own line in the index at
 the top of profile/pp_profile_internal.h, so the index stays true and no cycle
-can creep in.  Reads the symbols of the built objects with nm."""
+can creep in.  The folders form such a chain too (doc/engine.md, "Layers"):
+the event sources call the shared call-site layer (callsite/) and the engine,
+callsite/ calls the engine, the engine calls cube-writer/ and trace/, and
+everything calls lib/; no event source calls another.  Reads the symbols of
+the built objects with nm."""
 import glob
 import os
 import re
@@ -40,6 +44,44 @@ def symbols(obj):
     return defined, used
 
 
+# folder -> rank: a folder's objects may use only symbols of lower ranks
+FOLDERS = {"lib": 0, "cube-writer": 1, "trace": 1, "profile": 2, "callsite": 3,
+           "pomp2": 4, "functions": 4, "mpi": 4, "ompt": 4, "gomp": 4,
+           "replay": 4, "salvage": 4}
+
+
+def folder_errors():
+    """The calls between folders that go up or sideways, and the edges found."""
+    syms = {}
+    for folder in FOLDERS:
+        for obj in glob.glob(os.path.join(top_builddir, folder, "*.o")):
+            syms.setdefault(folder, []).append(symbols(obj))
+    # the project's own symbols (pp_...): the runtime's entry points an event
+    # source defines to interpose them (gomp/'s GOMP_*, omp_*) are libgomp's
+    owner = {}
+    for folder, objs in syms.items():
+        for defined, _ in objs:
+            for sym in defined:
+                if sym.startswith("pp_"):
+                    owner.setdefault(sym, set()).add(folder)
+    errors, edges = [], set()
+    for folder, objs in sorted(syms.items()):
+        for _, used in objs:
+            for sym in used:
+                for callee in owner.get(sym, ()):
+                    if callee == folder:
+                        continue
+                    edges.add((folder, callee))
+                    if FOLDERS[callee] >= FOLDERS[folder]:
+                        errors.append("%s/ uses %s of %s/, which is not below it" %
+                                      (folder, sym, callee))
+    for a, b in sorted(edges):
+        print("%-12s -> %s/" % (a + "/", b))
+    if ("callsite", "profile") not in edges:
+        errors.append("callsite/ calls nothing of profile/: are its objects built?")
+    return sorted(set(errors))
+
+
 def main():
     rank = layers()
     objs = glob.glob(os.path.join(top_builddir, "profile", "libpp_profile_la-pp_profile_*.o"))
@@ -63,6 +105,7 @@ def main():
                 errors.append("%s calls %s, which is not above it in the index" % (s, callee))
     if edges < 10:
         errors.append("only %d calls between engine files found: is nm reading the objects?" % edges)
+    errors += folder_errors()
     for e in errors:
         print("FAIL: " + e)
     return 1 if errors else 0

@@ -1,12 +1,12 @@
 /* What a construct's source line says, where the line table cannot tell:
  * the directive's own line, the line where a construct ends, a critical
- * section's name (pp_ompt_source.h).  Read at the end of the run only. */
-#include "ompt/pp_ompt_source.h"
+ * section's name (pp_callsite_source.h).  Read at the end of the run only. */
+#include "callsite/pp_callsite_source.h"
 
 #include <stdio.h>
 #include <string.h>
 
-bool pp_ompt_fortran(const char *file)
+bool pp_callsite_fortran(const char *file)
 {
     const char *dot = strrchr(file, '.');
     if (!dot)
@@ -19,7 +19,7 @@ bool pp_ompt_fortran(const char *file)
 }
 
 /* Line `line` of file into buf ("" when it cannot be read). */
-void pp_ompt_source_line(const char *file, int line, char *buf, size_t size)
+void pp_callsite_source_line(const char *file, int line, char *buf, size_t size)
 {
     buf[0] = '\0';
     FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
@@ -34,7 +34,7 @@ void pp_ompt_source_line(const char *file, int line, char *buf, size_t size)
 }
 
 /* The name of a critical section written on src ("" if none). */
-void pp_ompt_critical_name(const char *src, char *name, size_t size)
+void pp_callsite_critical_name(const char *src, char *name, size_t size)
 {
     name[0] = '\0';
     const char *p = strstr(src, "critical");
@@ -56,13 +56,16 @@ void pp_ompt_critical_name(const char *src, char *name, size_t size)
 }
 
 /* The line where the construct starting on line `line` of file ends, as
- * OPARI2 names implicit barriers (0: unknown).  C: after the directive (and
+ * OPARI2 names implicit barriers (0: unknown).  Fortran: its end directive
+ * (pp_callsite_directives.c).  C: after the directive (and
  * its continuation lines), the statement that follows: a block ends at its
  * closing brace, a statement at its semicolon outside parentheses (a loop's
  * head included).  Comments and literals are skipped. */
-int pp_ompt_end_line(const char *file, int line)
+int pp_callsite_end_line(const char *file, int line)
 {
-    FILE *f = *file && line > 0 && !pp_ompt_fortran(file) ? fopen(file, "r") : NULL;
+    if (*file && line > 0 && pp_callsite_fortran(file))
+        return pp_callsite_fortran_end_line(file, line);
+    FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
     if (!f)
         return 0;
     int ln = 1, c, prev = 0, paren = 0, brace = 0, end = 0;
@@ -125,20 +128,18 @@ int pp_ompt_end_line(const char *file, int line)
     return end;
 }
 
-/* Whether src is an OpenMP directive that names word as a whole token. */
-static bool pp_ompt_directive_has(const char *src, const char *word)
+/* Whether src is an OpenMP directive whose construct name holds word
+ * ("parallel for" holds "for"; a clause, "for ordered"'s "ordered", does not,
+ * nor does an end directive). */
+static bool pp_callsite_directive_has(const char *src, const char *word)
 {
-    const char *omp = strstr(src, "omp");
-    if (!omp || !(strstr(src, "#") || strstr(src, "!$")))
+    char name[64];
+    if (!pp_callsite_directive_name(src, name, sizeof name) || !strncmp(name, "end", 3))
         return false;
     size_t n = strlen(word);
-    for (const char *p = omp + 3; (p = strstr(p, word)) != NULL; p += n) {
-        bool before = p[-1] == ' ' || p[-1] == '\t' || p[-1] == '(';
-        bool after = !p[n] || p[n] == ' ' || p[n] == '\t' || p[n] == '(' || p[n] == '\n' ||
-                     p[n] == '\r' || p[n] == '\\';
-        if (before && after)
+    for (const char *p = name; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == name || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
             return true;
-    }
     return false;
 }
 
@@ -149,8 +150,8 @@ static bool pp_ompt_directive_has(const char *src, const char *word)
  * holds the directive (then *above = *below = line); else the nearest
  * directive naming word within 3 lines above (*above) and within 40 lines
  * below (*below), 0 where there is none. */
-void pp_ompt_directive_lines(const char *file, int line, const char *word, int *above_line,
-                             int *below_line)
+void pp_callsite_directive_lines(const char *file, int line, const char *word,
+                                 int *above_line, int *below_line)
 {
     *above_line = *below_line = 0;
     FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
@@ -167,15 +168,15 @@ void pp_ompt_directive_lines(const char *file, int line, const char *word, int *
     int at = line - first; /* index of line in text */
     if (at >= n)
         return;
-    if (pp_ompt_directive_has(text[at], word)) {
+    if (pp_callsite_directive_has(text[at], word)) {
         *above_line = *below_line = line;
         return;
     }
     for (int k = at - 1; k >= 0 && !*above_line; k--)
-        if (pp_ompt_directive_has(text[k], word))
+        if (pp_callsite_directive_has(text[k], word))
             *above_line = first + k;
     for (int k = at + 1; k < n && !*below_line; k++)
-        if (pp_ompt_directive_has(text[k], word))
+        if (pp_callsite_directive_has(text[k], word))
             *below_line = first + k;
 }
 
@@ -183,11 +184,31 @@ void pp_ompt_directive_lines(const char *file, int line, const char *word, int *
  * table may give the call the line of a statement next to its directive:
  * gcc -O2 puts a taskwait depend's call on the task two lines above, below
  * a taskwait three lines above it); else the line itself. */
-int pp_ompt_directive_line(const char *file, int line, const char *word)
+int pp_callsite_directive_line(const char *file, int line, const char *word)
 {
     int above, below;
-    pp_ompt_directive_lines(file, line, word, &above, &below);
+    pp_callsite_directive_lines(file, line, word, &above, &below);
     if (above && (!below || line - above <= below - line))
         return above;
     return below ? below : line;
+}
+
+bool pp_callsite_directive_at(const char *file, int line, const char *word)
+{
+    char src[512];
+    pp_callsite_source_line(file, line, src, sizeof src);
+    return src[0] && pp_callsite_directive_has(src, word);
+}
+
+int pp_callsite_directive_above(const char *file, int line, const char *const *words,
+                                int within)
+{
+    for (int l = line; l > 0 && l >= line - within; l--) {
+        char src[512];
+        pp_callsite_source_line(file, l, src, sizeof src);
+        for (const char *const *w = words; src[0] && *w; w++)
+            if (pp_callsite_directive_has(src, *w))
+                return l;
+    }
+    return 0;
 }

@@ -1,0 +1,25 @@
+/* A run that measured nothing (pp_callsite.h): no construct met, nothing
+ * else measured.  Such a run writes no profile (an empty one would look like
+ * a measurement) and says why in one line: a program without OpenMP
+ * constructs, or whose constructs all ran inside target or teams regions,
+ * which pompprof does not measure. */
+#include "callsite/pp_callsite.h"
+
+#include "lib/pp_message.h"
+#include "profile/pp_profile_job.h"
+
+bool pp_callsite_unmeasured_run(bool other_events, unsigned unmeasured)
+{
+    if (pp_callsite_count() > 0 || other_events)
+        return false;
+    if (unmeasured)
+        pp_message_warn("nothing measured: %s ran no OpenMP construct on the host outside "
+                        "target and teams regions (%u ran, which pompprof does not measure); "
+                        "no profile written",
+                        pp_profile_program_name(), unmeasured);
+    else
+        pp_message_warn("nothing measured: %s ran no OpenMP construct; no profile written",
+                        pp_profile_program_name());
+    pp_profile_discard();
+    return true;
+}

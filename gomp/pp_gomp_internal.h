@@ -1,0 +1,311 @@
+/* Declarations shared by the libgomp interposer's own files (not an API).
+ *
+ * libpompprof_gomp.so is preloaded (LD_PRELOAD) into a program built by gcc
+ * or gfortran for libgomp.  It defines the GOMP_* entry points the compiler
+ * calls and the omp_*_lock routines; each forwards to libgomp's own
+ * definition (pp_gomp_real, resolved once at library start) and turns what
+ * it sees into the engine's events (profile/), as pomp2/ turns OPARI2's
+ * calls into them.  Outlined functions are wrapped: a parallel region's
+ * function runs through a trampoline that knows the team (pp_gomp_team, on
+ * the encountering thread's stack while GOMP_parallel runs), a task's body
+ * through one that reads a head the interposer put in front of the task's
+ * argument block (pp_gomp_task_head).  Constructs are known by the return
+ * address of the interposed call (callsite/), named at the end.
+ *
+ * State lives per thread (pp_gomp_thread, reached through an initial-exec
+ * thread-local pointer) and per implicit task the thread runs
+ * (pp_gomp_level): the event path takes no lock, allocates nothing once a
+ * thread has its state, makes no system call and reads the clock once. */
+#ifndef PP_GOMP_INTERNAL_H
+#define PP_GOMP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callsite/pp_callsite.h"
+#include "profile/pp_profile.h"
+
+/* ---- libgomp's own definitions ------------------------------------------- */
+
+/* The OpenMP lock types: the interposer only passes the locks on (omp.h is
+ * not needed, nor is the lock's layout). */
+typedef struct pp_gomp_lock omp_lock_t;
+typedef struct pp_gomp_nest_lock omp_nest_lock_t;
+
+typedef struct pp_gomp_real_table {
+#define PP_GOMP_ENTRY(ret, name, params, version) ret(*name) params;
+#include "gomp/pp_gomp_entries.h"
+#undef PP_GOMP_ENTRY
+} pp_gomp_real_table;
+
+/* Resolved by the library's constructor (pp_gomp_start.c); an entry that
+ * another library's constructor reaches earlier resolves them first. */
+extern pp_gomp_real_table pp_gomp_real;
+void pp_gomp_resolve(void);
+#define PP_GOMP_REAL(name) \
+    (__builtin_expect(pp_gomp_real.name != NULL, 1) ? pp_gomp_real.name \
+                                                    : (pp_gomp_resolve(), pp_gomp_real.name))
+
+/* The interposer measures (libgomp found, POMPPROF_ENABLE not 0, the program
+ * not measured by OPARI2 already): set once at start. */
+extern bool pp_gomp_on;
+
+/* A lock routine was measured (constructs: pp_callsite_count): for the line
+ * a run that measured nothing gets at its end. */
+extern bool pp_gomp_measured;
+/* target and teams regions met, which are not measured (pp_gomp_off.c) */
+extern unsigned pp_gomp_unmeasured;
+
+/* ---- teams ---------------------------------------------------------------- */
+
+/* When the teams a thread encountered ended: a worker's end of the team's
+ * barrier and implicit task is not visible (it goes on waiting inside
+ * libgomp for its next team), so it ends when the team's primary thread saw
+ * the team end, published here (one record per nesting depth of the
+ * primary, reused by its next region there: the last two generations
+ * kept, tagged, no lock). */
+typedef struct pp_gomp_ended {
+    uint64_t generation; /* regions this record served (the primary's own) */
+    struct {
+        uint64_t generation, time;
+    } at[2];
+} pp_gomp_ended;
+
+/* How a thread's implicit task ends: in the barrier libgomp waits in after
+ * the function (a worksharing construct's, when it serves one; else the
+ * region's), the worksharing construct it serves (PP_REGION_INVALID:
+ * none), the waiting task. */
+typedef struct pp_gomp_final {
+    pp_region_id barrier, ws, parallel;
+    pp_task_handle waits;
+} pp_gomp_final;
+/* All of it ends at `end` (pp_gomp_thread.c). */
+void pp_gomp_final_end(const pp_gomp_final *f, uint64_t end);
+
+/* A parallel region, on the encountering thread's stack while the real
+ * GOMP_parallel runs (the team's threads read it in the trampoline); for
+ * the API of gcc before 4.9 in the encountering thread's state
+ * (pp_gomp_thread.legacy) from GOMP_parallel_start to GOMP_parallel_end. */
+typedef struct pp_gomp_team {
+    /* first: libgomp reads the first word of a region's data for
+     * GOMP_parallel_reductions (the reductions' address): its copy */
+    void *data0;
+    void (*fn)(void *);
+    void *data;
+    int64_t fork_context;
+    pp_callsite *parallel;
+    pp_callsite *barrier; /* the region's implicit barrier */
+    pp_callsite *ws;      /* a combined loop or sections construct, else NULL */
+    struct pp_gomp_thread *primary;
+    pp_gomp_ended *ended;
+    uint64_t generation;
+    bool primary_ran;         /* the primary's implicit task ran the trampoline */
+    bool legacy;              /* started by GOMP_parallel_start (gcc before 4.9) */
+    pp_task_handle forking;   /* the task that forked */
+    pp_gomp_final primary_final; /* how it ends, when the region ends */
+} pp_gomp_team;
+
+/* ---- per thread and implicit task ---------------------------------------- */
+
+/* the worksharing construct open on an implicit task (they never nest
+ * closely: one at a time) */
+enum {
+    PP_GOMP_WS_OPEN = 1,      /* begun, its end not seen */
+    PP_GOMP_WS_BODY = 2,      /* a single this thread executes: sblock open */
+    PP_GOMP_WS_COPY = 4,      /* a single with copyprivate (its barrier is no region) */
+    PP_GOMP_WS_SECTION = 8,   /* a section open */
+    PP_GOMP_WS_ENDED = 16,    /* ended without its barrier: closed by the next event,
+                                 or its barrier nests in it */
+    PP_GOMP_WS_COMBINED = 32, /* a combined parallel loop or sections */
+};
+
+typedef struct pp_gomp_level {
+    pp_gomp_team *team; /* NULL at level 0 (outside any parallel region) */
+    pp_callsite *ws;
+    uint32_t ws_state;
+    uint32_t n_ws; /* worksharing constructs begun on this implicit task */
+    uint64_t ws_end; /* PP_GOMP_WS_ENDED: when */
+    uint32_t met[PP_CALLSITE_KINDS]; /* constructs of each kind it met (for names) */
+    const void *outer_body;   /* the trampolines' thread-local facts before it */
+    uint32_t outer_in_task;
+} pp_gomp_level;
+
+#define PP_GOMP_LEVELS 64 /* nested parallel regions a thread keeps */
+#define PP_GOMP_OPEN 64   /* nested critical, ordered, atomic, taskgroup */
+
+typedef struct pp_gomp_thread {
+    void *location; /* the engine's location of the thread */
+    struct pp_gomp_thread *next; /* every thread's state, for the end */
+    uint32_t off;   /* inside target or teams (not measured): > 0 */
+    uint32_t depth; /* level[depth] is the implicit task running now */
+    pp_gomp_level level[PP_GOMP_LEVELS];
+    pp_gomp_ended ended[PP_GOMP_LEVELS]; /* teams this thread encountered, by depth */
+    pp_gomp_team legacy[PP_GOMP_LEVELS]; /* GOMP_parallel_start's teams, by depth */
+    /* a worker's last team: its barrier and implicit task end when the team
+     * did (closed at the thread's next team, or at the end) */
+    struct {
+        pp_gomp_ended *ended; /* NULL: none open */
+        uint64_t generation;
+        pp_gomp_final final;
+    } last;
+    /* constructs with an end call of their own, open on this thread */
+    pp_callsite *open[PP_GOMP_OPEN];
+    uint32_t n_open;
+} pp_gomp_thread;
+
+/* What the trampolines running on this thread tell the entry points: the
+ * outlined body running now (for a tail call out of it) and whether an
+ * explicit task's body runs (its events leave the implicit task's
+ * worksharing construct alone).  Thread-local variables of their own, so a
+ * task's trampoline sets them without looking up the thread's state. */
+extern __thread const void *pp_gomp_body __attribute__((tls_model("initial-exec")));
+extern __thread uint32_t pp_gomp_in_task __attribute__((tls_model("initial-exec")));
+
+extern __thread pp_gomp_thread *pp_gomp_tls __attribute__((tls_model("initial-exec")));
+pp_gomp_thread *pp_gomp_thread_create(void);
+pp_gomp_thread *pp_gomp_threads(void);
+
+/* The calling thread's state for an event, NULL when it is not measured
+ * (the interposer off, the thread inside target or teams). */
+static inline pp_gomp_thread *pp_gomp_self(void)
+{
+    pp_gomp_thread *t = pp_gomp_tls;
+    if (__builtin_expect(t != NULL, 1))
+        return t->off ? NULL : t;
+    return pp_gomp_on ? pp_gomp_thread_create() : NULL;
+}
+
+/* The level of the implicit task running now (depth stays below
+ * PP_GOMP_LEVELS: deeper regions are not measured). */
+static inline pp_gomp_level *pp_gomp_level_of(pp_gomp_thread *t)
+{
+    return &t->level[t->depth];
+}
+
+/* The interposer's own code, where a return address is that of a call the
+ * program's outlined body made as a tail call (set at start). */
+extern uintptr_t pp_gomp_text_lo, pp_gomp_text_size;
+
+/* The construct of the interposed call's return address ra.  A return
+ * address inside the interposer's trampolines belongs to a tail call of
+ * the outlined body they run (pp_gomp_body): that body is the construct's
+ * address, marked so for its name (callsite/pp_callsite_tail.c). */
+pp_callsite *pp_gomp_site_tail(const void *ra, pp_callsite_kind kind);
+static inline pp_callsite *pp_gomp_site(const void *ra, pp_callsite_kind kind)
+{
+    if (__builtin_expect((uintptr_t)ra - pp_gomp_text_lo < pp_gomp_text_size, 0))
+        return pp_gomp_site_tail(ra, kind);
+    return pp_callsite_get(ra, kind);
+}
+
+/* The begin of a construct at return address ra (after settling the level:
+ * inside_single, see pp_gomp_settle): its construct, NULL when the thread is
+ * not measured. */
+static inline pp_callsite *pp_gomp_begin(const void *ra, pp_callsite_kind kind,
+                                         bool inside_single);
+
+/* A scheduling point at the call site: enter, wait in libgomp (real_call),
+ * leave with the task that waited resumed. */
+#define PP_GOMP_SCHEDULING_POINT(kind, inside_single, real_call)                             \
+    do {                                                                                     \
+        pp_callsite *c_ =                                                                    \
+            pp_gomp_begin(__builtin_return_address(0), (kind), (inside_single));             \
+        if (!c_) {                                                                           \
+            real_call;                                                                       \
+            break;                                                                           \
+        }                                                                                    \
+        pp_task_handle waits_;                                                               \
+        pp_profile_scheduling_enter(c_->main, &waits_);                                      \
+        real_call;                                                                           \
+        pp_profile_exit_resume(c_->main, waits_);                                            \
+    } while (0)
+
+/* Constructs with an end call of their own: push at the begin, pop the
+ * innermost of its kind at the end (NULL when its begin was not seen). */
+static inline void pp_gomp_open_push(pp_gomp_thread *t, pp_callsite *c)
+{
+    if (__builtin_expect(t->n_open < PP_GOMP_OPEN, 1))
+        t->open[t->n_open] = c;
+    t->n_open++; /* counted beyond the bound, so pushes and pops stay paired */
+}
+pp_callsite *pp_gomp_open_pop(pp_gomp_thread *t, pp_callsite_kind kind);
+
+/* Settle the level's worksharing construct before an event that cannot be
+ * part of it: one that ended without its barrier closes where it ended, a
+ * single whose body this thread runs (a nowait single) ends now (its body's
+ * end is not visible).  inside_single: the event may be inside a single's
+ * body (task constructs, critical, locks, nested parallel regions), which
+ * leaves an executing single open. */
+void pp_gomp_settle_slow(pp_gomp_level *lv, bool inside_single, uint64_t now); /* now 0: read */
+static inline void pp_gomp_settle(pp_gomp_thread *t, bool inside_single)
+{
+    if (pp_gomp_in_task)
+        return; /* an explicit task's event: the implicit task waits meanwhile */
+    pp_gomp_level *lv = pp_gomp_level_of(t);
+    uint32_t s = lv->ws_state;
+    if (__builtin_expect((s & PP_GOMP_WS_ENDED) || ((s & PP_GOMP_WS_BODY) && !inside_single), 0))
+        pp_gomp_settle_slow(lv, inside_single, 0);
+}
+
+static inline pp_callsite *pp_gomp_begin(const void *ra, pp_callsite_kind kind,
+                                         bool inside_single)
+{
+    pp_gomp_thread *t = pp_gomp_self();
+    if (!t)
+        return NULL;
+    pp_gomp_settle(t, inside_single);
+    return pp_gomp_site(ra, kind);
+}
+
+/* ---- the parts ------------------------------------------------------------ */
+
+/* A loop, sections or single construct begins at ra on t's implicit task
+ * (its region entered, the level's construct from now on); NULL when not
+ * measured.  ws_wait_begin/_end: its implicit barrier, libgomp's wait
+ * between them; the construct ends with the barrier (pp_gomp_worksharing.c). */
+pp_gomp_level *pp_gomp_ws_begin(pp_gomp_thread *t, const void *ra, pp_callsite_kind kind);
+pp_callsite *pp_gomp_ws_wait_begin(pp_gomp_level *lv, pp_task_handle *waits);
+void pp_gomp_ws_wait_end(pp_gomp_level *lv, pp_callsite *barrier, pp_task_handle waits);
+/* The open construct of kind on the calling thread's implicit task, NULL
+ * when none (the thread is not measured, or its begin was not seen). */
+pp_gomp_level *pp_gomp_ws_open(pp_callsite_kind kind);
+/* It ended without its barrier: the level's next event settles it. */
+void pp_gomp_ws_nowait(pp_gomp_level *lv);
+
+/* An end with libgomp's barrier in it (real_call); result: what it returns. */
+#define PP_GOMP_WS_END(kind, real_call)                                                        \
+    do {                                                                                       \
+        pp_gomp_level *lv_ = pp_gomp_ws_open(kind);                                            \
+        if (!lv_) {                                                                            \
+            real_call;                                                                         \
+            break;                                                                             \
+        }                                                                                      \
+        pp_task_handle waits_;                                                                 \
+        pp_callsite *b_ = pp_gomp_ws_wait_begin(lv_, &waits_);                                 \
+        real_call;                                                                             \
+        pp_gomp_ws_wait_end(lv_, b_, waits_);                                                  \
+    } while (0)
+
+#define PP_GOMP_WS_END_NOWAIT(kind, real_call)                                                 \
+    do {                                                                                       \
+        pp_gomp_level *lv_ = pp_gomp_ws_open(kind);                                            \
+        if (lv_)                                                                               \
+            pp_gomp_ws_nowait(lv_);                                                            \
+        real_call;                                                                             \
+    } while (0)
+
+/* The lock routines' regions, defined at start (pp_gomp_lock.c). */
+void pp_gomp_lock_define_regions(void);
+
+/* The dependences of a task just created, or of a taskwait depend, from
+ * GOMP_task's depend array (pp_gomp_depend.c). */
+void pp_gomp_depend(pp_task_handle task, void **depend);
+void pp_gomp_taskwait_depend_items(void **depend);
+
+/* A worker's last team, closed when the team ended (pp_gomp_thread.c). */
+void pp_gomp_close_last_team(pp_gomp_thread *t, uint64_t now);
+/* End hook: every worker's last team closed at its team's end. */
+void pp_gomp_close_ended_teams(void);
+
+#endif

@@ -1,0 +1,155 @@
+/* Explicit tasks and the scheduling points that wait for them: GOMP_task,
+ * taskwait (with and without depend), taskyield, taskgroup.
+ *
+ * GOMP_task is a task creation, measured as OPARI2 measures one: the
+ * construct's "create task" region, entered with the new task's handle made
+ * at once (so the trace links the creation, the task's dependences and its
+ * begin), left when libgomp returns.  An undeferred task (if(0), a final
+ * task's children, or libgomp's own choice when too many tasks wait) runs
+ * inside GOMP_task: its instance nests in its creation, as in the rebuild.
+ * Every instance runs through pp_gomp_task_run, which begins and ends it
+ * around the program's function (pp_gomp_task.h: the block it reads).
+ * libgomp runs untied tasks as tied ones: they are measured as such, named
+ * "untied task". */
+#include "gomp/pp_gomp_task.h"
+
+#include <string.h>
+
+#include "lib/pp_timer.h"
+#include "profile/pp_profile_depend.h"
+
+/* GOMP_TASK_FLAG_* of gomp-constants.h, as gcc passes them */
+#define PP_GOMP_FLAG_UNTIED (1u << 0)
+#define PP_GOMP_FLAG_DEPEND (1u << 3)
+#define PP_GOMP_FLAG_DETACH (1u << 13)
+
+bool pp_gomp_cancellation(void)
+{
+    int (*cancellation)(void) = PP_GOMP_REAL(omp_get_cancellation);
+    return cancellation && cancellation();
+}
+
+void pp_gomp_task_copy(void *dst, void *from)
+{
+    pp_gomp_task_src *src = from;
+    memcpy(dst, &src->head, sizeof src->head);
+    unsigned char *payload = (unsigned char *)dst + src->head.payload;
+    if (src->cpyfn)
+        src->cpyfn(payload, src->data);
+    else if (src->arg_size)
+        memcpy(payload, src->data, src->arg_size);
+}
+
+void pp_gomp_task_run(void *block)
+{
+    pp_gomp_task_head *h = block;
+    uintptr_t *payload = (uintptr_t *)((unsigned char *)block + h->payload);
+    if (__builtin_expect(h->flags != 0, 0)) {
+        if (h->flags & PP_GOMP_TASK_BOUNDS) {
+            payload[0] = h->scratch[0];
+            payload[1] = h->scratch[1];
+        }
+        if (h->flags & PP_GOMP_TASK_DETACH)
+            payload[0] = h->scratch[0];
+    }
+    const void *outer = pp_gomp_body;
+    pp_gomp_body = (const void *)h->fn;
+    pp_gomp_in_task++;
+    pp_task_handle task = h->handle;
+    if (!task) { /* a taskloop's task: made inside libgomp, unseen */
+        task = pp_profile_task_new_handle();
+        pp_profile_task_created(task);
+    }
+    pp_profile_task_begin_tied(h->region, task);
+    h->fn(payload);
+    pp_profile_task_end(h->region);
+    pp_gomp_body = outer;
+    pp_gomp_in_task--;
+}
+
+void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+               long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+               void *detach)
+{
+    pp_callsite *c = pp_gomp_begin(__builtin_return_address(0),
+                                   (flags & PP_GOMP_FLAG_UNTIED) ? PP_CALLSITE_UNTIED_TASK
+                                                                 : PP_CALLSITE_TASK,
+                                   true);
+    if (!c) {
+        PP_GOMP_REAL(GOMP_task)(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+                                priority, detach);
+        return;
+    }
+    pp_callsite_body(c, (const void *)fn);
+    long align = pp_gomp_block_align(arg_align);
+    size_t hs = pp_gomp_head_size(align);
+    bool on_stack = pp_gomp_block_on_stack(cpyfn, arg_size);
+    unsigned char stack[on_stack ? hs + (size_t)arg_size + (size_t)align : 1];
+    pp_gomp_task_src src;
+    pp_gomp_task_head *head = on_stack ? pp_gomp_aligned(stack, align) : &src.head;
+    head->fn = fn;
+    head->region = c->main;
+    head->payload = (uint32_t)hs;
+    head->flags = (flags & PP_GOMP_FLAG_DETACH) ? PP_GOMP_TASK_DETACH : 0;
+    pp_task_handle current;
+    pp_profile_task_create_begin(c->inner, &head->handle, &current);
+    if (flags & PP_GOMP_FLAG_DEPEND)
+        pp_gomp_depend(head->handle, depend);
+    void (*copy)(void *, void *) = pp_gomp_block_fill(head, on_stack ? NULL : &src, data, cpyfn,
+                                                      arg_size);
+    PP_GOMP_REAL(GOMP_task)(pp_gomp_task_run, on_stack ? (void *)head : (void *)&src, copy,
+                            (long)hs + arg_size, align, if_clause, flags, depend, priority,
+                            detach);
+    pp_profile_exit_resume(c->inner, current);
+}
+
+void GOMP_taskwait(void)
+{
+    PP_GOMP_SCHEDULING_POINT(PP_CALLSITE_TASKWAIT, true, PP_GOMP_REAL(GOMP_taskwait)());
+}
+
+void GOMP_taskyield(void)
+{
+    PP_GOMP_SCHEDULING_POINT(PP_CALLSITE_TASKYIELD, true, PP_GOMP_REAL(GOMP_taskyield)());
+}
+
+/* a taskwait with depend clauses: its dependences, then its wait */
+void GOMP_taskwait_depend(void **depend)
+{
+    pp_callsite *c =
+        pp_gomp_begin(__builtin_return_address(0), PP_CALLSITE_TASKWAIT_DEPEND, true);
+    if (!c) {
+        PP_GOMP_REAL(GOMP_taskwait_depend)(depend);
+        return;
+    }
+    pp_gomp_taskwait_depend_items(depend);
+    pp_task_handle waits;
+    pp_profile_scheduling_enter(c->main, &waits);
+    PP_GOMP_REAL(GOMP_taskwait_depend)(depend);
+    pp_profile_exit_resume(c->main, waits);
+}
+
+/* A taskgroup is measured at its end, where it waits (as in the rebuild),
+ * named after its begin (the directive's position). */
+void GOMP_taskgroup_start(void)
+{
+    pp_callsite *c = pp_gomp_begin(__builtin_return_address(0), PP_CALLSITE_TASKGROUP, true);
+    if (c)
+        pp_gomp_open_push(pp_gomp_tls, c);
+    PP_GOMP_REAL(GOMP_taskgroup_start)();
+}
+
+void GOMP_taskgroup_end(void)
+{
+    pp_gomp_thread *t = pp_gomp_self();
+    pp_callsite *c = t ? pp_gomp_open_pop(t, PP_CALLSITE_TASKGROUP) : NULL;
+    if (!c) {
+        PP_GOMP_REAL(GOMP_taskgroup_end)();
+        return;
+    }
+    pp_gomp_settle(t, true);
+    pp_task_handle waits;
+    pp_profile_scheduling_enter(c->main, &waits);
+    PP_GOMP_REAL(GOMP_taskgroup_end)();
+    pp_profile_exit_resume(c->main, waits);
+}

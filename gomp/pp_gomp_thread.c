@@ -1,0 +1,129 @@
+/* Each thread's state (pp_gomp_internal.h): made at the thread's first
+ * event, reached through an initial-exec thread-local pointer, linked into
+ * one list for the end.  Also what ends constructs whose end the runtime
+ * does not show: a worksharing construct's pending end, a worker's last
+ * team. */
+#include "gomp/pp_gomp_internal.h"
+
+#include <stdlib.h>
+
+#include "lib/pp_message.h"
+#include "lib/pp_timer.h"
+#include "profile/pp_profile_names.h"
+
+__thread pp_gomp_thread *pp_gomp_tls __attribute__((tls_model("initial-exec")));
+__thread const void *pp_gomp_body __attribute__((tls_model("initial-exec")));
+__thread uint32_t pp_gomp_in_task __attribute__((tls_model("initial-exec")));
+static pp_gomp_thread *pp_gomp_thread_list;
+
+pp_gomp_thread *pp_gomp_threads(void)
+{
+    return __atomic_load_n(&pp_gomp_thread_list, __ATOMIC_ACQUIRE);
+}
+
+pp_gomp_thread *pp_gomp_thread_create(void)
+{
+    pp_gomp_thread *t = calloc(1, sizeof *t);
+    if (!t) {
+        PP_WARN_ONCE("out of memory for a thread's state; that thread is not measured");
+        return NULL;
+    }
+    t->location = pp_profile_location_ref();
+    t->next = __atomic_load_n(&pp_gomp_thread_list, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(&pp_gomp_thread_list, &t->next, t, 1, __ATOMIC_RELEASE,
+                                        __ATOMIC_RELAXED)) {
+    }
+    pp_gomp_tls = t;
+    return t;
+}
+
+pp_callsite *pp_gomp_site_tail(const void *ra, pp_callsite_kind kind)
+{
+    if (!pp_gomp_body)
+        return pp_callsite_get(ra, kind);
+    pp_callsite *c = pp_callsite_get(pp_gomp_body, kind);
+    if (c && !__atomic_load_n(&c->tail_body, __ATOMIC_RELAXED))
+        __atomic_store_n(&c->tail_body, true, __ATOMIC_RELAXED);
+    return c;
+}
+
+pp_callsite *pp_gomp_open_pop(pp_gomp_thread *t, pp_callsite_kind kind)
+{
+    uint32_t n = t->n_open;
+    if (n > PP_GOMP_OPEN) { /* nested deeper than we keep */
+        t->n_open--;
+        return NULL;
+    }
+    for (uint32_t i = n; i-- > 0;) {
+        if (t->open[i] && t->open[i]->kind == kind) {
+            t->n_open = i; /* those opened inside it lost their ends */
+            return t->open[i];
+        }
+    }
+    PP_WARN_ONCE("the end of an OpenMP construct whose begin was not seen on this thread; "
+                 "ignored");
+    return NULL;
+}
+
+void pp_gomp_settle_slow(pp_gomp_level *lv, bool inside_single, uint64_t now)
+{
+    pp_callsite *c = lv->ws;
+    uint32_t s = lv->ws_state;
+    if (s & PP_GOMP_WS_ENDED) {
+        pp_profile_exit_at(c->main, lv->ws_end);
+    } else if ((s & PP_GOMP_WS_BODY) && !inside_single) {
+        /* a nowait single's body ends with the first event that cannot be
+         * inside it (its end is not visible) */
+        if (!now)
+            now = pp_timer_now();
+        pp_profile_exit_at(c->inner, now);
+        pp_profile_exit_at(c->main, now);
+    } else {
+        return;
+    }
+    lv->ws = NULL;
+    lv->ws_state = 0;
+}
+
+/* When the team of `ended` (generation g) ended, UINT64_MAX when its primary
+ * has not published it (or has reused the record since). */
+static uint64_t pp_gomp_team_end(const pp_gomp_ended *ended, uint64_t g)
+{
+    unsigned k = (unsigned)(g & 1);
+    if (__atomic_load_n(&ended->at[k].generation, __ATOMIC_ACQUIRE) != g)
+        return UINT64_MAX;
+    uint64_t time = __atomic_load_n(&ended->at[k].time, __ATOMIC_RELAXED);
+    /* a time of another generation (read across a reuse) is never taken */
+    if (__atomic_load_n(&ended->at[k].generation, __ATOMIC_ACQUIRE) != g)
+        return UINT64_MAX;
+    return time;
+}
+
+void pp_gomp_final_end(const pp_gomp_final *f, uint64_t end)
+{
+    pp_profile_task_switch_to_at(f->waits, end);
+    pp_profile_exit_at(f->barrier, end);
+    if (f->ws != PP_REGION_INVALID)
+        pp_profile_exit_at(f->ws, end);
+    pp_profile_parallel_end_at(f->parallel, end);
+}
+
+void pp_gomp_close_last_team(pp_gomp_thread *t, uint64_t now)
+{
+    uint64_t end = pp_gomp_team_end(t->last.ended, t->last.generation);
+    if (end > now)
+        end = now;
+    t->last.ended = NULL;
+    pp_gomp_final_end(&t->last.final, end);
+}
+
+void pp_gomp_close_ended_teams(void)
+{
+    for (pp_gomp_thread *t = pp_gomp_threads(); t; t = t->next) {
+        if (!t->last.ended)
+            continue;
+        uint64_t end = pp_gomp_team_end(t->last.ended, t->last.generation);
+        if (end != UINT64_MAX)
+            pp_profile_location_close_at(t->location, end);
+    }
+}

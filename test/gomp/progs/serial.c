@@ -1,0 +1,8 @@
+/* No OpenMP at all. */
+#include <stdio.h>
+
+int main(void)
+{
+    printf("serial\n");
+    return 5;
+}
