@@ -11,8 +11,8 @@
  * Events are replayed in time order across threads (OTF2's global event
  * reader).  Files: main (options, reading), model (threads, tasks,
  * categories, readiness), depend (the dependence graph of depend clauses),
- * span (the task graph), view (pictures), chrome, dot (Graphviz), json
- * (output). */
+ * span (the task graph), mpi (a hybrid trace's messages and collectives),
+ * view (pictures), chrome, dot (Graphviz), json (output). */
 #ifndef PP_REPLAY_H
 #define PP_REPLAY_H
 
@@ -30,7 +30,8 @@ enum pp_replay_kind {
     PP_RK_TASKWAIT,  /* (a scheduling point too) */
     PP_RK_SYNC,      /* waiting for a critical section, lock, ordered, single */
     PP_RK_FLUSH,     /* pompprof's trace flush */
-    PP_RK_PROGRAM    /* the program's root region */
+    PP_RK_PROGRAM,   /* the program's root region */
+    PP_RK_MPI        /* an MPI function (paradigm MPI) */
 };
 
 typedef struct pp_replay_region {
@@ -49,6 +50,7 @@ enum pp_replay_cat {
     PP_CAT_SCHED,         /* at a scheduling point, no task running */
     PP_CAT_SYNC,
     PP_CAT_FLUSH,
+    PP_CAT_MPI,           /* in an MPI call: a category of its own (pp_replay_mpi.c) */
     PP_CAT_N
 };
 
@@ -215,12 +217,19 @@ typedef struct pp_replay_loc {
     pp_replay_seg *fork_seg;
     uint64_t fork_span;
     uint64_t events;
+    /* a hybrid trace (pp_replay_mpi.c) */
+    uint32_t rank;           /* its location group: the rank of a job */
+    char *name;              /* as the trace names it ("rank 1 thread 0", "thread 3") */
+    uint64_t mpi_since;      /* the start of its current MPI call */
+    uint64_t coll_begin;     /* its current collective's begin */
+    uint64_t mpi_wait;       /* ticks in the window its MPI calls waited (late sender, ...) */
 } pp_replay_loc;
 
 /* ---- the whole replay -------------------------------------------------------------------- */
 
 typedef struct pp_replay_view pp_replay_view;
 typedef struct pp_replay_chrome pp_replay_chrome;
+typedef struct pp_replay_mpi pp_replay_mpi;
 
 typedef struct pp_replay {
     /* definitions */
@@ -235,6 +244,7 @@ typedef struct pp_replay {
     uint64_t resolution, offset, length;
     uint32_t program_region;
     char *end; /* the archive's POMPPROF::END property (how the run ended), NULL none */
+    int job;   /* a job's trace: location groups "rank R" */
     /* the window, in ticks */
     uint64_t from, to;
     /* readiness */
@@ -268,6 +278,7 @@ typedef struct pp_replay {
     uint64_t events, t_last;
     pp_replay_view *view;
     pp_replay_chrome *chrome;
+    pp_replay_mpi *mpi;        /* MPI definitions, messages, collectives */
 } pp_replay;
 
 /* model */
@@ -299,6 +310,29 @@ void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_
 void pp_replay_finish(pp_replay *r, uint64_t t);
 /* The label of what location l does now (pictures). */
 uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l);
+/* The task l runs now (its implicit one between tasks). */
+pp_replay_task *pp_replay_running(pp_replay_loc *l);
+
+/* mpi (pp_replay_mpi.c): a hybrid trace's MPI definitions and events */
+int pp_replay_mpi_init(pp_replay *r);
+/* definitions: a group's members; a communicator's group */
+void pp_replay_mpi_group(pp_replay *r, uint32_t id, int is_mpi, int is_locations, uint32_t n,
+                         const uint64_t *members);
+void pp_replay_mpi_comm(pp_replay *r, uint32_t id, uint32_t group);
+/* events */
+void pp_replay_mpi_enter(pp_replay *r, pp_replay_loc *l, uint64_t t);
+void pp_replay_mpi_send(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t receiver,
+                        uint32_t comm, uint32_t tag, uint64_t bytes);
+void pp_replay_mpi_recv(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t sender,
+                        uint32_t comm, uint32_t tag, uint64_t bytes);
+void pp_replay_mpi_coll_begin(pp_replay *r, pp_replay_loc *l, uint64_t t);
+void pp_replay_mpi_coll_end(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t op,
+                            uint32_t comm, uint32_t root);
+/* after the last event: the collectives' waiting */
+void pp_replay_mpi_finish(pp_replay *r);
+/* the JSON result's "mpi" part (lines: the messages as lines for pictures) */
+void pp_replay_mpi_print(FILE *out, const pp_replay *r, int lines);
+void pp_replay_mpi_free(pp_replay *r);
 
 /* depend */
 /* The predecessors of task (a child of parent; NULL: a taskwait depend of
@@ -403,6 +437,7 @@ enum {
     PP_LABEL_CREATE,
     PP_LABEL_FLUSH,
     PP_LABEL_UNDETERMINED,
+    PP_LABEL_MPI,
     PP_LABEL_NONE
 };
 const char *pp_replay_label_name(const pp_replay *r, uint32_t label);
@@ -414,6 +449,9 @@ void pp_replay_chrome_slice(pp_replay_chrome *c, const pp_replay *r, uint32_t lo
 void pp_replay_chrome_flow(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint64_t t,
                            uint64_t task, int begin);
 void pp_replay_chrome_counter(pp_replay_chrome *c, const pp_replay *r, uint64_t t, uint64_t ready);
+/* A message from location a at ta to location b at tb (flow n). */
+void pp_replay_chrome_message(pp_replay_chrome *c, const pp_replay *r, uint32_t a, uint64_t ta,
+                              uint32_t b, uint64_t tb, uint64_t n);
 int pp_replay_chrome_close(pp_replay_chrome *c, const pp_replay *r);
 
 /* json */

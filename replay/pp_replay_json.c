@@ -36,6 +36,7 @@ const char *pp_replay_label_name(const pp_replay *r, uint32_t label)
     case PP_LABEL_CREATE: return "task creation";
     case PP_LABEL_FLUSH: return "trace flush or start";
     case PP_LABEL_UNDETERMINED: return "undetermined (depend tasks waiting)";
+    case PP_LABEL_MPI: return "MPI";
     default: break;
     }
     if (label < r->n_regions && r->regions[label].name)

@@ -151,6 +151,11 @@ static pp_replay_task *pp_replay_implicit(const pp_replay_loc *l)
     return l->n_levels ? l->levels[l->n_levels - 1].implicit : l->initial;
 }
 
+pp_replay_task *pp_replay_running(pp_replay_loc *l)
+{
+    return l->cur ? l->cur : pp_replay_implicit(l);
+}
+
 static int pp_replay_top_kind(const pp_replay *r, const pp_replay_task *t)
 {
     if (!t || t->depth == 0)
@@ -172,6 +177,7 @@ static int pp_replay_cat_of(const pp_replay *r, const pp_replay_loc *l)
     case PP_RK_TASKWAIT: return PP_CAT_SCHED;
     case PP_RK_SYNC: return PP_CAT_SYNC;
     case PP_RK_FLUSH: return PP_CAT_FLUSH;
+    case PP_RK_MPI: return PP_CAT_MPI;
     default: return t->is_explicit ? PP_CAT_WORK_TASK : PP_CAT_WORK_IMPLICIT;
     }
 }
@@ -192,6 +198,7 @@ uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l)
         return l->cur->depth ? l->cur->stack[l->cur->depth - 1].region : l->cur->label;
     case PP_CAT_CREATE: return PP_LABEL_CREATE;
     case PP_CAT_FLUSH: return PP_LABEL_FLUSH;
+    case PP_CAT_MPI: return PP_LABEL_MPI;
     case PP_CAT_SCHED:
     case PP_CAT_SYNC:
         if (ready == PP_READY_SURE)
@@ -381,6 +388,8 @@ void pp_replay_enter(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
     }
     if (kind == PP_RK_SCHED && l->n_levels && task == l->levels[l->n_levels - 1].implicit)
         pp_replay_barrier_enter(task);
+    if (kind == PP_RK_MPI)
+        pp_replay_mpi_enter(r, l, t);
     pp_replay_update(r, l);
 }
 
