@@ -37,6 +37,7 @@ import sys
 from .. import build_config
 from . import overhead
 from . import textfmt as tf
+from . import timeline_mpi
 from ..cli import ToolError, main_guard
 
 PROG = "pompprof-timeline"
@@ -235,20 +236,27 @@ def result_without_pictures(data: dict) -> dict:
     return {k: v for k, v in data.items() if k != "pictures"}
 
 
+def _thread_label(data: dict, t: dict) -> str:
+    # a job's threads by rank and thread (a process's by location number)
+    return t["name"] if timeline_mpi.is_job(data) and "name" in t else str(t["location"])
+
+
 def render_csv(data: dict) -> str:
-    rows = [["thread"] + list(BREAKDOWN_KEYS)]
+    keys = BREAKDOWN_KEYS + timeline_mpi.extra_keys(data)
+    rows = [["thread"] + list(keys)]
     for t in data["threads"]:
-        rows.append([str(t["location"])] + [repr(t[k]) for k in BREAKDOWN_KEYS])
-    rows.append(["total"] + [repr(data["total"][k]) for k in BREAKDOWN_KEYS])
+        rows.append([_thread_label(data, t)] + [repr(t[k]) for k in keys])
+    rows.append(["total"] + [repr(data["total"][k]) for k in keys])
     return tf.csv_text(rows)
 
 
 def _breakdown_rows(data):
     cols = ("time", "work", "work_task", "work_implicit", "overhead", "overhead_create",
             "overhead_switch", "overhead_sync", "overhead_flush", "idleness", "undetermined")
+    cols += timeline_mpi.extra_keys(data)[:1]
     rows = []
-    for t in data["threads"] + [dict(data["total"], location="total")]:
-        rows.append([str(t["location"])] + ["%.4f" % t[k] for k in cols])
+    for t in data["threads"] + [dict(data["total"], location="total", name="total")]:
+        rows.append([_thread_label(data, t)] + ["%.4f" % t[k] for k in cols])
     return rows
 
 
@@ -261,7 +269,8 @@ def render_text(data: dict) -> str:
         out[-1:-1] = ["*** run ended: %s" % tr["end"]]
     out.append("Breakdown (seconds; POT: overhead = not working while a task was ready)")
     headers = (["thread", "time", "work", "task", "implicit", "overhead"]
-               + [col for _, col, _, _ in overhead.TIMELINE_OVERHEAD] + ["idleness", "undet"])
+               + [col for _, col, _, _ in overhead.TIMELINE_OVERHEAD] + ["idleness", "undet"]
+               + list(timeline_mpi.extra_keys(data)[:1]))
     out.append(tf.table(headers, _breakdown_rows(data), width=120))
     total = data["total"]
     if total["time"] > 0:
@@ -269,7 +278,9 @@ def render_text(data: dict) -> str:
             100 * total["work"] / total["time"], 100 * total["overhead"] / total["time"],
             100 * total["idleness"] / total["time"],
             ", undetermined %.1f %%" % (100 * total["undetermined"] / total["time"])
-            if total["undetermined"] else ""))
+            if total["undetermined"] else "")
+            + (", MPI %.1f %%" % (100 * total["mpi"] / total["time"])
+               if timeline_mpi.has_mpi(data) else ""))
         out.append("overhead by pompprof-report's categories (their time while a task was "
                    "ready):")
         out.append("  " + ", ".join("%s %.4f s" % (name, sec)
@@ -279,6 +290,8 @@ def render_text(data: dict) -> str:
         out.append("POT quadrant: %s (idleness %.1f %%, overhead %.1f %%; high from %.0f %%): %s"
                    % (pot["quadrant"], 100 * pot["idleness_share"], 100 * pot["overhead_share"],
                       100 * pot["high"], pot["advice"]))
+    if data.get("ranks"):
+        out += timeline_mpi.render_text(data)
     dep = data["depend"]
     if dep.get("recorded") or dep.get("taskwaits"):
         out.append("")
@@ -303,7 +316,8 @@ def render_text(data: dict) -> str:
                 r["construct"], r["tasks"], r["mean"], r["max"], r["total"]))
     g = data["graph"]
     out.append("")
-    out.append("Task graph (whole trace; creation, taskwait, barrier and dependence edges):")
+    out.append("Task graph (whole trace; creation, taskwait, barrier and dependence edges%s):"
+               % (", and MPI messages from send to receive" if timeline_mpi.is_job(data) else ""))
     out.append("  work %.6f s, span %.6f s, parallelism %.2f (%d explicit tasks%s)%s" % (
         g["work"], g["span"], g["parallelism"], g["tasks"],
         ", %d dependence edges" % g["dependence_edges"] if g.get("dependence_edges") else "",
@@ -315,7 +329,8 @@ def render_text(data: dict) -> str:
     if g["span_path"]:
         out.append("  span path, construct by construct (seconds, stretches):")
         for p in g["span_path"][:40]:
-            out.append("    %10.6f  %5d  %s" % (p["seconds"], p["segments"], p["construct"]))
+            out.append("    %10.6f  %5d  %s%s" % (p["seconds"], p["segments"], p["construct"],
+                                                 " (rank %d)" % p["rank"] if "rank" in p else ""))
         if len(g["span_path"]) > 40:
             out.append("    ... %d more" % (len(g["span_path"]) - 40))
     return "\n".join(out) + "\n"
@@ -400,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
     archive = find_archive(args.trace)
     data = run_replay(archive, args, pictures=bool(args.svg or args.png))
     data["pot"] = pot_quadrant(data["total"])
+    if timeline_mpi.is_job(data):
+        data["ranks"] = timeline_mpi.rank_rows(data, pot_quadrant)
     if plots:
         for path, fmt in ((args.svg, "svg"), (args.png, "png")):
             if path:

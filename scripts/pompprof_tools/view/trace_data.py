@@ -13,6 +13,7 @@ import argparse
 import glob
 import os
 
+from ..analysis import timeline_mpi
 from ..analysis.timeline import find_archive, pot_quadrant, run_replay
 
 BINS = 1024
@@ -33,4 +34,6 @@ def trace_payload(run_dir: str, graph_instances: int = GRAPH_INSTANCES) -> dict:
                       extra=["--levels", str(LEVELS), "--instances", str(INSTANCES),
                              "--graph", str(graph_instances)])
     data["pot"] = pot_quadrant(data["total"])
+    if timeline_mpi.is_job(data):
+        data["ranks"] = timeline_mpi.rank_rows(data, pot_quadrant)
     return data

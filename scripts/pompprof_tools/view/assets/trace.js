@@ -16,10 +16,15 @@ PP.Trace = class {
     for (const l of pic.levels || [])
       this.levels.push({ bins: l.bins, ready: l.ready, runs: l.runs.map((r) => Int32Array.from(r)) });
     this.nthreads = pic.threads.length;
+    // a job's threads by rank and thread ("rank 1 thread 0"), a process's by number
+    this.names = doc.threads.map((t, i) => t.name || "thread " + i);
+    this.ranks = doc.threads.map((t) => t.rank || 0);
+    this.lines = (doc.mpi && doc.mpi.lines) || [];   // messages: [send s, from, receive s, to]
     this.labels = pic.labels;
     this.colour = {};
     let k = 0;
-    const special = { idle: "#d0d0d0", "task creation": "#f5e050", "trace flush or start": "#888" };
+    const special = { idle: "#d0d0d0", "task creation": "#f5e050", "trace flush or start": "#888",
+                      MPI: "#cc00cc" };
     for (const [id, name] of Object.entries(this.labels)) {
       if (special[name]) this.colour[id] = special[name];
       else if (name.startsWith("overhead: scheduling")) this.colour[id] = "#e04040";
@@ -106,8 +111,11 @@ PP.Trace = class {
       }
       g.fillStyle = "#000";
       g.font = "11px sans-serif";
-      g.fillText("thread " + t, 3, y + 11);
+      g.fillText(this.names[t], 3, y + 11);
+      if (t && this.ranks[t] !== this.ranks[t - 1])   // a line between ranks
+        g.fillRect(0, y - 1, w, 1);
     }
+    this.drawMessages(g, h, xs, rh);
     // task instances (the recorded ones), as a strip at the bottom of each row
     for (const inst of this.instances)
       for (const [a, b, loc, running] of inst.fragments) {
@@ -159,6 +167,18 @@ PP.Trace = class {
     }
     PP.$("timeline").dataset.pathDrawn = this.drawnPath.length;
   }
+  /* a job's messages in the window: a thin line from the send to the receive */
+  drawMessages(g, h, xs, rh) {
+    g.strokeStyle = "rgba(0,0,0,0.5)"; g.lineWidth = 0.7;
+    let drawn = 0;
+    for (const [ts, a, tr, b] of this.lines) {
+      if (tr < this.v0 || ts > this.v1) continue;
+      g.beginPath(); g.moveTo((ts - this.v0) * xs, this.rowY(a, h) + rh / 2);
+      g.lineTo((tr - this.v0) * xs, this.rowY(b, h) + rh / 2); g.stroke();
+      drawn++;
+    }
+    PP.$("timeline").dataset.messagesDrawn = drawn;
+  }
   drawReady(L, b0, b1, bw) {
     const { g, w, h } = PP.canvas(PP.$("ready"));
     const xs = w / (this.v1 - this.v0);
@@ -193,7 +213,7 @@ PP.Trace = class {
       const b = Math.floor((t - this.from) / (this.to - this.from) * L.bins), runs = L.runs[row];
       for (let i = 0; i < runs.length; i += 3)
         if (runs[i] <= b && b < runs[i] + runs[i + 1]) {
-          html = "thread " + row + " at " + PP.fmt(Number(t.toPrecision(6))) + " s: <b>" +
+          html = PP.esc(this.names[row]) + " at " + PP.fmt(Number(t.toPrecision(6))) + " s: <b>" +
             PP.esc(this.labels[runs[i + 2]] || "?") + "</b>";
           break;
         }
@@ -232,10 +252,26 @@ PP.Trace = class {
     for (const [id, name] of Object.entries(this.labels))
       box.append(PP.el("span", {}, PP.el("span", { class: "sw", style: "background:" + this.colour[id] }), name));
   }
+  /* a job's ranks: their threads summed, POT's quadrant outside MPI; the messages */
+  rankTable(box) {
+    const d = this.d, m = d.mpi;
+    const rows = d.ranks.map((r) => Object.assign({ name: "rank " + r.rank,
+      pot: r.pot ? r.pot.quadrant : "-" }, r));
+    box.append(PP.el("h3", { text: "Ranks (seconds summed over their threads; MPI: waiting for a partner and transfer)" }),
+      PP.table("t-ranks", [{ key: "name", label: "rank" }, { key: "threads", label: "threads", num: true }].concat(
+        ["time", "work", "overhead", "idleness", "mpi", "mpi_wait", "mpi_transfer"].map((c) =>
+          ({ key: c, label: c.replace("mpi_", ""), num: true })),
+        [{ key: "pot", label: "POT quadrant (outside MPI)" }]), rows),
+      PP.el("p", { id: "messages", text: m.matched + " messages matched (" + m.bytes + " bytes), " +
+        m.late_senders + " late senders (" + PP.fmt(m.late_sender_wait) + " s waiting), " + m.collectives +
+        " collective calls (" + PP.fmt(m.collective_wait) + " s waiting); " + m.receives_before_send +
+        " receives before their send on the corrected clocks" }));
+  }
   tables() {
     const d = this.d, box = PP.$("trace-tables");
     const cols = ["time", "work", "work_task", "work_implicit", "overhead", "overhead_create",
                   "overhead_switch", "overhead_sync", "idleness", "undetermined"];
+    if (d.ranks) cols.push("mpi", "mpi_wait", "mpi_transfer");   // a job: MPI time beside
     const rows = d.threads.map((t) => Object.assign({ thread: t.name }, t));
     rows.push(Object.assign({ thread: "total" }, d.total));
     const tt = d.total.time || 1;
@@ -248,6 +284,7 @@ PP.Trace = class {
         [{ key: (r) => 100 * r.work / (r.time || 1), label: "work %", num: true, fmt: PP.pct }]), rows),
       PP.el("p", { id: "breakdown-total", text: "total: work " + PP.pct(100 * d.total.work / tt) +
         ", overhead " + PP.pct(100 * d.total.overhead / tt) + ", idleness " + PP.pct(100 * d.total.idleness / tt) }));
+    if (d.ranks) this.rankTable(box);
     const gr = d.graph;
     box.append(PP.el("h3", { text: "Task graph and critical path" }),
       PP.el("p", { id: "graph", text: "work " + PP.fmt(gr.work) + " s, span " + PP.fmt(gr.span) +
