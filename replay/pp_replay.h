@@ -245,6 +245,8 @@ typedef struct pp_replay {
     uint32_t program_region;
     char *end; /* the archive's POMPPROF::END property (how the run ended), NULL none */
     int job;   /* a job's trace: location groups "rank R" */
+    uint32_t *group_rank; /* a job's location group -> its rank */
+    uint32_t n_group_ranks;
     /* the window, in ticks */
     uint64_t from, to;
     /* readiness */

@@ -192,7 +192,8 @@ static OTF2_CallbackCode pp_def_location(void *user, OTF2_LocationRef self, OTF2
     memset(&t[r->n_locs], 0, sizeof *t);
     t[r->n_locs].id = self;
     t[r->n_locs].events = events;
-    t[r->n_locs].rank = group < (1u << 30) ? (uint32_t)group : 0; /* a job's: group r is rank r */
+    /* a job's location group is named "rank R" (pp_def_location_group) */
+    t[r->n_locs].rank = group < r->n_group_ranks ? r->group_rank[group] : 0;
     t[r->n_locs].name = strdup(pp_def_str(r, name));
     r->n_locs++;
     return OTF2_CALLBACK_SUCCESS;
@@ -203,10 +204,21 @@ static OTF2_CallbackCode pp_def_location_group(void *user, OTF2_LocationGroupRef
                                                OTF2_SystemTreeNodeRef parent,
                                                OTF2_LocationGroupRef creator)
 {
-    (void)self, (void)type, (void)parent, (void)creator;
+    (void)type, (void)parent, (void)creator;
     pp_replay *r = pp_replay_of(user);
-    if (!strncmp(pp_def_str(r, name), "rank ", 5))
-        r->job = 1;
+    unsigned rank;
+    if (sscanf(pp_def_str(r, name), "rank %u", &rank) != 1 || self >= 1u << 24)
+        return OTF2_CALLBACK_SUCCESS;
+    r->job = 1;
+    if (self >= r->n_group_ranks) {
+        uint32_t *g = realloc(r->group_rank, (self + 1) * sizeof *g);
+        if (!g)
+            pp_replay_die("out of memory");
+        memset(g + r->n_group_ranks, 0, (self + 1 - r->n_group_ranks) * sizeof *g);
+        r->group_rank = g;
+        r->n_group_ranks = (uint32_t)self + 1;
+    }
+    r->group_rank[self] = rank;
     return OTF2_CALLBACK_SUCCESS;
 }
 

@@ -46,7 +46,9 @@ static void pp_jobdefs_params(pp_defs_strings *s, const pp_trace_jobdefs *u)
                                             : OTF2_PARAMETER_TYPE_INT64) != OTF2_SUCCESS;
 }
 
-/* The job, its hosts, a group per rank, a location per thread. */
+/* The job, its hosts, a group per rank, a location per thread.  The groups
+ * are numbered densely (OTF2 wants them in order; a salvaged job may lack a
+ * rank): group i is the i-th rank present, named by its rank. */
 static void pp_jobdefs_system(pp_defs_strings *s, const pp_trace_jobdefs *u)
 {
     char text[600];
@@ -81,7 +83,7 @@ static void pp_jobdefs_system(pp_defs_strings *s, const pp_trace_jobdefs *u)
         const pp_trace_rank *r = &u->ranks[i];
         snprintf(text, sizeof text, "rank %u", r->rank);
         s->failed |= OTF2_GlobalDefWriter_WriteLocationGroup(
-                         s->w, r->rank, pp_defs_string(s, text), OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                         s->w, i, pp_defs_string(s, text), OTF2_LOCATION_GROUP_TYPE_PROCESS,
                          host_node[i], OTF2_UNDEFINED_LOCATION_GROUP) != OTF2_SUCCESS;
         for (uint32_t t = 0; t < r->n_locations; t++) {
             if (r->events[t] == UINT64_MAX)
@@ -89,7 +91,7 @@ static void pp_jobdefs_system(pp_defs_strings *s, const pp_trace_jobdefs *u)
             snprintf(text, sizeof text, "rank %u thread %u", r->rank, t);
             s->failed |= OTF2_GlobalDefWriter_WriteLocation(
                              s->w, u->maps[i].loc_offset + t, pp_defs_string(s, text),
-                             OTF2_LOCATION_TYPE_CPU_THREAD, r->events[t], r->rank) != OTF2_SUCCESS;
+                             OTF2_LOCATION_TYPE_CPU_THREAD, r->events[t], i) != OTF2_SUCCESS;
         }
     }
     free(host_node);

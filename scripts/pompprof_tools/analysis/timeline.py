@@ -126,11 +126,16 @@ def salvage_leftovers(path: str) -> list[str]:
         if not os.path.isdir(d):
             continue
         raws = [f for f in glob.glob(os.path.join(glob.escape(d), "*.raw")) if os.path.isfile(f)]
+        # a job's: a directory per rank (doc/trace.md, "Hybrid traces")
+        ranks = [r for r in glob.glob(os.path.join(glob.escape(d), "rank*")) if os.path.isdir(r)]
+        for r in ranks:
+            raws += [f for f in glob.glob(os.path.join(glob.escape(r), "*.raw"))
+                     if os.path.isfile(f)]
         if not raws:
             continue
         size = sum(os.path.getsize(f) for f in raws)
-        reserve = os.path.join(d, "reserve")
-        reserve = os.path.getsize(reserve) if os.path.isfile(reserve) else 0
+        reserve = sum(os.path.getsize(os.path.join(x, "reserve")) for x in [d] + ranks
+                      if os.path.isfile(os.path.join(x, "reserve")))
         # a raw file: a 64-byte header, then records of 16 bytes and more (doc/trace.md)
         events = max(0, size - 64 * len(raws)) // 16
         what = ("%s is what a traced run left when it ended without converting its trace (a "
@@ -139,6 +144,10 @@ def salvage_leftovers(path: str) -> list[str]:
                 "buffers died with the process) and a %.1f MiB space reserve in %s"
                 % (d, len(raws), "" if len(raws) == 1 else "s", size / 2**20, events,
                    reserve / 2**20, d))
+        if ranks:
+            what = ("%s is what the %d ranks of a traced MPI job left when they did not end "
+                    "together (a rank killed or aborted, the others ended by the launcher): %d "
+                    "raw thread files of %.1f MiB" % (d, len(ranks), len(raws), size / 2**20))
         try:
             p = subprocess.run([salvage_program(), d], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, universal_newlines=True)
