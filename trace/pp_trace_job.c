@@ -157,6 +157,11 @@ double pp_trace_job_ticks_per_second(void)
     return pp_timer_ticks_per_second();
 }
 
+int pp_trace_job_clock_shared(void)
+{
+    return !pp_job()->skewed;
+}
+
 void pp_trace_job_sync(uint64_t local, int64_t offset, double sd)
 {
     pp_trace_jobstate *j = pp_job();

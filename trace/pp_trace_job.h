@@ -62,6 +62,10 @@ void pp_trace_job_sync(uint64_t local, int64_t offset, double sd);
 /* Ticks per second of this rank's clock. */
 double pp_trace_job_ticks_per_second(void);
 
+/* Whether the rank's trace clock is its host's own (no test skew): ranks
+ * on one host then read one clock. */
+int pp_trace_job_clock_shared(void);
+
 /* ---- communicators ----------------------------------------------------------------------- */
 
 /* The MPI layer's communicator number `index` (what MPI records name):

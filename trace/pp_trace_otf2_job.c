@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/pp_message.h"
@@ -354,9 +355,17 @@ static int pp_trace_job_unify_root(OTF2_Archive *archive, const uint8_t *all,
     return rc;
 }
 
+static double pp_trace_job_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 int pp_trace_write_job_archive(const pp_trace_defs *defs)
 {
     pp_trace_jobstate *j = &pp_trace_g.job;
+    double t_start = pp_trace_job_clock();
     char why[512];
     if (pp_trace_otf2_load(why, sizeof why) != 0) {
         pp_message_warn("trace: cannot load the OTF2 library (%s); no trace is written", why);
@@ -427,6 +436,7 @@ int pp_trace_write_job_archive(const pp_trace_defs *defs)
                             j->rank);
     }
     failed |= OTF2_Archive_CloseEvtFiles(c.archive) != OTF2_SUCCESS;
+    double t_events = pp_trace_job_clock();
     /* 4: the definitions to rank 0, the maps back */
     pp_trace_rank mine;
     uint8_t *packed = NULL;
@@ -487,6 +497,13 @@ int pp_trace_write_job_archive(const pp_trace_defs *defs)
         status = 1;
     } else {
         status = __atomic_load_n(&pp_trace_g.stopped, __ATOMIC_ACQUIRE) ? 1 : 0;
+    }
+    if (ok && j->rank == 0) {
+        double t_end = pp_trace_job_clock();
+        pp_message_verbose(1, "the job's trace of %d ranks written in %.6f s (rank 0's events "
+                              "%.6f s, the definitions %.6f s): %s",
+                           j->size, t_end - t_start, t_events - t_start, t_end - t_events,
+                           pp_trace_g.anchor);
     }
     pp_trace_conv_free(&c);
     return status;
