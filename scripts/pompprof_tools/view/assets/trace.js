@@ -255,8 +255,8 @@ PP.Trace = class {
   /* a job's ranks: their threads summed, POT's quadrant outside MPI; the messages */
   rankTable(box) {
     const d = this.d, m = d.mpi;
-    const rows = d.ranks.map((r) => Object.assign({ name: "rank " + r.rank,
-      pot: r.pot ? r.pot.quadrant : "-" }, r));
+    const rows = d.ranks.map((r) => Object.assign({}, r, { name: "rank " + r.rank,
+      pot: r.pot ? r.pot.quadrant : "-" }));
     box.append(PP.el("h3", { text: "Ranks (seconds summed over their threads; MPI: waiting for a partner and transfer)" }),
       PP.table("t-ranks", [{ key: "name", label: "rank" }, { key: "threads", label: "threads", num: true }].concat(
         ["time", "work", "overhead", "idleness", "mpi", "mpi_wait", "mpi_transfer"].map((c) =>
