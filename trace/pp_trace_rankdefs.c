@@ -19,7 +19,7 @@ typedef struct pp_pk {
 
 static void pp_pk_bytes(pp_pk *p, const void *v, size_t n)
 {
-    if (p->failed)
+    if (p->failed || n == 0) /* (an empty array may be NULL) */
         return;
     if (p->n + n > p->cap) {
         size_t cap = p->cap ? 2 * p->cap : 4096;
@@ -87,6 +87,8 @@ typedef struct pp_up {
 
 static void pp_up_bytes(pp_up *u, void *v, size_t n)
 {
+    if (n == 0)
+        return;
     if (u->failed || (size_t)(u->end - u->at) < n) {
         u->failed = 1;
         memset(v, 0, n);

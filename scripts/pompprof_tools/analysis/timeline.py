@@ -288,7 +288,7 @@ def render_text(data: dict) -> str:
             100 * total["idleness"] / total["time"],
             ", undetermined %.1f %%" % (100 * total["undetermined"] / total["time"])
             if total["undetermined"] else "")
-            + (", MPI %.1f %%" % (100 * total["mpi"] / total["time"])
+            + (", MPI %.1f %%" % (100 * total[timeline_mpi.MPI] / total["time"])
                if timeline_mpi.has_mpi(data) else ""))
         out.append("overhead by pompprof-report's categories (their time while a task was "
                    "ready):")

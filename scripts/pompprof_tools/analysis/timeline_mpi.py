@@ -10,8 +10,13 @@ outside MPI calls (POT describes task parallelism; MPI time is the ranks' busine
 
 from __future__ import annotations
 
-# the replay's MPI keys, beside the breakdown's
-MPI_KEYS = ("mpi", "mpi_wait", "mpi_transfer")
+from . import overhead
+
+# the replay's MPI keys, beside the breakdown's: its MPI time is the short name of the
+# MPI category (overhead.py), then its waiting and transfer parts; "mpi" is also the
+# name of the result's part about messages and collectives
+MPI = overhead.SHORT[overhead.MPI]
+MPI_KEYS = (MPI, MPI + "_wait", MPI + "_transfer")
 SUMMED = ("time", "work", "work_task", "work_implicit", "overhead", "idleness",
           "undetermined") + MPI_KEYS
 
@@ -23,7 +28,7 @@ def is_job(data: dict) -> bool:
 
 def has_mpi(data: dict) -> bool:
     """Whether the breakdown has MPI time (a job's trace, or MPI calls measured)."""
-    return is_job(data) or any(t.get("mpi", 0) > 0 for t in data.get("threads", ()))
+    return is_job(data) or any(t.get(MPI, 0) > 0 for t in data.get("threads", ()))
 
 
 def extra_keys(data: dict) -> tuple:
@@ -44,7 +49,7 @@ def rank_rows(data: dict, pot_quadrant) -> list[dict]:
     out = []
     for rank in sorted(rows):
         r = rows[rank]
-        r["pot"] = pot_quadrant(dict(r, time=r["time"] - r["mpi"]))
+        r["pot"] = pot_quadrant(dict(r, time=r["time"] - r[MPI]))
         out.append(r)
     return out
 
@@ -52,18 +57,18 @@ def rank_rows(data: dict, pot_quadrant) -> list[dict]:
 def render_text(data: dict) -> list[str]:
     """The text of the ranks and messages (after the breakdown)."""
     ranks = data.get("ranks") or []
-    m = data.get("mpi") or {}
+    m = data.get(MPI) or {}
     out = ["", "Ranks (seconds summed over their threads; mpi: time in MPI calls, waiting "
            "for a partner and transfer)"]
     head = "%-6s %3s %9s %9s %9s %9s %9s %9s %9s  %s" % (
-        "rank", "thr", "time", "work", "overhead", "idleness", "mpi", "wait", "transfer",
+        "rank", "thr", "time", "work", "overhead", "idleness", MPI, "wait", "transfer",
         "POT quadrant (outside MPI)")
     out += [head, "-" * len(head)]
     for r in ranks:
         pot = r.get("pot")
         out.append("%-6s %3d %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f  %s" % (
             "rank %d" % r["rank"], r["threads"], r["time"], r["work"], r["overhead"],
-            r["idleness"], r["mpi"], r["mpi_wait"], r["mpi_transfer"],
+            r["idleness"], r[MPI_KEYS[0]], r[MPI_KEYS[1]], r[MPI_KEYS[2]],
             "%s (idleness %.1f %%, overhead %.1f %%)" % (
                 pot["quadrant"], 100 * pot["idleness_share"], 100 * pot["overhead_share"])
             if pot else "-"))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import sys
 
 from ..cli import ToolError
+from . import timeline_mpi
 
 CATEGORY_COLORS = {
     "idle": "#d0d0d0",
@@ -191,7 +192,7 @@ def _draw_ranks(ax, data: dict):
     for i in range(1, len(ranks)):
         if ranks[i] != ranks[i - 1]:
             ax.axhline(i - 0.5, color="#000000", linewidth=0.8)
-    lines = (data.get("mpi") or {}).get("lines") or []
+    lines = (data.get(timeline_mpi.MPI) or {}).get("lines") or []
     for ts, ls, tr, lr in lines:
         ax.plot([ts, tr], [ls, lr], color="#000000", linewidth=0.4, alpha=0.6)
 
