@@ -29,10 +29,11 @@ void pp_mpi_trace_start(MPI_Comm comm, int rank, int size)
      * the others from waiting for it) */
     int mine = pp_trace_job_begin(rank, size) == 0, all = 0;
     if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS || !all) {
-        if (mine)
+        if (mine) {
             pp_message_warn("trace: not every rank of the job traces; rank %d writes a trace "
                             "of its own", rank);
-        pp_trace_job_end(NULL, NULL); /* (nothing together) */
+            pp_trace_job_forget();
+        }
         return;
     }
     /* the raw files into the job's directory (rank 0's) */

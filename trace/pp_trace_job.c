@@ -60,6 +60,11 @@ int pp_trace_job_begin(int rank, int size)
     return 0;
 }
 
+void pp_trace_job_forget(void)
+{
+    pp_job()->active = 0;
+}
+
 const char *pp_trace_job_dir(void)
 {
     return pp_trace_g.dir;

@@ -27,6 +27,10 @@
  * steps below then apply), -1 when it does not. */
 int pp_trace_job_begin(int rank, int size);
 
+/* Not every rank traces: this one writes a trace of its own after all (as
+ * a process that is no rank of a job). */
+void pp_trace_job_forget(void);
+
 /* The trace's directory (every rank needs rank 0's: the job's). */
 const char *pp_trace_job_dir(void);
 
