@@ -904,6 +904,7 @@ int main(int argc, char **argv)
     if (dot && pp_replay_dot_write(&r, dot, (uint32_t)dot_instances) != 0)
         pp_replay_die("cannot write %s: %s", dot, strerror(errno));
     pp_print(stdout, &r, path, (uint32_t)graph);
+    pp_replay_mpi_free(&r);
     if (fflush(stdout) != 0 || ferror(stdout))
         pp_replay_die("cannot write the result: %s", strerror(errno));
     return 0;

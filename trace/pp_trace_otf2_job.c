@@ -438,7 +438,7 @@ int pp_trace_write_job_archive(const pp_trace_defs *defs)
     failed |= OTF2_Archive_CloseEvtFiles(c.archive) != OTF2_SUCCESS;
     double t_events = pp_trace_job_clock();
     /* 4: the definitions to rank 0, the maps back */
-    pp_trace_rank mine;
+    pp_trace_rank mine = {0};
     uint8_t *packed = NULL;
     size_t packed_size = 0;
     if (failed || pp_trace_job_summary(&c, j, &mine) != 0 ||
