@@ -7,8 +7,8 @@ read back with otf2-print and pompprof-timeline:
 - the job leaves one archive, traces.otf2, and no raw files; without POMPPROF_OUTPUT
   one directory, rank 0's (the other ranks' traces moved into it);
 - a location group "rank R" per rank, a location "rank R thread T" per thread;
-- every message the program sends is there (sends, receives, their sizes), on the
-  communicator it used (MPI_COMM_WORLD; the split by parity, by its members), matched
+- every message the program sends is there (sends, receives, their sizes; each
+  non-blocking request's start and completion), on the communicator it used (MPI_COMM_WORLD; the split by parity, by its members), matched
   send to receive by communicator, sender, receiver and tag in order;
 - the skew is corrected: rank 1's ClockOffsets are the injected offset and drift, and
   on the corrected clock no message is received before it was sent; on the clocks as
@@ -80,11 +80,14 @@ class Trace:
                 self.comms[int(m.group(1))] = (m.group(2), members[int(m.group(3))])
         self.sends, self.recvs = [], []  # (time, location, peer, comm, tag, length)
         self.collectives = 0
+        self.kinds = {}  # MPI event -> how many
         for line in otf2_print(archive).splitlines():
             parts = line.split(None, 3)
             if len(parts) < 3 or not parts[1].isdigit():
                 continue
             ev, loc, t, rest = parts[0], int(parts[1]), int(parts[2]), (parts[3:] or [""])[0]
+            if ev.startswith("MPI_"):
+                self.kinds[ev] = self.kinds.get(ev, 0) + 1
             if ev in ("MPI_SEND", "MPI_ISEND", "MPI_RECV", "MPI_IRECV"):
                 peer = int(re.search(r"(?:Receiver|Sender): (\d+)", rest).group(1))
                 comm = int(re.search(r"Communicator: \"[^\"]*\" <(\d+)>", rest).group(1))
@@ -162,6 +165,11 @@ def check_skewed(work, exe, plain_out, size, errors):
     expect("sends", len(tr.sends), messages)
     expect("receives", len(tr.recvs), messages)
     expect("collectives", tr.collectives, collectives)
+    # every non-blocking request's start and completion (the ring of MPI_Isend/MPI_Irecv)
+    expect("non-blocking events",
+           [tr.kinds.get(k, 0) for k in ("MPI_ISEND", "MPI_ISEND_COMPLETE", "MPI_IRECV_REQUEST",
+                                         "MPI_IRECV", "MPI_COLLECTIVE_BEGIN")],
+           [ITER * size] * 4 + [collectives])
     halves = sorted(w for n, w in tr.comms.values() if n.startswith("MPI_Comm_split"))
     expect("the split communicators' members",
            halves, sorted(list(range(p, size, 2)) for p in (0, 1)))
