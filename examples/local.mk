@@ -10,7 +10,7 @@
 # makefile for users building the examples with an INSTALLED pompprof.
 
 EXAMPLES_NAMES = fib fib_cutoff nqueens nqueens_cutoff nqueens_depth mergesort sparselu \
-	treewalk prodcons worksharing wavefront
+	treewalk prodcons worksharing wavefront uts floorplan
 EXAMPLES_PLAIN = $(EXAMPLES_NAMES:%=examples/plain/%)
 EXAMPLES_PROF = $(EXAMPLES_NAMES:%=examples/prof/%)
 # the hybrid MPI + OpenMP example, built with $(MPICC) when configure found MPI
@@ -40,12 +40,12 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
 	examples/bench/trace_mpi_bench.py \
 	examples/bench/function_bench.py examples/health.c examples/bench/task_cost.py \
-	examples/bench/ompt_bench.py
+	examples/bench/ompt_bench.py examples/bench/ompt_empty_tool.c \
+	examples/particles.cpp
 CLEANFILES += $(EXAMPLES_PLAIN) $(EXAMPLES_PROF) \
 	examples/bench/pomp2_overhead examples/bench/manytasks \
 	examples/bench/manytasks_plain examples/bench/rss_run examples/bench/depend_bench \
-	examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks \
-	event-costs.txt
+	examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks
 
 .PHONY: examples bench bench-examples bench-tools
 
@@ -98,12 +98,16 @@ bench-tools: scripts/pompprof-report scripts/pompprof-diff scripts/pompprof-scal
 	$(PYTHON) $(srcdir)/examples/bench/bench_tools.py --builddir '$(abs_top_builddir)' \
 		--sizes '$(BENCH_TOOL_SIZES)'
 
-# Functions (pompprof --functions): the event costs pompprof-score reads
-# (event-costs.txt) and fib, nqueens, sparselu and health side by side:
-# plain, constructs only, functions, functions with pompprof-score -g's filter.
+# Functions (pompprof --functions, examples/bench/function_bench.py): the
+# instructions one measured call adds (callgrind, fib at 1 thread: GCC
+# plugin, gcc's and clang's -finstrument-functions), the event costs
+# pompprof-score reads (event-costs.txt), and fib, nqueens, health and the
+# C++ particle code side by side: plain, constructs only, functions,
+# functions with pompprof-score -g's filter, with pompprof-score's estimates.
 .PHONY: bench-functions
-bench-functions: scripts/pompprof scripts/pompprof-score libpompprof.la
-	OPENMP_CFLAGS='$(OPENMP_CFLAGS)' CC='$(CC)' $(PYTHON) $(srcdir)/examples/bench/function_bench.py \
+bench-functions: scripts/pompprof scripts/pompprof-score libpompprof.la event-costs.txt
+	OPENMP_CFLAGS='$(OPENMP_CFLAGS)' CC='$(CC)' CXX='$(CXX)' $(PYTHON) \
+		$(srcdir)/examples/bench/function_bench.py \
 		--builddir '$(abs_top_builddir)' --srcdir '$(abs_top_srcdir)'
 
 # Micro-benchmark of the hot path: calls the POMP2 entry points directly;

@@ -45,7 +45,7 @@ fail() {
     failures=$((failures + 1))
 }
 
-examples="fib fib_cutoff nqueens nqueens_cutoff nqueens_depth mergesort sparselu treewalk prodcons worksharing wavefront"
+examples="fib fib_cutoff nqueens nqueens_cutoff nqueens_depth mergesort sparselu treewalk prodcons worksharing wavefront uts floorplan"
 
 for name in $examples; do
     src=$top_srcdir/examples/$name.c

@@ -10,7 +10,9 @@ lib_libpp_util_la_SOURCES = \
 	lib/pp_dlload.c lib/pp_dlload.h
 # Signals: write the profile on SIGINT/SIGTERM.
 lib_libpp_util_la_SOURCES += lib/pp_signals.c lib/pp_signals.h
-# DWARF: code addresses to function names, files and lines, at the end.
+# DWARF: code addresses to function names, files and lines, at start and end.
 lib_libpp_util_la_SOURCES += lib/pp_dwarf.c lib/pp_dwarf.h
+# The loaded modules, from the dynamic linker's memory.
+lib_libpp_util_la_SOURCES += lib/pp_modules.c lib/pp_modules.h
 lib_libpp_util_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBDW_CFLAGS)
 lib_libpp_util_la_LIBADD = $(LIBDW_LIBS) -ldl

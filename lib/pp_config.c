@@ -115,21 +115,44 @@ static const char *const pp_config_known[] = {
     "POMPPROF_METRICS", "POMPPROF_MAX_DEPTH", "POMPPROF_MEMORY",
     "POMPPROF_MAX_PARAMETER_VALUES", "POMPPROF_TRACE", "POMPPROF_TRACE_BUFFER",
     "POMPPROF_LIBDIR", "POMPPROF_INCDIR", "POMPPROF_REPLAY", "POMPPROF_FILTER",
-    "POMPPROF_FUNCTIONS", "POMPPROF_COSTS", "POMPPROF_MERGE_CALLS",
-    "POMPPROF_TEST_CLOCK_SKEW",
+    "POMPPROF_FUNCTIONS", "POMPPROF_COSTS", "POMPPROF_MERGE_CALLS", "POMPPROF_WRAPPER_COUNTS",
+    "POMPPROF_GCC_PLUGIN", "POMPPROF_TEST_CLOCK_SKEW",
 };
 #define PP_CONFIG_KNOWN (sizeof pp_config_known / sizeof pp_config_known[0])
 
-/* A misspelt setting (POMPPROF_METRIC=...) would be ignored without a word:
- * one line for each unknown POMPPROF_* variable, with the nearest known name. */
+/* Whether an environment variable's name looks meant for pompprof: POMPPROF_
+ * in any case (pompprof_trace), or a prefix one letter or two off
+ * (POMPROF_TRACE, POMPPROFF_TRACE) before a known setting's rest. */
+static int pp_config_meant_for_us(const char *name)
+{
+    if (!strncasecmp(name, "POMPPROF_", 9))
+        return 1;
+    const char *us = strchr(name, '_');
+    if (!us || us - name < 5 || us - name > 10)
+        return 0;
+    char prefix[16];
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(us - name), name);
+    if (pp_nearest_distance(prefix, "POMPPROF") > 2)
+        return 0;
+    for (size_t i = 0; i < PP_CONFIG_KNOWN; i++)
+        if (!strcasecmp(us, pp_config_known[i] + 8))
+            return 1;
+    return 0;
+}
+
+/* A misspelt setting (POMPPROF_METRIC=..., pompprof_trace=1, POMPROF_TRACE=1)
+ * would be ignored without a word: one line for each variable meant for
+ * pompprof that is not a setting, with the nearest known name. */
 static void pp_config_check_names(void)
 {
     for (char **e = environ; e && *e; e++) {
         const char *eq = strchr(*e, '=');
-        if (strncmp(*e, "POMPPROF_", 9) != 0 || !eq)
+        if (!eq)
             continue;
         char name[128];
         snprintf(name, sizeof name, "%.*s", (int)(eq - *e), *e);
+        if (!pp_config_meant_for_us(name))
+            continue;
         size_t i = 0;
         while (i < PP_CONFIG_KNOWN && strcmp(pp_config_known[i], name) != 0)
             i++;

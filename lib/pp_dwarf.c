@@ -58,7 +58,8 @@ struct pp_dwarf {
     X(dwarf_decl_file) X(dwarf_decl_line) X(dwarf_ranges) X(dwfl_module_getdwarf)                 \
     X(dwarf_get_units) X(dwarf_haspc) X(dwarf_getsrc_die) X(dwarf_lineno) X(dwarf_linesrc)         \
     X(dwfl_module_info) X(dwfl_module_addrinfo) X(dwarf_getsrclines) X(dwarf_onesrcline)          \
-    X(dwarf_lineaddr)
+    X(dwarf_lineaddr) X(dwfl_module_getsymtab) X(dwfl_module_getsym_info) X(dwarf_formudata)     \
+    X(dwarf_getsrcfiles) X(dwarf_filesrc) X(dwarf_getfuncs) X(dwarf_lowpc)
 
 #define PP_DW_POINTER(f) __typeof__(&f) f;
 static struct {
@@ -120,6 +121,13 @@ static int pp_dw_load(void)
 #define dwarf_getsrclines pp_dw.dwarf_getsrclines
 #define dwarf_onesrcline pp_dw.dwarf_onesrcline
 #define dwarf_lineaddr pp_dw.dwarf_lineaddr
+#define dwfl_module_getsymtab pp_dw.dwfl_module_getsymtab
+#define dwarf_formudata pp_dw.dwarf_formudata
+#define dwarf_getsrcfiles pp_dw.dwarf_getsrcfiles
+#define dwarf_filesrc pp_dw.dwarf_filesrc
+#define dwarf_getfuncs pp_dw.dwarf_getfuncs
+#define dwarf_lowpc pp_dw.dwarf_lowpc
+#define dwfl_module_getsym_info pp_dw.dwfl_module_getsym_info
 
 static char *pp_dwarf_debuginfo_path;
 static Dwfl_Callbacks pp_dwarf_callbacks = {.debuginfo_path = &pp_dwarf_debuginfo_path};
@@ -206,9 +214,25 @@ static void pp_dwarf_fortran_name(Dwarf_Die *fn, const char *name, const char *l
         snprintf(buf + len, size - len, "%s", name);
 }
 
-static void pp_dwarf_file(Dwarf_Die *cu, Dwarf_Die *fn, pp_dwarf_func *out)
+/* The declaring file by its index in the unit's file table: libdw takes
+ * index 0 for "none", where DWARF 5 (clang's default) numbers the unit's
+ * own file 0. */
+static const char *pp_dwarf_decl_file(Dwarf_Die *cu, Dwarf_Die *fn)
 {
     const char *file = dwarf_decl_file(fn);
+    Dwarf_Attribute a;
+    Dwarf_Word idx;
+    Dwarf_Files *files;
+    size_t n;
+    if (file || !dwarf_attr_integrate(fn, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx) != 0 ||
+        dwarf_getsrcfiles(cu, &files, &n) != 0 || idx >= n)
+        return file;
+    return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+static void pp_dwarf_file(Dwarf_Die *cu, Dwarf_Die *fn, pp_dwarf_func *out)
+{
+    const char *file = pp_dwarf_decl_file(cu, fn);
     int line = -1;
     if (dwarf_decl_line(fn, &line) != 0)
         line = -1;
@@ -296,6 +320,45 @@ static void pp_dwarf_end_line(Dwarf_Die *cu, Dwarf_Die *fn, Dwarf_Addr entry,
     }
 }
 
+/* The unit whose code holds addr, found unit by unit: dwfl_module_addrdie
+ * finds units through .debug_aranges, which clang does not write. */
+static Dwarf_Die *pp_dwarf_unit_of(Dwfl_Module *m, uintptr_t addr, Dwarf_Die *unit,
+                                   Dwarf_Addr *bias)
+{
+    Dwarf *dw = dwfl_module_getdwarf(m, bias);
+    Dwarf_CU *cu = NULL;
+    while (dw && dwarf_get_units(dw, cu, &cu, NULL, NULL, unit, NULL) == 0)
+        if (dwarf_haspc(unit, addr - *bias) == 1)
+            return unit;
+    return NULL;
+}
+
+typedef struct pp_dwarf_entry_search {
+    Dwarf_Addr entry;
+    Dwarf_Die *found;
+    bool ok;
+} pp_dwarf_entry_search;
+
+static int pp_dwarf_entry_visit(Dwarf_Die *fn, void *arg)
+{
+    pp_dwarf_entry_search *s = arg;
+    Dwarf_Addr low;
+    if (dwarf_lowpc(fn, &low) == 0 && low == s->entry) {
+        *s->found = *fn;
+        s->ok = true;
+        return DWARF_CB_ABORT;
+    }
+    return DWARF_CB_OK;
+}
+
+/* The unit's subprogram whose code starts at entry (0), else -1. */
+static int pp_dwarf_func_at(Dwarf_Die *cu, Dwarf_Addr entry, Dwarf_Die *out)
+{
+    pp_dwarf_entry_search s = {.entry = entry, .found = out};
+    dwarf_getfuncs(cu, pp_dwarf_entry_visit, &s, 0);
+    return s.ok ? 0 : -1;
+}
+
 int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
 {
     memset(out, 0, sizeof *out);
@@ -306,15 +369,22 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
     if (!m)
         return -1;
     Dwarf_Addr bias = 0;
+    Dwarf_Die unit;
     Dwarf_Die *cu = dwfl_module_addrdie(m, addr, &bias);
     Dwarf_Die *scopes = NULL;
     int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
-    Dwarf_Die *fn = NULL;
+    if (n <= 0 && !cu)
+        cu = pp_dwarf_unit_of(m, addr, &unit, &bias); /* clang writes no .debug_aranges */
+    Dwarf_Die *fn = NULL, at_entry;
     /* the innermost subprogram: code inlined at the very entry would be an
      * inlined_subroutine scope inside it */
     for (int i = 0; i < n && !fn; i++)
         if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
             fn = &scopes[i];
+    /* libdw finds no scope for the functions clang puts into a namespace
+     * (DWARF 5): the subprogram that starts at addr, among all */
+    if (!fn && cu && pp_dwarf_func_at(cu, addr - bias, &at_entry) == 0)
+        fn = &at_entry;
     int found = -1;
     if (fn) {
         const char *name = pp_dwarf_string(fn, DW_AT_name);
@@ -356,6 +426,31 @@ int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)
         found = 0;
     }
     return found;
+}
+
+int pp_dwarf_functions(pp_dwarf *d, uintptr_t code_addr, void (*cb)(uintptr_t addr, void *user),
+                       void *user)
+{
+    Dwfl_Module *m = d ? dwfl_addrmodule(d->dwfl, code_addr) : NULL;
+    int n = m ? dwfl_module_getsymtab(m) : -1;
+    if (n < 0)
+        return -1;
+    /* symbols at one address (aliases, C++'s C1/C2 constructors) come one
+     * after another only by chance: the callee sees each address it is
+     * given and drops the repeats */
+    int calls = 0;
+    for (int i = 1; i < n; i++) {
+        GElf_Sym sym;
+        GElf_Addr addr = 0;
+        GElf_Word shndx = 0;
+        const char *name = dwfl_module_getsym_info(m, i, &sym, &addr, &shndx, NULL, NULL);
+        if (name && GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
+            addr != 0) {
+            cb((uintptr_t)addr, user);
+            calls++;
+        }
+    }
+    return calls;
 }
 
 /* The line of addr found unit by unit: dwfl_module_getsrc finds units
@@ -422,6 +517,13 @@ pp_dwarf *pp_dwarf_open_self(void)
 void pp_dwarf_close(pp_dwarf *d)
 {
     free(d);
+}
+
+int pp_dwarf_functions(pp_dwarf *d, uintptr_t code_addr, void (*cb)(uintptr_t addr, void *user),
+                       void *user)
+{
+    (void)d, (void)code_addr, (void)cb, (void)user;
+    return -1;
 }
 
 int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out)

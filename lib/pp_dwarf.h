@@ -1,7 +1,7 @@
 /* pp_dwarf: code addresses of this process to source names, through the
  * DWARF debug information (elfutils libdw) of the loaded executable and
- * shared libraries.  Used once, at the end of measurement (never on the
- * event path): it opens files, reads /proc/self/maps and allocates.
+ * shared libraries.  Used at the start and at the end of measurement (never
+ * on the event path): it opens files, reads /proc/self/maps and allocates.
  *
  * Without libdw (configure found no libdw-dev) only dladdr's symbol names
  * of exported functions are available; file and line stay unknown. */
@@ -31,6 +31,11 @@ pp_dwarf *pp_dwarf_open_self(void);
  * least a name), -1 when nothing is known of it. */
 int pp_dwarf_lookup(pp_dwarf *d, uintptr_t addr, pp_dwarf_func *out);
 void pp_dwarf_close(pp_dwarf *d);
+/* Call cb with the address of every function the symbol table of the module
+ * around code_addr defines (each address once); the number of calls, -1
+ * when the module's symbols cannot be read (without libdw: always). */
+int pp_dwarf_functions(pp_dwarf *d, uintptr_t code_addr, void (*cb)(uintptr_t addr, void *user),
+                       void *user);
 
 /* Where the code at addr is (a call site, an OpenMP construct's code
  * address): its line by the line table, the function around it and the

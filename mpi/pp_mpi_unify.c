@@ -133,6 +133,8 @@ static int pp_mpi_write(const pp_mpi_buf *job, const pp_unified *own, const char
     if (pp_mpi_view_open(&v, job->data, job->size) != 0)
         return -1;
     pp_unified *u = pp_mpi_unpack(&v, own ? own->t_finalize : 0);
+    if (u && own)
+        u->ticks_per_second = own->ticks_per_second; /* rank 0's, as its trace's */
     int rc = -1;
     if (u && pp_profile_output_write(u, setting, NULL, 0) == 0) {
         rc = 0;

@@ -5,11 +5,13 @@
 if HAVE_OMPT
 lib_LTLIBRARIES += libpompprof_ompt.la
 libpompprof_ompt_la_SOURCES = \
-	ompt/pp_ompt_internal.h \
+	ompt/pp_ompt_internal.h ompt/pp_ompt_handle.h \
 	ompt/pp_ompt_start.c \
 	ompt/pp_ompt_construct.c \
 	ompt/pp_ompt_parallel.c \
 	ompt/pp_ompt_task.c \
+	ompt/pp_ompt_taskloop.c \
+	ompt/pp_ompt_callsite.c \
 	ompt/pp_ompt_mutex.c \
 	ompt/pp_ompt_depend.c \
 	ompt/pp_ompt_names.c ompt/pp_ompt_source.c ompt/pp_ompt_source.h

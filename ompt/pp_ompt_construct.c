@@ -16,12 +16,13 @@
 #include "lib/pp_message.h"
 #include "profile/pp_profile_names.h"
 
-#define PP_OMPT_CHUNK_BITS 10
-#define PP_OMPT_CHUNK (1u << PP_OMPT_CHUNK_BITS)
-#define PP_OMPT_MAX_CHUNKS 2048 /* 2 M constructs: the index has 21 bits */
+/* as many constructs as a task's handle can name (pp_ompt_handle.h) */
+#define PP_OMPT_MAX_CHUNKS (PP_OMPT_MAX_CONSTRUCTS / PP_OMPT_CHUNK)
+_Static_assert(PP_OMPT_MAX_CONSTRUCTS % PP_OMPT_CHUNK == 0, "whole chunks");
 
 static pthread_mutex_t pp_ompt_registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static pp_ompt_construct *pp_ompt_chunks[PP_OMPT_MAX_CHUNKS];
+/* (pp_ompt_construct_of reads it on the event path) */
+pp_ompt_construct *pp_ompt_chunks_[PP_OMPT_MAX_CHUNKS];
 static uint32_t pp_ompt_n; /* published count */
 /* the registry's hash: (codeptr, kind) -> construct, under the lock */
 static pp_ompt_slot *pp_ompt_reg;
@@ -49,6 +50,8 @@ static const struct {
     [PP_OMPT_UNTIED_TASK] = {"untied task", "task create"},
     [PP_OMPT_TASKYIELD] = {"taskwait", NULL},
     [PP_OMPT_FLUSH] = {"flush", NULL},
+    [PP_OMPT_TASKLOOP_TASK] = {"task", "task create"},
+    [PP_OMPT_TASKLOOP_GENERATOR] = {"task", NULL},
 };
 
 static inline uint32_t pp_ompt_hash(const void *codeptr, pp_ompt_kind kind)
@@ -113,16 +116,17 @@ static pp_ompt_construct *pp_ompt_registry_get(const void *codeptr, pp_ompt_kind
         return c;
     uint32_t index = pp_ompt_n, chunk = index >> PP_OMPT_CHUNK_BITS;
     if (chunk >= PP_OMPT_MAX_CHUNKS) {
-        PP_WARN_ONCE("more than %u OpenMP constructs; further ones are not measured",
+        PP_WARN_ONCE("more than %u OpenMP constructs (code addresses and kinds); further ones "
+                     "are not measured",
                      PP_OMPT_MAX_CHUNKS * PP_OMPT_CHUNK);
         return NULL;
     }
-    if (!pp_ompt_chunks[chunk] &&
-        !(pp_ompt_chunks[chunk] = calloc(PP_OMPT_CHUNK, sizeof(pp_ompt_construct))))
+    if (!pp_ompt_chunks_[chunk] &&
+        !(pp_ompt_chunks_[chunk] = calloc(PP_OMPT_CHUNK, sizeof(pp_ompt_construct))))
         return NULL;
     if (pp_ompt_slots_reserve(&pp_ompt_reg, &pp_ompt_reg_slots, pp_ompt_reg_used))
         return NULL;
-    c = &pp_ompt_chunks[chunk][index & (PP_OMPT_CHUNK - 1)];
+    c = &pp_ompt_chunks_[chunk][index & (PP_OMPT_CHUNK - 1)];
     c->codeptr = codeptr;
     c->kind = kind;
     c->index = index;
@@ -165,7 +169,7 @@ pp_ompt_construct *pp_ompt_construct_at(uint32_t index)
 {
     if (index >= __atomic_load_n(&pp_ompt_n, __ATOMIC_ACQUIRE))
         return NULL;
-    return &pp_ompt_chunks[index >> PP_OMPT_CHUNK_BITS][index & (PP_OMPT_CHUNK - 1)];
+    return &pp_ompt_chunks_[index >> PP_OMPT_CHUNK_BITS][index & (PP_OMPT_CHUNK - 1)];
 }
 
 uint32_t pp_ompt_construct_count(void)
@@ -191,7 +195,13 @@ pp_ompt_thread *pp_ompt_thread_create(void)
         return NULL;
     }
     /* an engine handle carries the location index + 1 in its top bits */
-    t->number = (uint32_t)((pp_profile_task_new_handle() >> 40) - 1);
+    t->number = (uint32_t)((pp_profile_task_new_handle() >> PP_OMPT_ENGINE_LOCATION_SHIFT) - 1);
+    t->value_base = pp_ompt_value_base(t->number);
+    pp_ompt_pending_update(t);
+    if (!t->value_base)
+        PP_WARN_ONCE("more than %u threads: the tasks that thread %u and later ones create are "
+                     "not measured (their time stays with the enclosing region)",
+                     PP_OMPT_MAX_THREADS, t->number);
     t->location = pp_profile_location_ref();
     t->next = __atomic_load_n(&pp_ompt_thread_list, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(&pp_ompt_thread_list, &t->next, t, 1, __ATOMIC_RELEASE,

@@ -2,7 +2,7 @@
  *
  * The layer turns OMPT callbacks into the engine's events (profile/), as
  * pomp2/ turns POMP2 calls into them.  State lives where OMPT hands it back:
- * - a task's ompt_data_t holds its engine handle (pp_ompt_handle below: the
+ * - a task's ompt_data_t holds its handle (pp_ompt_handle.h: the
  *   construct and what the layer must know of the task are packed into it,
  *   so nothing is allocated per task and nothing needs freeing when a task
  *   ends on another thread than the one that created it);
@@ -12,8 +12,9 @@
  *   reach through an initial-exec thread-local copy of that pointer (asking
  *   the runtime with ompt_get_thread_data would cost a call per event).
  * Constructs are known by their code address (codeptr_ra); each thread
- * interns the addresses it meets in a table of its own (pp_ompt_construct.c),
- * so the event path takes no lock; names come at the end (pp_ompt_names.c). */
+ * keeps those it met last in a small cache, in front of a table of its own
+ * (pp_ompt_construct.c), so the event path takes no lock; names come at the
+ * end (pp_ompt_names.c). */
 #ifndef PP_OMPT_INTERNAL_H
 #define PP_OMPT_INTERNAL_H
 
@@ -21,6 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ompt/pp_ompt_handle.h"
 #include "profile/pp_profile.h"
 
 /* ---- constructs ---------------------------------------------------------------- */
@@ -45,6 +47,8 @@ typedef enum pp_ompt_kind {
     PP_OMPT_UNTIED_TASK,
     PP_OMPT_TASKYIELD,
     PP_OMPT_FLUSH,
+    PP_OMPT_TASKLOOP_TASK,      /* a task a taskloop made for a chunk of its loop */
+    PP_OMPT_TASKLOOP_GENERATOR, /* a task libomp made to create some of them */
     PP_OMPT_KINDS
 } pp_ompt_kind;
 
@@ -57,10 +61,14 @@ typedef struct pp_ompt_construct {
     uint32_t index; /* in the global table (pp_ompt_construct_at) */
     pp_region_id main, inner;
     /* PP_OMPT_TASKWAIT_DEPEND only: the wait was an if(0) task's (an
-     * undeferred task without dependences came right after it); the one
-     * field written after publication (a relaxed store on the event path,
-     * read when names are made at the end) */
+     * undeferred task without dependences came right after it); written
+     * after publication (a relaxed store on the event path, read when names
+     * are made at the end) */
     bool if0_task;
+    /* PP_OMPT_TASKLOOP_GENERATOR only: the taskloop task construct its
+     * tasks were created as, whose creation region they are in (set when a
+     * generator is first seen, always to the same value) */
+    struct pp_ompt_construct *created_as;
 } pp_ompt_construct;
 
 /* The construct of (codeptr, kind), made on first use (the thread's own table
@@ -69,12 +77,25 @@ typedef struct pp_ompt_construct {
 pp_ompt_construct *pp_ompt_construct_get(const void *codeptr, pp_ompt_kind kind);
 /* By index (lock-free), NULL for an unknown index. */
 pp_ompt_construct *pp_ompt_construct_at(uint32_t index);
+/* By an index that a task's value holds (lock-free, unchecked: a value holds
+ * only an index the registry handed out, and reached the thread that reads
+ * it through the runtime's own synchronization). */
+#define PP_OMPT_CHUNK_BITS 10
+#define PP_OMPT_CHUNK (1u << PP_OMPT_CHUNK_BITS)
+extern pp_ompt_construct *pp_ompt_chunks_[] __attribute__((visibility("hidden")));
+static inline pp_ompt_construct *pp_ompt_construct_of(uint32_t index)
+{
+    return &pp_ompt_chunks_[index >> PP_OMPT_CHUNK_BITS][index & (PP_OMPT_CHUNK - 1)];
+}
 /* How many constructs exist. */
 uint32_t pp_ompt_construct_count(void);
 
 /* ---- per thread ---------------------------------------------------------------- */
 
-#define PP_OMPT_NEST 64 /* nested parallel regions / mutexes a thread keeps */
+#define PP_OMPT_NEST 64   /* nested parallel regions a thread keeps */
+#define PP_OMPT_OPEN 256  /* open constructs a thread keeps (the taskwaits of tasks
+                           * that run inside other tasks' waits among them) */
+#define PP_OMPT_CACHE 64  /* constructs in a thread's cache */
 
 typedef struct pp_ompt_parallel {
     int64_t fork_context;
@@ -89,11 +110,13 @@ typedef struct pp_ompt_parallel {
     } ended[2];
 } pp_ompt_parallel;
 
-/* An implicit task this thread runs: its team's record and generation. */
+/* An implicit task this thread runs: its team's record and generation, and
+ * where its constructs begin on the thread's stack of open ones. */
 typedef struct pp_ompt_implicit {
     pp_ompt_construct *construct;
     pp_ompt_parallel *parallel;
     uint64_t generation;
+    uint32_t open_base;
     bool primary;
 } pp_ompt_implicit;
 
@@ -103,11 +126,44 @@ typedef struct pp_ompt_slot {
     pp_ompt_construct *c;
 } pp_ompt_slot;
 
+/* A construct the event path met last at a slot of the thread's cache. */
+typedef struct pp_ompt_cached {
+    const void *codeptr;
+    pp_ompt_construct *c;
+} pp_ompt_cached;
+
+/* Where a thread's taskloop tasks come from (pp_ompt_taskloop.c): a
+ * taskloop creating its tasks, or a generator task of libomp's creating
+ * some of them, on this thread.  The runtime reports both kinds of creation
+ * with the taskloop's encountering task, not with the generator. */
+typedef struct pp_ompt_source {
+    ompt_data_t *encountering; /* the taskloop's encountering task */
+    ompt_data_t *generator;    /* the generator task, NULL for the taskloop itself */
+    pp_ompt_construct *tasks;  /* the taskloop task construct */
+} pp_ompt_source;
+
+/* Open constructs on a thread's stack: the construct, tags in its low bits. */
+#define PP_OMPT_OPEN_EXECUTES 1u /* a single this thread executes */
+#define PP_OMPT_OPEN_GROUPED 2u  /* a taskloop in its taskgroup's place: that ends it */
+#define PP_OMPT_OPEN_BARRIER 4u  /* a worksharing construct whose implicit barrier is the
+                                  * entry above it: it ends with that barrier */
+#define PP_OMPT_OPEN_TAGS 7u
+_Static_assert(_Alignof(pp_ompt_construct) > PP_OMPT_OPEN_TAGS, "room for the tags");
+
 typedef struct pp_ompt_thread {
     uint32_t number;  /* the thread's location index in the engine */
     void *location;   /* the engine's location of the thread */
     struct pp_ompt_thread *next; /* every thread's state, for the end */
-    uint32_t counter; /* task handles made by this thread */
+    uint32_t counter;    /* task handles made by this thread */
+    /* what the fast paths must know, in one word (pp_ompt_pending_update):
+     * 0, nothing waits for the thread's next event; PP_OMPT_PENDING_CREATE
+     * or _WAIT, one of the two events the fast paths hold back until the
+     * next one (below); anything else (another bit), the general paths:
+     * something else waits for the next event, a taskloop creates tasks
+     * here, or, for good, the thread is beyond the limit of task handles */
+    uint32_t pending;
+    uint64_t value_base; /* pp_ompt_value_base of the thread: 0, its tasks are not measured */
+    pp_ompt_cached cache[PP_OMPT_CACHE];
     /* constructs met by this thread: open addressing, grown at a miss */
     pp_ompt_slot *slots;
     uint32_t n_slots, n_used;
@@ -117,40 +173,128 @@ typedef struct pp_ompt_thread {
     /* the parallel construct of each implicit task this thread runs */
     pp_ompt_implicit implicit[PP_OMPT_NEST];
     uint32_t n_implicit;
-    /* open worksharing, masked, critical and ordered constructs: their end
-     * carries another code address than their begin, so it closes the
-     * innermost one (they nest on a thread) */
-    pp_ompt_construct *open[PP_OMPT_NEST];
-    bool open_executes[PP_OMPT_NEST]; /* a single this thread executes */
-    uint32_t n_open;
-    /* a worksharing construct whose end waits for its implicit barrier (the
-     * barrier nests inside it, as with OPARI2) */
+    /* open worksharing, masked, critical, ordered, synchronization
+     * constructs: their end may carry another code address than their
+     * begin, so it closes the innermost one of its kind (they nest on a
+     * thread), of the innermost implicit task's (those from open_base on) */
+    uintptr_t open[PP_OMPT_OPEN];
+    uint32_t n_open, open_base;
+    /* waiting for the next event: a worksharing construct whose end waits
+     * for its implicit barrier (the barrier nests inside it, as with
+     * OPARI2), or a deferred task's creation that waits for its dependences */
     pp_ompt_construct *ws_pending;
     uint64_t ws_pending_end;
-    pp_ompt_construct *ws_barrier; /* the construct the open barrier closes */
-    pp_ompt_construct *wait_done; /* a taskwait depend's, just completed */
+    pp_ompt_construct *wait_done;  /* a taskwait depend's, just completed */
+    /* a taskloop task whose begin waits for the next event: a generator
+     * creates tasks before anything else (pp_ompt_taskloop.c) */
+    ompt_data_t *begin_task;
+    uint64_t begin_time;
+    /* a taskgroup whose begin waits for the next event: a taskloop's own
+     * taskgroup becomes the taskloop's region */
+    const void *group_codeptr;
+    uint64_t group_time;
+    bool group_pending;
+    pp_ompt_source sources[PP_OMPT_NEST];
+    uint32_t n_sources;
+    /* teams of a league (host teams) this thread runs: teams are not
+     * measured, nor anything inside them (as in OPARI2 mode) */
+    uint32_t league;
+    /* held back by the fast paths until the next event, which does both in
+     * one engine call if it is the second half (pp_ompt_task.c,
+     * pp_ompt_parallel.c), else settles them first: an undeferred task's
+     * creation (its begin comes next), a taskwait's begin (its end comes
+     * next when no task runs inside it) */
+    ompt_data_t *create_task;
+    pp_ompt_construct *create_c;
+    uint64_t create_time;
+    pp_ompt_construct *wait_c;
+    uint64_t wait_time;
 } pp_ompt_thread;
 
-/* Push a construct that has begun; pop the innermost one of that kind
- * (NULL, with one warning, when none is open: its begin was not seen). */
-static inline void pp_ompt_open_push(pp_ompt_thread *t, pp_ompt_construct *c)
+#define PP_OMPT_PENDING_OTHER 1u
+#define PP_OMPT_PENDING_CREATE 2u
+#define PP_OMPT_PENDING_WAIT 4u
+
+/* What the thread's fast paths must know (t->pending), after a change. */
+static inline void pp_ompt_pending_update(pp_ompt_thread *t)
 {
-    if (__builtin_expect(t->n_open < PP_OMPT_NEST, 1)) {
-        t->open[t->n_open] = c;
-        t->open_executes[t->n_open] = false;
-    }
-    t->n_open++; /* counted beyond the bound, so pushes and pops stay paired */
+    bool other = t->ws_pending || t->wait_done || t->begin_task || t->group_pending ||
+                 t->n_sources || t->league || !t->value_base;
+    t->pending = (other ? PP_OMPT_PENDING_OTHER : 0) |
+                 (t->create_task ? PP_OMPT_PENDING_CREATE : 0) |
+                 (t->wait_c ? PP_OMPT_PENDING_WAIT : 0);
 }
-pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind);
-static inline pp_ompt_construct *pp_ompt_open_pop(pp_ompt_thread *t, pp_ompt_kind kind)
+
+/* The slot of (codeptr, kind) in a thread's cache. */
+static inline uint32_t pp_ompt_cache_slot(const void *codeptr, pp_ompt_kind kind)
+{
+    return (uint32_t)((((uint64_t)(uintptr_t)codeptr ^ (uint64_t)kind) * 0x9E3779B97F4A7C15ull) >>
+                      58);
+}
+_Static_assert(PP_OMPT_CACHE == 64, "the cache slot takes 6 bits");
+
+/* The construct of (codeptr, kind) in thread t's cache, NULL if not there
+ * (the fast paths: the general path then fills it). */
+static inline pp_ompt_construct *pp_ompt_construct_cached(pp_ompt_thread *t, const void *codeptr,
+                                                         pp_ompt_kind kind)
+{
+    pp_ompt_cached *e = &t->cache[pp_ompt_cache_slot(codeptr, kind)];
+    pp_ompt_construct *c = e->c;
+    return c != NULL && e->codeptr == codeptr && c->kind == kind ? c : NULL;
+}
+
+/* The construct of (codeptr, kind) for thread t: its cache, else
+ * pp_ompt_construct_get (which makes it on first use).  NULL only when out of
+ * memory or beyond the registry's limit. */
+static inline pp_ompt_construct *pp_ompt_construct_find(pp_ompt_thread *t, const void *codeptr,
+                                                       pp_ompt_kind kind)
+{
+    pp_ompt_construct *c = pp_ompt_construct_cached(t, codeptr, kind);
+    if (__builtin_expect(c != NULL, 1))
+        return c;
+    if ((c = pp_ompt_construct_get(codeptr, kind)) != NULL)
+        t->cache[pp_ompt_cache_slot(codeptr, kind)] = (pp_ompt_cached){codeptr, c};
+    return c;
+}
+
+/* The stack of open constructs.  push: a construct that began (NULL: not
+ * measured, still paired with its end); beyond PP_OMPT_OPEN only counted. */
+static inline void pp_ompt_open_push(pp_ompt_thread *t, pp_ompt_construct *c, uintptr_t tags)
+{
+    if (__builtin_expect(t->n_open < PP_OMPT_OPEN, 1))
+        t->open[t->n_open] = (uintptr_t)c | tags;
+    t->n_open++;
+}
+static inline pp_ompt_construct *pp_ompt_open_at(const pp_ompt_thread *t, uint32_t i)
+{
+    return (pp_ompt_construct *)(t->open[i] & ~(uintptr_t)PP_OMPT_OPEN_TAGS);
+}
+/* The innermost open construct of the innermost implicit task, NULL if
+ * none (or beyond the bound); its tags into *tags. */
+static inline pp_ompt_construct *pp_ompt_open_top(const pp_ompt_thread *t, uintptr_t *tags)
 {
     uint32_t n = t->n_open;
-    if (__builtin_expect(n > 0 && n <= PP_OMPT_NEST && t->open[n - 1] &&
-                             t->open[n - 1]->kind == kind, 1)) {
-        t->n_open = n - 1;
-        return t->open[n - 1];
+    if (n <= t->open_base || n > PP_OMPT_OPEN)
+        return NULL;
+    *tags = t->open[n - 1] & PP_OMPT_OPEN_TAGS;
+    return pp_ompt_open_at(t, n - 1);
+}
+/* Pop the innermost open construct of kind (of the innermost implicit
+ * task): NULL, with one warning, when none is open (its begin was not
+ * seen); *tags (unless NULL) gets its tags. */
+pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind, uintptr_t *tags);
+static inline pp_ompt_construct *pp_ompt_open_pop(pp_ompt_thread *t, pp_ompt_kind kind,
+                                                  uintptr_t *tags)
+{
+    uintptr_t top_tags = 0;
+    pp_ompt_construct *c = pp_ompt_open_top(t, &top_tags);
+    if (__builtin_expect(c != NULL && c->kind == kind, 1)) {
+        t->n_open--;
+        if (tags)
+            *tags = top_tags;
+        return c;
     }
-    return pp_ompt_open_pop_slow(t, kind);
+    return pp_ompt_open_pop_slow(t, kind, tags);
 }
 
 extern __thread pp_ompt_thread *pp_ompt_tls __attribute__((tls_model("initial-exec")));
@@ -167,48 +311,11 @@ static inline pp_ompt_thread *pp_ompt_self(void)
     return __builtin_expect(t != NULL, 1) ? t : pp_ompt_thread_create();
 }
 
-/* ---- task handles ----------------------------------------------------------------
- *
- * An explicit task's ompt_data_t value:
- *   bit 63      set (engine handles of implicit tasks never have it)
- *   bit 62      begun (the engine knows the task; cleared in the handle given
- *               to the engine)
- *   bit 61      undeferred: its creation region stays open until it completes
- *   bit 60      ended (a detached task whose body finished)
- *   bit 59      moving: an untied deferred task, which libomp may resume on
- *               another thread: from its first run on, bits 0-47 hold the
- *               engine's reference to it (profile/pp_profile_migrate.h), not
- *               construct, thread and counter
- *   bits 39-59  the construct's index
- *   bits 0-38   the creating thread's engine location (11 bits) and that
- *               thread's task counter (28 bits; it wraps after 268 M tasks, so a task would have to
- *               stay active across 268 M later creations on its creating
- *               thread to share a handle)
- * Implicit tasks' values are the engine's own handles. */
-#define PP_OMPT_EXPLICIT (1ull << 63)
-#define PP_OMPT_BEGUN (1ull << 62)
-#define PP_OMPT_UNDEFERRED (1ull << 61)
-#define PP_OMPT_ENDED (1ull << 60)
-#define PP_OMPT_MOVING (1ull << 59)
-#define PP_OMPT_REF_MASK ((1ull << 48) - 1)
-#define PP_OMPT_INDEX_SHIFT 39
-#define PP_OMPT_INDEX_MASK ((1ull << 21) - 1)
+/* ---- task handles (pp_ompt_handle.h) ------------------------------------------------ */
 
-/* The engine handle of an explicit task's value follows the engine's own
- * convention (the creating location's index + 1 in the top 24 bits, so a
- * trace names the creating thread), with bit 31 set so it never equals a
- * handle the engine made itself (its counter, the trace's generation number
- * in the low 32 bits, counts the location's implicit tasks); of an implicit
- * task's value: the value. */
-static inline pp_task_handle pp_ompt_engine_handle(uint64_t value)
-{
-    if (!(value & PP_OMPT_EXPLICIT))
-        return value;
-    return (((value >> 28) & 0x7ff) + 1) << 40 | 1ull << 31 | (value & 0xfffffff);
-}
 static inline pp_ompt_construct *pp_ompt_task_construct(uint64_t value)
 {
-    return pp_ompt_construct_at((uint32_t)((value >> PP_OMPT_INDEX_SHIFT) & PP_OMPT_INDEX_MASK));
+    return pp_ompt_construct_of(pp_ompt_value_index(value));
 }
 
 /* The task of value goes on on this thread (the end of a scheduling point,
@@ -232,35 +339,66 @@ void pp_ompt_mutex_define_regions(void);
 void pp_ompt_want(ompt_set_callback_t set, ompt_callbacks_t which, ompt_callback_t fn,
                   const char *name, const char **missing, int *n_missing);
 
-/* A worksharing construct's end waits for the thread's next event: if that
- * is the construct's implicit barrier, the barrier nests inside it;
- * otherwise (nowait) the construct ends where it ended.  Every callback that
- * is not such a barrier calls this first.  A deferred task with dependences
- * leaves its creation pending here too, until its dependences callback (or
- * the next event), so their records follow the creation as in OPARI2 mode. */
-void pp_ompt_ws_flush_slow(pp_ompt_thread *t);
-static inline void pp_ompt_ws_flush(pp_ompt_thread *t)
+/* What waits for the thread's next event is settled first (pp_ompt_settle) by every
+ * callback (except an implicit barrier's begin, which takes a worksharing
+ * construct's end into its own): a worksharing construct's end, which
+ * waited for its implicit barrier (nowait: it ends where it ended); a
+ * deferred task's creation, which waited for its dependences callback (so
+ * their records follow the creation, as in OPARI2 mode); a taskloop task's
+ * begin (it began as a chunk, since the event is no creation by a generator)
+ * and a taskgroup's (it is no taskloop's).  The taskloop's own events settle
+ * the last two otherwise (pp_ompt_taskloop.c). */
+void pp_ompt_settle_slow(pp_ompt_thread *t);
+static inline void pp_ompt_settle(pp_ompt_thread *t)
 {
-    if (__builtin_expect(t->ws_pending != NULL, 0))
-        pp_ompt_ws_flush_slow(t);
+    if (__builtin_expect(t->pending != 0, 0))
+        pp_ompt_settle_slow(t);
 }
 
-/* The calling thread's state for an event that is no implicit barrier:
- * a worksharing end that waited for one is settled first (NULL: no state). */
-static inline pp_ompt_thread *pp_ompt_event_thread(void)
+/* The calling thread's state for an event to measure: NULL when it has
+ * none, or while it runs a team of a league. */
+static inline pp_ompt_thread *pp_ompt_measured(void)
 {
     pp_ompt_thread *t = pp_ompt_self();
+    return t && !t->league ? t : NULL;
+}
+
+/* The same for an event that is no implicit barrier, settled. */
+static inline pp_ompt_thread *pp_ompt_event_thread(void)
+{
+    pp_ompt_thread *t = pp_ompt_measured();
     if (t)
-        pp_ompt_ws_flush(t);
+        pp_ompt_settle(t);
     return t;
 }
 
-/* The value of the pseudo task of a taskwait depend (pp_ompt_task.c): bit 0
- * set, below any engine handle. */
-static inline bool pp_ompt_is_taskwait_depend(uint64_t value)
-{
-    return (value & 1) && value < (1ull << 40);
-}
+/* ---- taskloops (pp_ompt_taskloop.c) ----------------------------------------------- */
+
+/* Where code lies (pp_ompt_callsite.c; known from initialize on, which
+ * gets libomp's lookup function): a code address in libomp is no position in
+ * the program; the program's call site of a taskloop entry point of
+ * libomp's, found on the stack inside a taskloop's callback (NULL: not found
+ * for certain). */
+void pp_ompt_callsite_init(ompt_function_lookup_t lookup);
+bool pp_ompt_in_runtime(const void *codeptr);
+const void *pp_ompt_taskloop_callsite(void);
+/* The taskloop task construct of a task created with encountering task enc
+ * on thread t, when a taskloop or a generator creates it; else NULL. */
+pp_ompt_construct *pp_ompt_taskloop_source(pp_ompt_thread *t, ompt_data_t *enc);
+/* The begin of taskloop task `task` (value, construct c) waits for the next
+ * event; settled by pp_ompt_taskloop_begin (as a chunk, or as a generator
+ * when that event is a creation of the generator's). */
+void pp_ompt_taskloop_defer(pp_ompt_thread *t, ompt_data_t *task, uint64_t now);
+void pp_ompt_taskloop_begin(pp_ompt_thread *t, bool generator, ompt_data_t *enc);
+/* A generator task ended on this thread. */
+void pp_ompt_taskloop_generator_end(pp_ompt_thread *t, ompt_data_t *generator);
+/* A taskgroup begins (its region waits for the next event), a taskloop
+ * (work) begins or ends, a taskgroup ends: pp_ompt_taskloop.c handles the
+ * taskloop's regions. */
+void pp_ompt_taskgroup_defer(pp_ompt_thread *t, const void *codeptr, uint64_t now);
+void pp_ompt_taskgroup_settle(pp_ompt_thread *t);
+void pp_ompt_taskloop_work(pp_ompt_thread *t, ompt_scope_endpoint_t endpoint,
+                           ompt_data_t *enc, const void *codeptr, uint64_t now);
 
 /* The dependences of a task just created (pp_ompt_depend.c). */
 void pp_ompt_depend(uint64_t task_value, const ompt_dependence_t *deps, int n);

@@ -56,6 +56,8 @@ static bool pp_ompt_nest(ompt_mutex_t kind)
  * point, not the call). */
 static void pp_ompt_lock_point(int which)
 {
+    if (!pp_ompt_event_thread()) /* (what waits for the next event first) */
+        return;
     uint64_t now = pp_timer_now();
     pp_profile_enter_at(pp_ompt_lock_region[which], now);
     pp_profile_exit_at(pp_ompt_lock_region[which], now);
@@ -71,8 +73,8 @@ static void pp_ompt_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned
     switch (kind) {
     case ompt_mutex_critical:
     case ompt_mutex_ordered: {
-        pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, pp_ompt_construct_kind(kind));
-        pp_ompt_open_push(t, c);
+        pp_ompt_construct *c = pp_ompt_construct_find(t, codeptr_ra, pp_ompt_construct_kind(kind));
+        pp_ompt_open_push(t, c, 0);
         if (c)
             pp_profile_enter(c->main);
         break;
@@ -89,15 +91,15 @@ static void pp_ompt_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id,
                                    const void *codeptr_ra)
 {
     (void)codeptr_ra;
-    pp_ompt_thread *t = pp_ompt_self();
+    pp_ompt_thread *t = pp_ompt_measured();
     if (!t)
         return;
     const void *lock = (const void *)(uintptr_t)wait_id;
     switch (kind) {
     case ompt_mutex_critical:
     case ompt_mutex_ordered: {
-        uint32_t n = t->n_open;
-        pp_ompt_construct *c = n > 0 && n <= PP_OMPT_NEST ? t->open[n - 1] : NULL;
+        uintptr_t tags;
+        pp_ompt_construct *c = pp_ompt_open_top(t, &tags);
         if (c)
             pp_profile_enter(c->inner);
         break;
@@ -129,7 +131,7 @@ static void pp_ompt_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id,
     switch (kind) {
     case ompt_mutex_critical:
     case ompt_mutex_ordered: {
-        pp_ompt_construct *c = pp_ompt_open_pop(t, pp_ompt_construct_kind(kind));
+        pp_ompt_construct *c = pp_ompt_open_pop(t, pp_ompt_construct_kind(kind), NULL);
         if (c) {
             uint64_t now = pp_timer_now();
             pp_profile_exit_at(c->inner, now);
@@ -158,9 +160,10 @@ static void pp_ompt_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wai
                               const void *codeptr_ra)
 {
     (void)wait_id, (void)codeptr_ra;
-    if (endpoint == ompt_scope_begin)
-        pp_profile_exit(pp_ompt_lock_region[PP_OMPT_SET_NEST_LOCK]);
-    else
+    if (endpoint == ompt_scope_begin) {
+        if (pp_ompt_event_thread())
+            pp_profile_exit(pp_ompt_lock_region[PP_OMPT_SET_NEST_LOCK]);
+    } else
         pp_ompt_lock_point(PP_OMPT_UNSET_NEST_LOCK);
 }
 

@@ -57,6 +57,8 @@ static pp_ompt_words pp_ompt_words_of(pp_ompt_kind kind, const pp_dwarf_where *w
     case PP_OMPT_UNTIED_TASK: return (pp_ompt_words){"untied task", "create untied task"};
     case PP_OMPT_TASKYIELD: return (pp_ompt_words){"taskyield", NULL};
     case PP_OMPT_FLUSH: return (pp_ompt_words){"flush", NULL};
+    case PP_OMPT_TASKLOOP_TASK: return (pp_ompt_words){"taskloop task", "create taskloop task"};
+    case PP_OMPT_TASKLOOP_GENERATOR: return (pp_ompt_words){"taskloop generator", NULL};
     case PP_OMPT_KINDS: break;
     }
     return (pp_ompt_words){"unknown region", NULL};
@@ -128,10 +130,26 @@ static void pp_ompt_name_region(pp_region_id region, const char *word, const cha
         pp_profile_region_alias(region, first);
 }
 
-/* The directive's line of construct i (its line table entry may point
- * beside it); an implicit barrier takes the line where the construct at its
- * address ends, as OPARI2 names it.  Barriers come after all others. */
-static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
+/* ---- one directive per construct --------------------------------------------------
+ * A construct whose line table entry lies beside its directive takes the
+ * nearest directive naming it (pp_ompt_directive_line).  Two constructs of
+ * one kind whose entries differ are two constructs of the source (one
+ * construct inlined at two call sites has one entry), so they never take
+ * the same directive where another is at hand: gcc puts the call of the
+ * second of two singles in a row on the last line of the first, one line
+ * below the first's directive and one above its own.  A construct with one
+ * candidate (or its directive on its own line) is firm; one with two takes
+ * the farther when the nearer is another construct's firm choice. */
+typedef struct pp_ompt_choice {
+    char *file; /* NULL: not chosen here (unresolved, or another rule) */
+    const char *word;
+    int raw, above, below, line;
+    bool firm;
+} pp_ompt_choice;
+static pp_ompt_choice *pp_ompt_choices;
+
+/* The first word of a construct's directive (NULL: none to look for). */
+static const char *pp_ompt_first_word(const pp_ompt_construct *c, const char *file)
 {
     static const char *const first_word[PP_OMPT_KINDS] = {
         [PP_OMPT_PARALLEL] = "parallel", [PP_OMPT_LOOP] = "for",
@@ -142,16 +160,81 @@ static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
         [PP_OMPT_TASKGROUP] = "taskgroup",
         [PP_OMPT_CRITICAL] = "critical", [PP_OMPT_ORDERED] = "ordered",
         [PP_OMPT_TASK] = "task", [PP_OMPT_UNTIED_TASK] = "task",
-        [PP_OMPT_FLUSH] = "flush",
+        [PP_OMPT_FLUSH] = "flush", [PP_OMPT_TASKLOOP_TASK] = "taskloop",
+        [PP_OMPT_TASKLOOP_GENERATOR] = "taskloop",
     };
+    if (c->kind == PP_OMPT_LOOP && pp_ompt_fortran(file))
+        return "do";
+    return first_word[c->kind];
+}
+
+/* Whether the directive's line of construct c is chosen among candidates
+ * (the masked and the if(0) task rules choose otherwise). */
+static bool pp_ompt_chooses(const pp_ompt_construct *c)
+{
+    return c->kind != PP_OMPT_IMPLICIT_BARRIER && c->kind != PP_OMPT_MASKED &&
+           !(c->kind == PP_OMPT_TASKWAIT_DEPEND && __atomic_load_n(&c->if0_task, __ATOMIC_RELAXED));
+}
+
+/* Whether another construct than i, of i's word and file but of another
+ * line table entry, chose `line` firmly. */
+static bool pp_ompt_claimed(uint32_t i, uint32_t n, int line)
+{
+    const pp_ompt_choice *me = &pp_ompt_choices[i];
+    for (uint32_t j = 0; j < n; j++) {
+        const pp_ompt_choice *o = &pp_ompt_choices[j];
+        if (j != i && o->file && o->firm && o->line == line && o->raw != me->raw &&
+            !strcmp(o->word, me->word) && !strcmp(o->file, me->file))
+            return true;
+    }
+    return false;
+}
+
+/* The candidates of every construct that chooses (w: scratch), then the
+ * choices. */
+static void pp_ompt_choose(pp_dwarf *dwarf, uint32_t n, pp_dwarf_where *w)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        pp_ompt_construct *c = pp_ompt_construct_at(i);
+        uintptr_t ra = (uintptr_t)c->codeptr;
+        if (!pp_ompt_chooses(c) || !ra || pp_dwarf_position(dwarf, ra - 1, w) != 0 ||
+            w->line <= 0)
+            continue;
+        pp_ompt_choice *ch = &pp_ompt_choices[i];
+        ch->word = pp_ompt_first_word(c, w->file);
+        if (!ch->word || !(ch->file = strdup(w->file)))
+            continue;
+        ch->raw = w->line;
+        pp_ompt_directive_lines(w->file, w->line, ch->word, &ch->above, &ch->below);
+        ch->firm = !ch->above || !ch->below || ch->above == ch->below;
+        if (ch->above && (!ch->below || ch->raw - ch->above <= ch->below - ch->raw))
+            ch->line = ch->above;
+        else
+            ch->line = ch->below ? ch->below : ch->raw;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        pp_ompt_choice *ch = &pp_ompt_choices[i];
+        if (!ch->file || ch->firm || !pp_ompt_claimed(i, n, ch->line))
+            continue;
+        int other = ch->line == ch->above ? ch->below : ch->above;
+        if (!pp_ompt_claimed(i, n, other))
+            ch->line = other;
+    }
+}
+
+/* The directive's line of construct i (its line table entry may point
+ * beside it); an implicit barrier takes the line where the construct at its
+ * address ends, as OPARI2 names it.  Barriers come after all others. */
+static bool pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
+{
     pp_ompt_construct *c = pp_ompt_construct_at(i);
     if (w->line <= 0)
-        return;
+        return false;
     if (c->kind != PP_OMPT_IMPLICIT_BARRIER) {
-        const char *word = first_word[c->kind];
-        if (c->kind == PP_OMPT_LOOP && pp_ompt_fortran(w->file))
-            word = "do";
-        if (c->kind == PP_OMPT_MASKED) { /* either word, whichever is written */
+        const char *word = pp_ompt_first_word(c, w->file);
+        if (pp_ompt_choices[i].file) {
+            w->line = pp_ompt_choices[i].line;
+        } else if (c->kind == PP_OMPT_MASKED) { /* either word, whichever is written */
             char src[512];
             pp_ompt_source_line(w->file, w->line, src, sizeof src);
             int masked = pp_ompt_directive_line(w->file, w->line, "masked");
@@ -166,8 +249,15 @@ static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
             w->line = pp_ompt_directive_line(w->file, w->line, word);
         }
         pp_ompt_line_of[i] = w->line;
-        return;
+        return false;
     }
+    /* libomp reports gcc's GOMP_barrier as the runtime's own barrier, whether
+     * the program's barrier directive or a construct's implicit barrier made
+     * it: a call on the line of a barrier directive is that directive's */
+    int above, below;
+    pp_ompt_directive_lines(w->file, w->line, "barrier", &above, &below);
+    if (above == w->line && below == w->line)
+        return true;
     /* the directive line of the construct at the same address (a
      * worksharing construct rather than the parallel region) */
     for (uint32_t j = 0; j < n; j++)
@@ -180,21 +270,24 @@ static void pp_ompt_fix_line(uint32_t i, uint32_t n, pp_dwarf_where *w)
     int end = pp_ompt_end_line(w->file, w->line);
     if (end > 0)
         w->line = end; /* OPARI2 names it where it waits */
+    return false;
 }
 
 /* Rename construct c's regions from its position w (found: resolved). */
-static void pp_ompt_name_construct(const pp_ompt_construct *c, const pp_dwarf_where *w, bool found)
+static void pp_ompt_name_construct(const pp_ompt_construct *c, const pp_dwarf_where *w, bool found,
+                                   bool explicit_barrier)
 {
     char src[1024] = "", critical[256] = "";
     if (found && (c->kind == PP_OMPT_MASKED || c->kind == PP_OMPT_CRITICAL))
         pp_ompt_source_line(w->file, w->line, src, sizeof src);
     if (c->kind == PP_OMPT_CRITICAL)
         pp_ompt_critical_name(src, critical, sizeof critical);
-    pp_ompt_words words = pp_ompt_words_of(c->kind, w, src);
+    pp_ompt_words words =
+        pp_ompt_words_of(explicit_barrier ? PP_OMPT_BARRIER : c->kind, w, src);
     pp_region_def def;
     char role[64];
     if (pp_profile_region_describe(c->main, &def) == 0) {
-        snprintf(role, sizeof role, "%s", def.role);
+        snprintf(role, sizeof role, "%s", explicit_barrier ? "barrier" : def.role);
         pp_ompt_name_region(c->main, words.main, role, critical, w, found);
     }
     if (c->inner != c->main && pp_profile_region_describe(c->inner, &def) == 0) {
@@ -203,11 +296,15 @@ static void pp_ompt_name_construct(const pp_ompt_construct *c, const pp_dwarf_wh
     }
 }
 
-static void pp_ompt_names_free(pp_dwarf_where *w)
+static void pp_ompt_names_free(pp_dwarf_where *w, uint32_t n)
 {
     free(w);
     free(pp_ompt_line_of);
     pp_ompt_line_of = NULL;
+    for (uint32_t i = 0; pp_ompt_choices && i < n; i++)
+        free(pp_ompt_choices[i].file);
+    free(pp_ompt_choices);
+    pp_ompt_choices = NULL;
     for (uint32_t i = 0; pp_ompt_seen && i < pp_ompt_seen_slots; i++)
         free(pp_ompt_seen[i].name);
     free(pp_ompt_seen);
@@ -226,11 +323,13 @@ void pp_ompt_names_finalize(void)
     pp_ompt_seen = calloc(pp_ompt_seen_slots, sizeof *pp_ompt_seen);
     pp_dwarf_where *w = malloc(sizeof *w);
     pp_ompt_line_of = calloc(n, sizeof *pp_ompt_line_of);
-    if (!w || !pp_ompt_line_of) {
-        pp_ompt_names_free(w);
+    pp_ompt_choices = calloc(n, sizeof *pp_ompt_choices);
+    if (!w || !pp_ompt_line_of || !pp_ompt_choices) {
+        pp_ompt_names_free(w, n);
         return;
     }
     pp_dwarf *dwarf = pp_dwarf_open_self();
+    pp_ompt_choose(dwarf, n, w);
     for (uint32_t pass = 0; pass < 2; pass++) { /* barriers last */
         for (uint32_t i = 0; i < n; i++) {
             pp_ompt_construct *c = pp_ompt_construct_at(i);
@@ -246,11 +345,10 @@ void pp_ompt_names_finalize(void)
                 if (w->function[0])
                     w->function_offset++;
             }
-            if (found)
-                pp_ompt_fix_line(i, n, w);
-            pp_ompt_name_construct(c, w, found);
+            bool explicit_barrier = found && pp_ompt_fix_line(i, n, w);
+            pp_ompt_name_construct(c, w, found, explicit_barrier);
         }
     }
     pp_dwarf_close(dwarf);
-    pp_ompt_names_free(w);
+    pp_ompt_names_free(w, n);
 }

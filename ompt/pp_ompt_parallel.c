@@ -14,15 +14,20 @@
 #include "lib/pp_timer.h"
 #include "profile/pp_profile_names.h"
 
-pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind)
+/* The mark a league's parallel data carries (see pp_ompt_parallel_begin). */
+static pp_ompt_parallel pp_ompt_league_mark;
+
+pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind, uintptr_t *tags)
 {
-    if (t->n_open > PP_OMPT_NEST) { /* nested deeper than we keep */
+    if (t->n_open > PP_OMPT_OPEN) { /* nested deeper than we keep */
         t->n_open--;
         return NULL;
     }
-    for (uint32_t i = t->n_open; i-- > 0;) {
-        if (t->open[i] && t->open[i]->kind == kind) {
-            pp_ompt_construct *c = t->open[i];
+    for (uint32_t i = t->n_open; i-- > t->open_base;) {
+        pp_ompt_construct *c = pp_ompt_open_at(t, i);
+        if (c && c->kind == kind) {
+            if (tags)
+                *tags = t->open[i] & PP_OMPT_OPEN_TAGS;
             t->n_open = i; /* those opened inside it lost their ends */
             return c;
         }
@@ -32,13 +37,36 @@ pp_ompt_construct *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_ompt_kind kind)
     return NULL;
 }
 
-void pp_ompt_ws_flush_slow(pp_ompt_thread *t)
+void pp_ompt_settle_slow(pp_ompt_thread *t)
 {
+    /* the events the fast paths held back: an undeferred task's creation, a
+     * taskwait's begin (the earliest: set only when nothing else waited) */
+    if (t->create_task) {
+        uint64_t v = pp_ompt_value_new(t->value_base, t->create_c->index, ++t->counter, true);
+        t->create_task->value = v;
+        pp_profile_task_create_enter_at(t->create_c->inner, pp_ompt_engine_handle_explicit(v),
+                                        t->create_time);
+        t->create_task = NULL;
+    }
+    if (t->wait_c) {
+        pp_ompt_open_push(t, t->wait_c, 0);
+        pp_profile_enter_at(t->wait_c->main, t->wait_time);
+        t->wait_c = NULL;
+    }
     pp_ompt_construct *c = t->ws_pending;
-    t->ws_pending = NULL;
-    /* a task's: its creation, left open for its dependences */
-    bool task = c->kind == PP_OMPT_TASK || c->kind == PP_OMPT_UNTIED_TASK;
-    pp_profile_exit_at(task ? c->inner : c->main, t->ws_pending_end);
+    if (c) {
+        t->ws_pending = NULL;
+        /* a task's: its creation, left open for its dependences */
+        bool task = c->kind == PP_OMPT_TASK || c->kind == PP_OMPT_UNTIED_TASK ||
+                    c->kind == PP_OMPT_TASKLOOP_TASK;
+        pp_profile_exit_at(task ? c->inner : c->main, t->ws_pending_end);
+    }
+    t->wait_done = NULL;
+    if (t->begin_task)
+        pp_ompt_taskloop_begin(t, false, NULL);
+    if (t->group_pending)
+        pp_ompt_taskgroup_settle(t);
+    pp_ompt_pending_update(t);
 }
 
 /* ---- parallel regions and implicit tasks ------------------------------------------ */
@@ -49,12 +77,18 @@ static void pp_ompt_parallel_begin(ompt_data_t *encountering_task_data,
                                    int flags, const void *codeptr_ra)
 {
     (void)encountering_task_data, (void)encountering_task_frame;
-    pp_ompt_thread *t = pp_ompt_self();
+    pp_ompt_thread *t = pp_ompt_measured();
     parallel_data->ptr = NULL;
-    if (!t || (flags & ompt_parallel_league))
-        return; /* teams are not measured */
-    pp_ompt_ws_flush(t);
-    pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, PP_OMPT_PARALLEL);
+    if (flags & ompt_parallel_league) {
+        /* teams are not measured, nor anything inside them: the threads of
+         * the league know by this mark (pp_ompt_implicit_task) */
+        parallel_data->ptr = &pp_ompt_league_mark;
+        return;
+    }
+    if (!t)
+        return;
+    pp_ompt_settle(t);
+    pp_ompt_construct *c = pp_ompt_construct_find(t, codeptr_ra, PP_OMPT_PARALLEL);
     if (!c || t->n_parallel >= PP_OMPT_NEST) {
         if (c)
             PP_WARN_ONCE("parallel regions nested deeper than %d on a thread are not measured",
@@ -75,9 +109,9 @@ static void pp_ompt_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encoun
     (void)encountering_task_data, (void)flags, (void)codeptr_ra;
     pp_ompt_thread *t = pp_ompt_tls;
     pp_ompt_parallel *p = parallel_data ? parallel_data->ptr : NULL;
-    if (!t || !p)
+    if (!t || !p || p == &pp_ompt_league_mark)
         return;
-    pp_ompt_ws_flush(t);
+    pp_ompt_settle(t);
     pp_profile_join(p->construct->main, p->forking_task);
     if (t->n_parallel > 0)
         t->n_parallel--;
@@ -139,20 +173,41 @@ static void pp_ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *p
     if (!t)
         return;
     if (flags & ompt_task_initial) {
+        /* the initial task of a team of a league: the thread runs in teams
+         * until it ends */
+        if (endpoint == ompt_scope_begin && parallel_data &&
+            parallel_data->ptr == &pp_ompt_league_mark) {
+            t->league++;
+            pp_ompt_pending_update(t);
+            if (task_data)
+                task_data->value = 0;
+            return;
+        }
+        if (endpoint == ompt_scope_end && t->league) {
+            t->league--;
+            pp_ompt_pending_update(t);
+            return;
+        }
         /* the program's own task: the engine's initial task */
         if (endpoint == ompt_scope_begin && task_data)
             task_data->value = pp_profile_task_current();
         return;
     }
+    if (t->league)
+        return; /* an implicit task inside a team of a league */
+    pp_ompt_settle(t);
     if (endpoint == ompt_scope_begin) {
         pp_ompt_parallel *p = parallel_data ? parallel_data->ptr : NULL;
         pp_ompt_construct *c = p ? p->construct : NULL;
         if (c)
             pp_profile_parallel_begin(c->main, p->fork_context);
+        /* its constructs are its own: a construct of the task it nests in
+         * (a nested team's) is not closed from inside it */
         if (t->n_implicit < PP_OMPT_NEST)
             t->implicit[t->n_implicit] =
-                (pp_ompt_implicit){c, p, p ? p->generation : 0, index == 0};
+                (pp_ompt_implicit){c, p, p ? p->generation : 0, t->n_open, index == 0};
         t->n_implicit++;
+        t->open_base = t->n_open;
         if (task_data)
             task_data->value = pp_profile_task_current();
         return;
@@ -161,9 +216,12 @@ static void pp_ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *p
     if (t->n_implicit == 0)
         return;
     t->n_implicit--;
+    if (it) /* what it left open ends with it */
+        t->n_open = it->open_base;
+    pp_ompt_implicit *outer = pp_ompt_implicit_top(t);
+    t->open_base = outer ? outer->open_base : 0;
     if (!it || !it->construct)
         return;
-    pp_ompt_ws_flush(t);
     uint64_t now = pp_timer_now();
     if (it->primary)
         pp_ompt_team_publish_end(it, now);
@@ -176,7 +234,7 @@ static void pp_ompt_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
                          ompt_data_t *parallel_data, ompt_data_t *task_data, uint64_t count,
                          const void *codeptr_ra)
 {
-    (void)parallel_data, (void)task_data, (void)count;
+    (void)parallel_data, (void)count;
     pp_ompt_kind kind;
     switch (wstype) {
     case ompt_work_loop: kind = PP_OMPT_LOOP; break;
@@ -185,41 +243,47 @@ static void pp_ompt_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
     case ompt_work_single_other: kind = PP_OMPT_SINGLE; break;
     case ompt_work_workshare: kind = PP_OMPT_WORKSHARE; break;
     case ompt_work_taskloop: kind = PP_OMPT_TASKLOOP; break;
+    case ompt_work_distribute:
+    case ompt_work_scope:
+        /* not measured, as in OPARI2 mode (the constructs inside a scope
+         * are); their events settle nothing (a worksharing end before a
+         * scope still waits for its own barrier) */
+        return;
     default:
-        PP_WARN_ONCE("OMPT: worksharing of kind %d (distribute, scope) is not measured",
+        PP_WARN_ONCE("worksharing of kind %d is not measured (the OpenMP runtime reports a kind "
+                     "this pompprof does not know)",
                      (int)wstype);
         return;
     }
-    pp_ompt_thread *t = pp_ompt_event_thread();
+    pp_ompt_thread *t = pp_ompt_measured();
     if (!t)
         return;
     uint64_t now = pp_timer_now();
+    if (kind == PP_OMPT_TASKLOOP) { /* (it settles what waits itself) */
+        pp_ompt_taskloop_work(t, endpoint, task_data, codeptr_ra, now);
+        return;
+    }
+    pp_ompt_settle(t);
     if (endpoint == ompt_scope_begin) {
-        pp_ompt_construct *c =
-            pp_ompt_construct_get(codeptr_ra, kind);
-        pp_ompt_open_push(t, c);
+        pp_ompt_construct *c = pp_ompt_construct_find(t, codeptr_ra, kind);
+        bool executes = wstype == ompt_work_single_executor;
+        pp_ompt_open_push(t, c, executes ? PP_OMPT_OPEN_EXECUTES : 0);
         if (!c)
             return;
         pp_profile_enter_at(c->main, now);
-        if (wstype == ompt_work_single_executor) {
+        if (executes)
             pp_profile_enter_at(c->inner, now);
-            if (t->n_open <= PP_OMPT_NEST)
-                t->open_executes[t->n_open - 1] = true;
-        }
         return;
     }
-    pp_ompt_construct *c = pp_ompt_open_pop(t, kind);
+    pp_ompt_construct *c = pp_ompt_open_pop(t, kind, NULL);
     if (!c)
         return;
     if (wstype == ompt_work_single_executor)
         pp_profile_exit_at(c->inner, now);
-    if (kind == PP_OMPT_TASKLOOP) {
-        pp_profile_exit_at(c->main, now);
-        return;
-    }
     /* its implicit barrier, if any, comes next and nests inside it */
     t->ws_pending = c;
     t->ws_pending_end = now;
+    pp_ompt_pending_update(t);
 }
 
 static void pp_ompt_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
@@ -230,13 +294,13 @@ static void pp_ompt_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel
     if (!t)
         return;
     if (endpoint == ompt_scope_begin) {
-        pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, PP_OMPT_MASKED);
-        pp_ompt_open_push(t, c);
+        pp_ompt_construct *c = pp_ompt_construct_find(t, codeptr_ra, PP_OMPT_MASKED);
+        pp_ompt_open_push(t, c, 0);
         if (c)
             pp_profile_enter(c->main);
         return;
     }
-    pp_ompt_construct *c = pp_ompt_open_pop(t, PP_OMPT_MASKED);
+    pp_ompt_construct *c = pp_ompt_open_pop(t, PP_OMPT_MASKED, NULL);
     if (c)
         pp_profile_exit(c->main);
 }
@@ -251,44 +315,63 @@ static bool pp_ompt_implicit_barrier(ompt_sync_region_t kind)
            kind == ompt_sync_region_barrier_implementation;
 }
 
-/* The construct an implicit barrier is named after: the worksharing
- * construct it ends, else the parallel region (its code address, when the
- * runtime gives none, as for the workers of a team). */
-/* libomp's GOMP_single_start (a gcc-built program) reports the begin of a
- * single but never its end: an implicit barrier that finds a single still
- * open is the single's, whose body ends there. */
-static void pp_ompt_single_unended(pp_ompt_thread *t)
+/* The worksharing construct an implicit barrier ends, if any, pushed below
+ * the barrier (tagged so that the barrier's end ends it too).  That is the
+ * construct whose end waited for this event; else a single still open in
+ * the innermost implicit task: libomp's GOMP_single_start (a gcc-built
+ * program) reports the begin of a single but never its end, so an implicit
+ * barrier that finds one open is the single's, whose body ends there. */
+static pp_ompt_construct *pp_ompt_barrier_ends(pp_ompt_thread *t)
 {
-    uint32_t n = t->n_open;
-    if (n == 0 || n > PP_OMPT_NEST || !t->open[n - 1] || t->open[n - 1]->kind != PP_OMPT_SINGLE)
-        return;
-    pp_ompt_construct *c = t->open[n - 1];
-    uint64_t now = pp_timer_now();
-    if (t->open_executes[n - 1])
-        pp_profile_exit_at(c->inner, now);
-    t->n_open = n - 1;
-    t->ws_pending = c;
-    t->ws_pending_end = now;
+    pp_ompt_construct *c = t->ws_pending;
+    /* a task's creation that waited for dependences does not wait here */
+    if (c && (c->kind == PP_OMPT_TASK || c->kind == PP_OMPT_UNTIED_TASK ||
+              c->kind == PP_OMPT_TASKLOOP_TASK))
+        c = NULL;
+    if (c)
+        t->ws_pending = NULL;
+    pp_ompt_settle(t);
+    uintptr_t tags = 0;
+    pp_ompt_construct *open = pp_ompt_open_top(t, &tags);
+    if (!c && open && open->kind == PP_OMPT_SINGLE) {
+        uint64_t now = pp_timer_now();
+        if (tags & PP_OMPT_OPEN_EXECUTES)
+            pp_profile_exit_at(open->inner, now);
+        t->n_open--;
+        c = open;
+    }
+    if (c)
+        pp_ompt_open_push(t, c, PP_OMPT_OPEN_BARRIER);
+    return c;
 }
 
-static pp_ompt_construct *pp_ompt_barrier_of(pp_ompt_thread *t, const void *codeptr_ra)
+/* The construct an implicit barrier is named after: the worksharing
+ * construct it ends; else the runtime's own barrier at its call (libomp
+ * reports gcc's GOMP_barrier so, whether the program's barrier directive or
+ * a construct's implicit barrier made it: the names tell them apart by the
+ * source line, pp_ompt_names.c); else, or when that call lies in libomp (a
+ * tail call to it), the parallel region (its code address, when the runtime
+ * gives none, as for the workers of a team). */
+static pp_ompt_construct *pp_ompt_barrier_of(pp_ompt_thread *t, pp_ompt_construct *ends,
+                                             ompt_sync_region_t kind, const void *codeptr_ra)
 {
     const void *at = codeptr_ra;
     pp_ompt_implicit *it = pp_ompt_implicit_top(t);
-    if (t->ws_barrier)
-        at = t->ws_barrier->codeptr;
-    else if (it && it->construct)
-        at = it->construct->codeptr;
-    return pp_ompt_construct_get(at, PP_OMPT_IMPLICIT_BARRIER);
+    if (ends)
+        at = ends->codeptr;
+    else if ((kind != ompt_sync_region_barrier_implementation || !codeptr_ra ||
+              pp_ompt_in_runtime(codeptr_ra)) && it && it->construct)
+        at = it->construct->codeptr; /* (a call in the runtime: a tail call's) */
+    return pp_ompt_construct_find(t, at, PP_OMPT_IMPLICIT_BARRIER);
 }
 
-static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
-                                ompt_data_t *parallel_data, ompt_data_t *task_data,
-                                const void *codeptr_ra)
+/* The general path of sync_region (below). */
+static __attribute__((noinline)) void
+pp_ompt_sync_region_general(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                            ompt_data_t *task_data, const void *codeptr_ra)
 {
-    (void)parallel_data;
     bool implicit = pp_ompt_implicit_barrier(kind);
-    pp_ompt_thread *t = implicit ? pp_ompt_self() : pp_ompt_event_thread();
+    pp_ompt_thread *t = pp_ompt_measured();
     if (!t)
         return;
     pp_ompt_kind k;
@@ -306,27 +389,30 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
     if (endpoint == ompt_scope_begin) {
         pp_ompt_construct *c;
         if (implicit) {
-            /* the worksharing construct that just ended waits here (a
-             * task's creation that waited for dependences does not) */
-            if (t->ws_pending && (t->ws_pending->kind == PP_OMPT_TASK ||
-                                  t->ws_pending->kind == PP_OMPT_UNTIED_TASK))
-                pp_ompt_ws_flush_slow(t);
-            if (!t->ws_pending)
-                pp_ompt_single_unended(t);
-            t->ws_barrier = t->ws_pending;
-            t->ws_pending = NULL;
-            c = pp_ompt_barrier_of(t, codeptr_ra);
+            c = pp_ompt_barrier_of(t, pp_ompt_barrier_ends(t), kind, codeptr_ra);
         } else {
-            c = pp_ompt_construct_get(codeptr_ra, k);
+            pp_ompt_settle(t);
+            if (k == PP_OMPT_TASKGROUP) { /* perhaps a taskloop's own */
+                pp_ompt_taskgroup_defer(t, codeptr_ra, pp_timer_now());
+                return;
+            }
+            c = pp_ompt_construct_find(t, codeptr_ra, k);
         }
         /* the end may carry another address (libomp's taskwait inside a
          * taskloop): it closes the innermost region of its kind */
-        pp_ompt_open_push(t, c);
+        pp_ompt_open_push(t, c, 0);
         if (c)
             pp_profile_enter(c->main);
         return;
     }
-    pp_ompt_construct *c = pp_ompt_open_pop(t, k);
+    pp_ompt_settle(t);
+    uintptr_t tags = 0;
+    pp_ompt_construct *c = pp_ompt_open_top(t, &tags);
+    if (k == PP_OMPT_TASKGROUP && c && c->kind == PP_OMPT_TASKLOOP &&
+        (tags & PP_OMPT_OPEN_GROUPED))
+        t->n_open--; /* the taskloop in its taskgroup's place ends */
+    else
+        c = pp_ompt_open_pop(t, k, NULL);
     if (!c)
         return;
     /* the end of a scheduling point: the waiting task resumes */
@@ -340,10 +426,60 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
     if (task_data)
         pp_ompt_resume(task_data, now);
     pp_profile_exit_at(c->main, now);
-    if (implicit && t->ws_barrier) {
-        pp_profile_exit_at(t->ws_barrier->main, now);
-        t->ws_barrier = NULL;
+    /* the worksharing construct the barrier ends */
+    pp_ompt_construct *ws = pp_ompt_open_top(t, &tags);
+    if (implicit && ws && (tags & PP_OMPT_OPEN_BARRIER)) {
+        t->n_open--;
+        pp_profile_exit_at(ws->main, now);
     }
+}
+
+/* Taskwaits (the recursive task programs' scheduling point) take a fast
+ * path: its begin, when nothing waits for the thread's next event and the
+ * construct is in the thread's cache, is held back until the next event;
+ * if that is its end (no task ran inside it), one engine call does both;
+ * else the next event settles it first (the region entered at its time,
+ * pushed), and an end that finds it on top of the stack pops it and takes
+ * one engine call too.  Everything else takes the general path. */
+static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                                ompt_data_t *parallel_data, ompt_data_t *task_data,
+                                const void *codeptr_ra)
+{
+    (void)parallel_data;
+    pp_ompt_thread *t = pp_ompt_tls;
+    if (__builtin_expect(kind == ompt_sync_region_taskwait && t != NULL, 1)) {
+        pp_ompt_construct *c;
+        if (endpoint == ompt_scope_begin) {
+            if (__builtin_expect(t->pending == 0 &&
+                                     (c = pp_ompt_construct_cached(t, codeptr_ra,
+                                                                   PP_OMPT_TASKWAIT)) != NULL,
+                                 1)) {
+                t->wait_c = c;
+                t->wait_time = pp_timer_now();
+                t->pending = PP_OMPT_PENDING_WAIT;
+                return;
+            }
+        } else {
+            uint64_t v = task_data ? task_data->value : 0;
+            uint32_t n = t->n_open;
+            if (__builtin_expect(t->pending == PP_OMPT_PENDING_WAIT && pp_ompt_value_resumable(v),
+                                 1)) {
+                c = t->wait_c;
+                t->wait_c = NULL;
+                t->pending = 0;
+                pp_profile_scheduling_visit(c->main, t->wait_time, pp_ompt_engine_handle(v));
+                return;
+            }
+            if (t->pending == 0 && n > t->open_base && n <= PP_OMPT_OPEN &&
+                (c = pp_ompt_open_at(t, n - 1)) != NULL &&
+                c->kind == PP_OMPT_TASKWAIT && pp_ompt_value_resumable(v)) {
+                t->n_open = n - 1;
+                pp_profile_switch_exit(pp_ompt_engine_handle(v), c->main);
+                return;
+            }
+        }
+    }
+    pp_ompt_sync_region_general(kind, endpoint, task_data, codeptr_ra);
 }
 
 /* A flush: a visit of its region that lasts no time (OMPT reports a point). */
@@ -351,7 +487,7 @@ static void pp_ompt_flush(ompt_data_t *thread_data, const void *codeptr_ra)
 {
     (void)thread_data;
     pp_ompt_thread *t = pp_ompt_event_thread();
-    pp_ompt_construct *c = t ? pp_ompt_construct_get(codeptr_ra, PP_OMPT_FLUSH) : NULL;
+    pp_ompt_construct *c = t ? pp_ompt_construct_find(t, codeptr_ra, PP_OMPT_FLUSH) : NULL;
     if (!c)
         return;
     uint64_t now = pp_timer_now();

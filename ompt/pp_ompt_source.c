@@ -142,17 +142,20 @@ static bool pp_ompt_directive_has(const char *src, const char *word)
     return false;
 }
 
-/* The line of the directive of a construct (word: its first word) when the
- * line table points next to it: gcc puts a call into the runtime on the
- * enclosing construct's line or on the loop below the directive.  The line
- * itself if it holds the directive; else the nearest directive naming word
- * within 3 lines above or 40 lines below (the one above on a tie); else the
- * line itself. */
-int pp_ompt_directive_line(const char *file, int line, const char *word)
+/* The candidates for the line of the directive of a construct (word: its
+ * first word) when the line table points next to it: gcc puts a call into
+ * the runtime on the enclosing construct's line, on the loop below the
+ * directive, or on the end of the construct before.  The line itself if it
+ * holds the directive (then *above = *below = line); else the nearest
+ * directive naming word within 3 lines above (*above) and within 40 lines
+ * below (*below), 0 where there is none. */
+void pp_ompt_directive_lines(const char *file, int line, const char *word, int *above_line,
+                             int *below_line)
 {
+    *above_line = *below_line = 0;
     FILE *f = *file && line > 0 ? fopen(file, "r") : NULL;
     if (!f)
-        return line;
+        return;
     enum { ABOVE = 3, BELOW = 40 };
     char text[ABOVE + BELOW + 1][512];
     int first = line > ABOVE ? line - ABOVE : 1, n = 0;
@@ -162,21 +165,29 @@ int pp_ompt_directive_line(const char *file, int line, const char *word)
             memcpy(text[n++], buf, sizeof buf);
     fclose(f);
     int at = line - first; /* index of line in text */
-    if (at >= n || pp_ompt_directive_has(text[at], word))
-        return line;
-    /* the nearest such directive, above on a tie: an optimised line table
-     * may give the call the line of a statement next to its directive
-     * (gcc -O2 puts a taskwait depend's call on the task two lines above,
-     * below a taskwait three lines above it) */
-    int above = -1, below = -1;
-    for (int k = at - 1; k >= 0 && above < 0; k--)
+    if (at >= n)
+        return;
+    if (pp_ompt_directive_has(text[at], word)) {
+        *above_line = *below_line = line;
+        return;
+    }
+    for (int k = at - 1; k >= 0 && !*above_line; k--)
         if (pp_ompt_directive_has(text[k], word))
-            above = k;
-    for (int k = at + 1; k < n && below < 0; k++)
+            *above_line = first + k;
+    for (int k = at + 1; k < n && !*below_line; k++)
         if (pp_ompt_directive_has(text[k], word))
-            below = k;
-    if (above >= 0 && (below < 0 || at - above <= below - at))
-        return first + above;
-    return below >= 0 ? first + below : line;
+            *below_line = first + k;
 }
 
+/* The nearest of the candidates, the one above on a tie (an optimised line
+ * table may give the call the line of a statement next to its directive:
+ * gcc -O2 puts a taskwait depend's call on the task two lines above, below
+ * a taskwait three lines above it); else the line itself. */
+int pp_ompt_directive_line(const char *file, int line, const char *word)
+{
+    int above, below;
+    pp_ompt_directive_lines(file, line, word, &above, &below);
+    if (above && (!below || line - above <= below - line))
+        return above;
+    return below ? below : line;
+}

@@ -16,6 +16,7 @@
 
 #include "lib/pp_config.h"
 #include "lib/pp_message.h"
+#include "profile/pp_profile_runfacts.h"
 
 /* The engine in this library starts when the tool does (profile/pp_profile_ctor.c). */
 __attribute__((visibility("hidden"))) const int pp_profile_ctor_off = 1;
@@ -56,7 +57,9 @@ static int pp_ompt_initialize(ompt_function_lookup_t lookup, int initial_device_
         pp_message_warn("the OpenMP runtime offers no ompt_set_callback; nothing is measured");
         return 0;
     }
+    pp_profile_runfacts_set_source("ompt");
     pp_profile_init();
+    pp_ompt_callsite_init(lookup);
     pp_ompt_mutex_define_regions();
     if (pp_profile_at_end(pp_ompt_names_finalize) != 0)
         pp_message_warn("no room for the OMPT layer's end hook: regions keep their addresses as "

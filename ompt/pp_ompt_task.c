@@ -9,7 +9,14 @@
  * completes, or is suspended: yield, switch) and which one runs next: a task
  * that never ran begins (an instance, with its own tree), one that ran
  * before resumes (the engine restarts its clock).  Every taskloop task
- * arrives here as a task of its own. */
+ * arrives here as a task of its own (pp_ompt_taskloop.c says which).
+ *
+ * The recursive task programs' events take a fast path (fib without cut-off
+ * costs what doc/ompt.md, "Cost", says): a task created with nothing
+ * waiting for the thread's next event, no dependences, tied, of a construct
+ * in the thread's cache; its begin; its end and the resumption of the task
+ * it returns to.  Anything else takes the general path, which is the same
+ * code as before the fast paths existed. */
 #include "ompt/pp_ompt_internal.h"
 
 #include "lib/pp_message.h"
@@ -30,38 +37,39 @@
  * dependences of an if(0) task the same way, then creates the task
  * (undeferred, without dependences): the construct is then marked for its
  * name (the task's line). */
-#define PP_OMPT_TASKWAIT_ENTERED 2ull
-
-static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
-                                const ompt_frame_t *encountering_task_frame,
-                                ompt_data_t *new_task_data, int flags, int has_dependences,
-                                const void *codeptr_ra)
+static __attribute__((noinline)) void
+pp_ompt_task_create_general(ompt_data_t *encountering_task_data, ompt_data_t *new_task_data,
+                            int flags, int has_dependences, const void *codeptr_ra)
 {
-    (void)encountering_task_data, (void)encountering_task_frame;
     new_task_data->value = 0;
     if (!(flags & (ompt_task_explicit | ompt_task_taskwait)))
         return; /* initial and target tasks: nothing to measure */
-    pp_ompt_thread *t = pp_ompt_event_thread();
+    pp_ompt_thread *t = pp_ompt_measured();
     if (!t)
         return;
+    /* a taskloop task whose begin waited: a generator, if this is a
+     * creation of its (they name the taskloop's encountering task) */
+    if (t->begin_task && (flags & ompt_task_explicit))
+        pp_ompt_taskloop_begin(t, encountering_task_data != t->begin_task,
+                               encountering_task_data);
     pp_ompt_construct *wait = t->wait_done;
     t->wait_done = NULL;
+    pp_ompt_settle(t);
     if (flags & ompt_task_taskwait) {
-        pp_ompt_construct *c = pp_ompt_construct_get(codeptr_ra, PP_OMPT_TASKWAIT_DEPEND);
-        new_task_data->value = 1 | (c ? (uint64_t)(c->index + 1) << 2 : 0);
+        pp_ompt_construct *c = pp_ompt_construct_find(t, codeptr_ra, PP_OMPT_TASKWAIT_DEPEND);
+        new_task_data->value = pp_ompt_value_taskwait(c != NULL, c ? c->index : 0);
         return;
     }
     if (__builtin_expect(wait != NULL, 0) && (flags & ompt_task_undeferred) && !has_dependences)
         __atomic_store_n(&wait->if0_task, true, __ATOMIC_RELAXED); /* for its name */
-    pp_ompt_construct *c =
-        pp_ompt_construct_get(codeptr_ra,
-                              (flags & ompt_task_untied) ? PP_OMPT_UNTIED_TASK : PP_OMPT_TASK);
+    pp_ompt_construct *c = pp_ompt_taskloop_source(t, encountering_task_data);
     if (!c)
-        return;
+        c = pp_ompt_construct_find(t, codeptr_ra,
+                                   (flags & ompt_task_untied) ? PP_OMPT_UNTIED_TASK : PP_OMPT_TASK);
+    if (!c || !t->value_base)
+        return; /* no construct (out of memory, too many), or a thread beyond the limit */
     bool undeferred = (flags & ompt_task_undeferred) != 0;
-    uint64_t value = PP_OMPT_EXPLICIT | (undeferred ? PP_OMPT_UNDEFERRED : 0) |
-                     ((uint64_t)c->index << PP_OMPT_INDEX_SHIFT) |
-                     ((uint64_t)(t->number & 0x7ff) << 28) | (++t->counter & 0xfffffff);
+    uint64_t value = pp_ompt_value_new(t->value_base, c->index, ++t->counter, undeferred);
     new_task_data->value = value;
     uint64_t now = pp_timer_now();
     pp_profile_task_create_enter_at(c->inner, pp_ompt_engine_handle(value), now);
@@ -74,19 +82,54 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
          * has_dependences for an empty iterator too) */
         t->ws_pending = c;
         t->ws_pending_end = now;
+        pp_ompt_pending_update(t);
     } else {
         pp_profile_exit_at(c->inner, now);
     }
 }
 
+static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
+                                const ompt_frame_t *encountering_task_frame,
+                                ompt_data_t *new_task_data, int flags, int has_dependences,
+                                const void *codeptr_ra)
+{
+    (void)encountering_task_frame;
+    pp_ompt_thread *t = pp_ompt_tls;
+    pp_ompt_construct *c;
+    if (__builtin_expect(t != NULL && !t->pending && !has_dependences &&
+                             (flags & (ompt_task_explicit | ompt_task_taskwait |
+                                       ompt_task_untied)) == ompt_task_explicit &&
+                             (c = pp_ompt_construct_cached(t, codeptr_ra, PP_OMPT_TASK)) != NULL,
+                         1)) {
+        if (flags & ompt_task_undeferred) {
+            /* it runs inside its creation, and its begin comes next: held
+             * back until then, one engine call does both (its value is
+             * made then, or when something else settles the creation) */
+            t->create_task = new_task_data;
+            t->create_c = c;
+            t->create_time = pp_timer_now();
+            t->pending = PP_OMPT_PENDING_CREATE;
+            return;
+        }
+        uint64_t value = pp_ompt_value_new(t->value_base, c->index, ++t->counter, false);
+        new_task_data->value = value;
+        /* a deferred task's creation has no end OMPT would report */
+        pp_profile_task_create_point(c->inner, pp_ompt_engine_handle_explicit(value));
+        return;
+    }
+    pp_ompt_task_create_general(encountering_task_data, new_task_data, flags, has_dependences,
+                                codeptr_ra);
+}
+
 void pp_ompt_resume(ompt_data_t *task_data, uint64_t now)
 {
     uint64_t v = task_data->value;
-    if (v & PP_OMPT_MOVING) {
-        void *ref = (void *)(uintptr_t)(v & PP_OMPT_REF_MASK);
+    if (pp_ompt_value_is(v, PP_OMPT_MOVING)) {
+        void *ref = pp_ompt_value_ref(v);
         void *now_ref = pp_profile_task_resume_ref(ref, now);
-        if (now_ref != ref)
-            task_data->value = (v & ~PP_OMPT_REF_MASK) | (uint64_t)(uintptr_t)now_ref;
+        uint64_t moved = now_ref != ref ? pp_ompt_value_moving(now_ref) : 0;
+        if (moved) /* (a reference that does not fit: resumed by the old one) */
+            task_data->value = moved;
     } else if (!pp_ompt_is_taskwait_depend(v)) {
         pp_profile_task_switch_to_at(pp_ompt_engine_handle(v), now);
     }
@@ -95,69 +138,133 @@ void pp_ompt_resume(ompt_data_t *task_data, uint64_t now)
 /* The region of a task's construct (for its end). */
 static pp_region_id pp_ompt_task_region(uint64_t value, pp_ompt_construct **c)
 {
-    if (value & PP_OMPT_MOVING) {
+    if (pp_ompt_value_is(value, PP_OMPT_MOVING)) {
         *c = NULL;
-        return pp_profile_task_ref_region((void *)(uintptr_t)(value & PP_OMPT_REF_MASK));
+        return pp_profile_task_ref_region(pp_ompt_value_ref(value));
     }
     *c = pp_ompt_task_construct(value);
     return *c ? (*c)->main : PP_REGION_INVALID;
 }
 
-static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_status,
-                                  ompt_data_t *next_task_data)
+/* Task begin at now: an instance of its construct (a taskloop task's waits
+ * for the thread's next event). */
+static void pp_ompt_task_begin(pp_ompt_thread *t, ompt_data_t *task_data, uint64_t now)
 {
-    pp_ompt_thread *t = pp_ompt_self();
+    uint64_t v = task_data->value;
+    pp_ompt_construct *c = pp_ompt_task_construct(v);
+    if (c->kind == PP_OMPT_TASKLOOP_TASK) {
+        pp_ompt_taskloop_defer(t, task_data, now);
+        return;
+    }
+    task_data->value = v = pp_ompt_value_set_state(v, PP_OMPT_BEGUN);
+    /* untied: not measured as tied (the engine would warn so): an untied
+     * task that resumes elsewhere moves with it */
+    pp_profile_task_begin_at(c->main, pp_ompt_engine_handle(v), false, now);
+    bool untied = c->kind == PP_OMPT_UNTIED_TASK;
+    uint64_t moving =
+        untied && !(v & PP_OMPT_UNDEFERRED) ? pp_ompt_value_moving(pp_profile_task_ref()) : 0;
+    if (moving) /* libomp may resume it elsewhere: follow the engine's task */
+        task_data->value = moving;
+}
+
+static __attribute__((noinline)) void
+pp_ompt_task_schedule_general(ompt_data_t *prior_task_data, ompt_task_status_t prior_status,
+                              ompt_data_t *next_task_data)
+{
+    pp_ompt_thread *t = pp_ompt_measured();
     if (!t || prior_status == ompt_task_early_fulfill)
         return; /* the event of a detached task was fulfilled: nothing runs or stops */
-    pp_ompt_ws_flush(t);
+    pp_ompt_settle(t);
     uint64_t now = pp_timer_now();
     uint64_t prior = prior_task_data ? prior_task_data->value : 0;
     if (pp_ompt_is_taskwait_depend(prior)) {
         /* a taskwait depend's wait ends (ompt_taskwait_complete) */
-        pp_ompt_construct *c = pp_ompt_construct_at((uint32_t)(prior >> 2) - 1);
+        uint32_t index;
+        pp_ompt_construct *c =
+            pp_ompt_taskwait_index(prior, &index) ? pp_ompt_construct_at(index) : NULL;
         if (c && (prior & PP_OMPT_TASKWAIT_ENTERED))
             pp_profile_exit_at(c->main, now);
         t->wait_done = c;
+        pp_ompt_pending_update(t);
         prior_task_data->value = 0;
         return;
     }
-    pp_ompt_construct *ended_undeferred = NULL;
+    pp_region_id ended_creation = PP_REGION_INVALID;
     bool ends = prior_status == ompt_task_complete || prior_status == ompt_task_cancel ||
                 prior_status == ompt_task_detach || prior_status == ompt_task_late_fulfill;
     if ((prior & PP_OMPT_EXPLICIT) && ends) {
         /* a detached task's instance ends with its body; the fulfilment
          * that completes it later changes nothing that was measured */
-        if ((prior & PP_OMPT_BEGUN) && !(prior & PP_OMPT_ENDED)) {
+        uint64_t state = pp_ompt_value_state(prior);
+        if (state == PP_OMPT_BEGUN || state == PP_OMPT_MOVING) {
             pp_ompt_construct *c;
             pp_region_id region = pp_ompt_task_region(prior, &c);
             if (region != PP_REGION_INVALID) {
                 pp_profile_task_end_at(region, now);
-                if (c && (prior & PP_OMPT_UNDEFERRED))
-                    ended_undeferred = c;
+                if (c && (prior & PP_OMPT_UNDEFERRED)) /* its creation ends with it */
+                    ended_creation = c->created_as ? c->created_as->inner : c->inner;
+                if (c && c->kind == PP_OMPT_TASKLOOP_GENERATOR)
+                    pp_ompt_taskloop_generator_end(t, prior_task_data);
             }
-            prior_task_data->value = prior | PP_OMPT_ENDED;
+            prior_task_data->value = pp_ompt_value_set_state(prior, PP_OMPT_ENDED);
         }
     }
     uint64_t next = next_task_data ? next_task_data->value : 0;
-    if ((next & PP_OMPT_EXPLICIT) && !(next & PP_OMPT_BEGUN)) {
-        pp_ompt_construct *c = pp_ompt_task_construct(next);
-        next |= PP_OMPT_BEGUN;
-        if (c) {
-            bool untied = c->kind == PP_OMPT_UNTIED_TASK;
-            /* untied: not measured as tied (the engine would warn so): an
-             * untied task that resumes elsewhere moves with it */
-            pp_profile_task_begin_at(c->main, pp_ompt_engine_handle(next), false, now);
-            void *ref = untied && !(next & PP_OMPT_UNDEFERRED) ? pp_profile_task_ref() : NULL;
-            if (ref) /* libomp may resume it elsewhere: follow the engine's task */
-                next = PP_OMPT_EXPLICIT | PP_OMPT_BEGUN | PP_OMPT_MOVING |
-                       (uint64_t)(uintptr_t)ref;
-        }
-        next_task_data->value = next;
-    } else if (next && !(next & PP_OMPT_ENDED)) {
+    if (pp_ompt_value_is(next, PP_OMPT_CREATED))
+        pp_ompt_task_begin(t, next_task_data, now);
+    else if (next && !pp_ompt_value_is(next, PP_OMPT_ENDED))
         pp_ompt_resume(next_task_data, now);
+    if (ended_creation != PP_REGION_INVALID)
+        pp_profile_exit_at(ended_creation, now);
+}
+
+static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_status,
+                                  ompt_data_t *next_task_data)
+{
+    pp_ompt_thread *t = pp_ompt_tls;
+    if (__builtin_expect(t != NULL && t->pending == PP_OMPT_PENDING_CREATE &&
+                             next_task_data == t->create_task &&
+                             prior_status == ompt_task_switch,
+                         1)) {
+        /* the begin of the undeferred task whose creation was held back */
+        pp_ompt_construct *c = t->create_c;
+        uint64_t next = pp_ompt_value_set_state(
+            pp_ompt_value_new(t->value_base, c->index, ++t->counter, true), PP_OMPT_BEGUN);
+        next_task_data->value = next;
+        t->create_task = NULL;
+        t->pending = 0;
+        pp_profile_task_create_run(c->inner, pp_ompt_engine_handle_explicit(next), t->create_time,
+                                   c->main);
+        return;
     }
-    if (ended_undeferred)
-        pp_profile_exit_at(ended_undeferred->inner, now); /* its creation ends with it */
+    if (__builtin_expect(t != NULL && !t->pending && next_task_data != NULL, 1)) {
+        uint64_t next = next_task_data->value;
+        pp_ompt_construct *c;
+        if (prior_status == ompt_task_switch && pp_ompt_value_is(next, PP_OMPT_CREATED)) {
+            /* a tied task's first run */
+            if (__builtin_expect((c = pp_ompt_task_construct(next))->kind == PP_OMPT_TASK, 1)) {
+                next = pp_ompt_value_set_state(next, PP_OMPT_BEGUN);
+                next_task_data->value = next;
+                pp_profile_task_begin(c->main, pp_ompt_engine_handle_explicit(next), false);
+                return;
+            }
+        } else if (prior_status == ompt_task_complete && prior_task_data != NULL) {
+            /* a task's end, and the task that goes on (an undeferred task's
+             * creation ends with it) */
+            uint64_t prior = prior_task_data->value;
+            /* (any begun task: a generator's end takes the general path, as
+             * everything does while one runs on the thread) */
+            if (pp_ompt_value_is(prior, PP_OMPT_BEGUN) && pp_ompt_value_resumable(next)) {
+                c = pp_ompt_task_construct(prior);
+                prior_task_data->value = pp_ompt_value_set_state(prior, PP_OMPT_ENDED);
+                pp_profile_task_end_resume(c->main, pp_ompt_engine_handle(next),
+                                           prior & PP_OMPT_UNDEFERRED ? c->inner
+                                                                      : PP_REGION_INVALID);
+                return;
+            }
+        }
+    }
+    pp_ompt_task_schedule_general(prior_task_data, prior_status, next_task_data);
 }
 
 static void pp_ompt_dependences(ompt_data_t *task_data, const ompt_dependence_t *deps,
@@ -166,15 +273,17 @@ static void pp_ompt_dependences(ompt_data_t *task_data, const ompt_dependence_t 
     if (task_data && ndeps > 0)
         pp_ompt_depend(task_data->value, deps, ndeps);
     uint64_t v = task_data ? task_data->value : 0;
-    pp_ompt_construct *c =
-        pp_ompt_is_taskwait_depend(v) && v >> 2 ? pp_ompt_construct_at((uint32_t)(v >> 2) - 1) : NULL;
+    uint32_t index;
+    pp_ompt_construct *c = pp_ompt_is_taskwait_depend(v) && pp_ompt_taskwait_index(v, &index)
+                               ? pp_ompt_construct_at(index)
+                               : NULL;
     if (c) { /* the taskwait's region, entered after its dependences */
         pp_profile_enter(c->main);
         task_data->value = v | PP_OMPT_TASKWAIT_ENTERED;
     }
-    pp_ompt_thread *t = pp_ompt_self();
+    pp_ompt_thread *t = pp_ompt_measured();
     if (t)
-        pp_ompt_ws_flush(t); /* the creation of the task, left open for these */
+        pp_ompt_settle(t); /* the creation of the task, left open for these */
 }
 
 static void pp_ompt_cancel(ompt_data_t *task_data, int flags, const void *codeptr_ra)

@@ -7,7 +7,8 @@ pomp2_libpp_pomp2_la_SOURCES = \
 	pomp2/pp_pomp2_worksharing.c \
 	pomp2/pp_pomp2_task.c \
 	pomp2/pp_pomp2_lock.c pomp2/pp_pomp2_lock_table.h \
-	pomp2/pp_pomp2_user.c pomp2/pp_pomp2_param.c pomp2/pp_pomp2_depend.c \
+	pomp2/pp_pomp2_user.c pomp2/pp_pomp2_param.c \
+	pomp2/pp_pomp2_depend.c pomp2/pp_pomp2_depend.h \
 	pomp2/pp_pomp2_region.c pomp2/pp_pomp2_region.h \
 	pomp2/pp_pomp2_region_names.c \
 	pomp2/pp_pomp2_region_string.c pomp2/pp_pomp2_region_string.h

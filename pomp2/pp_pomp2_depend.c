@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "lib/pp_message.h"
+#include "pomp2/pp_pomp2_depend.h"
 #include "pomp2/pp_pomp2_internal.h"
 #include "profile/pp_profile_depend.h"
 
@@ -71,12 +72,6 @@ static void pp_pomp2_depobj_store(const void *obj, uint64_t addr, uint64_t size,
         PP_WARN_ONCE("more than %u depobj objects: the dependences of the others are unknown",
                      PP_POMP2_DEPOBJS);
 }
-
-void pompprof_depobj_init(const void *obj, uint64_t addr, uint64_t size, uint32_t kind);
-void pompprof_depobj_update(const void *obj, uint32_t kind);
-void pompprof_depobj_destroy(const void *obj);
-void pompprof_task_depend(POMP2_Task_handle task, const pp_depend *items, uint32_t n);
-void pompprof_taskwait_depend(const pp_depend *items, uint32_t n);
 
 void pompprof_depobj_init(const void *obj, uint64_t addr, uint64_t size, uint32_t kind)
 {

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pomp2/pp_pomp2_depend.h"
 #include "pomp2/pp_pomp2_internal.h"
 #include "pomp2/pp_pomp2_region.h"
 
@@ -247,15 +248,9 @@ static inline size_t pp_pomp2_fortran_trim(const char *s, pp_f_len len)
 
 #include "pomp2/pp_pomp2_fortran_table.h"
 
-/* Dependences of Fortran tasks (wrapper/dependences.py inserts the calls):
+/* Dependences of Fortran tasks (wrapper/fortran_depend.py inserts the calls):
  * one list item per call, INTEGER(KIND=8) address and size (LOC, SIZEOF),
  * default INTEGER kind; pp_pomp2_depend.c does the rest. */
-typedef struct {
-    uint64_t addr, size;
-    uint32_t kind;
-} pp_f_depend;
-void pompprof_task_depend(POMP2_Task_handle task, const pp_f_depend *items, uint32_t n);
-void pompprof_taskwait_depend(const pp_f_depend *items, uint32_t n);
 void PP_POMPPROF_F_NAME(task_depend, TASK_DEPEND)(const pp_f_handle *task, const int64_t *addr,
                                                   const int64_t *size, const pp_f_int *kind);
 void PP_POMPPROF_F_NAME(taskwait_depend, TASKWAIT_DEPEND)(const int64_t *addr,
@@ -265,7 +260,7 @@ void PP_POMPPROF_F_NAME(taskwait_depend, TASKWAIT_DEPEND)(const int64_t *addr,
 void PP_POMPPROF_F_NAME(task_depend, TASK_DEPEND)(const pp_f_handle *task, const int64_t *addr,
                                                   const int64_t *size, const pp_f_int *kind)
 {
-    pp_f_depend d = {(uint64_t)*addr, (uint64_t)*size, (uint32_t)*kind};
+    pp_depend d = {(uint64_t)*addr, (uint64_t)*size, (uint32_t)*kind};
     pompprof_task_depend((POMP2_Task_handle)*task, &d, 1);
 }
 
@@ -273,6 +268,6 @@ void PP_POMPPROF_F_NAME(taskwait_depend, TASKWAIT_DEPEND)(const int64_t *addr,
                                                           const int64_t *size,
                                                           const pp_f_int *kind)
 {
-    pp_f_depend d = {(uint64_t)*addr, (uint64_t)*size, (uint32_t)*kind};
+    pp_depend d = {(uint64_t)*addr, (uint64_t)*size, (uint32_t)*kind};
     pompprof_taskwait_depend(&d, 1);
 }

@@ -62,7 +62,8 @@ enum {
     PP_POMP2_HAS_PRIVATE = 1u << 12,
     PP_POMP2_HAS_DEFAULT = 1u << 13,
     /* not from OPARI2: the pompprof wrapper marks tasks with depend clauses
-     * (scripts/pompprof_tools/wrapper/depend.py) */
+     * (C/C++: scripts/pompprof_tools/wrapper/directive.py's facts; Fortran:
+     * scripts/pompprof_tools/wrapper/fortran_depend_marks.py) */
     PP_POMP2_HAS_DEPEND = 1u << 14
 };
 

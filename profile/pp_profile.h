@@ -99,9 +99,19 @@ void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool u
 /* pp_profile_task_begin(task_region, task, false): a tied task, one test fewer. */
 void pp_profile_task_begin_tied(pp_region_id task_region, pp_task_handle task);
 void pp_profile_task_end(pp_region_id task_region);
+/* task_end(task_region) and, at the same time, switch_to(resumed) or, with
+ * a created_in region, switch_exit(resumed, created_in): the end of a task
+ * that an event source reports together with the task that goes on (an
+ * undeferred task's creation region ends with the task). */
+void pp_profile_task_end_resume(pp_region_id task_region, pp_task_handle resumed,
+                                pp_region_id created_in);
 /* The start of a task creation: enter(region) and, in a trace, the creation
  * of task (one clock read). */
 void pp_profile_task_create_enter(pp_region_id region, pp_task_handle task);
+/* A creation of no duration (an event source that sees no end of it, as
+ * OMPT's task_create of a deferred task): task_create_enter(region, task)
+ * and exit(region) at one time. */
+void pp_profile_task_create_point(pp_region_id region, pp_task_handle task);
 /* The same two starts of a scheduling point in one call each (one location
  * look-up and one clock read instead of two or three calls):
  * - task_create_begin: a new handle for the task to be created into *task,
@@ -140,6 +150,19 @@ void pp_profile_exit_resume(pp_region_id region, pp_task_handle resumed);
 void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed,
                                    pp_region_id region, pp_task_handle *task);
 void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp_region_id region);
+
+/* Two events of an event source that holds the first back until the second
+ * (the OMPT layer does, to make one call of two), in one call: the first
+ * half at the given time, the second now (one clock read).  Equivalent to
+ * the two calls in turn, also while measurement is off:
+ * - task_create_run: an undeferred task, which runs inside its creation:
+ *   task_create_enter(region, task) at `created`, task_begin(task_region,
+ *   task, false) now;
+ * - scheduling_visit: a scheduling point in which no other task ran:
+ *   enter(region) at `entered`, switch_exit(resumed, region) now. */
+void pp_profile_task_create_run(pp_region_id region, pp_task_handle task, uint64_t created,
+                                pp_region_id task_region);
+void pp_profile_scheduling_visit(pp_region_id region, uint64_t entered, pp_task_handle resumed);
 
 /* Parameters: a value that splits the current call path.  Called inside a
  * region or a task, the node of the innermost open region (or the task's
@@ -211,6 +234,7 @@ void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, boo
                               uint64_t now);
 void pp_profile_task_end_at(pp_region_id task_region, uint64_t now);
 void pp_profile_task_create_enter_at(pp_region_id region, pp_task_handle task, uint64_t now);
+void pp_profile_switch_exit_at(pp_task_handle resumed, pp_region_id region, uint64_t now);
 void pp_profile_exit_acquire_at(pp_region_id region, const void *lock, uint64_t now);
 void pp_profile_enter_release_at(pp_region_id region, const void *lock, uint64_t now);
 

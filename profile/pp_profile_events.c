@@ -140,17 +140,31 @@ pp_profile_exit_any(pp_location *loc, pp_region_id region, uint64_t now)
         pp_profile_exit_body(loc, region, now);
 }
 
+/* The _at forms serve the unit tests' fake clock and an event source that
+ * reads the clock itself (the OMPT layer: one read for the two or three
+ * engine events of one callback).  They take the fast pointer first, as the
+ * public events do: a location it points to is plain, so the result is the
+ * one pp_profile_event_loc and the _any bodies give, with one load and test
+ * instead of the flag, the location and the rearm check. */
 void pp_profile_enter_at(pp_region_id region, uint64_t now)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_LIKELY(loc != NULL)) {
+        pp_profile_enter_fast(loc, region, now);
+        return;
+    }
+    if ((loc = pp_profile_event_loc()) != NULL)
         pp_profile_enter_any(loc, region, now);
 }
 
 void pp_profile_exit_at(pp_region_id region, uint64_t now)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_LIKELY(loc != NULL)) {
+        pp_profile_exit_fast(loc, loc->current, region, now);
+        return;
+    }
+    if ((loc = pp_profile_event_loc()) != NULL)
         pp_profile_exit_any(loc, region, now);
 }
 
@@ -220,19 +234,7 @@ static inline void pp_profile_enter_release_loc(pp_location *loc, pp_region_id r
     pp_profile_enter_body(loc, region, now);
 }
 
-void pp_profile_task_create_enter(pp_region_id region, pp_task_handle task)
-{
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
-        pp_profile_task_create_enter_loc(loc, region, task, pp_timer_now());
-}
 
-void pp_profile_task_create_enter_at(pp_region_id region, pp_task_handle task, uint64_t now)
-{
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
-        pp_profile_task_create_enter_loc(loc, region, task, now);
-}
 
 /* The adapters' starts of a scheduling point in their general form (see
  * pp_profile_fast_loc); without a location to record in, the single calls
@@ -279,6 +281,94 @@ static __attribute__((noinline)) void pp_profile_task_create_general(pp_location
                                                                      uint64_t now)
 {
     pp_profile_task_create_enter_loc(loc, region, task, now);
+}
+
+/* The start of a creation on a location of the fast kind:
+ * pp_profile_enter_fast, whose general path also names the task in a
+ * trace.  The node entered, or NULL when the general path did it. */
+static inline __attribute__((always_inline)) pp_node *
+pp_profile_task_create_fast_enter(pp_location *loc, pp_region_id region, pp_task_handle task,
+                                  uint64_t now)
+{
+    pp_task *t = loc->current;
+    pp_node *c;
+    if (PP_UNLIKELY(t->fold || !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+        pp_profile_task_create_general(loc, region, task, now);
+        return NULL;
+    }
+    loc->last = now;
+    c->start = now - t->susp;
+    t->pos = c;
+    return c;
+}
+
+void pp_profile_task_create_enter_at(pp_region_id region, pp_task_handle task, uint64_t now)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_LIKELY(loc != NULL)) {
+        pp_profile_task_create_fast_enter(loc, region, task, now);
+        return;
+    }
+    if ((loc = pp_profile_event_loc()) != NULL)
+        pp_profile_task_create_enter_loc(loc, region, task, now);
+}
+
+/* The general forms of the events below, out of the fast paths' way (a
+ * call there would make them save registers). */
+static __attribute__((noinline)) void pp_profile_task_create_enter_other(pp_region_id region,
+                                                                         pp_task_handle task)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (loc != NULL)
+        pp_profile_task_create_enter_loc(loc, region, task, pp_timer_now());
+}
+
+void pp_profile_task_create_enter(pp_region_id region, pp_task_handle task)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_profile_task_create_enter_other(region, task);
+        return;
+    }
+    pp_profile_task_create_fast_enter(loc, region, task, pp_timer_tsc());
+}
+
+/* Both halves of a creation of no duration in their general form. */
+static __attribute__((noinline)) void pp_profile_task_create_point_general(pp_location *loc,
+                                                                           pp_region_id region,
+                                                                           pp_task_handle task,
+                                                                           uint64_t now)
+{
+    pp_profile_task_create_enter_loc(loc, region, task, now);
+    pp_profile_exit_body(loc, region, now);
+}
+
+static __attribute__((noinline)) void pp_profile_task_create_point_other(pp_region_id region,
+                                                                         pp_task_handle task)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (loc != NULL)
+        pp_profile_task_create_point_general(loc, region, task, pp_timer_now());
+}
+
+void pp_profile_task_create_point(pp_region_id region, pp_task_handle task)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_profile_task_create_point_other(region, task);
+        return;
+    }
+    /* enter and exit at one time: a visit of the node next to the one
+     * entered last, of no duration */
+    uint64_t now = pp_timer_tsc();
+    pp_task *t = loc->current;
+    pp_node *c;
+    if (PP_UNLIKELY(t->fold || !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+        pp_profile_task_create_point_general(loc, region, task, now);
+        return;
+    }
+    loc->last = now;
+    pp_profile_node_visit(c, 0);
 }
 
 /* The body of task_create_begin on a location of the fast kind, at now. */
@@ -408,6 +498,188 @@ void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
 void pp_profile_exit_resume(pp_region_id region, pp_task_handle resumed)
 {
     pp_profile_switch_exit_inline(resumed, region);
+}
+
+/* Events an event source reports apart but whose first half it holds back
+ * until the second (the OMPT layer, doc/ompt.md "Cost"): one call with the
+ * first half's timestamp, which the source read at its event, and the
+ * second's read here.  Each equals its two events in turn. */
+
+/* create_run: an undeferred task, which runs inside its creation:
+ * task_create_enter(region, task) at `created`, then task_begin(task_region,
+ * task) now. */
+static __attribute__((noinline)) void
+pp_profile_task_create_run_general(pp_location *loc, pp_region_id region, pp_task_handle task,
+                                   uint64_t created, pp_region_id task_region, uint64_t now)
+{
+    pp_profile_task_create_enter_loc(loc, region, task, created);
+    if (loc->plain)
+        pp_profile_task_begin_fast(loc, task_region, task, false, now);
+    else
+        pp_profile_task_begin_general(loc, task_region, task, false, now);
+}
+
+static __attribute__((noinline)) void pp_profile_task_create_run_other(pp_region_id region,
+                                                                       pp_task_handle task,
+                                                                       uint64_t created,
+                                                                       pp_region_id task_region)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (loc != NULL)
+        pp_profile_task_create_run_general(loc, region, task, created, task_region,
+                                           pp_timer_now());
+}
+
+void pp_profile_task_create_run(pp_region_id region, pp_task_handle task, uint64_t created,
+                                pp_region_id task_region)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (pp_profile_measuring())
+            pp_profile_task_create_run_other(region, task, created, task_region);
+        return;
+    }
+    uint64_t now = pp_timer_tsc();
+    pp_task *t = loc->current;
+    pp_node *c;
+    if (PP_UNLIKELY(t->fold || !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+        pp_profile_task_create_run_general(loc, region, task, created, task_region, now);
+        return;
+    }
+    c->start = created - t->susp;
+    t->pos = c;
+    pp_profile_task_begin_fast(loc, task_region, task, false, now);
+}
+
+/* scheduling_visit: a scheduling point in which no other task ran:
+ * scheduling_enter(region) at `entered`, then switch_exit(resumed, region)
+ * now. */
+static __attribute__((noinline)) void
+pp_profile_scheduling_visit_general(pp_location *loc, pp_region_id region, uint64_t entered,
+                                    pp_task_handle resumed, uint64_t now)
+{
+    pp_profile_enter_body(loc, region, entered);
+    pp_profile_switch_exit_general(loc, resumed, region, now);
+}
+
+static __attribute__((noinline)) void pp_profile_scheduling_visit_other(pp_region_id region,
+                                                                        uint64_t entered,
+                                                                        pp_task_handle resumed)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (loc != NULL)
+        pp_profile_scheduling_visit_general(loc, region, entered, resumed, pp_timer_now());
+}
+
+void pp_profile_scheduling_visit(pp_region_id region, uint64_t entered, pp_task_handle resumed)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (pp_profile_measuring())
+            pp_profile_scheduling_visit_other(region, entered, resumed);
+        return;
+    }
+    uint64_t now = pp_timer_tsc();
+    pp_task *t = loc->current;
+    pp_node *n;
+    if (PP_UNLIKELY(t->handle != resumed || t->fold ||
+                    !(n = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+        pp_profile_scheduling_visit_general(loc, region, entered, resumed, now);
+        return;
+    }
+    loc->last = now;
+    pp_profile_node_visit(n, now > entered ? now - entered : 0);
+}
+
+/* The end of a task and what comes with it at the same time, in one event
+ * (the OMPT layer's task_schedule that completes a task): the task that
+ * goes on resumes, and an undeferred task's creation region (created_in)
+ * ends with the task; PP_REGION_INVALID: none. */
+static __attribute__((noinline)) void
+pp_profile_task_end_resume_general(pp_location *loc, pp_region_id task_region,
+                                   pp_task_handle resumed, pp_region_id created_in, uint64_t now)
+{
+    pp_profile_task_end_general(loc, task_region, now);
+    if (loc->current->handle != resumed)
+        pp_profile_task_switch_loc(loc, resumed, now);
+    if (created_in != PP_REGION_INVALID)
+        pp_profile_exit_body(loc, created_in, now);
+}
+
+static __attribute__((noinline)) void pp_profile_task_end_resume_other(pp_region_id task_region,
+                                                                       pp_task_handle resumed,
+                                                                       pp_region_id created_in)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_task_end_resume_general(loc, task_region, resumed, created_in,
+                                           pp_timer_now());
+}
+
+/* The fast path checks everything before it changes anything: the end is
+ * pp_profile_task_end_fast's case; the task that goes on is the implicit
+ * task or the newest active task below the ending one, suspended, with its
+ * stub's node at hand (pp_profile_task_resume_top's case); created_in is
+ * its innermost open region.  Then it does all three in straight-line code;
+ * else the general bodies do, in turn. */
+void pp_profile_task_end_resume(pp_region_id task_region, pp_task_handle resumed,
+                                pp_region_id created_in)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (pp_profile_measuring())
+            pp_profile_task_end_resume_other(task_region, resumed, created_in);
+        return;
+    }
+    uint64_t now = pp_timer_tsc();
+    pp_task *t = loc->current, *it = loc->implicit, *p = it;
+    pp_node *root = t->floor, *m, *s = NULL, *n = NULL;
+    if (PP_UNLIKELY(t->state != pp_task_state_running() || t->region != task_region ||
+                    t->pos != root || !(m = root->link) || loc->active_top != t))
+        goto general;
+    if (it->handle != resumed &&
+        PP_UNLIKELY(!(p = t->next) || p->handle != resumed || !p->suspended ||
+                    !(s = pp_profile_child_near(it->pos, pp_node_key_of(p->region, 0)))))
+        goto general;
+    if (created_in != PP_REGION_INVALID &&
+        PP_UNLIKELY((n = p->pos)->region != created_in || n == p->floor || p->fold))
+        goto general;
+    /* the end (pp_profile_task_end_fast) */
+    loc->last = now;
+    if (t->stub)
+        pp_profile_node_close_at(t->stub, now); /* before s->start: it may be s */
+    pp_profile_node_close_at(root, now - t->susp);
+    root->next_sibling = m->link;
+    m->link = root;
+    loc->active_top = t->next;
+    pp_profile_task_free(loc, t);
+    /* the resumption (pp_profile_task_resume_top) */
+    if (s) {
+        p->susp += now - p->suspend_start;
+        p->suspended = 0;
+        s->start = now;
+        p->stub = s;
+    }
+    loc->current = p;
+    /* the creation's end */
+    if (n) {
+        pp_profile_node_visit(n, now - p->susp - n->start);
+        p->pos = n->parent;
+    }
+    return;
+general:
+    pp_profile_task_end_resume_general(loc, task_region, resumed, created_in, now);
+}
+
+void pp_profile_switch_exit_at(pp_task_handle resumed, pp_region_id region, uint64_t now)
+{
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_LIKELY(loc != NULL)) {
+        pp_profile_switch_exit_loc(loc, resumed, region, now);
+        return;
+    }
+    if ((loc = pp_profile_event_loc()) != NULL)
+        pp_profile_switch_exit_general(loc, resumed, region, now);
 }
 
 /* ---- parallel regions ------------------------------------------------------------ */

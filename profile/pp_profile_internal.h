@@ -397,6 +397,112 @@ static inline pp_task *pp_profile_task_resume_top(pp_location *loc, pp_task *cur
     return t;
 }
 
+/* The active instances of a location: a stack (newest on top,
+ * pp_profile_task.c). */
+static inline void pp_profile_task_push_active(pp_location *loc, pp_task *t)
+{
+    t->next = loc->active_top;
+    loc->active_top = t;
+}
+
+/* Make t (from the free list or fresh; its handle, construct and state set
+ * by the caller) the running instance task in the tree rooted at root, from
+ * now on. */
+static inline __attribute__((always_inline)) void
+pp_profile_task_start(pp_location *loc, pp_task *t, pp_node *root, uint64_t now)
+{
+    t->pos = t->floor = root;
+    root->start = now;
+    loc->last = now;
+    pp_profile_task_push_active(loc, t);
+    loc->current = t;
+}
+
+/* The begin of an explicit task on a location of the fast kind (loc->plain),
+ * the body of the task begin events (pp_profile_task.c) and of
+ * pp_profile_task_create_run (pp_profile_events.c): the common case (a
+ * spare instance tree and a free task at hand, the stub's node found next
+ * to the one entered last) in straight-line code, anything else in the
+ * general body, before anything changed. */
+void pp_profile_task_begin_general(pp_location *loc, pp_region_id task_region, pp_task_handle task,
+                                   bool untied, uint64_t now);
+static inline __attribute__((always_inline)) void
+pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_handle task,
+                           bool untied, uint64_t now)
+{
+    uint64_t key = pp_node_key_of(task_region, 0);
+    pp_task *t = loc->task_free;
+    pp_node *m = loc->construct_cache[pp_profile_construct_slot(key)];
+    pp_node *root, *s, *below;
+    if (PP_UNLIKELY(untied || !t || !m || m->key != key || !(root = m->link))) {
+        pp_profile_task_begin_general(loc, task_region, task, untied, now);
+        return;
+    }
+    /* the stub: where the construct's last instance had it, nearly always.
+     * The hint may be a node freed since (its parent is then NULL:
+     * pp_profile_subtree_free) or made again for another region: checked by
+     * parent and key, it is the stub's node or a miss. */
+    below = loc->implicit->pos;
+    s = m->stub_hint;
+    if (PP_UNLIKELY(s == NULL || s->parent != below || s->key != key)) {
+        if (!(s = pp_profile_child_near(below, key))) {
+            pp_profile_task_begin_general(loc, task_region, task, untied, now);
+            return;
+        }
+        m->stub_hint = s;
+    }
+    loc->task_free = t->next;
+    /* first what frees registers for the suspension below */
+    t->handle = task;
+    t->region = task_region;
+    t->susp = 0;
+    t->state = pp_task_state_running();
+    m->link = root->next_sibling;
+    root->next_sibling = NULL;
+    pp_task *cur = loc->current;
+    if (cur->is_explicit) { /* pp_profile_task_suspend without counters */
+        cur->suspend_start = now;
+        cur->suspended = 1;
+        if (cur->stub) {
+            pp_profile_node_close_at(cur->stub, now); /* before s->start: it may be s */
+            cur->stub = NULL;
+        }
+    }
+    pp_profile_task_start(loc, t, root, now);
+    s->start = now;
+    t->stub = s;
+}
+
+/* The end of the running explicit task on a location of the fast kind
+ * (loc->plain), the body of the task end events (pp_profile_task.c) and of
+ * pp_profile_task_end_resume (pp_profile_events.c): the common case (the
+ * task's state word a running task's, no open region, its instance on top
+ * of the stack) in straight-line code, anything else in the general body,
+ * before anything changed. */
+void pp_profile_task_end_general(pp_location *loc, pp_region_id task_region, uint64_t now);
+static inline __attribute__((always_inline)) void
+pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t now)
+{
+    pp_task *t = loc->current;
+    pp_node *root = t->floor, *m;
+    /* the state word: explicit, nothing folded, not moved, the tree not grown */
+    if (PP_UNLIKELY(t->state != pp_task_state_running() || t->region != task_region ||
+                    t->pos != root || !(m = root->link) || loc->active_top != t)) {
+        pp_profile_task_end_general(loc, task_region, now);
+        return;
+    }
+    loc->last = now;
+    if (t->stub)
+        pp_profile_node_close_at(t->stub, now);
+    pp_profile_node_close_at(root, now - t->susp);
+    /* pp_profile_instance_keep: no node was made while it ran */
+    root->next_sibling = m->link;
+    m->link = root;
+    loc->active_top = t->next;
+    loc->current = loc->implicit;
+    pp_profile_task_free(loc, t);
+}
+
 /* Finish explicit task t at now: close its regions, merge, recycle. */
 void pp_profile_task_finish(pp_location *loc, pp_task *t, uint64_t now);
 /* Make the task with handle resumed current on loc (the body of
@@ -423,7 +529,8 @@ void pp_profile_region_save(pp_region_id id);
  * -1 when there is no such region. */
 int pp_profile_region_as_trace(pp_region_id id, pp_trace_region *t);
 /* Write the trace (after the profile), with the engine's regions. */
-void pp_profile_trace_finish(uint64_t now);
+/* ticks_per_second: the clock's rate the profile's seconds use (one for both). */
+void pp_profile_trace_finish(uint64_t now, double ticks_per_second);
 
 /* ---- lifecycle (pp_profile_lifecycle.c) ---------------------------------------- */
 

@@ -294,7 +294,7 @@ static pp_unified *pp_profile_end(const uint64_t *now_given)
             pp_profile_end_hooks[i]();
         u = pp_profile_unify_at(now);
         pp_profile_report_losses();
-        pp_profile_trace_finish(now);
+        pp_profile_trace_finish(now, u ? u->ticks_per_second : 0);
     }
     pp_signals_release(&saved);
     return u;

@@ -204,7 +204,8 @@ static pp_cube *pp_output_build(const pp_unified *u, char *err, size_t err_size)
     pp_output_ids ids = {.unknown_region = -1};
     int *cnode_of = NULL;
     char buf[64];
-    double tps = pp_timer_ticks_per_second();
+    /* the rate the trace is written with too: one second is the same in both */
+    double tps = u->ticks_per_second > 0 ? u->ticks_per_second : pp_timer_ticks_per_second();
     double wall = (double)(u->t_finalize - pp_profile_g.t_init) / tps;
     uint64_t max_active = 0;
     for (uint32_t i = 0; i < u->n_locations; i++)

@@ -1,8 +1,8 @@
 /* Run facts: what a reader of a profile or trace needs to know whether two
  * runs belong together and whether this one is complete -- host, cores
- * online, the OMP_*, GOMP_*, KMP_* and POMPPROF_* settings, the pompprof version, and how
+ * online, the OMP_*, GOMP_*, KMP_* and POMPPROF_* settings, the pompprof version, how
  * the run ended (normally, exit() with a parallel region open, or cut by a
- * signal).  The profile stores them as CUBE4 attributes (pompprof::<key>),
+ * signal), and the event source that measured it.  The profile stores them as CUBE4 attributes (pompprof::<key>),
  * the trace as OTF2 archive properties (POMPPROF::<KEY>); doc/cube4-layout.md
  * lists them.  Collected once at the end, off the event path. */
 #define _GNU_SOURCE
@@ -21,7 +21,34 @@
 extern char **environ;
 
 static char pp_runfacts_end[96];
+static const char *pp_runfacts_source = "opari2";
 static char pp_runfacts_threads[24];
+/* the event sources' facts (pp_profile_runfacts_set) */
+static char *pp_runfacts_keys[PP_RUNFACTS_SET], *pp_runfacts_values[PP_RUNFACTS_SET];
+static pthread_mutex_t pp_runfacts_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int pp_profile_runfacts_set(const char *key, const char *value)
+{
+    int rc = -1;
+    pthread_mutex_lock(&pp_runfacts_lock);
+    for (int i = 0; i < PP_RUNFACTS_SET; i++) {
+        if (pp_runfacts_keys[i] && strcmp(pp_runfacts_keys[i], key) != 0)
+            continue;
+        char *v = strdup(value), *k = pp_runfacts_keys[i] ? pp_runfacts_keys[i] : strdup(key);
+        if (v && k) {
+            free(pp_runfacts_values[i]);
+            pp_runfacts_keys[i] = k, pp_runfacts_values[i] = v;
+            rc = 0;
+        } else {
+            free(v);
+            if (k != pp_runfacts_keys[i])
+                free(k);
+        }
+        break;
+    }
+    pthread_mutex_unlock(&pp_runfacts_lock);
+    return rc;
+}
 
 /* "SIGTERM" for 15 (sigabbrev_np is glibc 2.32+; Debian 12 has 2.36) */
 static void pp_runfacts_signal_name(int sig, char *buf, size_t size)
@@ -31,6 +58,12 @@ static void pp_runfacts_signal_name(int sig, char *buf, size_t size)
         snprintf(buf, size, "SIG%s", abbrev);
     else
         snprintf(buf, size, "signal %d", sig);
+}
+
+void pp_profile_runfacts_set_source(const char *source)
+{
+    if (source)
+        pp_runfacts_source = source;
 }
 
 long pp_profile_runfacts_cores(void)
@@ -86,6 +119,11 @@ int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user)
     rc |= fn(user, "cores_online", cores);
     rc |= fn(user, "threads", pp_runfacts_threads[0] ? pp_runfacts_threads : "0");
     rc |= fn(user, "end", pp_runfacts_end[0] ? pp_runfacts_end : "normal");
+    rc |= fn(user, "event_source", pp_runfacts_source);
+    pthread_mutex_lock(&pp_runfacts_lock);
+    for (int i = 0; i < PP_RUNFACTS_SET && pp_runfacts_keys[i]; i++)
+        rc |= fn(user, pp_runfacts_keys[i], pp_runfacts_values[i]);
+    pthread_mutex_unlock(&pp_runfacts_lock);
     /* the settings, in the order of the environment */
     for (char **e = environ; e && *e; e++) {
         if (!pp_runfacts_wanted(*e))

@@ -11,6 +11,19 @@ typedef int (*pp_profile_runfacts_fn)(void *user, const char *key, const char *v
  * run ended, and say once when more threads ran than cores are online. */
 void pp_profile_runfacts_note_end(void);
 
+/* The event source that measures this run, reported as the fact
+ * "event_source": "opari2" (the default: libpompprof, its POMP2 layer),
+ * "ompt" (libpompprof_ompt), "gomp" (the libgomp interposer).  A static
+ * string, set once at start-up by the source's library. */
+void pp_profile_runfacts_set_source(const char *source);
+
+/* A fact an event source knows (the function source: how the functions
+ * were instrumented), kept until the end (copied; the same key again
+ * replaces the value; at most PP_RUNFACTS_SET of them).  Thread-safe; not
+ * for the event path.  0, or -1 when full or out of memory. */
+#define PP_RUNFACTS_SET 8
+int pp_profile_runfacts_set(const char *key, const char *value);
+
 /* Every fact, in a fixed order; the bitwise or of fn's returns. */
 int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user);
 

@@ -27,12 +27,6 @@ static inline pp_task *pp_profile_task_find(pp_location *loc, pp_task_handle h)
     return NULL;
 }
 
-static inline void pp_profile_task_push_active(pp_location *loc, pp_task *t)
-{
-    t->next = loc->active_top;
-    loc->active_top = t;
-}
-
 static void pp_profile_task_unlink_active(pp_location *loc, pp_task *t)
 {
     pp_task **link = &loc->active_top;
@@ -107,19 +101,6 @@ pp_task_handle pp_profile_task_current(void)
             return 0;
     }
     return loc->current->handle;
-}
-
-/* Make t (from the free list or fresh; its handle, construct and state set
- * by the caller) the running instance task in the tree rooted at root, from
- * now on. */
-static inline __attribute__((always_inline)) void
-pp_profile_task_start(pp_location *loc, pp_task *t, pp_node *root, uint64_t now)
-{
-    t->pos = t->floor = root;
-    root->start = now;
-    loc->last = now;
-    pp_profile_task_push_active(loc, t);
-    loc->current = t;
 }
 
 /* The bodies of task begin and end, shared by the forms with and without
@@ -213,11 +194,16 @@ pp_profile_task_end_loc(pp_location *loc, pp_region_id task_region, uint64_t now
 
 void pp_profile_task_switch_to_at(pp_task_handle resumed, uint64_t now)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_UNLIKELY(loc == NULL))
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_LIKELY(loc != NULL)) {
+        /* nothing to do, or the newest active task resumed (the fast path
+         * of the end of a scheduling point, pp_profile_internal.h) */
+        pp_task *cur = loc->current;
+        if (PP_LIKELY(cur->handle == resumed) || pp_profile_task_resume_top(loc, cur, resumed, now))
+            return;
+    } else if ((loc = pp_profile_event_loc()) == NULL || loc->current->handle == resumed) {
         return;
-    if (PP_LIKELY(loc->current->handle == resumed))
-        return;
+    }
     pp_profile_task_switch_loc(loc, resumed, now);
 }
 
@@ -251,89 +237,18 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
  * else goes to them (before changing anything).  No calls but tail calls,
  * so the fast path needs no stack frame. */
 
-static __attribute__((noinline)) void pp_profile_task_begin_general(pp_location *loc,
-                                                                    pp_region_id task_region,
-                                                                    pp_task_handle task,
-                                                                    bool untied, uint64_t now)
+__attribute__((noinline)) void pp_profile_task_begin_general(pp_location *loc,
+                                                             pp_region_id task_region,
+                                                             pp_task_handle task, bool untied,
+                                                             uint64_t now)
 {
     pp_profile_task_begin_loc(loc, task_region, task, untied, now);
 }
 
-static __attribute__((noinline)) void pp_profile_task_end_general(pp_location *loc,
-                                                                  pp_region_id task_region,
-                                                                  uint64_t now)
+__attribute__((noinline)) void pp_profile_task_end_general(pp_location *loc,
+                                                           pp_region_id task_region, uint64_t now)
 {
     pp_profile_task_end_loc(loc, task_region, now);
-}
-
-static inline __attribute__((always_inline)) void
-pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_handle task,
-                           bool untied, uint64_t now)
-{
-    uint64_t key = pp_node_key_of(task_region, 0);
-    pp_task *t = loc->task_free;
-    pp_node *m = loc->construct_cache[pp_profile_construct_slot(key)];
-    pp_node *root, *s, *below;
-    if (PP_UNLIKELY(untied || !t || !m || m->key != key || !(root = m->link))) {
-        pp_profile_task_begin_general(loc, task_region, task, untied, now);
-        return;
-    }
-    /* the stub: where the construct's last instance had it, nearly always.
-     * The hint may be a node freed since (its parent is then NULL:
-     * pp_profile_subtree_free) or made again for another region: checked by
-     * parent and key, it is the stub's node or a miss. */
-    below = loc->implicit->pos;
-    s = m->stub_hint;
-    if (PP_UNLIKELY(s == NULL || s->parent != below || s->key != key)) {
-        if (!(s = pp_profile_child_near(below, key))) {
-            pp_profile_task_begin_general(loc, task_region, task, untied, now);
-            return;
-        }
-        m->stub_hint = s;
-    }
-    loc->task_free = t->next;
-    /* first what frees registers for the suspension below */
-    t->handle = task;
-    t->region = task_region;
-    t->susp = 0;
-    t->state = pp_task_state_running();
-    m->link = root->next_sibling;
-    root->next_sibling = NULL;
-    pp_task *cur = loc->current;
-    if (cur->is_explicit) { /* pp_profile_task_suspend without counters */
-        cur->suspend_start = now;
-        cur->suspended = 1;
-        if (cur->stub) {
-            pp_profile_node_close_at(cur->stub, now); /* before s->start: it may be s */
-            cur->stub = NULL;
-        }
-    }
-    pp_profile_task_start(loc, t, root, now);
-    s->start = now;
-    t->stub = s;
-}
-
-static inline __attribute__((always_inline)) void
-pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t now)
-{
-    pp_task *t = loc->current;
-    pp_node *root = t->floor, *m;
-    /* the state word: explicit, nothing folded, not moved, the tree not grown */
-    if (PP_UNLIKELY(t->state != pp_task_state_running() || t->region != task_region ||
-                    t->pos != root || !(m = root->link) || loc->active_top != t)) {
-        pp_profile_task_end_general(loc, task_region, now);
-        return;
-    }
-    loc->last = now;
-    if (t->stub)
-        pp_profile_node_close_at(t->stub, now);
-    pp_profile_node_close_at(root, now - t->susp);
-    /* pp_profile_instance_keep: no node was made while it ran */
-    root->next_sibling = m->link;
-    m->link = root;
-    loc->active_top = t->next;
-    loc->current = loc->implicit;
-    pp_profile_task_free(loc, t);
 }
 
 /* Either body, for a location of either kind (the _at forms and the
@@ -357,18 +272,27 @@ pp_profile_task_end_any(pp_location *loc, pp_region_id task_region, uint64_t now
         pp_profile_task_end_loc(loc, task_region, now);
 }
 
+/* (The fast pointer first, as in pp_profile_enter_at.) */
 void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, bool untied,
                               uint64_t now)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_LIKELY(loc != NULL)) {
+        pp_profile_task_begin_fast(loc, task_region, task, untied, now);
+        return;
+    }
+    if ((loc = pp_profile_event_loc()) != NULL)
         pp_profile_task_begin_any(loc, task_region, task, untied, now);
 }
 
 void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_LIKELY(loc != NULL))
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_LIKELY(loc != NULL)) {
+        pp_profile_task_end_fast(loc, task_region, now);
+        return;
+    }
+    if ((loc = pp_profile_event_loc()) != NULL)
         pp_profile_task_end_any(loc, task_region, now);
 }
 

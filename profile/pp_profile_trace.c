@@ -117,7 +117,7 @@ static int pp_profile_trace_params(pp_trace_params_out *o)
     return 0;
 }
 
-void pp_profile_trace_finish(uint64_t now)
+void pp_profile_trace_finish(uint64_t now, double ticks_per_second)
 {
     if (!pp_trace_active())
         return;
@@ -131,7 +131,7 @@ void pp_profile_trace_finish(uint64_t now)
         .n_metrics = pp_profile_g.n_ctr,
         .program = pp_profile_g.program,
         .t_end = now,
-        .ticks_per_second = pp_timer_ticks_per_second(),
+        .ticks_per_second = ticks_per_second > 0 ? ticks_per_second : pp_timer_ticks_per_second(),
         .wall_t0 = pp_profile_g.wall_init,
     };
     pp_trace_params_out params = {0};

@@ -338,6 +338,7 @@ pp_unified *pp_profile_unify_at(uint64_t now)
     u->n_counters = c.n_ctr;
     u->n_extra = pp_profile_extra_count();
     u->t_finalize = now;
+    u->ticks_per_second = pp_timer_ticks_per_second();
     for (uint32_t k = 0; k < c.n_ctr && k < PP_COUNTERS_MAX; k++)
         u->counter_names[k] = pp_counters_name((int)k);
     u->max_active_tasks = calloc(c.n_loc ? c.n_loc : 1, sizeof(uint64_t));

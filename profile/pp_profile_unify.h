@@ -48,6 +48,8 @@ typedef struct pp_unified {
     const char *counter_names[PP_COUNTERS_MAX];
     uint64_t *max_active_tasks; /* per location: the most task instances active at once */
     uint64_t t_finalize;        /* ticks */
+    double ticks_per_second;    /* the clock's rate at the end: the profile's and the
+                                   trace's seconds use this one (0: not known) */
     uint32_t n_extra;           /* extra metrics: the engine's first n_extra */
     pp_unified_location *locations; /* per location */
     char *strings;              /* storage of the locations' strings, freed with u */

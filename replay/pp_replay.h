@@ -1,18 +1,19 @@
 /* pompprof-replay: replays an OTF2 trace written by pompprof (doc/trace.md)
  * and prints what pompprof-timeline shows as one JSON document:
  *
- * - the breakdown of every thread's time into work, overhead and idleness
- *   (as POT defines them, adapted to POMP2 events);
+ * - the breakdown of every thread's time by its classes (pp_replay_class.c:
+ *   work, serial code, overhead and idleness as POT defines them adapted to
+ *   POMP2 events, MPI time, measurement);
  * - the task graph's work, span and parallelism with Cilkview's speedup
  *   bounds, and the span's path construct by construct;
  * - the data of the pictures (thread view, task view, ready tasks), in bins;
  * - on request, a Chrome trace (Trace Event JSON) of the same events.
  *
  * Events are replayed in time order across threads (OTF2's global event
- * reader).  Files: main (options, reading), model (threads, tasks,
- * categories, readiness), depend (the dependence graph of depend clauses),
- * span (the task graph), mpi (a hybrid trace's messages and collectives),
- * view (pictures), chrome, dot (Graphviz), json (output). */
+ * reader).  Files: main (options, reading), model (threads, tasks, classes,
+ * readiness), class (the breakdown's columns), depend (the dependence graph
+ * of depend clauses), span (the task graph), mpi (a hybrid trace's messages
+ * and collectives), view (pictures), chrome, dot (Graphviz), json (output). */
 #ifndef PP_REPLAY_H
 #define PP_REPLAY_H
 
@@ -28,7 +29,7 @@ enum pp_replay_kind {
     PP_RK_CREATE,    /* task creation */
     PP_RK_SCHED,     /* barrier, implicit barrier, taskwait: scheduling points */
     PP_RK_TASKWAIT,  /* (a scheduling point too) */
-    PP_RK_SYNC,      /* waiting for a critical section, lock, ordered, single */
+    PP_RK_SYNC,      /* waiting for a critical section, lock, ordered */
     PP_RK_FLUSH,     /* pompprof's trace flush */
     PP_RK_PROGRAM,   /* the program's root region */
     PP_RK_MPI        /* an MPI function (paradigm MPI) */
@@ -40,17 +41,27 @@ typedef struct pp_replay_region {
     int depend; /* a task construct (or its creation) with depend clauses */
 } pp_replay_region;
 
-/* ---- the breakdown's categories ----------------------------------------------- */
+/* ---- the classes of a thread's time (pp_replay_class.c) ------------------------ */
 
+/* What a thread does at a moment (doc/trace.md, "One classification of a
+ * thread's time"); the breakdown's columns are made of these and of whether
+ * a task was ready (pp_replay_class.c).  A class is added here and in the
+ * table there. */
 enum pp_replay_cat {
-    PP_CAT_OFF = 0,       /* the thread is in no team (not measured) */
-    PP_CAT_WORK_TASK,
-    PP_CAT_WORK_IMPLICIT,
-    PP_CAT_CREATE,
+    PP_CAT_OFF = 0,       /* a worker in no team (not measured) */
+    PP_CAT_WORK_TASK,     /* an explicit task runs its own code (functions included) */
+    PP_CAT_WORK_IMPLICIT, /* an implicit task runs its own code */
+    PP_CAT_SERIAL,        /* outside any team: the program's serial code */
+    PP_CAT_CREATE,        /* task creation */
+    PP_CAT_FORKJOIN,      /* from a fork to the team's begin, from its end to the join,
+                             and a member's wait for the team's slowest (pp_replay_team_gaps) */
     PP_CAT_SCHED,         /* at a scheduling point, no task running */
-    PP_CAT_SYNC,
-    PP_CAT_FLUSH,
-    PP_CAT_MPI,           /* in an MPI call: a category of its own (pp_replay_mpi.c) */
+    PP_CAT_SYNC,          /* blocked: critical section, lock, ordered */
+    PP_CAT_MEASURE,       /* pompprof's own: the trace's start and flushes */
+    PP_CAT_MPI_TRANSFER,  /* in an MPI call (paradigm MPI), not found waiting */
+    PP_CAT_MPI_WAIT,      /* in an MPI call, waiting for a partner: known only once the
+                             partner is seen, so pp_replay_mpi.c moves it out of
+                             PP_CAT_MPI_TRANSFER at the end (pp_replay_class_move) */
     PP_CAT_N
 };
 
@@ -142,10 +153,10 @@ struct pp_replay_task {
     pp_replay_task *parent;    /* the creating task (referenced) */
     uint32_t live_children;
     uint32_t refs;             /* the id table, children, the location */
-    /* the task graph */
-    uint64_t span;
+    /* the task graph; rspan: the same path's work inside the task region only */
+    uint64_t span, rspan;
     pp_replay_seg *seg;
-    uint64_t child_max;
+    uint64_t child_max, child_rmax;
     pp_replay_seg *child_max_seg;
     pp_replay_team *team;      /* the team whose barriers wait for it */
     uint32_t episode;          /* its team's barrier episode */
@@ -167,7 +178,7 @@ struct pp_replay_task {
     uint32_t dep_open;         /* predecessors not completed */
     uint32_t wait_open;        /* a taskwait depend's predecessors not completed */
     uint64_t t_ready;
-    uint64_t dep_span, wait_span;
+    uint64_t dep_span, wait_span, dep_rspan, wait_rspan;
     pp_replay_seg *dep_seg, *wait_seg;
     pp_replay_succ *succ;
     uint32_t n_succ, cap_succ;
@@ -176,19 +187,29 @@ struct pp_replay_task {
     uint64_t work;             /* its own work */
 };
 
-/* An instance of a thread team. */
+/* An instance of a thread team, made at its fork (a worker may begin it
+ * before the thread that forked it does). */
+#define PP_REPLAY_NO_COMM UINT32_MAX /* a team no member has begun yet */
 struct pp_replay_team {
     uint32_t comm;
     uint32_t requested, members, left;
-    uint64_t fork_span;
+    uint64_t fork_span, fork_rspan;
     pp_replay_seg *fork_seg;
     struct {
         uint32_t tag;
-        uint64_t max;
+        uint64_t max, rmax;
         pp_replay_seg *seg;
     } ep[4];                   /* barrier episodes (at most two are live) */
     pp_replay_team *next_open;
     uint32_t refs;
+    /* the fork/join gaps (ompP's rule, as pompprof-report's): each member's time in
+     * the team, the longest, and when the last member ended */
+    uint64_t own_max, end_max;
+    struct pp_replay_member {
+        uint32_t loc;
+        uint64_t own;
+    } *workers;                /* the members that did not fork it */
+    uint32_t n_workers;
 };
 
 typedef struct pp_replay_level {
@@ -196,6 +217,7 @@ typedef struct pp_replay_level {
     pp_replay_task *implicit;
     pp_replay_task *resume;
     int forked; /* this thread forked the team */
+    uint64_t begin;
 } pp_replay_level;
 
 typedef struct pp_replay_loc {
@@ -210,19 +232,17 @@ typedef struct pp_replay_loc {
     uint32_t label;          /* the current segment's label (pictures) */
     uint64_t since;
     uint64_t acc[PP_CAT_N][PP_READY_N]; /* ticks inside the window */
-    int fork_pending;
     int in_fork_join;        /* between a fork and its team's begin, or the team's end and
                                 the join: the runtime starts or ends the team */
-    uint32_t fork_threads;
-    pp_replay_seg *fork_seg;
-    uint64_t fork_span;
+    pp_replay_team *fork_team; /* forked here, not begun here yet (referenced) */
     uint64_t events;
     /* a hybrid trace (pp_replay_mpi.c) */
     uint32_t rank;           /* its location group: the rank of a job */
     char *name;              /* as the trace names it ("rank 1 thread 0", "thread 3") */
     uint64_t mpi_since;      /* the start of its current MPI call */
     uint64_t coll_begin;     /* its current collective's begin */
-    uint64_t mpi_wait;       /* ticks in the window its MPI calls waited (late sender, ...) */
+    uint64_t mpi_wait;       /* ticks in the window its MPI calls waited (late sender, ...):
+                                moved to PP_CAT_MPI_WAIT by pp_replay_mpi_finish */
 } pp_replay_loc;
 
 /* ---- the whole replay -------------------------------------------------------------------- */
@@ -257,9 +277,16 @@ typedef struct pp_replay {
     pp_replay_task **table;
     uint64_t table_cap, table_n;
     pp_replay_team *open_teams;
-    /* task graph */
+    /* task graph: work and span count only work inside the window */
     uint64_t work;
     uint64_t span;
+    /* the task region's graph (from the first task's creation to the last task's end,
+     * inside the window): its work (and of that creation and serial code), the
+     * longest region span noted, and all of them as they were at the last task end */
+    uint64_t first_create, last_end;
+    uint64_t rwork, rwork_create, rwork_serial, rspan;
+    uint64_t end_rwork, end_rwork_create, end_rwork_serial, end_rspan;
+    int last_end_after_window;
     pp_replay_seg *span_seg;
     uint64_t n_tasks, n_depend_tasks; /* depend tasks: those of unknown dependences */
     uint8_t *depend_construct; /* region id -> a task of unknown dependences ran or waited */
@@ -310,6 +337,25 @@ void pp_replay_check_tied(pp_replay *r, pp_replay_task *t, uint64_t now);
 void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
 void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
 void pp_replay_finish(pp_replay *r, uint64_t t);
+/* The team is gone: its members' fork/join gaps (pp_replay_class.c). */
+void pp_replay_team_gaps(pp_replay *r, const pp_replay_team *team);
+
+/* class: the breakdown of acc (ticks per class and readiness) as JSON
+ * members ("time": ..., "work": ..., ...), the one place that says which
+ * columns a class makes. */
+void pp_replay_breakdown_print(FILE *out, const pp_replay *r,
+                               const uint64_t acc[PP_CAT_N][PP_READY_N]);
+/* Whether every measured (class, readiness) pair is in exactly one column,
+ * and the classes pp_replay_class_move moves between are columns of any
+ * readiness: 0. */
+int pp_replay_class_check(void);
+/* Up to ticks of acc's class `from` become class `to` (time whose class is
+ * known only later: an MPI call's waiting, once its partner is seen); returns
+ * the ticks moved. */
+uint64_t pp_replay_class_move(uint64_t acc[PP_CAT_N][PP_READY_N], int from, int to,
+                              uint64_t ticks);
+/* The ticks of the columns named key (as printed) in acc. */
+uint64_t pp_replay_breakdown_value(const uint64_t acc[PP_CAT_N][PP_READY_N], const char *key);
 /* The label of what location l does now (pictures). */
 uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l);
 /* The task l runs now (its implicit one between tasks). */
@@ -365,7 +411,10 @@ int pp_replay_on_path(const uint32_t *chain, uint32_t n, uint32_t a, uint32_t b)
  * pair of constructs (how many, the predecessors' work, on the path). */
 typedef struct pp_replay_pair {
     uint32_t from, to;
-    uint64_t count, weight;
+    uint64_t count;  /* dependences */
+    uint64_t weight; /* the predecessors' work, each predecessor once */
+    uint64_t preds;  /* distinct predecessor instances */
+    uint32_t pred;   /* (while collapsing: the predecessor instance) */
     int on_path;
 } pp_replay_pair;
 typedef struct pp_replay_collapsed {
@@ -386,10 +435,19 @@ void pp_replay_collapsed_free(pp_replay_collapsed *c);
 void pp_replay_graph_print(FILE *out, const pp_replay *r, uint32_t max_instances);
 
 /* span */
-/* Task t did the work from tick a to tick b on location loc. */
+/* Task t did the work from tick a to tick b on location loc; only its part
+ * inside the window counts (--from/--to restrict the graph too); region: its
+ * part inside the task region. */
 static inline void pp_replay_span_work(pp_replay *r, pp_replay_task *t, uint64_t a, uint64_t b,
-                                       uint32_t loc)
+                                       uint32_t loc, uint64_t region)
 {
+    t->rspan += region;
+    if (a < r->from)
+        a = r->from;
+    if (b > r->to)
+        b = r->to;
+    if (b <= a)
+        return;
     uint64_t dt = b - a;
     if (!t->seg->dur) {
         t->seg->t0 = a;
@@ -401,17 +459,18 @@ static inline void pp_replay_span_work(pp_replay *r, pp_replay_task *t, uint64_t
     t->seg->dur += dt;
     r->work += dt;
 }
-/* t's span becomes at least the one of (span, seg). */
-void pp_replay_span_join(pp_replay_task *t, uint64_t span, pp_replay_seg *seg);
+/* t's span becomes at least the one of (span, seg), its region span at least
+ * rspan. */
+void pp_replay_span_join(pp_replay_task *t, uint64_t span, uint64_t rspan, pp_replay_seg *seg);
 /* The fork-like point where t hands its span to something new: t's
  * segment is frozen and t continues in a new one; returns the frozen one
  * (referenced for the caller). */
 pp_replay_seg *pp_replay_span_split(pp_replay_task *t);
-void pp_replay_span_note(pp_replay *r, uint64_t span, pp_replay_seg *seg);
+void pp_replay_span_note(pp_replay *r, uint64_t span, uint64_t rspan, pp_replay_seg *seg);
 void pp_replay_barrier_enter(pp_replay_task *implicit);
 void pp_replay_barrier_leave(pp_replay_task *implicit);
 void pp_replay_team_contribute(pp_replay_team *team, uint32_t episode, uint64_t span,
-                               pp_replay_seg *seg);
+                               uint64_t rspan, pp_replay_seg *seg);
 
 /* view (pictures) */
 /* levels > 1: also levels - 1 finer resolutions of the thread view and the
@@ -439,6 +498,8 @@ enum {
     PP_LABEL_CREATE,
     PP_LABEL_FLUSH,
     PP_LABEL_UNDETERMINED,
+    PP_LABEL_SERIAL,
+    PP_LABEL_FORKJOIN,
     PP_LABEL_MPI,
     PP_LABEL_NONE
 };

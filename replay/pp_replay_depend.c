@@ -225,8 +225,11 @@ static void pp_replay_succ_add(pp_replay_task *pred, pp_replay_task *succ, int w
 
 /* The span of a completed predecessor reaches t (at its begin, or at the
  * end of its taskwait depend). */
-static void pp_replay_span_max(uint64_t *span, pp_replay_seg **seg, const pp_replay_task *pred)
+static void pp_replay_span_max(uint64_t *span, uint64_t *rspan, pp_replay_seg **seg,
+                               const pp_replay_task *pred)
 {
+    if (pred->rspan > *rspan)
+        *rspan = pred->rspan;
     if (*seg && pred->span <= *span)
         return;
     pp_replay_seg_ref(pred->seg);
@@ -266,9 +269,9 @@ uint32_t pp_replay_depend_add(pp_replay *r, pp_replay_task *parent, pp_replay_ta
             pp_replay_edge_add(r, p, task);
         if (p->completed) {
             if (task)
-                pp_replay_span_max(&task->dep_span, &task->dep_seg, p);
+                pp_replay_span_max(&task->dep_span, &task->dep_rspan, &task->dep_seg, p);
             else
-                pp_replay_span_max(&parent->wait_span, &parent->wait_seg, p);
+                pp_replay_span_max(&parent->wait_span, &parent->wait_rspan, &parent->wait_seg, p);
         } else {
             pp_replay_succ_add(p, waiter, task == NULL);
             open++;
@@ -288,11 +291,11 @@ void pp_replay_depend_complete(pp_replay *r, pp_replay_task *t, uint64_t now)
     for (uint32_t i = 0; i < n; i++) {
         pp_replay_task *s = succ[i].task;
         if (succ[i].wait) {
-            pp_replay_span_max(&s->wait_span, &s->wait_seg, t);
+            pp_replay_span_max(&s->wait_span, &s->wait_rspan, &s->wait_seg, t);
             if (s->wait_open && --s->wait_open == 0)
                 pp_replay_check_tied(r, s, now);
         } else {
-            pp_replay_span_max(&s->dep_span, &s->dep_seg, t);
+            pp_replay_span_max(&s->dep_span, &s->dep_rspan, &s->dep_seg, t);
             if (s->dep_open && --s->dep_open == 0)
                 pp_replay_task_ready(r, s, now);
         }

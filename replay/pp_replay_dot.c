@@ -5,8 +5,9 @@
  * the dependences; the span's path is drawn bold.  Beyond, the graph is
  * collapsed to constructs: a node per task construct (instances, total
  * work), an edge per pair of constructs with dependences between their
- * instances (how many, and the total work of the predecessors along them);
- * bold where the span's path passes. */
+ * instances (how many, from how many predecessor instances, and their work,
+ * each predecessor counted once however many successors it has there); bold
+ * where the span's path passes. */
 #include "replay/pp_replay.h"
 
 #include <stdlib.h>
@@ -112,7 +113,9 @@ static int pp_dot_pair_cmp(const void *a, const void *b)
     const pp_replay_pair *x = a, *y = b;
     if (x->from != y->from)
         return x->from < y->from ? -1 : 1;
-    return x->to < y->to ? -1 : x->to > y->to;
+    if (x->to != y->to)
+        return x->to < y->to ? -1 : 1;
+    return x->pred < y->pred ? -1 : x->pred > y->pred;
 }
 
 int pp_replay_collapse(const pp_replay *r, pp_replay_collapsed *c)
@@ -142,18 +145,27 @@ int pp_replay_collapse(const pp_replay *r, pp_replay_collapsed *c)
     uint64_t n_pairs = 0;
     for (uint64_t e = 0; e < r->n_edges; e++) {
         const pp_replay_edge *ed = &r->edges[e];
-        c->pairs[n_pairs++] = (pp_replay_pair){c->num[pp_dot_slot(r, r->insts[ed->from].label)],
-                                               c->num[pp_dot_slot(r, r->insts[ed->to].label)], 1,
-                                               r->insts[ed->from].work,
-                                               pp_replay_on_path(chain, n_chain, ed->from, ed->to)};
+        c->pairs[n_pairs++] = (pp_replay_pair){
+            .from = c->num[pp_dot_slot(r, r->insts[ed->from].label)],
+            .to = c->num[pp_dot_slot(r, r->insts[ed->to].label)],
+            .count = 1,
+            .weight = r->insts[ed->from].work,
+            .preds = 1,
+            .pred = ed->from,
+            .on_path = pp_replay_on_path(chain, n_chain, ed->from, ed->to)};
     }
+    /* per pair of constructs, its edges by predecessor: a predecessor's work
+     * counts once */
     qsort(c->pairs, n_pairs, sizeof *c->pairs, pp_dot_pair_cmp);
     uint64_t out = 0;
     for (uint64_t i = 0; i < n_pairs;) {
         pp_replay_pair p = c->pairs[i++];
         while (i < n_pairs && c->pairs[i].from == p.from && c->pairs[i].to == p.to) {
+            if (c->pairs[i].pred != c->pairs[i - 1].pred) {
+                p.weight += c->pairs[i].weight;
+                p.preds++;
+            }
             p.count++;
-            p.weight += c->pairs[i].weight;
             p.on_path |= c->pairs[i++].on_path;
         }
         c->pairs[out++] = p;
@@ -186,9 +198,9 @@ static void pp_dot_collapsed(FILE *f, const pp_replay *r)
     }
     for (uint64_t i = 0; i < c.n_pairs; i++) {
         const pp_replay_pair *p = &c.pairs[i];
-        fprintf(f, "  c%u -> c%u [label=\"%llu x, %.3g ms\"%s];\n", p->from, p->to,
-                (unsigned long long)p->count, 1e3 * pp_replay_seconds(r, p->weight),
-                p->on_path ? ", penwidth=3" : "");
+        fprintf(f, "  c%u -> c%u [label=\"%llu x from %llu tasks, %.3g ms\"%s];\n", p->from,
+                p->to, (unsigned long long)p->count, (unsigned long long)p->preds,
+                1e3 * pp_replay_seconds(r, p->weight), p->on_path ? ", penwidth=3" : "");
     }
     pp_replay_collapsed_free(&c);
 }

@@ -7,7 +7,8 @@
  * - "dependences": the dependence graph, one node per dependent task
  *   instance (construct, thread, created, ready, began, ended, work, on the
  *   path) and its edges, up to N instances; beyond, collapsed to task
- *   constructs as --dot does (pp_replay_collapse).
+ *   constructs as --dot does (pp_replay_collapse: an edge is [from, to,
+ *   dependences, the predecessors' work, predecessor instances, on the path]).
  * Constructs are indices into "constructs" (names), so that the file stays
  * small for long paths. */
 #include "replay/pp_replay.h"
@@ -114,7 +115,7 @@ static void pp_graph_collapsed(FILE *out, const pp_replay *r, pp_graph_names *g)
         const pp_replay_pair *p = &c.pairs[i];
         fprintf(out, "%s[%u,%u,%llu,", i ? ", " : "", p->from, p->to, (unsigned long long)p->count);
         pp_replay_json_seconds(out, pp_replay_seconds(r, p->weight));
-        fprintf(out, ",%d]", p->on_path);
+        fprintf(out, ",%llu,%d]", (unsigned long long)p->preds, p->on_path);
     }
     fprintf(out, "]}");
     if (ok)

@@ -92,8 +92,9 @@ static int pp_def_kind(OTF2_RegionRole role, OTF2_Paradigm paradigm, const char 
     case OTF2_REGION_ROLE_IMPLICIT_BARRIER: return PP_RK_SCHED;
     case OTF2_REGION_ROLE_TASK_WAIT: return PP_RK_TASKWAIT;
     case OTF2_REGION_ROLE_CRITICAL:
-    case OTF2_REGION_ROLE_ORDERED:
-    case OTF2_REGION_ROLE_SINGLE: return PP_RK_SYNC;
+    case OTF2_REGION_ROLE_ORDERED: return PP_RK_SYNC;
+    /* a single construct outside its block: user code, as pompprof-report counts it
+     * (no thread blocks there; the waiting is in its implicit barrier) */
     case OTF2_REGION_ROLE_WRAPPER:
         return paradigm == OTF2_PARADIGM_OPENMP ? PP_RK_SYNC : PP_RK_OTHER;
     case OTF2_REGION_ROLE_ARTIFICIAL:
@@ -635,55 +636,49 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
 
 /* ---- output ---------------------------------------------------------------------------- */
 
-/* mpi_wait: of the MPI time, the waiting (pp_replay_mpi.c) */
-static void pp_print_breakdown(FILE *out, const pp_replay *r, const uint64_t acc[PP_CAT_N][PP_READY_N],
-                               uint64_t mpi_wait)
+/* The threads' breakdowns summed. */
+static void pp_replay_total(const pp_replay *r, uint64_t total[PP_CAT_N][PP_READY_N])
 {
-    uint64_t cat[PP_CAT_N] = {0};
-    for (int c = 0; c < PP_CAT_N; c++)
-        for (int k = 0; k < PP_READY_N; k++)
-            cat[c] += acc[c][k];
-    uint64_t sched_sure = acc[PP_CAT_SCHED][PP_READY_SURE], sync_sure = acc[PP_CAT_SYNC][PP_READY_SURE];
-    uint64_t idle = acc[PP_CAT_SCHED][PP_READY_NONE] + acc[PP_CAT_SYNC][PP_READY_NONE];
-    uint64_t undet = acc[PP_CAT_SCHED][PP_READY_MAYBE] + acc[PP_CAT_SYNC][PP_READY_MAYBE];
-    uint64_t work = cat[PP_CAT_WORK_TASK] + cat[PP_CAT_WORK_IMPLICIT];
-    uint64_t overhead = cat[PP_CAT_CREATE] + sched_sure + sync_sure + cat[PP_CAT_FLUSH];
-    uint64_t mpi = cat[PP_CAT_MPI];
-    mpi_wait = mpi_wait < mpi ? mpi_wait : mpi;
-    struct {
-        const char *key;
-        uint64_t v;
-    } f[] = {
-        {"time", work + overhead + idle + undet + mpi},
-        {"work", work},
-        {"work_task", cat[PP_CAT_WORK_TASK]},
-        {"work_implicit", cat[PP_CAT_WORK_IMPLICIT]},
-        {"overhead", overhead},
-        {"overhead_create", cat[PP_CAT_CREATE]},
-        {"overhead_switch", sched_sure},
-        {"overhead_sync", sync_sure},
-        {"overhead_flush", cat[PP_CAT_FLUSH]},
-        {"idleness", idle},
-        {"undetermined", undet},
-        {"mpi", mpi},
-        {"mpi_wait", mpi_wait},
-        {"mpi_transfer", mpi - mpi_wait},
-    };
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        fprintf(out, "%s\"%s\": ", i ? ", " : "", f[i].key);
-        pp_replay_json_seconds(out, pp_replay_seconds(r, f[i].v));
-    }
+    memset(total, 0, sizeof(uint64_t) * PP_CAT_N * PP_READY_N);
+    for (uint32_t i = 0; i < r->n_locs; i++)
+        for (int c = 0; c < PP_CAT_N; c++)
+            for (int k = 0; k < PP_READY_N; k++)
+                total[c][k] += r->locs[i].acc[c][k];
+}
+
+/* The graph's work, span and parallelism, and what its work holds beyond the
+ * breakdown's work: serial code and task creation (the breakdown counts
+ * creation as overhead, the graph as work: a child exists once created). */
+static void pp_print_graph_figures(FILE *out, const pp_replay *r)
+{
+    uint64_t total[PP_CAT_N][PP_READY_N];
+    pp_replay_total(r, total);
+    double work = pp_replay_seconds(r, r->work), span = pp_replay_seconds(r, r->span);
+    fprintf(out, "\"from\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, r->from - r->offset));
+    fprintf(out, ", \"to\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, r->to - r->offset));
+    fprintf(out, ", \"work\": ");
+    pp_replay_json_seconds(out, work);
+    fprintf(out, ", \"work_creation\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, total[PP_CAT_CREATE][0] +
+                                                         total[PP_CAT_CREATE][1] +
+                                                         total[PP_CAT_CREATE][2]));
+    fprintf(out, ", \"work_serial\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, pp_replay_breakdown_value(
+                                                         (const uint64_t(*)[PP_READY_N])total,
+                                                         "serial")));
+    fprintf(out, ", \"span\": ");
+    pp_replay_json_seconds(out, span);
+    fprintf(out, ", \"parallelism\": ");
+    pp_replay_json_seconds(out, span > 0 ? work / span : 0);
 }
 
 static void pp_print_graph(FILE *out, pp_replay *r)
 {
     double work = pp_replay_seconds(r, r->work), span = pp_replay_seconds(r, r->span);
-    fprintf(out, "{\"work\": ");
-    pp_replay_json_seconds(out, work);
-    fprintf(out, ", \"span\": ");
-    pp_replay_json_seconds(out, span);
-    fprintf(out, ", \"parallelism\": ");
-    pp_replay_json_seconds(out, span > 0 ? work / span : 0);
+    fputc('{', out);
+    pp_print_graph_figures(out, r);
     fprintf(out, ", \"tasks\": %llu, \"depend_tasks\": %llu, \"dependent_tasks\": %llu, "
             "\"dependence_edges\": %llu, \"speedup\": [",
             (unsigned long long)r->n_tasks, (unsigned long long)r->n_depend_tasks,
@@ -738,6 +733,33 @@ static void pp_print_graph(FILE *out, pp_replay *r)
     fprintf(out, "]}");
 }
 
+/* The task region's graph: from the first task's creation to the last task's
+ * end, inside the window (pp_replay_region_mark took its figures then). */
+static void pp_print_region(FILE *out, const pp_replay *r)
+{
+    uint64_t from = r->first_create > r->from ? r->first_create : r->from;
+    if (!r->n_tasks || !r->first_create || from >= r->last_end) {
+        fprintf(out, "null");
+        return;
+    }
+    double work = pp_replay_seconds(r, r->end_rwork), span = pp_replay_seconds(r, r->end_rspan);
+    fprintf(out, "{\"from\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, from - r->offset));
+    fprintf(out, ", \"to\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, r->last_end - r->offset));
+    fprintf(out, ", \"work\": ");
+    pp_replay_json_seconds(out, work);
+    fprintf(out, ", \"work_creation\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, r->end_rwork_create));
+    fprintf(out, ", \"work_serial\": ");
+    pp_replay_json_seconds(out, pp_replay_seconds(r, r->end_rwork_serial));
+    fprintf(out, ", \"span\": ");
+    pp_replay_json_seconds(out, span);
+    fprintf(out, ", \"parallelism\": ");
+    pp_replay_json_seconds(out, span > 0 ? work / span : 0);
+    fprintf(out, ", \"tasks\": %llu}", (unsigned long long)r->n_tasks);
+}
+
 /* graph: with --graph N, the path's stretches and the dependence graph */
 static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph)
 {
@@ -756,7 +778,8 @@ static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph)
     fprintf(out, ", \"to\": ");
     pp_replay_json_seconds(out, pp_replay_seconds(r, r->to - r->offset));
     fprintf(out, "},\n \"threads\": [");
-    uint64_t total[PP_CAT_N][PP_READY_N] = {{0}}, total_wait = 0;
+    uint64_t total[PP_CAT_N][PP_READY_N];
+    pp_replay_total(r, total);
     for (uint32_t i = 0; i < r->n_locs; i++) {
         const pp_replay_loc *l = &r->locs[i];
         char name[32];
@@ -766,18 +789,11 @@ static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph)
         /* a job's locations are named by rank and thread; a process's by thread */
         pp_replay_json_string(out, r->job && l->name ? l->name : name);
         fputs(", ", out);
-        pp_print_breakdown(out, r, (const uint64_t(*)[PP_READY_N])l->acc, l->mpi_wait);
+        pp_replay_breakdown_print(out, r, (const uint64_t(*)[PP_READY_N])l->acc);
         fputc('}', out);
-        for (int c = 0; c < PP_CAT_N; c++)
-            for (int k = 0; k < PP_READY_N; k++)
-                total[c][k] += l->acc[c][k];
-        uint64_t mpi = 0;
-        for (int k = 0; k < PP_READY_N; k++)
-            mpi += l->acc[PP_CAT_MPI][k];
-        total_wait += l->mpi_wait < mpi ? l->mpi_wait : mpi;
     }
     fprintf(out, "],\n \"total\": {");
-    pp_print_breakdown(out, r, (const uint64_t(*)[PP_READY_N])total, total_wait);
+    pp_replay_breakdown_print(out, r, (const uint64_t(*)[PP_READY_N])total);
     fprintf(out, "},\n \"depend\": {\"tasks\": %llu, \"constructs\": [",
             (unsigned long long)r->n_depend_tasks);
     int first = 1;
@@ -813,6 +829,8 @@ static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph)
     pp_replay_mpi_print(out, r, r->view != NULL);
     fprintf(out, ",\n \"graph\": ");
     pp_print_graph(out, r);
+    fprintf(out, ",\n \"task_region\": ");
+    pp_print_region(out, r);
     if (r->view) {
         fprintf(out, ",\n \"pictures\": ");
         pp_replay_view_print(r->view, r, out);
@@ -895,6 +913,8 @@ int main(int argc, char **argv)
     if ((unsigned long long)bins << (2 * (levels - 1)) > 4000000ull)
         pp_replay_die("--bins %lu with --levels %lu: the finest level would have more than "
                       "4000000 bins", bins, levels);
+    if (pp_replay_class_check() != 0)
+        pp_replay_die("internal error: the breakdown's columns do not cover every class once");
     pp_replay_options opt = {from,     to,       (uint32_t)bins, (uint32_t)instances,
                              (uint32_t)levels, pictures, chrome};
     pp_replay_read(&r, path, &opt);

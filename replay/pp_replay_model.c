@@ -1,20 +1,24 @@
 /* The replay's model of the run: what every thread does at each moment and
  * which tasks are ready, driven by the events in time order.
  *
- * A thread's time falls into one category at a time (pp_replay_cat): its
- * current task runs user code (work, of an explicit or an implicit task),
- * creates a task, waits at a scheduling point, waits for a critical
- * section or lock, or flushes the trace.  Time that is not work is overhead
- * while a task is ready and idleness otherwise (POT's definition); task
- * creation and flushes count as overhead always (task management and
- * measurement).  "Ready" means created and not begun, or suspended in a
- * taskwait whose children have all completed (that one is ready only for
- * its own thread: tasks are tied).  A task with depend clauses that was
- * created and not begun may or may not be ready: time that depends on it is
+ * A thread's time falls into one class at a time (pp_replay_cat; doc/trace.md
+ * says what each holds, pp_replay_class.c how they make the breakdown's
+ * columns): outside any team it runs the program's serial code; between a
+ * fork and its team's begin (a team's end and the join) the runtime starts
+ * (ends) the team; in a team its current task runs user code (work, of an
+ * explicit or an implicit task), creates a task, waits at a scheduling point
+ * or for a critical section or lock; and the trace's own start and flushes
+ * are measurement, whatever the thread was doing.  Waiting is overhead while
+ * a task is ready and idleness otherwise (POT's definition); task creation
+ * and fork/join count as overhead always (task and thread management).
+ * "Ready" means created and not begun, or suspended in a taskwait whose
+ * children have all completed (that one is ready only for its own thread:
+ * tasks are tied).  A task with depend clauses that was created and not
+ * begun may or may not be ready: time that depends on it is
  * "undetermined", never guessed.
  *
  * Accounting is lazy: a thread's time since its last change is settled
- * (pp_replay_settle) before anything that changes its category or its
+ * (pp_replay_settle) before anything that changes its class or its
  * readiness; a change of the global readiness settles every thread. */
 #include "replay/pp_replay.h"
 
@@ -93,7 +97,8 @@ static void pp_replay_table_remove(pp_replay *r, uint64_t id)
 
 /* ---- tasks ------------------------------------------------------------------------- */
 
-static pp_replay_task *pp_replay_task_new(uint64_t id, pp_replay_seg *pred, uint64_t span)
+static pp_replay_task *pp_replay_task_new(uint64_t id, pp_replay_seg *pred, uint64_t span,
+                                         uint64_t rspan)
 {
     pp_replay_task *t = calloc(1, sizeof *t);
     if (!t) {
@@ -104,6 +109,7 @@ static pp_replay_task *pp_replay_task_new(uint64_t id, pp_replay_seg *pred, uint
     t->label = PP_LABEL_NONE;
     t->create_region = UINT32_MAX;
     t->span = span;
+    t->rspan = rspan;
     t->seg = pp_replay_seg_new(pred, PP_LABEL_NONE);
     t->refs = 1;
     t->instance = -1;
@@ -168,16 +174,25 @@ static int pp_replay_cat_of(const pp_replay *r, const pp_replay_loc *l)
 {
     if (l->n_levels == 0 && l->initial->depth == 0)
         return PP_CAT_OFF;
-    const pp_replay_task *t = l->cur;
-    if (!t || l->in_fork_join)
+    const pp_replay_task *t = l->cur ? l->cur : pp_replay_implicit(l);
+    int kind = pp_replay_top_kind(r, t);
+    if (kind == PP_RK_FLUSH)
+        return PP_CAT_MEASURE;
+    /* in serial code too: an MPI call is MPI time wherever it is (a profile's
+     * classification takes MPI regions first as well) */
+    if (kind == PP_RK_MPI)
+        return PP_CAT_MPI_TRANSFER;
+    if (l->in_fork_join)
+        return PP_CAT_FORKJOIN;
+    if (l->n_levels == 0)
+        return PP_CAT_SERIAL;
+    if (!l->cur)
         return PP_CAT_SCHED;
-    switch (pp_replay_top_kind(r, t)) {
+    switch (kind) {
     case PP_RK_CREATE: return PP_CAT_CREATE;
     case PP_RK_SCHED:
     case PP_RK_TASKWAIT: return PP_CAT_SCHED;
     case PP_RK_SYNC: return PP_CAT_SYNC;
-    case PP_RK_FLUSH: return PP_CAT_FLUSH;
-    case PP_RK_MPI: return PP_CAT_MPI;
     default: return t->is_explicit ? PP_CAT_WORK_TASK : PP_CAT_WORK_IMPLICIT;
     }
 }
@@ -196,9 +211,12 @@ uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l)
     case PP_CAT_WORK_TASK: return l->cur->label;
     case PP_CAT_WORK_IMPLICIT:
         return l->cur->depth ? l->cur->stack[l->cur->depth - 1].region : l->cur->label;
+    case PP_CAT_SERIAL: return PP_LABEL_SERIAL;
     case PP_CAT_CREATE: return PP_LABEL_CREATE;
-    case PP_CAT_FLUSH: return PP_LABEL_FLUSH;
-    case PP_CAT_MPI: return PP_LABEL_MPI;
+    case PP_CAT_FORKJOIN: return PP_LABEL_FORKJOIN;
+    case PP_CAT_MEASURE: return PP_LABEL_FLUSH;
+    case PP_CAT_MPI_TRANSFER:
+    case PP_CAT_MPI_WAIT: return PP_LABEL_MPI;
     case PP_CAT_SCHED:
     case PP_CAT_SYNC:
         if (ready == PP_READY_SURE)
@@ -220,9 +238,24 @@ static void pp_replay_settle(pp_replay *r, pp_replay_loc *l, uint64_t t)
     uint64_t lo = a > r->from ? a : r->from, hi = t < r->to ? t : r->to;
     if (hi > lo)
         l->acc[l->cat][pp_replay_ready_class(r, l)] += hi - lo;
-    if (l->cur && (l->cat == PP_CAT_WORK_TASK || l->cat == PP_CAT_WORK_IMPLICIT ||
-                   l->cat == PP_CAT_CREATE))
-        pp_replay_span_work(r, l->cur, a, t, l->index);
+    /* the graph's work: the breakdown's work, serial code and task creation (a
+     * child exists only once created); its part in the task region (from the
+     * first task's creation on) goes to the region's graph too */
+    if (l->cat == PP_CAT_WORK_TASK || l->cat == PP_CAT_WORK_IMPLICIT || l->cat == PP_CAT_CREATE ||
+        l->cat == PP_CAT_SERIAL) {
+        uint64_t region = 0;
+        if (r->first_create) {
+            uint64_t rf = r->first_create > r->from ? r->first_create : r->from;
+            uint64_t rlo = a > rf ? a : rf;
+            if (hi > rlo) {
+                region = hi - rlo;
+                r->rwork += region;
+                r->rwork_create += l->cat == PP_CAT_CREATE ? region : 0;
+                r->rwork_serial += l->cat == PP_CAT_SERIAL ? region : 0;
+            }
+        }
+        pp_replay_span_work(r, l->cur ? l->cur : pp_replay_implicit(l), a, t, l->index, region);
+    }
     if (r->view)
         pp_replay_view_segment(r->view, r, l->index, a, t, pp_replay_label(r, l));
 }
@@ -310,7 +343,7 @@ int pp_replay_model_init(pp_replay *r)
     for (uint32_t i = 0; i < r->n_locs; i++) {
         pp_replay_loc *l = &r->locs[i];
         l->index = i;
-        l->initial = pp_replay_task_new(0, NULL, 0);
+        l->initial = pp_replay_task_new(0, NULL, 0, 0);
         l->initial->loc = l;
         l->initial->label = r->program_region;
         l->initial->seg->label = r->program_region;
@@ -415,13 +448,13 @@ void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
         if (kind == PP_RK_TASKWAIT && task->in_wait_depend) {
             /* it waited for its predecessors only */
             task->in_wait_depend = 0;
-            pp_replay_span_join(task, task->wait_span, task->wait_seg);
-            task->wait_span = 0;
+            pp_replay_span_join(task, task->wait_span, task->wait_rspan, task->wait_seg);
+            task->wait_span = task->wait_rspan = 0;
             pp_replay_seg_unref(task->wait_seg);
             task->wait_seg = NULL;
         } else if (kind == PP_RK_TASKWAIT) {
-            pp_replay_span_join(task, task->child_max, task->child_max_seg);
-            task->child_max = 0;
+            pp_replay_span_join(task, task->child_max, task->child_rmax, task->child_max_seg);
+            task->child_max = task->child_rmax = 0;
             pp_replay_seg_unref(task->child_max_seg);
             task->child_max_seg = NULL;
         } else if (kind == PP_RK_SCHED && l->n_levels &&
@@ -432,62 +465,79 @@ void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
     pp_replay_update(r, l);
 }
 
+static void pp_replay_team_release(pp_replay *r, pp_replay_team *team);
+
+static pp_replay_team *pp_replay_team_new(pp_replay *r, uint32_t comm, uint32_t requested)
+{
+    pp_replay_team *team = calloc(1, sizeof *team);
+    if (!team) {
+        fprintf(stderr, "pompprof-replay: out of memory\n");
+        exit(1);
+    }
+    team->comm = comm;
+    team->requested = requested;
+    team->next_open = r->open_teams;
+    r->open_teams = team;
+    return team;
+}
+
+/* The team is made at the fork: its members begin it in any order (on a busy
+ * machine a worker may begin it long before the thread that forked it). */
 void pp_replay_fork(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t threads)
 {
     pp_replay_settle(r, l, t);
     pp_replay_task *task = l->cur ? l->cur : pp_replay_implicit(l);
-    pp_replay_seg_unref(l->fork_seg);
-    l->fork_seg = pp_replay_span_split(task);
-    l->fork_span = task->span;
-    l->fork_threads = threads;
-    l->fork_pending = 1;
+    /* a fork without a num_threads clause records 0: the team's size is not known,
+     * any worker of the construct may join it */
+    pp_replay_team *team = pp_replay_team_new(r, PP_REPLAY_NO_COMM, threads ? threads : UINT32_MAX);
+    team->fork_seg = pp_replay_span_split(task); /* the reference moves to the team */
+    team->fork_span = task->span;
+    team->fork_rspan = task->rspan;
+    team->refs = 1; /* the forking thread's, until it begins the team */
+    if (l->fork_team)
+        pp_replay_team_release(r, l->fork_team);
+    l->fork_team = team;
     l->in_fork_join = 1;
     pp_replay_update(r, l);
 }
 
-static pp_replay_team *pp_replay_team_find(pp_replay *r, pp_replay_loc *l, uint32_t comm)
+/* The team l begins (comm: its communicator); *forked: l forked it (its
+ * reference from the fork becomes the member's). */
+static pp_replay_team *pp_replay_team_find(pp_replay *r, pp_replay_loc *l, uint32_t comm,
+                                           int *forked)
 {
-    if (l->fork_pending) {
-        l->fork_pending = 0;
-        pp_replay_team *team = calloc(1, sizeof *team);
-        if (!team)
-            return NULL;
+    pp_replay_team *team = l->fork_team;
+    *forked = team != NULL;
+    if (team) {
+        l->fork_team = NULL;
         team->comm = comm;
-        team->requested = l->fork_threads ? l->fork_threads : 1;
-        team->fork_span = l->fork_span;
-        team->fork_seg = l->fork_seg; /* the reference moves */
-        l->fork_seg = NULL;
-        team->next_open = r->open_teams;
-        r->open_teams = team;
         return team;
     }
     /* a worker: the most recent team of this communicator still short of
      * members (nested teams of the same construct could be told apart only
-     * by their timing: doc/trace.md) */
-    for (pp_replay_team *team = r->open_teams; team; team = team->next_open)
+     * by their timing: doc/trace.md), else the most recent team no member
+     * has begun yet */
+    for (team = r->open_teams; team; team = team->next_open)
         if (team->comm == comm && team->members < team->requested)
             return team;
-    pp_replay_team *team = calloc(1, sizeof *team);
-    if (team) {
-        team->comm = comm;
-        team->requested = UINT32_MAX;
-    }
-    return team;
+    for (team = r->open_teams; team; team = team->next_open)
+        if (team->comm == PP_REPLAY_NO_COMM && team->members < team->requested) {
+            team->comm = comm;
+            return team;
+        }
+    return pp_replay_team_new(r, comm, UINT32_MAX);
 }
 
 void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t comm)
 {
     pp_replay_settle(r, l, t);
-    int forked = l->fork_pending;
+    int forked;
     l->in_fork_join = 0;
-    pp_replay_team *team = pp_replay_team_find(r, l, comm);
-    if (!team) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
+    pp_replay_team *team = pp_replay_team_find(r, l, comm, &forked);
     team->members++;
     team->left++;
-    team->refs++;
+    if (!forked)
+        team->refs++;
     if (l->n_levels == l->cap_levels) {
         l->cap_levels = l->cap_levels ? 2 * l->cap_levels : 4;
         l->levels = realloc(l->levels, l->cap_levels * sizeof *l->levels);
@@ -496,13 +546,14 @@ void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t c
             exit(1);
         }
     }
-    pp_replay_task *implicit = pp_replay_task_new(0, team->fork_seg, team->fork_span);
+    pp_replay_task *implicit =
+        pp_replay_task_new(0, team->fork_seg, team->fork_span, team->fork_rspan);
     implicit->team = team;
     implicit->loc = l;
     implicit->frag_start = t;
     pp_replay_task *resume = l->cur ? l->cur : pp_replay_implicit(l);
     resume->refs++;
-    l->levels[l->n_levels++] = (pp_replay_level){team, implicit, resume, forked};
+    l->levels[l->n_levels++] = (pp_replay_level){team, implicit, resume, forked, t};
     l->cur = implicit;
     pp_replay_update(r, l);
 }
@@ -520,7 +571,29 @@ static void pp_replay_team_release(pp_replay *r, pp_replay_team *team)
     pp_replay_seg_unref(team->fork_seg);
     for (int i = 0; i < 4; i++)
         pp_replay_seg_unref(team->ep[i].seg);
+    pp_replay_team_gaps(r, team);
+    free(team->workers);
     free(team);
+}
+
+/* A member's time in the team, for its fork/join gap (pp_replay_team_gaps). */
+static void pp_replay_team_member_end(pp_replay_team *team, const pp_replay_loc *l,
+                                      const pp_replay_level *lv, uint64_t t)
+{
+    uint64_t own = t > lv->begin ? t - lv->begin : 0;
+    if (own > team->own_max)
+        team->own_max = own;
+    if (t > team->end_max)
+        team->end_max = t;
+    if (lv->forked)
+        return;
+    struct pp_replay_member *w = realloc(team->workers, (team->n_workers + 1) * sizeof *w);
+    if (!w) {
+        fprintf(stderr, "pompprof-replay: out of memory\n");
+        exit(1);
+    }
+    w[team->n_workers++] = (struct pp_replay_member){l->index, own};
+    team->workers = w;
 }
 
 void pp_replay_team_end(pp_replay *r, pp_replay_loc *l, uint64_t t)
@@ -529,12 +602,13 @@ void pp_replay_team_end(pp_replay *r, pp_replay_loc *l, uint64_t t)
     if (l->n_levels == 0)
         return;
     pp_replay_level lv = l->levels[--l->n_levels];
+    pp_replay_team_member_end(lv.team, l, &lv, t);
     pp_replay_task *implicit = lv.implicit;
-    pp_replay_span_note(r, implicit->span, implicit->seg);
+    pp_replay_span_note(r, implicit->span, implicit->rspan, implicit->seg);
     /* the task that forked continues after the whole team (all of it passed
      * the closing implicit barrier, so this implicit task's span is the
      * team's) */
-    pp_replay_span_join(lv.resume, implicit->span, implicit->seg);
+    pp_replay_span_join(lv.resume, implicit->span, implicit->rspan, implicit->seg);
     if (implicit->id) {
         pp_replay_table_remove(r, implicit->id);
         pp_replay_task_unref(implicit); /* the table's reference */
@@ -629,7 +703,7 @@ void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
     pp_replay_settle(r, l, t);
     pp_replay_task *creator = l->cur ? l->cur : pp_replay_implicit(l);
     pp_replay_seg *frozen = pp_replay_span_split(creator);
-    pp_replay_task *task = pp_replay_task_new(id, frozen, creator->span);
+    pp_replay_task *task = pp_replay_task_new(id, frozen, creator->span, creator->rspan);
     pp_replay_seg_unref(frozen);
     task->is_explicit = 1;
     task->parent = creator;
@@ -637,6 +711,8 @@ void pp_replay_task_create(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
     creator->live_children++;
     task->t_create = t;
     task->create_loc = l->index;
+    if (!r->first_create || t < r->first_create)
+        r->first_create = t;
     if (creator->depth) {
         uint32_t top = creator->stack[creator->depth - 1].region;
         if (top < r->n_regions && r->regions[top].kind == PP_RK_CREATE) {
@@ -700,7 +776,7 @@ void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
                                    NULL, 0);
         task->counted = 0;
         /* it begins after its predecessors' ends */
-        pp_replay_span_join(task, task->dep_span, task->dep_seg);
+        pp_replay_span_join(task, task->dep_span, task->dep_rspan, task->dep_seg);
         if (task->inst) {
             r->insts[task->inst - 1].t_begin = t;
             r->insts[task->inst - 1].loc = l->index;
@@ -717,6 +793,36 @@ void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t 
     pp_replay_update(r, l);
 }
 
+/* A task ended at t: the task region may end here.  Its graph as it is now
+ * (every thread's work settled up to t): the longest region span reached,
+ * by a task that ended or by one that runs on (an implicit task, suspended
+ * or running), and the region's work.  After the window's end the region
+ * ends with the window: pp_replay_region_end takes the final figures. */
+static void pp_replay_region_mark(pp_replay *r, uint64_t t)
+{
+    if (t > r->to) {
+        r->last_end_after_window = 1;
+        return;
+    }
+    pp_replay_settle_all(r, t);
+    uint64_t s = r->rspan;
+    for (uint32_t i = 0; i < r->n_locs; i++) {
+        const pp_replay_loc *l = &r->locs[i];
+        for (uint32_t k = 0; k < l->n_levels; k++)
+            if (l->levels[k].implicit->rspan > s)
+                s = l->levels[k].implicit->rspan;
+        if (l->cur && l->cur->rspan > s)
+            s = l->cur->rspan;
+        if (l->initial->rspan > s)
+            s = l->initial->rspan;
+    }
+    r->last_end = t;
+    r->end_rspan = s;
+    r->end_rwork = r->rwork;
+    r->end_rwork_create = r->rwork_create;
+    r->end_rwork_serial = r->rwork_serial;
+}
+
 void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id)
 {
     pp_replay_settle(r, l, t);
@@ -725,7 +831,7 @@ void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_
         return;
     pp_replay_switch_out(r, l, task, t);
     task->completed = 1;
-    pp_replay_span_note(r, task->span, task->seg);
+    pp_replay_span_note(r, task->span, task->rspan, task->seg);
     if (task->inst) {
         r->insts[task->inst - 1].t_end = t;
         r->insts[task->inst - 1].work = task->work;
@@ -734,6 +840,8 @@ void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_
     pp_replay_depend_complete(r, task, t);
     pp_replay_task *parent = task->parent;
     if (parent) {
+        if (task->rspan > parent->child_rmax)
+            parent->child_rmax = task->rspan;
         if (task->span > parent->child_max) {
             parent->child_max = task->span;
             pp_replay_seg_ref(task->seg);
@@ -744,7 +852,7 @@ void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_
             parent->live_children--;
     }
     if (task->team) {
-        pp_replay_team_contribute(task->team, task->episode, task->span, task->seg);
+        pp_replay_team_contribute(task->team, task->episode, task->span, task->rspan, task->seg);
         pp_replay_team_release(r, task->team);
         task->team = NULL;
     }
@@ -754,6 +862,7 @@ void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_
     pp_replay_table_remove(r, id);
     pp_replay_task_unref(task);
     pp_replay_update(r, l);
+    pp_replay_region_mark(r, t);
 }
 
 void pp_replay_finish(pp_replay *r, uint64_t t)
@@ -765,11 +874,20 @@ void pp_replay_finish(pp_replay *r, uint64_t t)
     for (uint32_t i = 0; i < r->n_locs; i++) {
         pp_replay_loc *l = &r->locs[i];
         for (uint32_t k = 0; k < l->n_levels; k++)
-            pp_replay_span_note(r, l->levels[k].implicit->span, l->levels[k].implicit->seg);
+            pp_replay_span_note(r, l->levels[k].implicit->span, l->levels[k].implicit->rspan,
+                                l->levels[k].implicit->seg);
         if (l->cur) {
-            pp_replay_span_note(r, l->cur->span, l->cur->seg);
+            pp_replay_span_note(r, l->cur->span, l->cur->rspan, l->cur->seg);
             pp_replay_switch_out(r, l, l->cur, t);
         }
-        pp_replay_span_note(r, l->initial->span, l->initial->seg);
+        pp_replay_span_note(r, l->initial->span, l->initial->rspan, l->initial->seg);
+    }
+    /* a task region that goes on past the window's end ends with it */
+    if (r->first_create && (!r->last_end || r->last_end_after_window)) {
+        r->last_end = r->to;
+        r->end_rspan = r->rspan;
+        r->end_rwork = r->rwork;
+        r->end_rwork_create = r->rwork_create;
+        r->end_rwork_serial = r->rwork_serial;
     }
 }

@@ -1,13 +1,16 @@
 /* A hybrid trace's MPI part in the replay (doc/trace.md, "One timeline"):
  *
- * - time in an MPI call is a category of its own, neither work nor overhead
- *   nor idleness (pp_replay_model.c puts it there);
+ * - time in an MPI call is a class of its own, neither work nor overhead
+ *   nor idleness (pp_replay_model.c classes it as transfer);
  * - of it, waiting: a receive (MPI_Recv, or the call that completes an
  *   MPI_Irecv) that started before the matching send started waits until
  *   then (a late sender); a collective waits for the members it needs: all
  *   of them (barrier, all-to-all, all-reduce ...), the root (broadcast,
  *   scatter), the other members for the root (gather, reduce), the lower
- *   ranks (scan); the rest of the MPI time is transfer;
+ *   ranks (scan).  That is known only once the partner is seen (for a
+ *   collective: after the last event), so each location counts it and
+ *   pp_replay_mpi_finish moves it from the transfer class to the waiting
+ *   class (pp_replay_class_move); the rest of the MPI time is transfer;
  * - messages are matched send to receive by communicator, sender, receiver
  *   and tag, in order (MPI's messages do not overtake each other there),
  *   on the clock the trace's ClockOffsets correct; a receive that comes
@@ -36,9 +39,10 @@ typedef struct pp_mpi_group {
     int defined;
 } pp_mpi_group;
 
-/* A send or a receive waiting for its partner. */
+/* A send or a receive waiting for its partner (a send: the sending task's
+ * span, its part in the task region, and its frozen segment). */
 typedef struct pp_mpi_pending {
-    uint64_t t, since, span;
+    uint64_t t, since, span, rspan;
     pp_replay_seg *seg;
     uint32_t loc;
 } pp_mpi_pending;
@@ -261,7 +265,7 @@ static void pp_mpi_matched(pp_replay *r, const pp_mpi_pending *s, uint32_t lr, u
             m->late_ticks += pp_mpi_wait(r, l, since, s->t < tr ? s->t : tr);
         }
         /* the receiving task continues with at least the sender's span */
-        pp_replay_span_join(pp_replay_running(l), s->span, s->seg);
+        pp_replay_span_join(pp_replay_running(l), s->span, s->rspan, s->seg);
     }
     if (m->n_lines < PP_MPI_LINES && tr >= r->from && s->t <= r->to)
         m->lines[m->n_lines++] = (pp_mpi_line){s->t, tr, s->loc, lr};
@@ -281,7 +285,7 @@ void pp_replay_mpi_send(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t rec
     pp_replay_task *task = pp_replay_running(l);
     /* the sender's segment ends here: its later work is not on a path
      * through the message */
-    pp_mpi_pending s = {t, l->mpi_since, task ? task->span : 0,
+    pp_mpi_pending s = {t, l->mpi_since, task ? task->span : 0, task ? task->rspan : 0,
                         task ? pp_replay_span_split(task) : NULL, l->index};
     pp_mpi_queue *q = pp_mpi_queue_of(m, comm, l->rank, to, tag);
     if (q->n && !q->sends) { /* its receive came first */
@@ -309,7 +313,7 @@ void pp_replay_mpi_recv(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t sen
         pp_replay_seg_unref(s.seg);
         return;
     }
-    pp_mpi_pending rv = {t, l->mpi_since, 0, NULL, l->index};
+    pp_mpi_pending rv = {t, l->mpi_since, 0, 0, NULL, l->index};
     pp_mpi_queue_push(q, 0, &rv);
 }
 
@@ -444,9 +448,10 @@ static void pp_mpi_instance(pp_replay *r, const pp_mpi_coll *c, uint64_t n)
 void pp_replay_mpi_finish(pp_replay *r)
 {
     pp_replay_mpi *m = r->mpi;
-    if (!m || !m->n_coll)
+    if (!m)
         return;
-    qsort(m->coll, m->n_coll, sizeof *m->coll, pp_mpi_coll_cmp);
+    if (m->n_coll)
+        qsort(m->coll, m->n_coll, sizeof *m->coll, pp_mpi_coll_cmp);
     for (uint64_t i = 0, j; i < m->n_coll; i = j) {
         for (j = i + 1; j < m->n_coll && m->coll[j].comm == m->coll[i].comm &&
                         m->coll[j].seq == m->coll[i].seq;
@@ -454,6 +459,12 @@ void pp_replay_mpi_finish(pp_replay *r)
             ;
         pp_mpi_instance(r, &m->coll[i], j - i);
     }
+    /* the waiting found, out of the transfer class (all of the location's
+     * MPI time settled now; a flush inside a waiting call is measurement,
+     * so the waiting is at most what the class holds) */
+    for (uint32_t i = 0; i < r->n_locs; i++)
+        pp_replay_class_move(r->locs[i].acc, PP_CAT_MPI_TRANSFER, PP_CAT_MPI_WAIT,
+                             r->locs[i].mpi_wait);
 }
 
 /* ---- output -------------------------------------------------------------------------------- */

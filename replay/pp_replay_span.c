@@ -19,7 +19,11 @@
  * adds its duration (a child cannot exist before it is created).  The span
  * of the run is the largest span reached, and its path is kept as a chain
  * of shared, reference-counted segments (one per stretch of a task between
- * two such edges), so memory follows the tasks alive, not the trace. */
+ * two such edges), so memory follows the tasks alive, not the trace.
+ *
+ * Beside each span value goes the same kind of value for the task region
+ * (from the first task's creation on; pp_replay_model.c takes it as it was
+ * at the last task's end): its own longest path, without a path kept. */
 #include "replay/pp_replay.h"
 
 #include <stdlib.h>
@@ -64,8 +68,10 @@ void pp_replay_seg_unref(pp_replay_seg *s)
     }
 }
 
-void pp_replay_span_join(pp_replay_task *t, uint64_t span, pp_replay_seg *seg)
+void pp_replay_span_join(pp_replay_task *t, uint64_t span, uint64_t rspan, pp_replay_seg *seg)
 {
+    if (t && rspan > t->rspan)
+        t->rspan = rspan;
     if (!t || !seg || span <= t->span)
         return;
     pp_replay_seg *s = pp_replay_seg_new(seg, t->label);
@@ -85,8 +91,10 @@ pp_replay_seg *pp_replay_span_split(pp_replay_task *t)
     return frozen;
 }
 
-void pp_replay_span_note(pp_replay *r, uint64_t span, pp_replay_seg *seg)
+void pp_replay_span_note(pp_replay *r, uint64_t span, uint64_t rspan, pp_replay_seg *seg)
 {
+    if (rspan > r->rspan)
+        r->rspan = rspan;
     if (!seg || (r->span_seg && span <= r->span))
         return;
     pp_replay_seg_ref(seg);
@@ -98,17 +106,19 @@ void pp_replay_span_note(pp_replay *r, uint64_t span, pp_replay_seg *seg)
 /* ---- barriers: episodes of a team ------------------------------------------------ */
 
 void pp_replay_team_contribute(pp_replay_team *team, uint32_t episode, uint64_t span,
-                               pp_replay_seg *seg)
+                               uint64_t rspan, pp_replay_seg *seg)
 {
     if (!team || !seg)
         return;
     unsigned slot = episode & 3;
     if (team->ep[slot].tag != episode + 1) {
         team->ep[slot].tag = episode + 1;
-        team->ep[slot].max = 0;
+        team->ep[slot].max = team->ep[slot].rmax = 0;
         pp_replay_seg_unref(team->ep[slot].seg);
         team->ep[slot].seg = NULL;
     }
+    if (rspan > team->ep[slot].rmax)
+        team->ep[slot].rmax = rspan;
     if (!team->ep[slot].seg || span > team->ep[slot].max) {
         pp_replay_seg_ref(seg);
         pp_replay_seg_unref(team->ep[slot].seg);
@@ -122,7 +132,8 @@ void pp_replay_barrier_enter(pp_replay_task *implicit)
     /* the segment is frozen: what the implicit task does after the barrier
      * is not on the path into it */
     pp_replay_seg *frozen = pp_replay_span_split(implicit);
-    pp_replay_team_contribute(implicit->team, implicit->episode, implicit->span, frozen);
+    pp_replay_team_contribute(implicit->team, implicit->episode, implicit->span, implicit->rspan,
+                              frozen);
     pp_replay_seg_unref(frozen);
 }
 
@@ -132,7 +143,8 @@ void pp_replay_barrier_leave(pp_replay_task *implicit)
     if (team) {
         unsigned slot = implicit->episode & 3;
         if (team->ep[slot].tag == implicit->episode + 1)
-            pp_replay_span_join(implicit, team->ep[slot].max, team->ep[slot].seg);
+            pp_replay_span_join(implicit, team->ep[slot].max, team->ep[slot].rmax,
+                                team->ep[slot].seg);
     }
     implicit->episode++;
 }

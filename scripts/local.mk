@@ -20,13 +20,15 @@ dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/__init__.py \
 	scripts/pompprof_tools/wrapper/main.py \
 	scripts/pompprof_tools/wrapper/adjacent.py \
+	scripts/pompprof_tools/wrapper/c_depend.py \
 	scripts/pompprof_tools/wrapper/cmdline.py \
 	scripts/pompprof_tools/wrapper/compile.py \
 	scripts/pompprof_tools/wrapper/ctext.py \
-	scripts/pompprof_tools/wrapper/depend.py \
-	scripts/pompprof_tools/wrapper/dependences.py \
+	scripts/pompprof_tools/wrapper/depend_items.py \
 	scripts/pompprof_tools/wrapper/directive.py \
 	scripts/pompprof_tools/wrapper/fortran.py \
+	scripts/pompprof_tools/wrapper/fortran_depend.py \
+	scripts/pompprof_tools/wrapper/fortran_depend_marks.py \
 	scripts/pompprof_tools/wrapper/fortran_output.py \
 	scripts/pompprof_tools/wrapper/fortran_text.py \
 	scripts/pompprof_tools/wrapper/functions.py \
@@ -36,7 +38,8 @@ dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/prelude.py \
 	scripts/pompprof_tools/wrapper/rewrite.py \
 	scripts/pompprof_tools/wrapper/run.py \
-	scripts/pompprof_tools/wrapper/switches.py
+	scripts/pompprof_tools/wrapper/switches.py \
+	scripts/pompprof_tools/wrapper/tally.py
 pompprof_tools_launcherdir = $(pompprof_toolsdir)/launcher
 dist_pompprof_tools_launcher_DATA = \
 	scripts/pompprof_tools/launcher/__init__.py \
@@ -128,8 +131,12 @@ pompprof_scripts_edit = sed \
 	-e 's|[@]abs_top_builddir[@]|$(abs_top_builddir)|g' \
 	-e 's|[@]OPARI2[@]|$(OPARI2)|g' \
 	-e 's|[@]OPARI2_CONFIG[@]|$(OPARI2_CONFIG)|g' \
+	-e 's|[@]OPARI2_TESTED[@]|$(OPARI2_TESTED)|g' \
 	-e 's|[@]libdir[@]|$(libdir)|g' \
 	-e 's|[@]pkglibexecdir[@]|$(pkglibexecdir)|g' \
+	-e 's|[@]pkglibdir[@]|$(pkglibdir)|g' \
+	-e 's|[@]pkgdatadir[@]|$(pkgdatadir)|g' \
+	-e 's|[@]GCC_PLUGIN_DIR[@]|$(GCC_PLUGIN_DIR)|g' \
 	-e 's|[@]includedir[@]|$(includedir)|g' \
 	-e 's|[@]OPENMP_CFLAGS[@]|$(OPENMP_CFLAGS)|g' \
 	-e 's|[@]PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
@@ -150,8 +157,3 @@ scripts/pompprof_tools/build_config.py: $(srcdir)/scripts/pompprof_tools/build_c
 	@$(MKDIR_P) scripts/pompprof_tools
 	$(AM_V_GEN)$(pompprof_scripts_edit) $(srcdir)/scripts/pompprof_tools/build_config.py.in \
 	  >$@.tmp && mv -f $@.tmp $@
-
-# pompprof-score measures the event costs with this program when make bench
-# has not (scripts/pompprof_tools/analysis/costs.py looks for it here)
-pompprof_calibrationdir = $(pkgdatadir)
-dist_pompprof_calibration_DATA = examples/bench/function_overhead.c

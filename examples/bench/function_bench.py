@@ -1,26 +1,29 @@
 #!/usr/bin/env python3
 """function_bench.py: 'make bench-functions' (part of 'make bench').
 
-1. Event costs: builds examples/bench/function_overhead.c with
-   `pompprof --functions` and runs it (CPU time, medians); prints the cost of a
-   function's enter/exit pair next to an OpenMP construct's and writes them to
-   event-costs.txt in the build directory, where pompprof-score reads them.
-2. Side by side, on fib (a task per call, no cut-off), nqueens, sparselu and
-   health (examples/health.c): the plain build, constructs only (pompprof),
-   functions (pompprof --functions) and functions with the filter
-   pompprof-score -g writes for the program (built with --filter=FILE and run
-   with POMPPROF_FILTER=FILE): median CPU time (user + system) of BENCH_REPS
-   runs (default 3, interleaved) on one thread -- what the program and the
-   measurement cost, which the other work of a busy machine changes less than
-   the wall time --, overhead over plain, function events per second.
+1. Instructions per function call: BOTS-like fib (examples/fib.c, a task
+   per call, no cut-off) at 1 thread under callgrind, the functions build
+   (`pompprof --functions`) against the constructs-only build (`pompprof`):
+   what measuring one call (enter and exit) adds, as the difference of two
+   sizes (fib 18 and 21) so that the start and the end drop out; with
+   pompprof's GCC plugin, with gcc's -finstrument-functions
+   (POMPPROF_GCC_PLUGIN=no) and with clang's.  Bar: 100 instructions.
+2. The event costs this build measured (event-costs.txt, calibration/),
+   which pompprof-score uses.
+3. Side by side at 1 thread: fib, nqueens, health (BOTS-like) and the C++
+   particle code (examples/particles.cpp): plain, constructs only,
+   functions, and functions with the filter pompprof-score -g writes (built
+   with --filter=FILE): median CPU time (user + system) of BENCH_REPS runs
+   (default 5, interleaved), the overhead over plain, and pompprof-score's
+   estimate of the overhead of the functions build and of the filtered one
+   (-f FILE), median over the profiles of the functions build's runs, with
+   the ratio estimate / measured (goal: within 30 %).
 
 Prints figures, never fails on timing (exit status 1 only when a program
-fails).  Python 3 stdlib only."""
+fails).  Python 3 standard library only."""
 
 import argparse
-import datetime
 import os
-import platform
 import re
 import resource
 import shutil
@@ -29,12 +32,12 @@ import subprocess
 import sys
 import tempfile
 
-PROGRAMS = [("fib", ["30"]), ("nqueens", ["12"]), ("sparselu", ["32", "64"]),
-            ("health", ["6", "200"])]
+CALLGRIND_SIZES = (18, 21)
+PROGRAMS = [("fib", "fib.c", ["30"]), ("nqueens", "nqueens.c", ["12"]),
+            ("health", "health.c", ["6", "200"]), ("particles", "particles.cpp", ["16", "96", "60"])]
 THREADS = 1
-CFLAGS = ["-std=gnu11", "-O2", "-falign-loops=64"]
-COST_FILTER = ("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE leaf_filtered rec_filtered work_filtered\n"
-               "SCOREP_REGION_NAMES_END\n")
+CFLAGS = ["-O2", "-falign-loops=64"]
+INSTR_BAR = 100
 
 
 def sh(cmd, env=None, cwd=None):
@@ -43,6 +46,116 @@ def sh(cmd, env=None, cwd=None):
     if proc.returncode != 0:
         sys.exit("function_bench: %s failed: %s" % (" ".join(cmd), proc.stderr.strip()[-500:]))
     return proc.stdout
+
+
+def fib_calls(n):
+    """Calls of fib(n) in examples/fib.c: 2 F(n + 1) - 1."""
+    a, b = 0, 1
+    for _ in range(n + 1):
+        a, b = b, a + b
+    return 2 * a - 1
+
+
+def callgrind_ir(exe, n, work, env):
+    out = os.path.join(work, "cg.out")
+    run_env = dict(env, OMP_NUM_THREADS="1", POMPPROF_OUTPUT=tempfile.mkdtemp(dir=work))
+    sh(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, exe, str(n)], env=run_env)
+    with open(out) as f:
+        for line in f:
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    sys.exit("function_bench: no callgrind summary")
+
+
+def instructions(wrapper, cc, omp, src, work, env):
+    print("== Instructions per function call: fib at 1 thread, callgrind, functions build "
+          "over the constructs-only build")
+    print("   (the difference between fib(%d) and fib(%d): %d calls; start and end drop out)"
+          % (CALLGRIND_SIZES + (fib_calls(CALLGRIND_SIZES[1]) - fib_calls(CALLGRIND_SIZES[0]),)))
+    ways = [("GCC plugin", cc, {}), ("gcc -finstrument-functions", cc,
+                                      {"POMPPROF_GCC_PLUGIN": "no"})]
+    if shutil.which("clang"):
+        ways.append(("clang -finstrument-functions", ["clang"], {}))
+    for label, compiler, extra in ways:
+        e = dict(env, **extra)
+        flags = omp if compiler == cc else ["-fopenmp"]
+        cons = os.path.join(work, "fib_cons")
+        func = os.path.join(work, "fib_func")
+        sh([wrapper] + compiler + flags + CFLAGS + [src, "-o", cons], env=e)
+        sh([wrapper, "--functions"] + compiler + flags + CFLAGS + [src, "-o", func], env=e)
+        (n1, n2) = CALLGRIND_SIZES
+        added = (callgrind_ir(func, n2, work, e) - callgrind_ir(cons, n2, work, e)) - \
+            (callgrind_ir(func, n1, work, e) - callgrind_ir(cons, n1, work, e))
+        per_call = added / (fib_calls(n2) - fib_calls(n1))
+        bar = "" if label != "GCC plugin" else " (bar: at most %d: %s)" % (
+            INSTR_BAR, "met" if per_call <= INSTR_BAR else "MISSED")
+        print("  %-30s %6.1f instructions per call%s" % (label, per_call, bar))
+        sys.stdout.flush()
+    print()
+
+
+def cpu_seconds(cmd, env):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    sh(cmd, env=env)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
+
+
+def estimate(score, prof, costs, flt=None):
+    """pompprof-score's estimated overhead (%) of the run of prof, or with a filter."""
+    args = [score, prof, "--top", "1"] + (["--costs", costs] if costs else [])
+    text = sh(args + (["-f", flt] if flt else []))
+    if flt:
+        return float(re.search(r"with the filter .*: estimated cost \S+ s, ([0-9.]+) %",
+                               text).group(1))
+    return float(re.search(r"estimated cost of this run \S+ s: ([0-9.]+) %", text).group(1))
+
+
+def side_by_side(wrapper, score, cc, cxx, omp, srcdir, work, env, reps):
+    print("== Side by side: median CPU time of %d runs, %d thread; overhead over plain; "
+          "pompprof-score's estimate (median over the functions runs' profiles)" % (reps, THREADS))
+    head = "%-10s %9s %10s %10s %9s %6s %12s %9s %6s  %s" % (
+        "program", "plain[s]", "constructs", "functions", "estimate", "ratio", "funcs+filter",
+        "estimate", "ratio", "excluded by -g")
+    print(head)
+    print("-" * len(head))
+    for name, source, pargs in PROGRAMS:
+        src = os.path.join(srcdir, "examples", source)
+        compiler = cxx if source.endswith(".cpp") else cc + ["-std=gnu11"]
+        base = compiler + omp + CFLAGS + [src, "-lm"]
+        exes = {k: os.path.join(work, "%s.%s" % (name, k)) for k in
+                ("plain", "constructs", "functions", "filtered")}
+        sh(base + ["-o", exes["plain"]])
+        sh([wrapper] + base + ["-o", exes["constructs"]], env=env)
+        sh([wrapper, "--functions"] + base + ["-o", exes["functions"]], env=env)
+        renv = dict(env, OMP_NUM_THREADS=str(THREADS))
+        prof = os.path.join(work, name + ".profile")
+        sh([exes["functions"]] + pargs, env=dict(renv, POMPPROF_OUTPUT=prof))
+        gen = os.path.join(work, name + ".filter")
+        sh([score, prof, "-g", gen], env=env)
+        with open(gen) as f:
+            excluded = re.findall(r"^\s*EXCLUDE (.+)$", f.read(), re.M)
+        sh([wrapper, "--filter=" + gen] + base + ["-o", exes["filtered"]], env=env)
+        times = {k: [] for k in exes}
+        est_all, est_filtered = [], []
+        for r in range(reps):
+            for k, e in exes.items():
+                out = os.path.join(work, "%s.%s.%d" % (name, k, r))
+                times[k].append(cpu_seconds([e] + pargs, dict(renv, POMPPROF_OUTPUT=out)))
+                if k == "functions":
+                    est_all.append(estimate(score, out, None))
+                    est_filtered.append(estimate(score, out, None, gen))
+        med = {k: statistics.median(v) for k, v in times.items()}
+        pct = {k: 100.0 * (med[k] / med["plain"] - 1.0) for k in med}
+        e_all, e_f = statistics.median(est_all), statistics.median(est_filtered)
+        print("%-10s %9.3f %9.1f%% %9.1f%% %8.1f%% %6.2f %11.1f%% %8.1f%% %6.2f  %s" % (
+            name, med["plain"], pct["constructs"], pct["functions"], e_all,
+            e_all / pct["functions"] if pct["functions"] > 0 else float("nan"),
+            pct["filtered"], e_f, e_f / pct["filtered"] if pct["filtered"] > 0 else float("nan"),
+            " ".join(excluded) or "-"))
+        sys.stdout.flush()
+    print("\n(funcs+filter: built with --filter=FILE, the filter pompprof-score -g wrote from a "
+          "functions run; ratio: estimate / measured, goal within 30 %)")
 
 
 def main():
@@ -56,97 +169,22 @@ def main():
     env = dict(os.environ, POMPPROF_LIBDIR=os.path.join(b, ".libs"),
                POMPPROF_INCDIR=os.path.join(s, "pomp2"))
     cc = os.environ.get("CC", "gcc").split()
+    cxx = os.environ.get("CXX", "g++").split()
     omp = os.environ.get("OPENMP_CFLAGS", "-fopenmp").split()
     work = tempfile.mkdtemp(prefix="pp_fbench_")
     try:
-        # ---- 1. event costs ------------------------------------------------------
-        opari = sh(["opari2-config", "--cflags"]).split()
-        exe = os.path.join(work, "function_overhead")
-        sh([wrapper, "--functions"] + cc + omp + ["-O2"] + opari
-           + [os.path.join(s, "examples", "bench", "function_overhead.c"), "-o", exe], env=env)
-        flt = os.path.join(work, "cost.filter")
-        with open(flt, "w") as f:
-            f.write(COST_FILTER)
-        out = sh([exe], env=dict(env, POMPPROF_FILTER=flt, OMP_NUM_THREADS="1",
-                                 POMPPROF_OUTPUT=os.path.join(work, "cost-profile")))
-        costs = dict(line.split() for line in out.splitlines() if len(line.split()) == 2)
-        print("Event costs (ns of CPU time, examples/bench/function_overhead.c)")
-        for label, key in (("function enter/exit pair, recursion with a small leaf",
-                            "function_pair_ns"),
-                           ("function enter/exit pair, empty leaf in a loop", "leaf_pair_ns"),
-                           ("function left out by POMPPROF_FILTER (table lookup)",
-                            "filtered_pair_ns"),
-                           ("OpenMP construct enter/exit pair (POMP2_Atomic_*)",
-                            "construct_pair_ns")):
-            print("  %-54s: %8s" % (label, costs[key]))
-        target = os.path.join(b, "event-costs.txt")
-        with open(target, "w") as f:
-            f.write("# measured by make bench on %s, %s (pompprof-score reads this file)\n"
-                    % (platform.node(), datetime.datetime.now().isoformat(timespec="seconds")))
-            for k in ("function_pair_ns", "filtered_pair_ns", "construct_pair_ns",
-                      "leaf_pair_ns", "plain_call_ns"):
-                f.write("%s %s\n" % (k, costs[k]))
-        print("  written to %s\n" % target)
-
-        # ---- 2. side by side -----------------------------------------------------
-        reps = int(os.environ.get("BENCH_REPS", "3"))
-        print("Side by side: median CPU time of %d runs, %d thread; overhead over plain"
-              % (reps, THREADS))
-        print("%-9s %9s %11s %11s %13s %12s  %s" % ("program", "plain[s]", "constructs",
-                                                    "functions", "funcs+filter", "fn events/s",
-                                                    "excluded by -g"))
-        for name, pargs in PROGRAMS:
-            src = os.path.join(s, "examples", name + ".c")
-            exes = {}
-            base = [src, "-lm"] + CFLAGS + omp
-            exes["plain"] = os.path.join(work, name + ".plain")
-            sh(cc + base + ["-o", exes["plain"]])
-            exes["constructs"] = os.path.join(work, name + ".constructs")
-            sh([wrapper] + cc + base + ["-o", exes["constructs"]], env=env)
-            exes["functions"] = os.path.join(work, name + ".functions")
-            sh([wrapper, "--functions"] + cc + base + ["-o", exes["functions"]], env=env)
-            # a profile with functions, the filter -g writes for it, the build with it
-            prof = os.path.join(work, name + ".profile")
-            renv = dict(env, OMP_NUM_THREADS=str(THREADS), POMPPROF_OUTPUT=prof)
-            sh([exes["functions"]] + pargs, env=renv)
-            gen = os.path.join(work, name + ".filter")
-            sh([score, prof, "-g", gen], env=env)
-            with open(gen) as f:
-                excluded = re.findall(r"^\s*EXCLUDE (\S+)", f.read(), re.M)
-            exes["filtered"] = os.path.join(work, name + ".filtered")
-            sh([wrapper, "--filter=" + gen] + cc + base + ["-o", exes["filtered"]], env=env)
-            times = {k: [] for k in exes}
-            for r in range(reps):
-                for k, e in exes.items():
-                    renv = dict(env, OMP_NUM_THREADS=str(THREADS),
-                                POMPPROF_OUTPUT=os.path.join(work, "%s.%s.%d" % (name, k, r)))
-                    if k == "filtered":
-                        renv["POMPPROF_FILTER"] = gen
-                    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-                    sh([e] + pargs, env=renv)
-                    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-                    times[k].append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
-            med = {k: statistics.median(v) for k, v in times.items()}
-            # function events of the unfiltered run: 2 per visit of a function
-            fun_visits = 0
-            for line in sh([score, prof, "--top", "1"], env=env).splitlines():
-                if line.startswith("FUN "):
-                    fun_visits = parse_count(line.split()[1])
-            pct = {k: 100.0 * (med[k] / med["plain"] - 1.0) for k in med}
-            print("%-9s %9.3f %10.1f%% %10.1f%% %12.1f%% %12s  %s" % (
-                name, med["plain"], pct["constructs"], pct["functions"], pct["filtered"],
-                "%.3g" % (2 * fun_visits / med["functions"]), " ".join(excluded) or "-"))
-        print("\n(funcs+filter: built with --filter=FILE, run with POMPPROF_FILTER=FILE; goal: "
-              "within 10 % of constructs only)")
+        if shutil.which("valgrind"):
+            instructions(wrapper, cc, omp, os.path.join(s, "examples", "fib.c"), work, env)
+        else:
+            print("== Instructions per function call: no valgrind\n")
+        print("== Event costs of this build (%s)" % os.path.join(b, "event-costs.txt"))
+        with open(os.path.join(b, "event-costs.txt")) as f:
+            sys.stdout.write("".join("  " + line for line in f if not line.startswith("#")))
+        print()
+        side_by_side(wrapper, score, cc, cxx, omp, s, work, env,
+                     int(os.environ.get("BENCH_REPS", "5")))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-
-def parse_count(text):
-    units = {"M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
-    if text and text[-1] in units:
-        return float(text[:-1]) * units[text[-1]]
-    return float(text)
 
 
 if __name__ == "__main__":

@@ -97,10 +97,12 @@ def classify(program, ob, fl, fi, fn):
     return "other"
 
 
-def parse_callgrind(path, program):
+def parse_callgrind(path, program, group_of=classify):
     """Self cost per (group, function) of a callgrind output file.
 
-    Returns {(group, function): [costs in EVENTS order]}.  The format:
+    Returns {(group, function): [costs in EVENTS order]}; group_of(program,
+    object, file, inlined file, function) names the groups (classify: the
+    rebuild's; ompt_bench.py has its own).  The format:
     'ob=', 'fl=', 'fi=', 'fe=', 'fn=' set the object, file, inlined file and
     function of the cost lines that follow ('(id) name' defines a
     compressed name, '(id)' refers to it); a 'calls=' line is followed by a
@@ -135,7 +137,7 @@ def parse_callgrind(path, program):
                     skip_next = False
                     continue
                 if key is None:
-                    key = (classify(program, cur["ob"], cur["fl"], cur["fi"], cur["fn"]),
+                    key = (group_of(program, cur["ob"], cur["fl"], cur["fi"], cur["fn"]),
                            re.sub(r"'\d+$", "", cur["fn"]))
                 parts = line.split()[1:]
                 acc = totals.setdefault(key, [0] * len(EVENTS))

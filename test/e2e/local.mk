@@ -20,10 +20,11 @@ E2E_TESTS = \
 	test/e2e/test_e2e_fortran_refused.py \
 	test/e2e/test_e2e_lock_hints.py \
 	test/e2e/test_e2e_onoff.py \
-	test/e2e/test_e2e_merge_calls.py
+	test/e2e/test_e2e_merge_calls.py \
+	test/e2e/test_e2e_opari2_layout.py
 TESTS += $(E2E_TESTS)
 check_SCRIPTS += scripts/pompprof
-EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
+EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh test/e2e/reformat_opari2.py \
 	test/e2e/progs/worksharing.c test/e2e/progs/tasks.c test/e2e/progs/locks.c \
 	test/e2e/progs/user.c test/e2e/progs/nested.c test/e2e/progs/noomp.c \
 	test/e2e/progs/workshare.f90 test/e2e/progs/fconstructs.f90 test/e2e/progs/fnested.f90 \
@@ -36,4 +37,5 @@ EXTRA_DIST += $(E2E_TESTS) test/e2e/e2e_common.sh \
 	test/e2e/progs/prof_depth.c test/e2e/progs/fdepth.F90 test/e2e/progs/run_facts.c \
 	test/e2e/progs/exit_all.c test/e2e/progs/exit_all.f90 \
 	test/e2e/progs/fortran_unrepairable.f90 test/e2e/progs/lock_hints.cpp \
-	test/e2e/progs/merge_calls.c
+	test/e2e/progs/merge_calls.c test/e2e/progs/opari2_layout.c \
+	test/e2e/progs/opari2_layout.f90 test/e2e/progs/opari2_layout_fixed.f

@@ -13,8 +13,11 @@ does not. At 1 and 2 threads both print what the plain build prints and their pr
 1 thread the whole call tree; at 2 threads, where the thread that runs a task differs
 from run to run, the tree without the stubs of executed tasks, and the stubs' visits per
 construct. The same through the engine's general bodies (POMPPROF_TIMER=clock), and
-traced (POMPPROF_TRACE=1): the same events in the same order.
+traced (POMPPROF_TRACE=1): the same events in the same order. The pass's counts
+($POMPPROF_WRAPPER_COUNTS): every task and taskwait of the source read, merges made;
+with the pass off, no count.
 """
+import json
 import os
 import re
 import shutil
@@ -73,6 +76,7 @@ class MergeCalls(unittest.TestCase):
     def setUpClass(cls):
         cls.scratch = tempfile.mkdtemp(prefix="pp_e2e_merge_")
         cls.exe = {}
+        cls.counts = {}
         for build, command, env in (
                 ("plain", CC + OPENMP, ENV),
                 ("merged", [WRAPPER] + CC + OPENMP, ENV),
@@ -80,10 +84,15 @@ class MergeCalls(unittest.TestCase):
             # the same program name in each build, so the profiles' roots are the same
             os.mkdir(os.path.join(cls.scratch, build))
             exe = os.path.join(cls.scratch, build, "merge_calls")
-            p = subprocess.run(command + FLAGS + [SOURCE, "-o", exe], env=env, cwd=cls.scratch,
+            counts = os.path.join(cls.scratch, build, "counts")
+            p = subprocess.run(command + FLAGS + [SOURCE, "-o", exe],
+                               env=dict(env, POMPPROF_WRAPPER_COUNTS=counts), cwd=cls.scratch,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                universal_newlines=True)
             cls.exe[build] = (exe, p.returncode, p.stdout + p.stderr)
+            if os.path.exists(counts):
+                with open(counts) as f:
+                    cls.counts[build] = [json.loads(line) for line in f]
 
     @classmethod
     def tearDownClass(cls):
@@ -109,6 +118,16 @@ class MergeCalls(unittest.TestCase):
             self.assertEqual(set(re.findall(r"\bPOMP2_Task_create_(?:next|end_wait)\b", nm)),
                              want, build)
             self.assertIn("POMP2_Task_create_begin", nm)
+
+    def test_counts(self):
+        with open(SOURCE) as f:
+            constructs = len(re.findall(r"^\s*#pragma omp (?:task|taskwait)\b", f.read(), re.M))
+        self.assertEqual([r["source"] for r in self.counts["merged"]], [SOURCE])
+        adjacent = self.counts["merged"][0]["counts"]["adjacent"]
+        self.assertEqual((adjacent["expected"], adjacent["matched"]), (constructs, constructs))
+        self.assertGreater(adjacent["create_next"], 0)
+        self.assertGreater(adjacent["create_end_wait"], 0)
+        self.assertNotIn("adjacent", self.counts["unmerged"][0]["counts"])
 
     def test_same_output_and_profiles(self):
         for threads in (1, 2):

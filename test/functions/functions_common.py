@@ -2,9 +2,11 @@
 program of test/functions/progs with `pompprof --functions`, run it, load its
 profile with the tools' reader, and sum a region's values over its call paths."""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
 from e2e_env import CC, ENV, OPENMP, WRAPPER, cubex  # noqa: E402,F401
@@ -15,7 +17,6 @@ PROGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs")
 def require_libdw():
     """Function names come from libdw: without it (configure --without-libdw, or
     no libdw-dev) the tests that read names are skipped."""
-    import unittest
     try:
         with open(os.path.join(os.environ["top_builddir"], "config.h")) as f:
             if "#define HAVE_LIBDW 1" in f.read():
@@ -24,6 +25,11 @@ def require_libdw():
         pass
     raise unittest.SkipTest("built without libdw: functions have no names")
 FC = os.environ.get("FC") or "gfortran"
+# the build has pompprof's GCC plugin, which the wrapper uses for the tests'
+# gcc, g++ and gfortran (one installation: configure's $CC); else the
+# functions are instrumented with -finstrument-functions
+PLUGIN = os.path.isfile(os.path.join(os.environ["top_builddir"], "gcc-plugin", ".libs",
+                                     "pompprof_gcc.so"))
 CXX = os.environ.get("CXX") or "g++"
 
 
@@ -74,3 +80,23 @@ def total(cube, metric, cnodes, kind="exclusive"):
             cube.exclusive_row(metric, c) if kind == "exclusive" else cube.inclusive_row(metric, c)
         s += sum(row)
     return s
+
+
+class ScratchTest(unittest.TestCase):
+    """Tests with a scratch directory of their own (removed at the end), into
+    which write() puts files."""
+    prefix = "pp_fn_"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.mkdtemp(prefix=cls.prefix)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def write(self, name, text):
+        path = os.path.join(self.scratch, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path

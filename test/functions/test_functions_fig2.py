@@ -11,14 +11,16 @@ At 1, 2 and 4 threads, against what the program measured itself:
   parent is suspended in foo, so the taskwaits and task creations inside the
   task trees hold (almost) nothing, and foo's inclusive time in the task trees
   stays within the work of foo and bar;
-* the time checks in two parts.  Every run: at least the program's own time
-  less the margin; a busy machine only adds time.  Above, a run cannot be
-  held to the margin on a busy machine: a thread that loses its core between
-  foo's entry and its first clock read, or around a task creation, adds time
-  that is rightly foo's and that the program cannot see (seen once in 12
-  runs of this test beside a parallel build: foo 12 % above, at 4 threads
-  on 2 cores).  So a case runs again, up to 3 runs, until one holds every
-  upper bound; an engine that counted suspended time fails them all;
+* the time checks: every run, at least the program's own time less the
+  margin (a busy machine only adds time).  The upper bounds (within the
+  margin; the scheduling points in the task trees near nothing) only under
+  `make check-timing` (CHECK_TIMING=1), never in `make check`: a thread
+  that loses its core between foo's entry and its first clock read, or
+  around a task creation, adds time that is rightly foo's and that the
+  program cannot see (seen once in 12 runs of this test beside a parallel
+  build: foo 12 % above, at 4 threads on 2 cores); there a case runs again,
+  up to 3 runs, until one holds every upper bound -- an engine that counted
+  suspended time fails them all;
 * every node in the task trees is foo, bar or an OpenMP construct, foo sits
   right below each task construct, and the child tasks' stubs hang below the
   taskwait inside the implicit task's foo (its scheduling point);
@@ -59,11 +61,13 @@ class Fig2(unittest.TestCase):
         shutil.rmtree(cls.scratch, ignore_errors=True)
 
     def check(self, threads):
-        """Up to 3 runs: every run checked, until one holds the upper bounds."""
+        """One run, everything but the upper time bounds checked; with
+        CHECK_TIMING=1 up to 3 runs, until one holds the upper bounds too."""
+        timing = os.environ.get("CHECK_TIMING") == "1"
         excesses = []
-        for attempt in range(3):
+        for attempt in range(3 if timing else 1):
             excess = self.check_run(threads, attempt)
-            if not excess:
+            if not excess or not timing:
                 return
             excesses.append(excess)
         self.fail("at %d threads, every run above the bounds: %s" % (threads, excesses))

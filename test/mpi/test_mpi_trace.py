@@ -14,10 +14,14 @@ read back with otf2-print and pompprof-timeline:
   on the corrected clock no message is received before it was sent; on the clocks as
   recorded (the offsets taken out again) some are, so the check can fail;
 - pompprof-timeline: every message matched, none received before its send, the
-  collectives counted; each thread's breakdown (MPI a category of its own, split into
-  waiting and transfer) adds up to the thread's time, and the ranks' rows to their
-  threads'; rank 0 waited for the late sender; the Chrome trace has a flow per message;
-- without skew, each thread's time is the profile's for that rank and thread.
+  collectives counted; each thread's breakdown (its classes: work, serial code, overhead,
+  idleness, undetermined, MPI time split into waiting and transfer, measurement) adds up
+  to the thread's time, and the ranks' rows to their threads'; rank 0 waited for the
+  late sender; the Chrome trace has a flow per message;
+- without skew, each thread's time is the profile's for that rank and thread, as
+  pompprof-report classifies it (with its fork/join wait), and so are its MPI time, its
+  work and its serial code with fork/join and measurement (doc/trace.md, "One
+  classification of a thread's time").
 """
 import json
 import os
@@ -29,6 +33,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mpi_common as mc  # noqa: E402
+from pompprof_tools.analysis.overhead import Analysis  # noqa: E402
+from pompprof_tools.analysis.profile_model import Profile  # noqa: E402
 
 mc.require_mpi()
 TIMELINE = os.path.join(mc.TOP_BUILDDIR, "scripts", "pompprof-timeline")
@@ -210,7 +216,8 @@ def check_skewed(work, exe, plain_out, size, errors):
         errors.append("%d ranks: no late sender found (rank 1 sends %d ms after rank 0 waits)"
                       % (size, 200))
     for t in d["threads"]:
-        parts = t["work"] + t["overhead"] + t["idleness"] + t["undetermined"] + t["mpi"]
+        parts = (t["work"] + t["serial"] + t["overhead"] + t["idleness"] + t["undetermined"]
+                 + t["mpi"] + t["measurement"])
         if abs(parts - t["time"]) > 1e-6 + 1e-9 * t["time"]:
             errors.append("%d ranks: %s: the parts add up to %.9f, its time is %.9f"
                           % (size, t["name"], parts, t["time"]))
@@ -224,7 +231,8 @@ def check_skewed(work, exe, plain_out, size, errors):
     for r in d["ranks"]:
         mine = [t for t in d["threads"] if t["rank"] == r["rank"]]
         expect("rank %d: threads" % r["rank"], r["threads"], len(mine))
-        for k in ("time", "work", "overhead", "idleness", "mpi", "mpi_wait"):
+        for k in ("time", "work", "serial", "overhead", "idleness", "mpi", "mpi_wait",
+                  "measurement"):
             if abs(r[k] - sum(t[k] for t in mine)) > 1e-6:
                 errors.append("%d ranks: rank %d's %s is not its threads' sum" % (size, r["rank"], k))
         if not r["pot"]:
@@ -244,7 +252,7 @@ def check_skewed(work, exe, plain_out, size, errors):
 
 def check_plain_layout(work, exe, errors):
     """Without POMPPROF_OUTPUT and without skew: one directory (rank 0's default) with
-    the one archive, each thread's time as the profile measured it."""
+    the one archive, each thread's classes of time as the profile's."""
     cwd = os.path.join(work, "default")
     os.mkdir(cwd)
     e = dict(mc.ENV, OMP_NUM_THREADS="2", POMPPROF_TRACE="1")
@@ -262,14 +270,24 @@ def check_plain_layout(work, exe, errors):
         errors.append("default output: %r" % sorted(os.listdir(out)))
         return
     d = json.loads(timeline(out, "--format", "json"))
-    cube = mc.cubex.load(os.path.join(out, "profile.cubex"))
-    measured = cube.inclusive_row("time", cube.roots[0])
-    names = ["rank %d thread %d" % (loc.group_rank, loc.rank) for loc in cube.locations]
+    # the profile's classes of each thread's time, as pompprof-report makes them (its
+    # fork/join gaps per rank's team: a worker's time is its time in the team and its
+    # wait for the team's slowest, as the trace's)
+    prof = Profile(out)
+    classes = Analysis(prof).program
+    names = ["rank %d thread %d" % (loc.group_rank, loc.rank) for loc in prof.cube.locations]
     for t in d["threads"]:
-        want = measured[names.index(t["name"])]
-        if abs(t["time"] - want) > 0.15 * want + 0.002:
-            errors.append("default output: %s: %.6f s in the trace, %.6f s in the profile"
-                          % (t["name"], t["time"], want))
+        i = names.index(t["name"])
+        for what, got, want in (
+                ("time", t["time"], classes.total(i)),
+                ("MPI time", t["mpi"], classes.component("mpi", i)),
+                ("work", t["work"], classes.component("work", i)),
+                ("serial code, fork/join and measurement",
+                 t["serial"] + t["overhead_forkjoin"] + t["measurement"],
+                 classes.component("serial", i) + classes.component("forkjoin", i))):
+            if abs(got - want) > 2e-6 + 1e-6 * want:
+                errors.append("default output: %s: %s %.9f s in the trace, %.9f s in the "
+                              "profile" % (t["name"], what, got, want))
 
 
 def main():

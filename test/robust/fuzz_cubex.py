@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Coverage-guided mutation fuzzer for the .cubex reader path of the tools
-(scripts/pompprof_tools: cubex.py and the report built on it).
+(scripts/pompprof_tools: cube/cubex.py and the report built on it).
 
 Property: for any input file, loading it and building the report either
 succeeds or raises the reader's own one-line error (CubexError, or the

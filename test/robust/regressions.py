@@ -27,7 +27,7 @@ cubex_inputs = sorted(glob.glob(ru.robust_src("regressions", "cubex", "*")))
 if os.environ.get("ROBUST_EXTRA_CFLAGS"):
     cubex_inputs = []  # sanitizer run: the Python reader gains nothing from it
 if cubex_inputs and os.path.exists(os.path.join(ru.srcdir(), "scripts", "pompprof_tools",
-                                                "cubex.py")):
+                                                "cube", "cubex.py")):
     r = subprocess.run([sys.executable, ru.robust_src("fuzz_cubex.py"), "--replay"] +
                        cubex_inputs, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     out = r.stdout.decode(errors="replace")

@@ -212,7 +212,7 @@ def cubex_module():
 
 
 class Profile:
-    """A profile read back with pompprof_tools.cubex, with the few queries the
+    """A profile read back with pompprof_tools.cube.cubex, with the few queries the
     robustness tests need (values summed over all threads)."""
 
     def __init__(self, path):

@@ -18,8 +18,9 @@ TESTS += \
 	test/tools/test_readability.py \
 	test/tools/test_tools_scale.py \
 	test/tools/test_parameters_tools.py \
-	test/tools/test_wrapper_depend.py \
-	test/tools/test_wrapper_adjacent.py
+	test/tools/test_wrapper_fortran_depend_marks.py \
+	test/tools/test_wrapper_adjacent.py \
+	test/tools/test_wrapper_prototypes.py
 EXTRA_DIST += \
 	test/tools/test_cubex_reader.py \
 	test/tools/test_cubex_writer.py \
@@ -32,8 +33,9 @@ EXTRA_DIST += \
 	test/tools/test_wrapper_args.py \
 	test/tools/test_wrapper_rewrite.py \
 	test/tools/test_entry_points.py \
-	test/tools/test_wrapper_depend.py \
+	test/tools/test_wrapper_fortran_depend_marks.py \
 	test/tools/test_wrapper_adjacent.py \
+	test/tools/test_wrapper_prototypes.py \
 	test/tools/test_sanity_rule.py \
 	test/tools/test_counters_tools.py \
 	test/tools/test_readability.py \

@@ -100,8 +100,9 @@ class ReportGolden(unittest.TestCase):
                 cats = sum(c["time"] for c in s["categories"].values())
                 self.assertAlmostEqual(cats, s["total"], places=12, msg=name)
                 self.assertAlmostEqual(sum(s["components"].values()), s["total"], places=12)
-                self.assertAlmostEqual(s["overhead"], s["total"] - s["categories"]["work"]["time"],
-                                       places=12)
+                # overhead: all but work and serial code
+                self.assertAlmostEqual(s["overhead"], s["total"] - s["categories"]["work"]["time"]
+                                       - s["categories"]["serial"]["time"], places=12)
                 for c in s["categories"].values():
                     self.assertGreaterEqual(c["time"], -1e-12, name)
             self.assertGreaterEqual(o["program"]["total"], measured - 1e-12)
@@ -284,10 +285,11 @@ class ReportSynthetic(unittest.TestCase):
             self.assertAlmostEqual(task["mean_excl"], 2e-6)
             self.assertAlmostEqual(task["mean_create"], 1e-6)
             self.assertTrue(task["too_fine"])
+            self.assertEqual(task["granularity"], "coarsen")
             self.assertEqual(len(d["advice"]), 1)
             text = T.run_tool("report", path, check=True).stdout
-            self.assertIn("Task granularity advice", text)
-            self.assertIn("= 2.0x creation", text)
+            self.assertIn("Task granularity (", text)
+            self.assertIn("work 2.000e-06 s/instance = 2.0x creation (1.000e-06 s); coarsen", text)
             # limited parallelism: the waiting in the single's barrier minus task time
             cats = d["overhead"]["program"]["categories"]
             self.assertAlmostEqual(cats["limited parallelism"]["time"], 0.05 + 0.35 - 0.002)

@@ -28,9 +28,10 @@ class ScalingTest(unittest.TestCase):
                 root = ET.parse(svg).getroot()
                 self.assertEqual(root.tag, SVG + "svg")
                 polys = root.findall(SVG + "polygon")
-                self.assertEqual(len(polys), 5)     # the report's categories (issue 23)
+                self.assertEqual(len(polys), 6)     # the report's categories (issue 23, 34)
                 texts = [t.text for t in root.iter(SVG + "text")]
-                for label in ("1", "2", "threads", "work", "imbalance", "thread management"):
+                for label in ("1", "2", "threads", "work", "serial", "imbalance",
+                              "thread management"):
                     self.assertIn(label, texts)
 
     def test_numbers(self):

@@ -74,16 +74,30 @@ class Vocabulary(unittest.TestCase):
 
     def test_timeline_maps_its_parts_onto_the_categories(self):
         names = {c.name for c in overhead.CATEGORIES}
-        for key, col, cat, _ in overhead.TIMELINE_OVERHEAD:
-            self.assertTrue(cat is None or cat in names, cat)
-            # a column of the timeline never reuses a category's column name for a part
-            self.assertNotIn(col, overhead.SHORT.values())
+        for p in overhead.TIMELINE_PARTS:
+            self.assertTrue(p.category is None or p.category in names, p.category)
+            # a column of the timeline never reuses a category's column name for a part of
+            # something else (serial code is the one class both split alike)
+            self.assertTrue(p.column not in overhead.SHORT.values()
+                            or overhead.SHORT.get(p.category) == p.column, p.column)
         text = T.run_tool("timeline", "--help", check=True).stdout
         self.assertIn(overhead.timeline_legend(), text)
         self.assertIn("measures something other than", text)
-        total = {key: float(i + 1) for i, (key, _, _, _) in enumerate(overhead.TIMELINE_OVERHEAD)}
+        total = {p.key: float(i + 1) for i, p in enumerate(overhead.TIMELINE_OVERHEAD)}
         self.assertEqual(overhead.timeline_categories(total),
-                         {"thread management": 1.0, "synchronization": 2.0 + 3.0})
+                         {"thread management": 1.0 + 2.0, "synchronization": 3.0 + 4.0})
+        # the trace's own time is no overhead of the program (issue 34)
+        self.assertNotIn("measurement", [p.key for p in overhead.TIMELINE_OVERHEAD])
+
+    def test_the_classes_are_written_down_once(self):
+        """doc/trace.md's table of the classes of a thread's time is overhead.CLASSES,
+        and the replay's columns are the timeline's parts, in its order."""
+        with open(os.path.join(T.TOP_SRCDIR, "doc", "trace.md"), encoding="utf-8") as f:
+            self.assertIn(overhead.markdown_classes() + "\n", f.read())
+        with open(os.path.join(T.TOP_SRCDIR, "replay", "pp_replay_class.c")) as f:
+            import re
+            c_keys = re.findall(r'^    \{"(\w+)", "(\w+)", PP_C', f.read(), re.M)
+        self.assertEqual([(p.key, p.group) for p in overhead.TIMELINE_PARTS], c_keys)
 
     def test_no_tool_defines_its_own(self):
         """Outside overhead.py, no list, tuple, set or dict of the tools names two

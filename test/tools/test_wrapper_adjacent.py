@@ -5,7 +5,11 @@ the expected pairs are merged (found by the source lines in their region strings
 the expected `pomp2_if = 1;`; nothing else changes; every line keeps its place, so every
 line marker and every line of user code keeps its file:line; braces balance at every
 function's end; the merged text compiles with -Wall -Wextra -Werror and warns with
--Wshadow no more than the unmerged one; merging again changes nothing."""
+-Wshadow no more than the unmerged one; merging again changes nothing.  The pass counts
+OPARI2's task creations and taskwaits (as many as the source has), those in the layout
+it reads (all of them) and its merges (the expected pairs).  OPARI2's output with other
+spacing merges the same pairs; with a layout the pass does not read (a task block's
+brace and pomp2_if on one line) it merges none and its count says what it missed."""
 
 import glob
 import os
@@ -18,6 +22,7 @@ import unittest
 import toolstest as T
 from pompprof_tools.wrapper import adjacent, prelude
 from pompprof_tools.wrapper.ctext import MARKER, line_origins, tokenize
+from pompprof_tools.wrapper.tally import Tally
 
 # Each construct is tagged with a comment naming it (the comment's line is the
 # construct's); EXPECT lists the merges: (first, second, first's if needs resetting).
@@ -136,6 +141,24 @@ REGION = re.compile(r"&(opari2_region_\d+), &pomp2_\w+_task, [^\n]*?"
                     r"\"\d+\*regionType=\w+\*sscl=[^:\"]*:(\d+):")
 
 
+CONSTRUCTS = re.compile(r"#pragma omp (?:task|taskwait)\b")
+
+
+def respaced(text):
+    """OPARI2's task lines of text with other spacing (its tokens and lines kept)."""
+    def one(line):
+        if "omp2" not in line.lower() or line.lstrip().startswith("#"):
+            return line
+        line = re.sub(r"\s*([(),;&{}=])\s*", r"\1", line)
+        return line.replace("(", " ( ").replace("=", " =  ")
+    return "\n".join(one(line) for line in text.split("\n"))
+
+
+def joined_headers(text):
+    """text with each task block's `{` and `int pomp2_if = ...;` on one line."""
+    return re.sub(r"^\{\n(\s*int pomp2_if = )", r"{ \1", text, flags=re.M)
+
+
 def wrapper():
     return os.path.abspath(os.path.join(T.TOP_BUILDDIR or T.TOP_SRCDIR, "scripts", "pompprof"))
 
@@ -242,10 +265,23 @@ class Adjacent(unittest.TestCase):
             print(proc.stderr)
         return proc.returncode, proc.stderr.count("warning:")
 
+    def counted(self, text, source, expect, tally=None):
+        """text merged; the pass's counts checked against source and expect."""
+        tally = tally or Tally()
+        after = adjacent.merge(text, tally)
+        n = len(CONSTRUCTS.findall(source))
+        waits = {m.group(1) for m in re.finditer(r"taskwait.*/\* (\w+) \*/", source)}
+        self.assertEqual(tally.as_dict(), {"adjacent": {
+            "expected": n, "matched": n,
+            "create_next": sum(1 for _, second, _ in expect if second not in waits),
+            "create_end_wait": sum(1 for _, second, _ in expect if second in waits)}})
+        self.assertEqual(tally.shortfalls(""), [])
+        return after
+
     def check(self, name, source, expect, extra=()):
         before = self.unmerged(name, source, extra)
         self.assertNotIn("create_next", before)
-        after = adjacent.merge(before)
+        after = self.counted(before, source, expect)
         self.assertEqual(self.merged_pairs(before, after, source), expect)
         self.check_layout(before, after)
         self.assertEqual(adjacent.merge(after), after)
@@ -280,6 +316,34 @@ class Adjacent(unittest.TestCase):
         after = adjacent.merge(plain)
         self.assertEqual(self.merged_pairs(plain, after, SOURCE), EXPECT)
         self.assertEqual(after, adjacent.merge(before).replace("_wrapped(", "("))
+
+    def test_spacing(self):
+        """OPARI2's output with other spacing: the same merges, the same counts."""
+        before = self.unmerged("cases.c", SOURCE)
+        spaced = respaced(before)
+        self.assertNotEqual(spaced, before)
+        self.assertNotIn("POMP2_Task_create_begin_wrapped( &", spaced)
+        after = self.counted(spaced, SOURCE, EXPECT)
+        self.assertEqual(self.merged_pairs(before, after, SOURCE), EXPECT)
+        status, _ = self.compile_text(after, "spaced", "-Wall", "-Wextra", "-Werror")
+        self.assertEqual(status, 0)
+
+    def test_unknown_layout(self):
+        """A task block's header in another layout: nothing merged, and the count of
+        what the pass read falls short by the task creations."""
+        before = self.unmerged("cases.c", SOURCE)
+        joined = joined_headers(before)
+        tasks = len(re.findall(r"#pragma omp task\b", SOURCE))
+        self.assertEqual(len(re.findall(r"^\{ \s*int pomp2_if", joined, re.M)), tasks)
+        tally = Tally()
+        self.assertEqual(adjacent.merge(joined, tally), joined)
+        n = len(CONSTRUCTS.findall(SOURCE))
+        self.assertEqual(tally.as_dict()["adjacent"], {
+            "expected": n, "matched": n - tasks, "create_next": 0, "create_end_wait": 0})
+        self.assertEqual(tally.shortfalls("cases.c"), [
+            "cases.c: %d of %d task creations and taskwaits not recognised in OPARI2's output "
+            "(pompprof reads OPARI2 2.0.7's): their adjacent events are not merged into one "
+            "call (the profile is the same, the measurement costs more)" % (tasks, n)])
 
     def test_untied(self):
         after = self.check("untied.c", UNTIED, UNTIED_EXPECT,

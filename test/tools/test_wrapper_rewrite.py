@@ -1,9 +1,9 @@
 """The wrapper's source rewrites, module by module: line origins and statement
-extents in preprocessed C (wrapper_ctext), directives and the distribution of a
-combined construct's clauses (wrapper_directive), the C/C++ text OPARI2 gets
-(wrapper_rewrite), OPARI2's output made compilable (wrapper_instrument,
-wrapper_prelude) and the Fortran directives (fortran, fortran_text,
-fortran_output).  The coverage suite (test/coverage) runs all of this on real
+extents in preprocessed C (ctext), directives and the distribution of a
+combined construct's clauses (directive), the C/C++ text OPARI2 gets
+(rewrite), OPARI2's output made compilable (instrument, prelude) and the
+Fortran directives (fortran, fortran_text, fortran_output), all in
+scripts/pompprof_tools/wrapper/.  The coverage suite (test/coverage) runs all of this on real
 programs; these tests pin the rules down one by one."""
 
 import os

@@ -84,19 +84,21 @@ class TimelineTool(unittest.TestCase):
         rows = list(csv.DictReader(io.StringIO(c.stdout)))
         self.assertEqual([r["thread"] for r in rows], ["0", "1", "total"])
         for r, th in zip(rows, data["threads"] + [data["total"]]):
-            for key in ("time", "work", "overhead", "idleness", "undetermined"):
+            for key in ("time", "work", "serial", "overhead", "idleness", "undetermined",
+                        "measurement"):
                 self.assertAlmostEqual(float(r[key]), th[key], places=12)
-        self.assertAlmostEqual(data["threads"][1]["idleness"], 100290e-9, places=12)
+        self.assertAlmostEqual(data["threads"][1]["idleness"], 100280e-9, places=12)
         self.assertIn("Breakdown", t.stdout)
         self.assertIn("%.4f" % data["threads"][1]["idleness"], t.stdout)
         self.assertIn("parallelism", t.stdout)
 
     def test_pot_quadrant(self):
-        # the idle scenario: thread 1 waits about 100 us of 200 with nothing ready
+        # the idle scenario: thread 1 waits about 100 us of 200 with nothing ready; the
+        # shares are of the team's time (serial code, 1400 ns, left out)
         p = tool(self.synthetic, "--format", "json")
         pot = json.loads(p.stdout)["pot"]
         self.assertEqual(pot["quadrant"], "high idleness, low overhead")
-        self.assertAlmostEqual(pot["idleness_share"], (390 + 100290) / (102000 + 100450),
+        self.assertAlmostEqual(pot["idleness_share"], (280 + 100280) / (102000 + 100500 - 1400),
                                places=6)
         self.assertIn("more (finer) tasks", pot["advice"])
         t = tool(self.synthetic)

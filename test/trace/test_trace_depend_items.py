@@ -5,7 +5,10 @@ section of a member array, a reference; fixed-form Fortran (a section whose reco
 call takes three lines).  An item with side effects (a[i++]) or a call is
 not evaluated a second time: recorded unknown, one `pompprof:` note at the build, and
 the program computes what its plain build computes.  The inserted code compiles under
-the strict warning flags with -Werror (doc/wrapper.md)."""
+the strict warning flags with -Werror (doc/wrapper.md).  The wrapper's counts
+($POMPPROF_WRAPPER_COUNTS) say that every task and taskwait construct with depend
+clauses got its recording (and, in Fortran, its mark)."""
+import json
 import os
 import re
 import shutil
@@ -38,6 +41,19 @@ def recorded(archive):
     return out
 
 
+def depend_constructs(path):
+    """(tasks and taskwaits, tasks) with depend clauses in the source at path."""
+    with open(path) as f:
+        text = f.read()
+    if path.endswith((".f", ".f90")):
+        # a directive with its continuation lines
+        found = re.findall(r"^[!cC*]\$omp (task\b.*(?:\n[!cC*]\$omp&.*)*)", text, re.M)
+    else:
+        found = re.findall(r"^\s*#pragma omp (task\b.*)$", text, re.M)
+    with_depend = [d for d in found if "depend(" in d]
+    return len(with_depend), sum(1 for d in with_depend if not d.startswith("taskwait"))
+
+
 def expected(path):
     tasks = {}
     with open(path) as f:
@@ -57,11 +73,21 @@ class DependItems(unittest.TestCase):
     def check(self, source, compiler, flags, notes):
         exe = os.path.join(self.tmp, "prog")
         src = os.path.join(PROGS, source)
+        counts = os.path.join(self.tmp, "counts")
         build = subprocess.run([WRAPPER] + compiler + OPENMP + flags + [src, "-o", exe],
-                               env=ENV, cwd=self.tmp, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, universal_newlines=True)
+                               env=dict(ENV, POMPPROF_WRAPPER_COUNTS=counts), cwd=self.tmp,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True)
         self.assertEqual(build.returncode, 0, build.stderr)
         self.assertEqual(build.stderr.splitlines(), notes)
+        with open(counts) as f:
+            passes = json.loads(f.read())["counts"]
+        constructs, tasks = depend_constructs(src)
+        self.assertGreater(tasks, 1)
+        sites = passes["c_depend" if "c_depend" in passes else "fortran_depend"]
+        self.assertEqual(sites, {"expected": constructs, "matched": constructs})
+        if "fortran_depend_marks" in passes:
+            self.assertEqual(passes["fortran_depend_marks"], {"expected": tasks, "matched": tasks})
         subprocess.run(compiler + OPENMP + flags + [src, "-o", exe + "_plain"], env=ENV,
                        check=True)
         items = os.path.join(self.tmp, "items")

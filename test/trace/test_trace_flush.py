@@ -41,7 +41,8 @@ class Flush(unittest.TestCase):
         self.assertGreater(raw_size, 20 * 16384)
         self.assertFalse(os.path.exists(os.path.join(out, "traces.raw")))
         d = timeline(out)
-        self.assertGreater(d["total"]["overhead_flush"], 0)
+        # pompprof's own time, not the program's overhead
+        self.assertGreater(d["total"]["measurement"], 0)
         self.assertEqual(d["graph"]["tasks"], instances)
 
 

@@ -10,3 +10,4 @@ include test/unit/profile/local.mk
 include test/unit/trace/local.mk
 include test/unit/cube/local.mk
 include test/unit/mpi/local.mk
+include test/unit/ompt/local.mk

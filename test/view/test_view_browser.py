@@ -190,7 +190,7 @@ class ViewInBrowser(PageTest):
         depths = {r.name for r in prof.task_roots}
         self.assertGreaterEqual(boxes, len(prof.task_roots) + 1)
         self.assertEqual(len(depths), 1)
-        self.shot("view-flame")
+        self.shot("view-flame-depth")
         self.b.find("#tab-tables").click()
         tables = self.b.finds("table[id^='t-param-']")
         self.assertTrue(tables)
@@ -319,17 +319,17 @@ class ViewInBrowser(PageTest):
             ins = sum(cube.inclusive_row("PAPI_TOT_INS", nodes[i].cnode))
             cyc = sum(cube.inclusive_row("PAPI_TOT_CYC", nodes[i].cnode))
             if cyc:
-                self.assertAlmostEqual(v, ins / cyc, delta=ins / cyc * 2e-5)
+                self.assertAlmostEqual(v, ins / cyc, delta=ins / cyc * 5e-4)
         b.find('#metrics [data-metric="max_time"]').click()
         for i, v in shown().items():
             mm = prof.min_max_rows(nodes[i])
             if mm:
-                self.assertAlmostEqual(v, max(m[2] for m in mm), delta=1e-12 + v * 2e-5)
+                self.assertAlmostEqual(v, max(m[2] for m in mm), delta=1e-12 + v * 5e-4)
         b.find('#metrics [data-metric="min_time"]').click()
         for i, v in shown().items():
             mm = prof.min_max_rows(nodes[i])
             if mm:
-                self.assertAlmostEqual(v, min(m[1] for m in mm), delta=1e-12 + v * 2e-5)
+                self.assertAlmostEqual(v, min(m[1] for m in mm), delta=1e-12 + v * 5e-4)
         self.assertEqual(b.console_errors(), [])
 
 

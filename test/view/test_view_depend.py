@@ -100,7 +100,7 @@ class DependInBrowser(PageTest):
         for g, w in zip(got, want):
             self.assertClose(g[1], w[1], g[0], rel=1e-6)
         self.assertClose(sum(d[4] for d in drawn), tl["span"], rel=1e-6)
-        self.assertIn("span %s s" % self.b.js("return PP.fmt(arguments[0])", tl["span"]),
+        self.assertIn("span %s," % self.b.js("return PP.time(arguments[0])", tl["span"]),
                       self.b.find("#graph").text)
         # where: a task's stretches lie within its instance's run on its thread
         nodes = self.replay["task_graph"]["dependences"]["nodes"]
@@ -172,7 +172,7 @@ class DependInBrowser(PageTest):
         text = self.b.find("#pot").text
         self.assertIn("POT quadrant: " + pot["quadrant"], text)
         self.assertIn(pot["advice"], text)
-        self.assertIn("idleness %.1f %%" % (100 * pot["idleness_share"]), text)
+        self.assertIn("= %.1f %%" % (100 * pot["idleness_share"]), text)
 
     def test_3_task_graph(self):
         self.open(self.page_wf)
@@ -260,7 +260,7 @@ class DependInBrowser(PageTest):
                        for r in self.b.finds("#t-depend tbody tr"))
         names = tg["constructs"]
         self.assertEqual(pairs, sorted((names[g["nodes"][a][0]], names[g["nodes"][b][0]], c)
-                                       for a, b, c, _w, _p in g["edges"]))
+                                       for a, b, c, _w, _n, _p in g["edges"]))
         # the option is checked
         p = subprocess.run([VIEW, self.lu, "--graph-instances", "0", "-o",
                             os.path.join(self.tmp, "no.html")], stdout=subprocess.PIPE,

@@ -56,10 +56,29 @@ def view(*args):
     return p
 
 
+# the page's units (util.js PP.fmt): a time in s, ms, \u00b5s or ns, bytes, a share
+UNITS = {"s": 1.0, "ms": 1e-3, "\u00b5s": 1e-6, "ns": 1e-9, "B": 1.0, "kB": 1e3, "MB": 1e6,
+         "GB": 1e9, "%": 1.0, "x": 1.0}
+
+
 def number(text):
-    """A value as the page shows it (a difference with its sign); None for '-'."""
+    """A value as the page shows it (a difference with its sign, a unit); None for '-'."""
     text = text.strip().replace("+", "")
-    return None if text in ("-", "") else float(text)
+    if text in ("-", ""):
+        return None
+    value, _, unit = text.partition(" ")
+    if not unit and value.endswith("x"):
+        value, unit = value[:-1], "x"
+    return float(value) * UNITS[unit] if unit else float(value)
+
+
+def shown_tolerance(text):
+    """Half a unit in the last digit the page shows of a number (text as shown)."""
+    value, _, unit = text.strip().replace("+", "").partition(" ")
+    mant = value.lower().split("e")[0].lstrip("-")
+    exp = int(value.lower().split("e")[1]) if "e" in value.lower() else 0
+    decimals = len(mant.split(".")[1]) if "." in mant else 0
+    return 0.5 * 10.0 ** (exp - decimals) * UNITS.get(unit, 1.0) * 1.000001 + 1e-300
 
 
 class PageTest(unittest.TestCase):
@@ -92,6 +111,17 @@ class PageTest(unittest.TestCase):
         others = [u for u in self.b.requests() if u != url]
         self.assertEqual(others, [], "the page asked for more than itself")
 
-    def assertClose(self, shown, expected, msg=None, rel=2e-5):
+    def assertClose(self, shown, expected, msg=None, rel=5e-4):
+        """shown (a number the page shows: 4 significant digits) is expected, within
+        its precision."""
         self.assertIsNotNone(shown, msg)
         self.assertAlmostEqual(shown, expected, delta=max(1e-12, abs(expected) * rel), msg=msg)
+
+    def assertShown(self, text, expected, msg=None):
+        """text, a number as the page shows it, is expected within half a unit of its last
+        digit (0 for a value the page rounds to zero)."""
+        shown = number(text)
+        self.assertIsNotNone(shown, msg)
+        tol = shown_tolerance(text) if shown else 5e-13
+        self.assertLessEqual(abs(shown - expected), tol, "%s: page %r, expected %r"
+                             % (msg or "", text, expected))

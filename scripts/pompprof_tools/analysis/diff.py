@@ -48,7 +48,8 @@ values: exclusive (--inclusive: inclusive) per call path, summed over threads; d
 counts differ, the per-thread means of times are shown too (d.mean); counts (visits,
 instances, counter events) compare as totals.  MIN/MAXDOUBLE metrics (min_time,
 max_time) are not diffed.  The run facts are compared first: different programs are
-refused (--force compares anyway), different arguments, hosts or OMP settings, an
+refused (--force compares anyway; binaries of one program measured by two event sources are
+one program when their constructs lie in the same source files), different arguments, hosts or OMP settings, an
 interrupted or oversubscribed run are warned about.  A diff of a profile with itself is
 zero everywhere.
 """
@@ -83,14 +84,17 @@ class PathTable:
         return out
 
 
-def path_keys(profile: Profile, table: PathTable) -> dict[int, int]:
-    """Map id(node) -> its key in table; duplicates among siblings numbered."""
+def path_keys(profile: Profile, table: PathTable, root_label: str | None = None) -> dict[int, int]:
+    """Map id(node) -> its key in table; duplicates among siblings numbered.  root_label:
+    the label of the program roots (two binaries of one program: one root)."""
     keys = {}
 
     def assign(nodes, parent):
         seen = {}
         for n in nodes:
             label = params.key_label(n.name, n.cnode)
+            if parent is None and root_label is not None:
+                label = root_label
             k = seen.get(label, 0) + 1
             seen[label] = k
             keys[id(n)] = table.key(parent, label if k == 1 else "%s#%d" % (label, k))
@@ -125,7 +129,11 @@ class Diff:
         self.categories: list[dict] = []
         self.inclusive = inclusive
         self.paths = PathTable()
-        self.keys_a, self.keys_b = path_keys(a, self.paths), path_keys(b, self.paths)
+        # two binaries of one program (runfacts.one_program): one program root
+        names = (a.roots[0].name if a.roots else None, b.roots[0].name if b.roots else None)
+        root = ("%s | %s" % names if names[0] != names[1] and runfacts.one_program([a, b])
+                else None)
+        self.keys_a, self.keys_b = path_keys(a, self.paths, root), path_keys(b, self.paths, root)
         ma = {m.uniq_name: m for m in additive_metrics(a)}
         mb = {m.uniq_name: m for m in additive_metrics(b)}
         names = [n for n in ma] + [n for n in mb if n not in ma]
@@ -323,6 +331,9 @@ def render_text(d: Diff, shown: list[dict], total: int) -> str:
     a, b = d.a, d.b
     out.append("pompprof-diff: a = %s (%d threads)" % (a.path, a.nthreads))
     out.append("               b = %s (%d threads)" % (b.path, b.nthreads))
+    srcs = runfacts.event_sources([a, b])
+    if None not in srcs:
+        out.append("event sources: a: %s, b: %s" % tuple(srcs))
     out.append("values: %s, summed over threads; delta = b - a"
                % ("inclusive" if d.inclusive else "exclusive"))
     out.extend(runfacts.wrapped(d.warnings))

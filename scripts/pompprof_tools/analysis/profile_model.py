@@ -93,7 +93,7 @@ def task_key(region: Region) -> tuple[str, int, int]:
 class Node:
     """One call path with per-thread values (lists indexed by location id)."""
     __slots__ = ("cnode", "parent", "tree", "depth", "incl", "excl", "visits", "children",
-                 "kind", "nested")
+                 "kind", "nested", "outside")
     cnode: Cnode
     parent: Node | None
     tree: str                   # 'main' or 'tasks'
@@ -104,6 +104,7 @@ class Node:
     children: list[Node]        # main-tree semantics: a root's TASKS nodes are not here
     kind: str                   # 'node', 'stub', 'taskroot' or 'TASKS'
     nested: bool                # an ancestor has the same region (recursion)
+    outside: bool               # main tree, outside every parallel region (serial code)
 
     @property
     def region(self) -> Region:
@@ -163,6 +164,10 @@ class Profile:
         self.threads = list(range(cube.nlocs))
         names = {loc.id: loc.name for loc in cube.locations}
         self.thread_names = [names.get(i, "location %d" % i) for i in self.threads]
+        # the rank of each location's process (a job's profile holds every rank's
+        # threads; 0 for a profile without process ranks)
+        ranks = {loc.id: loc.group_rank for loc in cube.locations}
+        self.thread_ranks = [ranks.get(i, 0) for i in self.threads]
         self.has_visits = cube.has_metric("visits") and cube.metric("visits").type in (
             "INCLUSIVE", "EXCLUSIVE", "SIMPLE")
         self.roots: list[Node] = []
@@ -190,6 +195,8 @@ class Profile:
             if n.kind == "node" and n.role in TASK_ROLES:
                 n.kind = "stub"
         self._mark_nested()
+        for n in self.main_nodes:           # pre-order: the parent is marked first
+            n.outside = n.role != "parallel" and (n.parent is None or n.parent.outside)
         # indexes: region id -> nodes of that region (pre-order, main tree first);
         # task-construct source location -> its `create task` nodes
         self.by_region: dict[int, list[Node]] = {}
@@ -220,7 +227,7 @@ class Profile:
                     [float(v) for v in cube.exclusive_row(self.time_metric, cnode)],
                     (list(cube.exclusive_row("visits", cnode)) if self.has_visits
                      else [0] * cube.nlocs),
-                    [], "node", False)
+                    [], "node", False, False)
         self.by_cnode[cnode.id] = node
         return node
 

@@ -23,8 +23,17 @@ a call path nested in a call path of the same region is not counted twice):
              min/max = min_time/max_time of the task root; createT = time in the
              `create task` regions of the same source location (main and task trees);
              taskT = time in stubs of the task region (where tasks ran); frags = stub visits
-  granularity advice: a task construct is flagged when its mean exclusive time per
-             instance is below 10 x the mean time of one creation.
+  work       a task's work: the time its instances spent in their own code and the
+             functions they call (overhead.classify: work), not in child tasks run inside
+             them, not creating tasks or waiting (never suspended time: pompprof does not
+             count it); per instance
+  granularity verdict per task construct, on the numbers it states: "coarsen" when the
+             mean work per instance is below 10 x the mean time of one creation, "fine"
+             at or above; "not measured" when the creation took no measured time
+             (pompprof run measures through OMPT, which reports no end of a creation)
+  dependences (the metric of depend clauses) is counted where the items are recorded,
+             at the tasks' creation: per instance it is the construct's creations'
+             count / instances
   parameters a call path split by parameters (pompprof_parameter_*) is shown as
              `name (depth=3)`; each task construct lists a row per combination of
              values (instances, mean, min, max, mean exclusive); "by parameter"
@@ -61,12 +70,19 @@ from . import textfmt as tf
 from ..cli import main_guard
 from . import runfacts
 from .overhead import (MPI, Analysis, COMPONENTS, OVERHEAD_CATEGORIES, REPORT_CATEGORIES, SHORT,
-                       legend as overhead_legend)
+                       classify, legend as overhead_legend)
 from ..cube.cubex import Region
 from .profile_model import (LOCK_ENTER, LOCK_EXIT, Node, Profile, counter_label,
                             is_lock_region, region_label)
 
 GRANULARITY_FACTOR = 10.0
+# the metric of depend clauses (profile/pp_profile_depend.c): counted at the creation
+DEPENDENCES = "dependences"
+# the granularity verdicts
+COARSEN, FINE, NOT_MEASURED = "coarsen", "fine", "not measured"
+# the text report lists every verdict up to this many task constructs, beyond only the
+# constructs to coarsen and the closest call among the others
+VERDICT_LINES = 12
 # the text report's flat profile shows this many regions per thread, the others in one
 # line each (the JSON and CSV reports hold every region per thread)
 FLAT_DETAIL = 100
@@ -81,13 +97,15 @@ definitions (seconds, per thread; SUM row = over threads):
   bodyT/exitT  critical: sblock time; locks: omp_unset_lock time
   forkJoinT    startup+shutdown: parallel region time of the slowest team thread minus
                this thread's
-  task stats   instances = task-root visits, mean/min/max per instance, createT = time in
-               'create task' of the same construct, flagged when mean exclusive time per
-               instance < 10 x mean creation time; one row per parameter value below
+  task stats   instances = task-root visits, mean/min/max per instance, work = mean time
+               in the task's own code and the functions it calls (not child tasks, creating
+               or waiting), create = mean time of one creation; verdict per construct:
+               coarsen when work < 10 x create, fine else, not measured when creation
+               took no measured time (pompprof run); one row per parameter value below
   by parameter per construct and parameter: instances, mean, total time, % and cumulative
                % per value; cut-off advice: the depth from which on a task with all
                the tasks it spawns takes < 10 x the mean creation time
-overhead categories (of total thread time T = sum over threads of measured time + fork/join):
+categories (of total thread time T = sum over threads of measured time + fork/join):
 """ + overhead_legend() + """
 MPI section (hybrid programs): per MPI function calls, time, mean per call, the ranks
   with least and most time in it, imbalance = (max - mean) / max over ranks, bytes sent and
@@ -481,26 +499,37 @@ class Report:
             e = flat[r.id]["sum"]
             roots = [n for n in p.nodes_of_region(r.id) if n.kind == "taskroot"]
             excl = sum(sum(n.excl) for n in roots)
+            work = sum(task_work(n) for n in roots)
             creates = p.creates_of(r)
             ccount = sum(sum(n.visits) for n in creates)
             inst = e["instances"]
             mean_excl = excl / inst if inst else None
+            mean_work = work / inst if inst else None
             mean_create = e["createT"] / ccount if ccount else None
-            flagged = (mean_excl is not None and mean_create is not None and mean_create > 0
-                       and mean_excl < GRANULARITY_FACTOR * mean_create)
+            ratio = mean_work / mean_create if mean_work is not None and mean_create else None
+            if not inst:
+                verdict = None          # no verdict about constructs that never ran a task
+            elif not mean_create:
+                verdict = NOT_MEASURED  # no creation measured: nothing to compare with
+            else:
+                verdict = COARSEN if ratio < GRANULARITY_FACTOR else FINE
             out.append({"id": _rid(r), "region_id": r.id, "name": r.name,
                         "label": region_label(r), "instances": inst, "time": e["execT"],
                         "values": self._task_values(roots),
                         "mean": e["mean"], "min": e["min"], "max": e["max"],
-                        "mean_excl": mean_excl, "create_time": e["createT"],
+                        "mean_excl": mean_excl, "mean_work": mean_work,
+                        "create_time": e["createT"],
                         "create_count": ccount, "mean_create": mean_create,
                         "task_time_at_sync": e["taskT"], "fragments": e["frags"],
-                        "ratio": (mean_excl / mean_create) if mean_excl is not None
-                        and mean_create else None,
-                        "too_fine": flagged,
+                        "ratio": ratio, "granularity": verdict,
+                        "too_fine": verdict == COARSEN,
                         "callees": self._callees(roots, e["execT"])})
             if p.counters:
                 counts = {p.counter_name(m): e[p.counter_name(m)] for m in p.counters}
+                for m in p.counters:
+                    if m.uniq_name == DEPENDENCES:      # recorded at the creation
+                        counts[p.counter_name(m)] = sum(sum(p.counter_incl(n, m))
+                                                        for n in _top_nodes(creates))
                 out[-1]["counters"] = counts
                 out[-1]["counters_per_instance"] = {k: v / inst if inst else None
                                                     for k, v in counts.items()}
@@ -547,13 +576,15 @@ class Report:
             if not inst and not time:
                 continue    # a call path a parameter passed through: nothing measured
             excl = sum(sum(n.excl) for n in nodes)
+            work = sum(task_work(n) for n in nodes)
             mm = [m for n in nodes for m in p.min_max_rows(n)]
             out.append({"params": params.text(nodes[0].cnode) or "(none)",
                         "instances": inst, "time": time,
                         "mean": time / inst if inst else None,
                         "min": min((m[1] for m in mm), default=None),
                         "max": max((m[2] for m in mm), default=None),
-                        "mean_excl": excl / inst if inst else None})
+                        "mean_excl": excl / inst if inst else None,
+                        "mean_work": work / inst if inst else None})
         return out
 
     def by_parameter(self, tasks=None):
@@ -655,6 +686,7 @@ class Report:
             by_param = _Once(lambda: self.by_parameter(tasks))
             advice = _Once(lambda: [self._advice(t) for t in tasks if t["too_fine"]]
                            + [self._cutoff_advice(e) for e in by_param if "cutoff" in e])
+            granularity = _Once(lambda: granularity_lines(tasks))
         else:
             flat, flat_rest = [self._flat_entry(i) for i in shown], []
             calltree, tasktree = self.calltree(), self.tasktree()
@@ -663,9 +695,11 @@ class Report:
             by_param = self.by_parameter(tasks)
             advice = ([self._advice(t) for t in tasks if t["too_fine"]]
                       + [self._cutoff_advice(e) for e in by_param if "cutoff" in e])
+            granularity = granularity_lines(tasks)
         data = {"header": self.header(), "regions": self.regions(), "flat": flat,
                 "flat_rest": flat_rest, "calltree": calltree, "tasktree": tasktree,
                 "tasks": tasks, "by_parameter": by_param, "advice": advice,
+                "granularity": granularity,
                 "mpi": report_mpi.section(p),
                 "overhead": self.overhead()}
         mat = self.p.max_active_tasks()
@@ -681,9 +715,41 @@ class Report:
 
     @staticmethod
     def _advice(t):
-        return ("%s %s: work %s s/instance = %.1fx creation (%s s); coarsen"
-                % (t["id"], tf.shorten(tf.short_name(t["name"]), 36), tf.fmt_time(t["mean_excl"]),
-                   t["ratio"], tf.fmt_time(t["mean_create"])))
+        return verdict_line(t)
+
+
+def task_work(root: Node) -> float:
+    """A task root's work summed over threads: the self time of the nodes of its tree
+    that are work (its own code and the functions it calls; overhead.classify), not of
+    the child tasks run inside it (stubs), their creation or any waiting."""
+    return sum(sum(n.excl) for n in root.walk() if n.kind != "stub" and classify(n) == "work")
+
+
+def verdict_line(t) -> str:
+    """A task construct's granularity verdict with the numbers it rests on."""
+    head = "%s %s: " % (t["id"], tf.shorten(tf.short_name(t["name"]), 36))
+    if t["granularity"] == NOT_MEASURED:
+        return (head + "work %s s/instance; creation not measured: no verdict"
+                % tf.fmt_time(t["mean_work"]))
+    return (head + "work %s s/instance = %.1fx creation (%s s); %s"
+            % (tf.fmt_time(t["mean_work"]), t["ratio"], tf.fmt_time(t["mean_create"]),
+               t["granularity"]))
+
+
+def granularity_lines(tasks) -> list[str]:
+    """The granularity verdicts, with their numbers: every construct's up to
+    VERDICT_LINES constructs; beyond, the ones to coarsen and not measured, and the
+    closest call among the fine ones."""
+    judged = [t for t in tasks if t["granularity"]]
+    if len(judged) <= VERDICT_LINES:
+        return [verdict_line(t) for t in judged]
+    lines = [verdict_line(t) for t in judged if t["granularity"] != FINE]
+    fine = [t for t in judged if t["granularity"] == FINE]
+    if fine:
+        low = min(fine, key=lambda t: t["ratio"])
+        lines.append("%d more task constructs are fine (>= %gx), the closest: %s"
+                     % (len(fine), GRANULARITY_FACTOR, verdict_line(low)))
+    return lines
 
 
 # --------------------------------------------------------------------------- rendering
@@ -865,17 +931,17 @@ def render_lines(d, thread_names):
             for t in d["tasks"]:
                 yield ([t["id"] + " " + tf.short_name(t["name"]), tf.fmt_count(t["instances"]),
                         _cell(t["mean"], "t"), _cell(t["min"], "t"), _cell(t["max"], "t"),
-                        _cell(t["mean_excl"], "t"), _cell(t["mean_create"], "t"),
+                        _cell(t["mean_work"], "t"), _cell(t["mean_create"], "t"),
                         _cell(t["task_time_at_sync"], "t")]
                        + [cols.cell(t.get("counters_per_instance", {}).get(c), c)
                           for c in per_inst])
                 for v in t.get("values", []):     # a row per parameter value
                     yield (["  " + v["params"], tf.fmt_count(v["instances"]),
                             _cell(v["mean"], "t"), _cell(v["min"], "t"), _cell(v["max"], "t"),
-                            _cell(v["mean_excl"], "t"), "", ""] + [""] * len(per_inst))
+                            _cell(v["mean_work"], "t"), "", ""] + [""] * len(per_inst))
         rows = task_rows()
         widths = [30, 7, 9, 9, 9, 9, 9, 9] + [cols.width(c, 7) + 2 for c in per_inst]
-        yield from tf.table_lines(["task construct", "inst", "mean", "min", "max", "mean.excl",
+        yield from tf.table_lines(["task construct", "inst", "mean", "min", "max", "work",
                                    "create", "taskT"] + [cols.title(c) + "/i" for c in per_inst],
                                   rows, widths,
                                   width=max(tf.WIDTH, sum(widths) + len(widths) - 1))
@@ -911,14 +977,20 @@ def render_lines(d, thread_names):
     if any(t["instances"] for t in d["tasks"]):
         # no verdict about constructs that never ran a task
         yield ("")
-        if d["advice"]:
-            yield ("Task granularity advice (a task's work, or a task with all it spawns, "
-                   "< %gx its creation):" % GRANULARITY_FACTOR)
-            for a in d["advice"]:
-                yield ("  " + a)
-        else:
-            yield ("Task granularity: all task constructs are > %gx their creation cost."
+        yield ("Task granularity (work per instance, functions included, against one creation; "
+               "< %gx: coarsen):" % GRANULARITY_FACTOR)
+        for a in d["granularity"]:
+            yield ("  " + a)
+        if any(t["granularity"] == NOT_MEASURED for t in d["tasks"]):
+            yield ("  (creation took no measured time: pompprof run measures through OMPT, "
+                   "which reports no end")
+            yield ("  of a task's creation; with pompprof's compiler wrapper it is measured)")
+        cutoffs = [a for a in d["advice"] if "cut off at" in a]
+        if cutoffs:
+            yield ("Task granularity advice (a task with all it spawns < %gx its creation):"
                    % GRANULARITY_FACTOR)
+            for a in cutoffs:
+                yield ("  " + a)
 
     if d.get("mpi"):
         yield from report_mpi.render_lines(d["mpi"])
@@ -929,15 +1001,35 @@ def render_lines(d, thread_names):
     shown = [n for n, _ in REPORT_CATEGORIES if n != MPI or mpi]
     hdr = ["scope", "total"] + [SHORT[n] for n in shown] + ["ovhd%"]
 
+    # 100 columns: the scope's name gets what the categories leave; when that is too
+    # little for a name (MPI beside serial code), the rows name the regions by their
+    # ids and a line under the table names them
+    scope = tf.WIDTH - 18 - 10 * len(shown)
+    by_id = scope < 22
+
+    def name(s):
+        """A parallel region's id and name, without `parallel` when that is too long
+        (they all are parallel regions: the file and line tell them apart)."""
+        text = s["id"] + " " + tf.short_name(s["name"])
+        if by_id:
+            return s["id"]
+        if len(text) > scope and "@" in text:
+            text = s["id"] + " " + text[text.index("@"):]
+        return text
+
     def orow(s):
         c = s["categories"]
-        return ([s["id"] + " " + tf.short_name(s["name"]) if s["id"] != "program"
-                 else "whole program", tf.fmt_time(s["total"])]
+        return ([name(s) if s["id"] != "program" else "program", tf.fmt_time(s["total"])]
                 + [tf.fmt_time(c[n]["time"]) for n in shown]
                 + [tf.fmt_pct(s["overhead_pct"])])
 
     rows = [orow(o["program"])] + [orow(s) for s in o["parallel_regions"]]
-    yield (tf.table(hdr, rows, widths=[33 - 10 * mpi, 9, 9, 9, 9, 9, 9] + [9] * mpi + [6]))
+    if not by_id:
+        rows[0][0] = "whole program"
+    yield (tf.table(hdr, rows, widths=[scope, 9] + [9] * len(shown) + [6]))
+    if by_id and o["parallel_regions"]:
+        yield from runfacts.wrapped(["regions: " + "; ".join(
+            "%s %s" % (s["id"], tf.short_name(s["name"])) for s in o["parallel_regions"])])
     yield ("parallel coverage: %.1f %% of wall time" % (100.0 * o["parallel_coverage"]))
     if o["sources"]:
         yield ("")
@@ -993,11 +1085,14 @@ def csv_rows(d):
             for x in rates:
                 yield ("calltree", r["cnode"], path, tree, x, r["rates"][x])
     for t in d["tasks"]:
-        for f in ("instances", "mean", "min", "max", "mean_excl", "create_time",
-                  "create_count", "too_fine"):
+        for f in ("instances", "mean", "min", "max", "mean_excl", "mean_work", "create_time",
+                  "create_count", "mean_create", "ratio", "granularity", "too_fine",
+                  "task_time_at_sync"):
             yield ("tasks", t["id"], t["name"], "", f, t[f])
+        for c, v in (t.get("counters_per_instance") or {}).items():
+            yield ("tasks", t["id"], t["name"], "", c + "/i", v)
         for v in t.get("values", []):
-            for f in ("instances", "time", "mean", "min", "max", "mean_excl"):
+            for f in ("instances", "time", "mean", "min", "max", "mean_excl", "mean_work"):
                 yield ("task_values", t["id"], t["name"], v["params"], f, v[f])
     for e in d.get("by_parameter") or []:
         for x in e["rows"]:

@@ -1,8 +1,12 @@
 """The facts of a run, as libpompprof stores them in the profile's attributes
 (profile/pp_profile_runfacts.c, doc/cube4-layout.md): command line, host, cores online,
-the OMP_*/POMPPROF_* settings, start time, pompprof version, threads, and how the run
-ended.  pompprof-report shows them; pompprof-diff and pompprof-scaling compare them
-before they compare numbers, so that runs that do not belong together are said to be so.
+the OMP_*/POMPPROF_* settings, start time, pompprof version, threads, how the run
+ended, and the event source that measured it (opari2: a rebuilt program; ompt: an
+unchanged one through OMPT; gomp: through the libgomp interposer).  pompprof-report shows
+them; pompprof-diff and pompprof-scaling compare them before they compare numbers, so that
+runs that do not belong together are said to be so.  Profiles of one program made by two
+event sources are compared (their binaries may be named differently: they are one program
+when their constructs lie in the same source files), and the comparison names both.
 
 A profile written by an older pompprof or by Score-P has some or none of them: every
 fact is then None and nothing is claimed about it.
@@ -39,6 +43,7 @@ def facts(cube) -> dict:
         "start": a.get(PREFIX + "date"),
         "version": a.get(PREFIX + "version"),
         "end": a.get(PREFIX + "end"),
+        "event_source": a.get(PREFIX + "event_source"),
         "env": env if env or PREFIX + "host" in a else None,
         "diff_of": ((a.get(PREFIX + "diff_a"), a.get(PREFIX + "diff_b"))
                     if PREFIX + "diff_a" in a else None),
@@ -103,6 +108,8 @@ def header_rows(f: dict) -> list[tuple[str, str]]:
         rows.append(("pompprof version", f["version"]))
     if f.get("end"):
         rows.append(("run ended", f["end"]))
+    if f.get("event_source"):
+        rows.append(("event source", f["event_source"]))
     return rows
 
 
@@ -122,13 +129,52 @@ def _args(command_line: str | None) -> str | None:
     return parts[1] if len(parts) > 1 else ""
 
 
+def source_files(profile) -> set[str]:
+    """The source files (base names) of a profile's OpenMP constructs: what makes two
+    binaries one program."""
+    return {r.mod.rsplit("/", 1)[-1] for r in profile.cube.regions.values()
+            if r.paradigm == "openmp" and r.mod and r.mod != "OMP" and "." in r.mod}
+
+
+def event_sources(profiles) -> list[str | None]:
+    """The event source of each profile (None where the profile does not say)."""
+    return [facts(p.cube)["event_source"] for p in profiles]
+
+
+def one_program(profiles) -> bool:
+    """Whether profiles of binaries named differently are of one program measured by
+    different event sources: the sources differ and the constructs share their files."""
+    srcs = event_sources(profiles)
+    if None in srcs or len(set(srcs)) < 2:
+        return False
+    files = [source_files(p) for p in profiles]
+    return bool(set.intersection(*files))
+
+
+def inputs_differ(profiles) -> str | None:
+    """Why the profiles are not runs of one program on one input (different programs,
+    or different arguments), or None: comparing their work then means nothing."""
+    fs = [(p, facts(p.cube)) for p in profiles]
+    if len({f["program"] or p.program for p, f in fs}) > 1 and not one_program(profiles):
+        return "the runs are of different programs"
+    if len({_args(f["command_line"]) for _, f in fs if f["command_line"] is not None}) > 1:
+        return "the runs had different arguments (different inputs)"
+    return None
+
+
 def compare(profiles, force: bool = False) -> list[str]:
     """Warnings about profiles that may not belong together (one line each); raises
     ToolError when they are runs of different programs, unless force."""
     fs = [(p, facts(p.cube)) for p in profiles]
     warnings = []
     programs = sorted({f["program"] or p.program for p, f in fs})
-    if len(programs) > 1:
+    srcs = [f["event_source"] for _, f in fs]
+    if len(set(srcs)) > 1 and None not in srcs:
+        warnings.append("NOTE: the profiles were made by different event sources (%s): "
+                        "constructs are matched by source position and kind; what differs "
+                        "between the sources by nature is in doc/ompt.md"
+                        % ", ".join("%s: %s" % (p.path, f["event_source"]) for p, f in fs))
+    if len(programs) > 1 and not one_program(profiles):
         msg = ("the profiles are of different programs (%s)"
                % ", ".join("%s: %s" % (p.path, f["program"] or p.program) for p, f in fs))
         if not force:

@@ -15,8 +15,10 @@ all profiles have.  --svg draws the split as a stacked-area chart over the threa
 Before any number, the run facts are compared (runfacts.compare): runs of different
 programs are refused (--force compares anyway); different arguments, hosts or OMP
 settings, interrupted and oversubscribed runs are warned about; work inflation (work
-summed over threads growing with the thread count) is flagged with its factor and the
-call paths that grew most.
+summed over threads growing with the thread count) is flagged with its factor, the work
+it rests on and the call paths that grew most; between runs of different inputs
+(arguments) or programs no verdict is given (their work differs by design), only the
+figures.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import sys
 from . import textfmt as tf
 from ..cli import ToolError, main_guard
 from . import runfacts
-from .overhead import (Analysis, MPI, SCALING_CATEGORIES, SHORT, category_times, classify,
+from .overhead import (Analysis, MPI, SCALING_CATEGORIES, SERIAL, SHORT, category_times, classify,
                        legend as overhead_legend)
 from .profile_model import Profile, counter_label
 from .report import Report
@@ -41,8 +43,11 @@ They add up to the total thread time.  speedup and efficiency are relative to th
 with the fewest threads (ranks x threads per rank for a hybrid program: profiles may
 differ in either).  WARNING lines: runs that may not belong together (different
 arguments, hosts, OMP settings; interrupted or oversubscribed runs); profiles of
-different programs are refused unless --force.  WORK INFLATION: the work summed over
-threads grew by more than %gx, with the call paths that grew most.
+different programs are refused unless --force.  WORK INFLATION: the work in parallel
+code summed over threads (user code and task bodies, functions included; serial code
+left out) grew by more than %gx from the fewest threads to some other count, with the
+two figures and the call paths that grew most; not judged (the figures only) when the
+runs had different arguments (inputs) or programs.
 """ % 1.25
 
 
@@ -81,6 +86,7 @@ class Scaling:
                     counts[name] = sum(sum(p.counter_incl(r, m)) for r in p.roots)
             self.rows.append({"file": p.path, "threads": p.nthreads, "ranks": ranks[id(p)],
                               "label": _label(p.nthreads, ranks[id(p)], self.hybrid),
+                              "event_source": runfacts.facts(p.cube)["event_source"],
                               "wall": wall,
                               "speedup": speedup, "efficiency": eff,
                               "total": a.program.total(), "split": split, "counters": counts,
@@ -110,7 +116,8 @@ class Scaling:
                          "instances": v["instances"], "mean": v["mean"],
                          "mean_create": None, "time": v["time"], "task_time_at_sync": None})
 
-        self.inflation = work_inflation(self.profiles, [r["label"] for r in self.rows])
+        self.inflation = work_inflation(self.profiles, [r["label"] for r in self.rows],
+                                        runfacts.inputs_differ(self.profiles))
         if self.inflation:
             self.warnings.append(self.inflation["text"])
 
@@ -148,7 +155,8 @@ def _work_by_path(p: Profile, keys: dict) -> dict[int, float]:
     key_of: dict[int, int] = {}
     for n in p.main_nodes + p.task_nodes:   # pre-order: a parent before its children
         parent = key_of.get(id(n.parent)) if n.parent is not None else None
-        k = keys.setdefault((parent, n.name), len(keys))
+        # the program root by its place (two binaries of one program: one root)
+        k = keys.setdefault((parent, n.name if parent is not None else ""), len(keys))
         key_of[id(n)] = k
         if classify(n) == "work" and n.kind != "TASKS" and n.parent is not None:
             out[k] = out.get(k, 0.0) + sum(n.excl)
@@ -156,18 +164,22 @@ def _work_by_path(p: Profile, keys: dict) -> dict[int, float]:
 
 
 def _spelled(keys: dict, k: int) -> list[str]:
+    """The names of a path below the program root (which is keyed by its place only)."""
     back = {v: kv for kv, v in keys.items()}
     names = []
     while k is not None:
         parent, name = back[k]
-        names.append(name)
+        if parent is not None:
+            names.append(name)
         k = parent
     return names[::-1]
 
 
-def work_inflation(profiles, labels):
+def work_inflation(profiles, labels, differ=None):
     """The same work taking longer in total at more threads: the largest factor over
-    the profile with the fewest threads, and the call paths whose work grew most."""
+    the profile with the fewest threads, and the call paths whose work grew most.
+    differ: why the runs' inputs differ (runfacts.inputs_differ); then no verdict,
+    the figures only."""
     if len(profiles) < 2:
         return None
     keys: dict = {}
@@ -179,18 +191,27 @@ def work_inflation(profiles, labels):
     factor = work[i] / work[0]
     if factor < INFLATION_FACTOR:
         return None
+    if differ:
+        text = ("work inflation not judged: %s, so their work differs by design (work in "
+                "parallel code summed over threads: %s)"
+                % (differ, ", ".join("%s s (%s)" % (tf.fmt_time(w), lab)
+                                     for w, lab in zip(work, labels))))
+        return {"factor": factor, "from": labels[0], "to": labels[i], "paths": [],
+                "judged": False, "work": work, "text": text}
     a, b = by_path[0], by_path[i]
     grew = sorted(((b.get(k, 0.0) - a.get(k, 0.0), k) for k in set(a) | set(b)),
                   reverse=True)[:3]
     paths = [{"path": _spelled(keys, k), "from": a.get(k, 0.0), "to": b.get(k, 0.0)}
              for d, k in grew if d > 0]
-    text = ("WORK INFLATION: the work in parallel code summed over threads grew %.2fx from %s s "
-            "(%s) to %s s (%s); grew most: %s"
+    text = ("WORK INFLATION: the work in parallel code (user code and task bodies, functions "
+            "included) summed over threads grew %.2fx from %s s (%s) to %s s (%s), same "
+            "program and arguments; grew most: %s"
             % (factor, tf.fmt_time(work[0]), labels[0], tf.fmt_time(work[i]), labels[i],
                "; ".join("%s %s -> %s s" % (" / ".join(tf.short_name(x) for x in q["path"][-2:]),
                                             tf.fmt_time(q["from"]), tf.fmt_time(q["to"]))
                          for q in paths)))
-    return {"factor": factor, "from": labels[0], "to": labels[i], "paths": paths, "text": text}
+    return {"factor": factor, "from": labels[0], "to": labels[i], "paths": paths,
+            "judged": True, "work": work, "text": text}
 
 
 def _label(threads, ranks, hybrid):
@@ -210,6 +231,9 @@ def render_text(s):
     size = "ranks x threads" if s.hybrid else "threads"
     for r in s.rows:
         out.append("  %5s %s: %s" % (r["label"], size, r["file"]))
+    sources = {r["event_source"] for r in s.rows}
+    if len(sources) == 1 and None not in sources:   # (different ones: a NOTE names them)
+        out.append("event source: %s" % sources.pop())
     out.extend(runfacts.wrapped(s.warnings))
     cats = s.categories()
     out.append(tf.heading("Whole program (seconds summed over threads)"))
@@ -231,6 +255,8 @@ def render_text(s):
     if s.regions:
         out.append(tf.heading("Parallel regions"))
         rows = []
+        # a parallel region holds no serial code
+        cats = [cats[0]] + [c for c in cats[1:] if c != SERIAL]
         for name, ms in s.regions.items():
             for m in ms:
                 ovh = m["total"] - m["split"]["work"]

@@ -5,13 +5,18 @@ For every region of a profile: its kind (OMP: OpenMP constructs, FUN:
 compiler-instrumented functions, USR: user regions, MPI), visits, exclusive
 time, and the estimated cost of measuring it:
 
-  cost  = visits x the cost of one enter/exit pair of its kind
+  cost  = visits x the cost of one event of its kind
   trace = visits x 2 events x TRACE_BYTES_PER_EVENT
 
-The pair costs are the ones `make bench` measured on this machine
-(event-costs.txt, see costs.py); a function left out by a run-time filter
-still costs its table lookup (filtered_pair_ns).  Task constructs count their
-instances (the roots below TASKS), not their fragments (stubs).  The
+The costs were measured when pompprof was built (event-costs.txt, see
+costs.py), in the shapes of real code: a function (as the run instrumented
+them: pompprof's GCC plugin or -finstrument-functions, the profile's
+pompprof::functions), a task instance (its creation included: `create
+task` regions cost nothing of their own), a taskwait, another construct.
+Task constructs count their instances (the roots below TASKS), not their
+fragments (stubs).  A function a filter leaves out costs nothing when the
+plugin instrumented the run (rebuilt with the filter, it is not
+instrumented), else its table look-up (filtered_pair_address_ns).  The
 overhead is cost / (the run's time - cost): what the program would have
 taken without measurement.  The run's time is its CPU time when the profile
 has it (pompprof::cpu_time) and it is less than the threads' wall-clock
@@ -55,11 +60,11 @@ NEGLIGIBLE_PCT = 0.1
 
 
 class Region:
-    __slots__ = ("name", "mangled", "file", "line", "kind", "visits", "time", "filtered")
+    __slots__ = ("name", "mangled", "file", "line", "kind", "role", "visits", "time", "filtered")
 
     def __init__(self, r, kind):
         self.name, self.mangled = r.name, r.mangled_name or ""
-        self.file, self.line, self.kind = r.mod or "", r.begin, kind
+        self.file, self.line, self.kind, self.role = r.mod or "", r.begin, kind, r.role
         self.visits, self.time, self.filtered = 0, 0.0, False
 
     @property
@@ -72,6 +77,11 @@ class Score:
 
     def __init__(self, cube, costs: event_costs.Costs):
         self.costs = costs
+        # how the run instrumented its functions: the GCC plugin unless it says otherwise
+        self.instrumented = cube.attrs.get("pompprof::functions", "") or "gcc-plugin"
+        address = "instrument-functions" in self.instrumented
+        self.function_ns = costs.function_pair_address_ns if address else costs.function_pair_ns
+        self.filtered_ns = costs.filtered_pair_address_ns if address else 0.0
         self.regions: dict[int, Region] = {}
         tasks = {c.id for c in cube.tasks_nodes()}
         self.total = 0.0
@@ -113,7 +123,13 @@ class Score:
         """Seconds of measurement the region's visits cost (as the run measured it,
         or with r.filtered: what is left of a filtered function)."""
         if r.kind == "FUN":
-            ns = self.costs.filtered_pair_ns if r.filtered else self.costs.function_pair_ns
+            ns = self.filtered_ns if r.filtered else self.function_ns
+        elif r.role in ("task", "untied task"):
+            ns = self.costs.task_ns
+        elif r.role in ("task create", "untied task create"):
+            ns = 0.0
+        elif r.role == "taskwait":
+            ns = self.costs.taskwait_ns
         else:
             ns = self.costs.construct_pair_ns
         return r.visits * ns * 1e-9
@@ -121,8 +137,12 @@ class Score:
     def trace_bytes(self, r: Region) -> int:
         return 0 if r.filtered else 2 * r.visits * TRACE_BYTES_PER_EVENT
 
+    def fixed_cost(self) -> float:
+        """What the run paid once, whatever it measured: the library's start and end."""
+        return self.costs.run_fixed_ns * 1e-9
+
     def total_cost(self) -> float:
-        return sum(self.cost(r) for r in self.regions.values())
+        return self.fixed_cost() + sum(self.cost(r) for r in self.regions.values())
 
     def measured_cost(self) -> float:
         """The cost of the run the profile comes from (no region filtered)."""
@@ -161,7 +181,7 @@ class Score:
             # its measurement takes more than the target share of its own time: the
             # function's figures are distorted by it whatever the program's total
             # (which a busy machine stretches) says
-            short = r.per_visit * target_pct / 100.0 < self.costs.function_pair_ns * 1e-9
+            short = r.per_visit * target_pct / 100.0 < self.function_ns * 1e-9
             if self.overhead_pct() <= target_pct and not short:
                 break
             if self.cost(r) < negligible:
@@ -181,9 +201,12 @@ class Score:
 def render(score: Score, flt_name: str | None, top: int | None) -> str:
     c = score.costs
     out = []
-    out.append("Estimated measurement cost (%s: function pair %.1f ns, filtered function %.1f "
-               "ns, construct pair %.1f ns; trace %d bytes per event)"
-               % (c.source, c.function_pair_ns, c.filtered_pair_ns, c.construct_pair_ns,
+    out.append("Estimated measurement cost (%s; functions instrumented by %s: %.1f ns a "
+               "function, %.1f ns one a filter leaves out; %.1f ns a task, %.1f ns a taskwait, "
+               "%.1f ns another construct; %s s once, for the start and the end; trace %d bytes "
+               "per event)"
+               % (c.source, score.instrumented, score.function_ns, score.filtered_ns,
+                  c.task_ns, c.taskwait_ns, c.construct_pair_ns, tf.fmt_time(score.fixed_cost()),
                   TRACE_BYTES_PER_EVENT))
     measured = score.measured_cost()
     if measured > 0.9 * score.total:
@@ -220,7 +243,7 @@ def render(score: Score, flt_name: str | None, top: int | None) -> str:
     out.append("")
     regs.sort(key=lambda r: (-score.cost(r) if not r.filtered else 0, -r.visits, r.name))
     if flt_name:
-        regs.sort(key=lambda r: (not r.filtered, -r.visits * (score.costs.function_pair_ns
+        regs.sort(key=lambda r: (not r.filtered, -r.visits * (score.function_ns
                                                               if r.kind == "FUN" else 0)))
     shown = regs[:top] if top else regs
     rows = []
@@ -251,8 +274,8 @@ def build_parser():
                     help="the overhead -g aims for, in %% of the program's own time "
                          "(default 10)")
     ap.add_argument("--costs", metavar="FILE",
-                    help="event costs (default: $POMPPROF_COSTS, the build's event-costs.txt "
-                         "from make bench, else measured now)")
+                    help="event costs (default: $POMPPROF_COSTS, else the event-costs.txt "
+                         "measured when pompprof was built and installed with it)")
     ap.add_argument("--top", type=int, default=30, metavar="N",
                     help="regions listed (default 30; 0: all)")
     return ap

@@ -1,25 +1,37 @@
 """pompprof-timeline: what a trace (POMPPROF_TRACE=1) says about where time went.
 
-Breakdown of every thread's time, as POT defines it and adapted to POMP2 events:
-  work         a task runs user code: an explicit task (task work) or an implicit one
-               (the parallel region's own code and the serial part: implicit work)
-  overhead     not working while some task was ready: task creation and trace flushes
+Breakdown of every thread's time by the classes every tool shares (overhead.CLASSES,
+doc/trace.md), with waiting split as POT defines it, adapted to POMP2 events:
+  work         a task runs user code: an explicit task (task work, the functions it
+               calls included) or an implicit one (the parallel region's own code)
+  serial       outside every parallel region: the program's serial code
+  overhead     not working while some task was ready: task creation and fork/join
                (always), waiting at a scheduling point (switch) or blocked in a critical
                section or lock (sync) while a task was ready
   idleness     not working while no task was ready
   undetermined not working while only tasks whose dependences are unknown had been
                created and not begun: whether they were ready is not in the trace, so
                this time is overhead or idleness, not split by guessing
+  mpi          in an MPI call (a hybrid program): waiting for a partner (a late sender,
+               a collective's late members) and transfer (the rest)
+  measurement  pompprof's own: the trace's start and flushes (not the program's)
 "Ready" is created with all its predecessors (depend clauses, recorded at creation)
 completed and not begun, or suspended in a taskwait whose children (a taskwait
 depend's predecessors) are done.  A thread's time is the time it was in a parallel
-region (the master: the whole run).  The breakdown names its quadrant of POT's Table 1
-(low or high idleness, low or high overhead; "high" is at least 10 % of the time).
+region (the master: the whole run) and its fork/join wait.  The breakdown names its
+quadrant of POT's Table 1 (low or high idleness, low or high overhead; "high" is at
+least 10 % of the team's time: the time less serial code, MPI calls and measurement),
+with the numbers it rests on; no quadrant when undetermined time could decide it.  A
+hybrid MPI job's trace (timeline_mpi) adds its ranks' rows, each with its quadrant, and
+the messages matched send to receive.
 
 The task graph (creation, taskwait, barrier and dependence edges, measured times) gives
 the work, the span (its longest path), the parallelism work/span and Cilkview's speedup
-bounds for 2..1024 threads, with the span's path construct by construct.  Ready wait:
-per task construct, the time from a task's readiness to its start.
+bounds for 2..1024 threads, with the span's path construct by construct, for the window
+(--from/--to; the whole trace by default) and for the task region (the first task's
+creation to the last task's end).  The graph's work is the breakdown's work plus serial
+code plus task creation (a task exists once created: creation lies on its path).  Ready
+wait: per task construct, the time from a task's readiness to its start.
 
 The replay itself is a C program (pompprof-replay) that reads the OTF2 trace; this
 module runs it, formats its result and draws the pictures (timeline_plot).
@@ -42,23 +54,22 @@ from ..cli import ToolError, main_guard
 
 PROG = "pompprof-timeline"
 
-BREAKDOWN_KEYS = ("time", "work", "work_task", "work_implicit", "overhead", "overhead_create",
-                  "overhead_switch", "overhead_sync", "overhead_flush", "idleness",
-                  "undetermined")
+BREAKDOWN_KEYS = overhead.BREAKDOWN_KEYS
 
 EPILOG = """\
-columns (seconds): POT's breakdown of a trace, which measures something other than
-pompprof-report's and pompprof-scaling's overhead categories (those split a profile's
-time by the construct it went to; this one by whether a task was ready).  work = task
-work + implicit-task work; overhead = the parts below, time not working while a task
-was ready; idleness = not working while no task was ready; undet = overhead or
-idleness, undecidable because only tasks whose dependences are unknown were waiting.
-They add up to the thread's time.  The overhead parts, and the category each is part of:
+columns (seconds): the classes of a thread's time every tool shares (doc/trace.md), with
+waiting split by whether a task was ready (POT), which measures something other than
+pompprof-report's categories of waiting (those split it by the construct it went to).
+work = task + implicit; overhead = create + fork + switch + lockcrit; mpi = wait +
+transfer (shown for a trace with MPI calls); they add up with serial, idleness, undet and
+measure to the thread's time.  The columns, and the category of pompprof-report each is
+part of:
 %s
-"overhead by pompprof-report's categories" sums the parts per category.
+"overhead by pompprof-report's categories" sums the overhead parts per category.
 
 pictures (--svg/--png): thread view (one row per thread, coloured by task construct or
-region, grey when idle, red/orange for overhead), task view (one row per task construct,
+region, grey when idle, red/orange for overhead; a job's ranks stacked, its messages as
+thin lines), task view (one row per task construct,
 or per instance when there are few: dark = running, light = created and waiting), and
 the number of ready tasks below both.  --speedup draws the speedup bounds.
 
@@ -230,13 +241,30 @@ POT_QUADRANTS = {
 
 
 def pot_quadrant(total: dict) -> dict | None:
-    """The breakdown's quadrant of POT's Table 1, with what it suggests."""
-    if total["time"] <= 0:
+    """The breakdown's quadrant of POT's Table 1, with what it suggests and the numbers
+    it rests on: the shares of the team's time (the time less serial code, MPI calls and
+    measurement, which are not the team's: left_out).  No quadrant (quadrant None, advice saying
+    why) when the team's time is 0, or when the undetermined time (overhead or
+    idleness) could put the breakdown in another quadrant."""
+    team = total["time"] - sum(total.get(k, 0.0) for k in overhead.NOT_TEAM)
+    if team <= 0:
         return None
-    idle, over = total["idleness"] / total["time"], total["overhead"] / total["time"]
-    name, advice = POT_QUADRANTS[(idle >= POT_HIGH, over >= POT_HIGH)]
-    return {"quadrant": name, "advice": advice, "idleness_share": idle,
-            "overhead_share": over, "high": POT_HIGH}
+    idle, over = total["idleness"] / team, total["overhead"] / team
+    undet = total.get("undetermined", 0.0) / team
+    out = {"idleness_share": idle, "overhead_share": over, "undetermined_share": undet,
+           "team_time": team,
+           "left_out": overhead.not_team_text(total.get(overhead.MPI_GROUP, 0.0) > 0),
+           "high": POT_HIGH}
+    low = (idle >= POT_HIGH, over >= POT_HIGH)
+    high = (idle + undet >= POT_HIGH, over + undet >= POT_HIGH)
+    if low != high and undet > 0:
+        out.update(quadrant=None, advice="not determined: %.1f %% of the team's time is "
+                   "undetermined (tasks of unknown dependences waited), which could be "
+                   "idleness or overhead" % (100 * undet))
+        return out
+    name, advice = POT_QUADRANTS[low]
+    out.update(quadrant=name, advice=advice)
+    return out
 
 
 # ---- output ------------------------------------------------------------------------------
@@ -251,22 +279,27 @@ def _thread_label(data: dict, t: dict) -> str:
 
 
 def render_csv(data: dict) -> str:
-    keys = BREAKDOWN_KEYS + timeline_mpi.extra_keys(data)
-    rows = [["thread"] + list(keys)]
+    """Every column of the breakdown, as the JSON has them (the MPI ones too)."""
+    rows = [["thread"] + list(BREAKDOWN_KEYS)]
     for t in data["threads"]:
-        rows.append([_thread_label(data, t)] + [repr(t[k]) for k in keys])
-    rows.append(["total"] + [repr(data["total"][k]) for k in keys])
+        rows.append([_thread_label(data, t)] + [repr(t[k]) for k in BREAKDOWN_KEYS])
+    rows.append(["total"] + [repr(data["total"][k]) for k in BREAKDOWN_KEYS])
     return tf.csv_text(rows)
 
 
 def _breakdown_rows(data):
-    cols = ("time", "work", "work_task", "work_implicit", "overhead", "overhead_create",
-            "overhead_switch", "overhead_sync", "overhead_flush", "idleness", "undetermined")
-    cols += timeline_mpi.extra_keys(data)[:1]
+    keys = timeline_mpi.shown_keys(data)
     rows = []
     for t in data["threads"] + [dict(data["total"], location="total", name="total")]:
-        rows.append([_thread_label(data, t)] + ["%.4f" % t[k] for k in cols])
+        rows.append([_thread_label(data, t)] + ["%.4f" % t.get(k, 0.0) for k in keys])
     return rows
+
+
+def graph_lines(g: dict, title: str) -> list[str]:
+    """A task graph's figures: work (what it holds), span, parallelism."""
+    return [title, "  work %.6f s (task creation %.6f s and serial code %.6f s included), "
+            "span %.6f s," % (g["work"], g["work_creation"], g["work_serial"], g["span"]),
+            "  parallelism %.2f" % g["parallelism"]]
 
 
 def render_text(data: dict) -> str:
@@ -277,28 +310,32 @@ def render_text(data: dict) -> str:
     if tr.get("end") and tr["end"] != "normal":
         out[-1:-1] = ["*** run ended: %s" % tr["end"]]
     out.append("Breakdown (seconds; POT: overhead = not working while a task was ready)")
-    headers = (["thread", "time", "work", "task", "implicit", "overhead"]
-               + [col for _, col, _, _ in overhead.TIMELINE_OVERHEAD] + ["idleness", "undet"]
-               + list(timeline_mpi.extra_keys(data)[:1]))
-    out.append(tf.table(headers, _breakdown_rows(data), width=120))
+    keys = timeline_mpi.shown_keys(data)
+    out.append(tf.table(["thread"] + [overhead.part_column(k) for k in keys],
+                        _breakdown_rows(data), width=16 + 9 * len(keys)))
     total = data["total"]
     if total["time"] > 0:
-        out.append("total: work %.1f %%, overhead %.1f %%, idleness %.1f %%%s" % (
-            100 * total["work"] / total["time"], 100 * total["overhead"] / total["time"],
-            100 * total["idleness"] / total["time"],
-            ", undetermined %.1f %%" % (100 * total["undetermined"] / total["time"])
-            if total["undetermined"] else "")
-            + (", MPI %.1f %%" % (100 * total[timeline_mpi.MPI] / total["time"])
-               if timeline_mpi.has_mpi(data) else ""))
+        # every group but work, in the breakdown's order
+        groups = dict.fromkeys(p.group for p in overhead.TIMELINE_PARTS if p.group != "work")
+        out.append("total: work %.1f %%, %s" % (
+            100 * total["work"] / total["time"],
+            ", ".join("%s %.1f %%" % (name, 100 * total.get(name, 0.0) / total["time"])
+                      for name in groups
+                      if total.get(name, 0.0) or name in ("overhead", "idleness"))))
         out.append("overhead by pompprof-report's categories (their time while a task was "
-                   "ready):")
+                   "ready; creation and fork/join always):")
         out.append("  " + ", ".join("%s %.4f s" % (name, sec)
                                     for name, sec in data["categories"].items()))
     pot = data.get("pot")
     if pot:
-        out.append("POT quadrant: %s (idleness %.1f %%, overhead %.1f %%; high from %.0f %%): %s"
-                   % (pot["quadrant"], 100 * pot["idleness_share"], 100 * pot["overhead_share"],
-                      100 * pot["high"], pot["advice"]))
+        rests = ("idleness %.4f s = %.1f %%, overhead %.4f s = %.1f %% of the team's %.4f s "
+                 "(%s left out); high from %.0f %%" % (
+                     total["idleness"], 100 * pot["idleness_share"], total["overhead"],
+                     100 * pot["overhead_share"], pot["team_time"], pot["left_out"],
+                     100 * pot["high"]))
+        out.append("POT quadrant: %s: %s" % (pot["quadrant"], pot["advice"]) if pot["quadrant"]
+                   else "POT quadrant: %s" % pot["advice"])
+        out.append("  (%s)" % rests)
     if data.get("ranks"):
         out += timeline_mpi.render_text(data)
     dep = data["depend"]
@@ -325,12 +362,23 @@ def render_text(data: dict) -> str:
                 r["construct"], r["tasks"], r["mean"], r["max"], r["total"]))
     g = data["graph"]
     out.append("")
-    out.append("Task graph (whole trace; creation, taskwait, barrier and dependence edges%s):"
-               % (", and MPI messages from send to receive" if timeline_mpi.is_job(data) else ""))
-    out.append("  work %.6f s, span %.6f s, parallelism %.2f (%d explicit tasks%s)%s" % (
-        g["work"], g["span"], g["parallelism"], g["tasks"],
+    whole = win["from"] == 0 and abs(win["to"] - tr["seconds"]) < 1e-9
+    lines = graph_lines(g, "Task graph (%s; creation, taskwait, barrier and dependence edges%s):"
+                        % ("whole trace" if whole else "window %.4f to %.4f s" % (win["from"],
+                                                                                  win["to"]),
+                           ", and MPI messages from send to receive" if timeline_mpi.is_job(data)
+                           else ""))
+    lines[-1] += " (%d explicit tasks%s)%s" % (
+        g["tasks"],
         ", %d dependence edges" % g["dependence_edges"] if g.get("dependence_edges") else "",
-        "; span is a lower bound (unrecorded dependences)" if g["depend_tasks"] else ""))
+        "; span is a lower bound (unrecorded dependences)" if g["depend_tasks"] else "")
+    out.extend(lines)
+    reg = data.get("task_region")
+    if reg:
+        out.extend(graph_lines(reg, "  task region (%.4f to %.4f s: the first task's creation "
+                                    "to the last task's end):" % (reg["from"], reg["to"]))[0:1])
+        out.append("    work %.6f s (task creation %.6f s included), span %.6f s, parallelism "
+                   "%.2f" % (reg["work"], reg["work_creation"], reg["span"], reg["parallelism"]))
     out.append("  speedup bounds (Cilkview: upper = min(P, parallelism), lower = greedy "
                "work/(work/P + span)):")
     out.append("  " + "  ".join("%d: %.3g-%.3g" % (s["threads"], s["lower"], s["upper"])

@@ -1,24 +1,26 @@
 """pompprof-timeline's part for a hybrid MPI + OpenMP job's trace (doc/trace.md, "One
 timeline"): the ranks' rows, POT's quadrant per rank, and the messages.
 
-pompprof-replay already splits every thread's time with MPI as a category of its own
-(time in MPI calls, neither work nor overhead nor idleness), the MPI time into waiting
-(a receive posted before its matching send started; a collective waiting for the
-members it needs) and transfer (the rest), and matches the messages send to receive.
-Here the threads are summed per rank, and POT's quadrant is named per rank over the time
-outside MPI calls (POT describes task parallelism; MPI time is the ranks' business)."""
+pompprof-replay's breakdown already has the time in MPI calls as a class of its own,
+neither work nor overhead nor idleness, split into waiting for a partner (a receive
+posted before its matching send started; a collective waiting for the members it needs)
+and transfer (the rest): the `mpi` group of overhead.TIMELINE_PARTS.  It also matches the
+messages send to receive.  Here the threads are summed per rank, and each rank gets POT's
+quadrant of its team's time, as the whole trace does (serial code, MPI calls and
+measurement left out: overhead.NOT_TEAM)."""
 
 from __future__ import annotations
 
 from . import overhead
 
-# the replay's MPI keys, beside the breakdown's: its MPI time is the short name of the
-# MPI category (overhead.py), then its waiting and transfer parts; "mpi" is also the
-# name of the result's part about messages and collectives
-MPI = overhead.SHORT[overhead.MPI]
-MPI_KEYS = (MPI, MPI + "_wait", MPI + "_transfer")
-SUMMED = ("time", "work", "work_task", "work_implicit", "overhead", "idleness",
-          "undetermined") + MPI_KEYS
+# the breakdown's MPI group, and the name of the result's part about messages and
+# collectives
+MPI = overhead.MPI_GROUP
+_PARTS = {p.key: p for p in overhead.TIMELINE_PARTS}
+# a rank's row: the time, every group (a sum, or a part of its own) and the MPI group's
+# parts, in the breakdown's order
+RANK_KEYS = tuple(k for k in overhead.BREAKDOWN_KEYS
+                  if k not in _PARTS or _PARTS[k].group in (k, MPI))
 
 
 def is_job(data: dict) -> bool:
@@ -27,29 +29,33 @@ def is_job(data: dict) -> bool:
 
 
 def has_mpi(data: dict) -> bool:
-    """Whether the breakdown has MPI time (a job's trace, or MPI calls measured)."""
-    return is_job(data) or any(t.get(MPI, 0) > 0 for t in data.get("threads", ()))
+    """Whether the trace has MPI time (a job's trace, or MPI calls measured)."""
+    return is_job(data) or data.get("total", {}).get(MPI, 0) > 0
 
 
-def extra_keys(data: dict) -> tuple:
-    """The MPI columns a table of this trace adds to the breakdown's."""
-    return MPI_KEYS if has_mpi(data) else ()
+def shown_keys(data: dict) -> tuple:
+    """The breakdown's columns a text table of this trace shows: the MPI columns only
+    when it has MPI time (as pompprof-report shows its MPI category only then)."""
+    if has_mpi(data):
+        return overhead.BREAKDOWN_KEYS
+    return tuple(k for k in overhead.BREAKDOWN_KEYS if k not in overhead.MPI_KEYS)
 
 
 def rank_rows(data: dict, pot_quadrant) -> list[dict]:
-    """Per rank: its threads' breakdown summed, and POT's quadrant over the time outside
-    MPI calls (pot_quadrant: timeline.pot_quadrant)."""
+    """Per rank: its threads' breakdown summed, and POT's quadrant of its team's time
+    (pot_quadrant: timeline.pot_quadrant)."""
     rows = {}
     for t in data["threads"]:
-        r = rows.setdefault(t.get("rank", 0), dict({k: 0.0 for k in SUMMED},
-                                                   rank=t.get("rank", 0), threads=0))
+        rank = t.get("rank", 0)
+        r = rows.setdefault(rank, dict({k: 0.0 for k in overhead.BREAKDOWN_KEYS},
+                                       rank=rank, threads=0))
         r["threads"] += 1
-        for k in SUMMED:
+        for k in overhead.BREAKDOWN_KEYS:
             r[k] += t.get(k, 0.0)
     out = []
     for rank in sorted(rows):
         r = rows[rank]
-        r["pot"] = pot_quadrant(dict(r, time=r["time"] - r[MPI]))
+        r["pot"] = pot_quadrant(r)
         out.append(r)
     return out
 
@@ -60,18 +66,16 @@ def render_text(data: dict) -> list[str]:
     m = data.get(MPI) or {}
     out = ["", "Ranks (seconds summed over their threads; mpi: time in MPI calls, waiting "
            "for a partner and transfer)"]
-    head = "%-6s %3s %9s %9s %9s %9s %9s %9s %9s  %s" % (
-        "rank", "thr", "time", "work", "overhead", "idleness", MPI, "wait", "transfer",
-        "POT quadrant (outside MPI)")
+    head = "%-6s %3s " % ("rank", "thr") + " ".join("%9s" % overhead.part_column(k) for k in RANK_KEYS) \
+        + "  POT quadrant (%s left out)" % overhead.not_team_text(True)
     out += [head, "-" * len(head)]
     for r in ranks:
         pot = r.get("pot")
-        out.append("%-6s %3d %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f  %s" % (
-            "rank %d" % r["rank"], r["threads"], r["time"], r["work"], r["overhead"],
-            r["idleness"], r[MPI_KEYS[0]], r[MPI_KEYS[1]], r[MPI_KEYS[2]],
-            "%s (idleness %.1f %%, overhead %.1f %%)" % (
-                pot["quadrant"], 100 * pot["idleness_share"], 100 * pot["overhead_share"])
-            if pot else "-"))
+        out.append("%-6s %3d " % ("rank %d" % r["rank"], r["threads"])
+                   + " ".join("%9.4f" % r[k] for k in RANK_KEYS) + "  "
+                   + ("%s (idleness %.1f %%, overhead %.1f %%)" % (
+                       pot["quadrant"] or "none", 100 * pot["idleness_share"],
+                       100 * pot["overhead_share"]) if pot else "-"))
     if m:
         out.append("Messages: %d matched of %d sends and %d receives (%d bytes sent); late "
                    "senders: %d, %.6f s waiting; collectives: %d calls, %.6f s waiting" % (

@@ -2,9 +2,10 @@
 
 - thread view: one row per thread, coloured by what it did (the task construct it ran,
   the region of its implicit task, or a kind of waiting: grey = idle, red/orange =
-  overhead while tasks were ready, purple = task creation, black = the trace's own flushes
-  and start, magenta = in an MPI call); a job's threads stacked by rank, a line between
-  ranks, and its messages as thin lines from the send to the receive;
+  overhead while tasks were ready, purple = task creation, magenta = fork/join, wheat =
+  serial code outside parallel regions, vivid blue = in an MPI call, black = the trace's
+  own flushes and start); a job's threads stacked by rank, a line between ranks, and its
+  messages as thin lines from the send to the receive;
 - task view: one row per task construct (running instances as a filled curve scaled to
   the row's maximum, waiting instances as a line), or one row per task instance when the
   run had few (dark = running, light = created and waiting);
@@ -27,9 +28,11 @@ CATEGORY_COLORS = {
     "overhead: scheduling (tasks ready)": "#e15759",
     "overhead: blocked (tasks ready)": "#f28e2b",
     "task creation": "#9c6fb0",
-    "trace flush or start": "#000000",
+    "measurement (trace start, flushes)": "#000000",
+    "serial (outside parallel regions)": "#f5deb3",
+    "fork/join": "#b000b0",
     "undetermined (depend tasks waiting)": "#8c8c8c",
-    "MPI": "#cc00cc",
+    "MPI (in MPI calls)": "#0000e0",
 }
 # regions and task constructs: colours far apart from each other and from the ones above
 # (test_timeline_tool checks the least distance), so neighbouring regions never look alike

@@ -12,7 +12,7 @@ from array import array
 
 from ..analysis.diff import additive_metrics
 from ..analysis.profile_model import Profile
-from ..analysis.report import Report
+from ..analysis.report import GRANULARITY_FACTOR, Report
 from ..cube import params
 from .blob import Blob
 
@@ -52,11 +52,12 @@ def regions_table(nodes) -> tuple[dict, dict[int, int]]:
     """The regions of the call paths as columns (a profile of 200,000 call paths has
     100,000 regions: the page parses columns several times faster than objects); file
     and role as indexes into their own lists."""
-    cols = {"name": [], "file": [], "begin": [], "end": [], "role": [], "files": [],
-            "roles": []}
+    cols = {"name": [], "file": [], "begin": [], "end": [], "role": [], "paradigm": [],
+            "files": [], "roles": [], "paradigms": []}
     index: dict[int, int] = {}
     files: dict[str, int] = {}
     roles: dict[str, int] = {}
+    paradigms: dict[str, int] = {}
     for n in nodes:
         r = n.region
         if r.id in index:
@@ -69,22 +70,28 @@ def regions_table(nodes) -> tuple[dict, dict[int, int]]:
         if r.role not in roles:
             roles[r.role] = len(cols["roles"])
             cols["roles"].append(r.role)
+        if r.paradigm not in paradigms:
+            paradigms[r.paradigm] = len(cols["paradigms"])
+            cols["paradigms"].append(r.paradigm)
         cols["name"].append(r.name)
         cols["file"].append(files[f])
         cols["begin"].append(r.begin)
         cols["end"].append(r.end)
         cols["role"].append(roles[r.role])
+        cols["paradigm"].append(paradigms[r.paradigm])
     return cols, index
 
 
 # what the page's tables show of the report's data (the rest stays in pompprof-report
 # --format json)
-TASK_KEYS = ("id", "name", "instances", "mean", "min", "max", "mean_excl", "mean_create",
-             "task_time_at_sync", "ratio", "too_fine", "values")
+TASK_KEYS = ("id", "name", "instances", "mean", "min", "max", "mean_excl", "mean_work",
+             "mean_create", "create_count", "task_time_at_sync", "ratio", "granularity",
+             "too_fine", "values", "counters_per_instance")
 
 
 def _scope(d: dict) -> dict:
-    return {"name": d["name"], "total": d["total"], "overhead_pct": d["overhead_pct"],
+    return {"id": d["id"], "name": d["name"], "total": d["total"],
+            "overhead_pct": d["overhead_pct"],
             "categories": {c: {"time": v["time"]} for c, v in d["categories"].items()}}
 
 
@@ -92,13 +99,14 @@ def report_tables(profile: Profile) -> dict:
     """The report's tasks, by-parameter, advice, overhead and MPI sections (its own code;
     the call trees and the flat profile are not built: the page has the call paths)."""
     data = Report(profile, paths=False).build(lazy=True)
-    tasks = [{k: t[k] for k in TASK_KEYS} for t in data["tasks"]]
+    tasks = [{k: t.get(k) for k in TASK_KEYS} for t in data["tasks"]]
     ov = data["overhead"]
     overhead = {"program": _scope(ov["program"]),
                 "parallel_regions": [_scope(d) for d in ov["parallel_regions"]],
                 "sources": ov["sources"], "parallel_coverage": ov["parallel_coverage"]}
     return {"header": data["header"], "tasks": tasks,
             "by_parameter": list(data["by_parameter"]), "advice": list(data["advice"]),
+            "granularity": list(data["granularity"]), "granularity_factor": GRANULARITY_FACTOR,
             "overhead": overhead, "mpi": data["mpi"]}
 
 

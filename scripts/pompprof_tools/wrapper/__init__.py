@@ -10,8 +10,12 @@ fortran    the Fortran path: the text OPARI2 gets (fortran_text: reading Fortran
            source; fortran_output: OPARI2's output made compilable)
 instrument runs OPARI2 and finishes its output; prelude: what replaces OPARI2's include
 adjacent   adjacent task events of OPARI2's output in one call
+c_depend   the list items of C/C++ tasks' depend clauses, recorded at creation
+fortran_depend  the same for Fortran tasks (depend_items: what both share);
+           fortran_depend_marks: Fortran tasks with depend clauses marked in
+           OPARI2's include file (C/C++ get the mark from directive's facts)
+tally      what each pass over OPARI2's output matched against what it expected
 functions  -finstrument-functions and filters (--functions)
-depend     marks of task constructs with depend clauses for the trace
 link       the link step: region init unit, libpompprof
 mpi        the link step of MPI programs
 run        running commands, notes on stderr

@@ -8,7 +8,9 @@
    wrapper, with the same status.
 2. preprocess: the compiler's own preprocessor with the user's flags (-E, quiet).
 3. instrument: rewrites for OPARI2, OPARI2, its output made compilable
-   (wrapper_rewrite, wrapper_instrument; Fortran: fortran, fortran_text, fortran_output).
+   (rewrite, instrument; Fortran: fortran, fortran_text, fortran_output), the
+   dependences recorded (c_depend; fortran_depend, fortran_depend_marks), and
+   what was lost said where OPARI2's output is not as expected (tally).
 4. compile: the instrumented text with the user's flags, quiet (-w, no -Werror,
    no dependency output), to the object the plain pass wrote.
 
@@ -29,13 +31,12 @@ from .. import build_config
 from . import cmdline as wc
 from .cmdline import CommandLine
 from .ctext import TextError
-from . import fortran, fortran_output, fortran_text
-from .dependences import insert_fortran as record_fortran_dependences
-from .depend import mark_depend_clauses
+from . import fortran, fortran_depend, fortran_depend_marks, fortran_output, fortran_text
 from .instrument import (absolute_markers, finish_c, opari2_failure, run_opari2,
-                                 spellings, user_markers)
+                         spellings, user_markers)
 from .rewrite import prepare
 from .run import note, run, run_quiet
+from .tally import Tally
 
 
 @dataclass
@@ -201,9 +202,12 @@ class Compile:
         target = os.path.join(subdir, base + suffix)
         unit_id = hashlib.sha1(("%s\0%s\0%s" % (os.path.abspath(src.path), os.path.abspath(
             src.object), prepared.text)).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-        write(target, finish_c(read(opari_out), inc, prepared, src.cplusplus, unit_id, names))
+        tally = Tally()
+        write(target, finish_c(read(opari_out), inc, prepared, src.cplusplus, unit_id, names,
+                               tally))
         for n in prepared.notes:
             note(n)
+        tally.report(src.path)
         return target
 
     def instrument_fortran(self, src: Source, subdir: str) -> tuple[str | None, list[str]]:
@@ -231,14 +235,19 @@ class Compile:
             return None, []
         inc_path = os.path.join(subdir, os.path.basename(opari_in) + ".opari.inc")
         out = fortran_output.restore_hidden(read(target), prepared.hidden)
+        fixed = form == "fixed"
+        tally = Tally()
         if os.path.isfile(inc_path):
-            out, inc = fortran_output.own_regions(out, read(inc_path), prepared,
-                                                  form == "fixed")
-            write(inc_path, mark_depend_clauses(fortran_output.fix_include(inc)))
-        out = record_fortran_dependences(out, form == "fixed", prepared.notes)
+            out, inc = fortran_output.own_regions(out, read(inc_path), prepared, fixed, tally)
+            write(inc_path, fortran_depend_marks.mark(
+                fortran_output.fix_include(inc), tally,
+                fortran_depend_marks.task_constructs(prepared.text, fixed)))
+        out = fortran_depend.insert(out, fixed, prepared.notes, tally,
+                                    fortran_depend.constructs(prepared.text, fixed))
         write(target, user_markers(fortran_output.fix_fortran(out), names))
         for n in prepared.notes:
             note(n)
+        tally.report(src.path)
         # INCLUDE lines of the user's files are looked up next to the original first
         return target, ["-I" + os.path.dirname(os.path.abspath(src.path)), "-I" + subdir,
                         "-nocpp"]

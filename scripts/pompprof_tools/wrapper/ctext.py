@@ -6,7 +6,7 @@ carries the user's file and line through the markers (`# 12 "src/x.h" 1 3`).
 Rewrites before OPARI2 need two more facts: which tokens form the statement
 that follows a directive (its structured block), and the spelling of a
 marker that resumes a given line after a line break was inserted.  Nothing
-here knows OpenMP; wrapper_directive and wrapper_rewrite do.
+here knows OpenMP; directive.py and rewrite.py do.
 """
 
 from __future__ import annotations

@@ -108,12 +108,30 @@ BEGIN_CALL = re.compile(r"call\s+POMP2_Begin\s*\(\s*(opari2_region_(\d+))\s*,\s*
 END_CALL = re.compile(r"call\s+POMP2_End\s*\(\s*(opari2_region_(\d+))\s*\)", re.I)
 
 
-def own_regions(out: str, inc: str, prepared: FPrepared, fixed: bool) -> tuple[str, str]:
+def own_regions(out: str, inc: str, prepared: FPrepared, fixed: bool,
+                tally=None) -> tuple[str, str]:
     """The wrapper's user regions as the constructs they stand for: region
-    strings with their construct's type, POMP2_Begin/End as its calls."""
-    if not prepared.own:
-        return out, inc
+    strings with their construct's type, POMP2_Begin/End as its calls.  Into
+    tally (a tally.Tally): the wrapper's regions, and those whose string and
+    calls were all found."""
     layouts: dict[str, str] = {}
+    found: dict[str, set[str]] = {"begin": set(), "end": set()}
+    if not prepared.own:
+        out_inc = out, inc
+    else:
+        out_inc = _own_regions(out, inc, prepared, fixed, layouts, found)
+    if tally is not None:
+        tally.add("fortran_own_regions", len(prepared.own),
+                  len(set(layouts) & found["begin"] & found["end"]),
+                  "constructs the wrapper measures itself (masked, taskloop, ...)",
+                  "they are measured as user regions named pompprof_<n>, or not at all")
+    return out_inc
+
+
+def _own_regions(out: str, inc: str, prepared: FPrepared, fixed: bool,
+                 layouts: dict[str, str], found: dict[str, set[str]]) -> tuple[str, str]:
+    """own_regions' work; into layouts and found: the regions whose string, begin
+    call and end call it rewrote."""
 
     def fix_string(m):
         pieces = re.findall(r'"([^"]*)"', m.group("body"))
@@ -149,6 +167,7 @@ def own_regions(out: str, inc: str, prepared: FPrepared, fixed: bool) -> tuple[s
         layout = layouts.get(m.group(2))
         if layout is None:
             return m.group(0)
+        found["begin"].add(m.group(2))
         return "\n".join(call(t, m.group(1), m.group(3)).lstrip() if k == 0 else
                          call(t, m.group(1), m.group(3))
                          for k, t in enumerate(OWN_CALLS[layout][0]))
@@ -157,6 +176,7 @@ def own_regions(out: str, inc: str, prepared: FPrepared, fixed: bool) -> tuple[s
         layout = layouts.get(m.group(2))
         if layout is None:
             return m.group(0)
+        found["end"].add(m.group(2))
         return call(OWN_CALLS[layout][1][0], m.group(1), "").lstrip()
 
     out = BEGIN_CALL.sub(begin, out)

@@ -13,11 +13,12 @@ import subprocess
 
 from .. import build_config
 from . import run as wrapper_run
+from . import c_depend
 from .adjacent import merge as merge_adjacent
 from .ctext import MARKER, escape, unescape
-from .dependences import insert as record_dependences
 from .prelude import prelude
 from .rewrite import Prepared, region_string, restore_hidden, restore_raw_strings
+from .tally import Tally
 
 OPARI2_LINE = re.compile(r'^#line (\d+) "((?:[^"\\]|\\.)*)"\s*$', re.M)
 OPARI2_INCLUDE = re.compile(r'^#include "[^"]*\.opari\.inc"\n', re.M)
@@ -30,7 +31,25 @@ ASSIGN = re.compile(r"(POMP2_(?:USER_)?Assign_handle)\s*\(\s*&\s*(opari2_region_
 OPARI2_MACRO = re.compile(r"\b(opari2_ctc_\d+|POMP2_DLIST_\d+)\b")
 # OPARI2 runs no task event when the if clause is false; undeferred tasks run at
 # once on the creating thread, inside the creation, and are measured like that.
-TASK_GUARD = re.compile(r"\bif \(pomp2_if\)\s+(POMP2_(?:Untied_task|Task)_\w+\s*\()")
+TASK_GUARD = re.compile(r"\bif\s*\(\s*pomp2_if\s*\)\s*(POMP2_(?:Untied_task|Task)_\w+\s*\()")
+# a guard in any layout, on a line that is not a directive (whose if clause
+# names pomp2_if too)
+ANY_GUARD = re.compile(r"\bif\s*\(\s*pomp2_if\s*\)")
+
+
+def unguard_tasks(text: str, tally: Tally | None = None) -> str:
+    """text without OPARI2's `if (pomp2_if)` guards of its task calls; into tally,
+    OPARI2's guards (any layout) and those removed."""
+    text, removed = TASK_GUARD.subn(r"\1", text)
+    if tally is not None:
+        left = sum(len(ANY_GUARD.findall(line)) for line in text.split("\n")
+                   if "pomp2_if" in line and not line.lstrip().startswith("#"))
+        tally.add("task_guards", removed + left, removed,
+                  "guards of task events (if (pomp2_if))",
+                  "undeferred tasks (a false if clause, inside a final task) are not measured")
+    return text
+
+
 # OPARI2's task calls name the address of a handle it defines, never NULL: they
 # call the library's form that does not test for a NULL address (pomp2/
 # pp_pomp2_task.c: POMP2_..._wrapped).  The untied creation and end are the
@@ -140,10 +159,11 @@ def add_facts(ctc: str, facts: dict[tuple[str, int, str], dict[str, str]]) -> st
 
 
 def finish_c(out: str, inc: str, prepared: Prepared, cplusplus: bool, unit_id: str,
-             names: dict[str, str]) -> str:
+             names: dict[str, str], tally: Tally | None = None) -> str:
     """OPARI2's C/C++ output (out, and its include file inc) as the text the
     compiler gets.  unit_id names the init functions (OPARI2's own id changes
-    with every run, which would make every build differ)."""
+    with every run, which would make every build differ).  Into tally: what
+    the passes over OPARI2's output matched, and what they should have."""
     macros = dict(DEFINE.findall(inc))
     for name, value in list(macros.items()):
         if name.startswith("opari2_ctc_"):
@@ -168,7 +188,7 @@ def finish_c(out: str, inc: str, prepared: Prepared, cplusplus: bool, unit_id: s
     out = user_markers(out, names)
     out = restore_raw_strings(out, prepared.raw_strings)
     out = OPARI2_MACRO.sub(lambda m: macros.get(m.group(1), m.group(1)), out)
-    out = TASK_GUARD.sub(r"\1", out)
+    out = unguard_tasks(out, tally)
     lines = out.split("\n")
     drop_num_threads = False
     for k, line in enumerate(lines):
@@ -179,9 +199,10 @@ def finish_c(out: str, inc: str, prepared: Prepared, cplusplus: bool, unit_id: s
             lines[k] = line.replace(NUM_THREADS_CLAUSE, "", 1)
             drop_num_threads = False
     out = restore_hidden("\n".join(lines))
-    out = record_dependences(out, "<pompprof>", cplusplus, prepared.notes)
+    out = c_depend.insert(out, "<pompprof>", cplusplus, prepared.notes, tally,
+                          c_depend.constructs(prepared.text))
     # after the depend recording, which then stands between two calls it separates
-    out = merge_adjacent(out)
+    out = merge_adjacent(out, tally)
     out = wrapped_calls(out)
 
     # the prelude goes after the markers that name the main file and the

@@ -60,7 +60,8 @@ def init_functions_from_nm(files: list[str]) -> dict[str, int]:
 
 def needs_pompprof(files: list[str]) -> bool:
     """Do these objects/archives call into libpompprof?"""
-    return re.search(r"\bU (POMP2_|pomp2_|pompprof_|pomp_tpd|__cyg_profile_func_enter\b)",
+    return re.search(r"\bU (POMP2_|pomp2_|pompprof_|pomp_tpd|__cyg_profile_func_enter\b|"
+                     r"__pompprof_func_register\b)",
                      symbols(files)) is not None
 
 

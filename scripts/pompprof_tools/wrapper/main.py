@@ -7,14 +7,14 @@ Compile lines with -fopenmp: every C/C++ and Fortran source is compiled
 plainly for the compiler's messages and dependency files, preprocessed with
 the user's flags, rewritten where OPARI2 2.0.7 would fail, instrumented by
 OPARI2 in a private temporary directory, and the result compiled in its
-place (wrapper_compile; doc/wrapper.md describes the pipeline).  Link lines
+place (compile.py; doc/wrapper.md describes the pipeline).  Link lines
 get a small unit that calls every object's POMP2_Init_reg_* function and
-libpompprof, and those of MPI programs libpompprof_mpi (wrapper_mpi).
+libpompprof, and those of MPI programs libpompprof_mpi (mpi.py).
 Everything else (no -fopenmp, -E, --version, configure's probes...) runs
 unchanged.
 
-The command line is read in wrapper_cmdline, sources are compiled in
-wrapper_compile, the link step is wrapper_link; this module decides.
+The command line is read in cmdline.py, sources are compiled in
+compile.py, the link step is link.py; this module decides.
 """
 
 from __future__ import annotations
@@ -54,12 +54,14 @@ wrapper options (before the compiler):
   --verbose          print every command pompprof runs on stderr
   --keep             keep the instrumented sources and print where they are
   --opari2-arg=ARG   pass ARG to opari2 (e.g. --omp-task-untied=keep)
-  --functions        also measure the program's functions (gcc -finstrument-functions;
-                     never those of system headers or the C++ standard library);
-                     also compiles and links the sources without OpenMP
-  --filter=FILE      --functions with a filter file in Score-P's syntax; what gcc
-                     can leave out is not instrumented (the rest: POMPPROF_FILTER=FILE
-                     when the program runs)
+  --functions        also measure the program's functions (pompprof's GCC plugin, else
+                     -finstrument-functions; never those of system headers or the
+                     C++ standard library); also compiles and links the sources
+                     without OpenMP
+  --filter=FILE      --functions with a filter file in Score-P's syntax: with the GCC
+                     plugin the functions it leaves out are not instrumented; with
+                     clang or another compiler what cannot be left out at build time
+                     is named once (give POMPPROF_FILTER=FILE when the program runs)
   --help, --version  this text / the version
 
 environment:
@@ -67,6 +69,7 @@ environment:
                                     (default: the installation directories)
   POMPPROF_FUNCTIONS=1              as --functions (for build systems)
   POMPPROF_FILTER=FILE              as --filter=FILE
+  POMPPROF_GCC_PLUGIN=FILE|no       the GCC plugin to use / none: -finstrument-functions
   POMPPROF_MERGE_CALLS=0            one POMP2 call per task event, also where two
                                     adjacent ones could be one (doc/wrapper.md)
 """
@@ -101,7 +104,8 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
                 note("%s; no function is left out at compile time" % e)
         plain_c = not cl.fortran and not any(cl.is_cplusplus(i, compiler_cmd[-1])
                                              for i in cl.sources)
-        args = args + wrapper_functions.compile_flags(args, flt=flt, plain_c=plain_c)
+        args = args + wrapper_functions.compile_flags(args, compiler_cmd, flt=flt,
+                                                      filter_file=path, plain_c=plain_c)
         cl = CommandLine(args)
         if not cl.openmp and (cl.compile_only or not needs_pompprof(cl.objects)):
             # no OPARI2 work: the line as written, its functions instrumented
@@ -120,7 +124,7 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
     try:
         status, compiled = compile_sources(
             compiler_cmd, cl, workdir, opari2_options_from(wrapper_opts),
-            wrapper_functions.unit_flags_for(flt) if flt is not None else None)
+            wrapper_functions.unit_flags_for(flt, compiler_cmd, args) if flt is not None else None)
         if cl.compile_only:
             # other inputs of the line (assembler, preprocessed files) as written
             others = set(cl.input_indexes) - set(sources)

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import re
 
-from .dependences import declarations as depend_declarations
+from .c_depend import declarations as depend_declarations
 
 # The POMP2 entry points OPARI2 (and the wrapper) call, with the parameter
 # types of <opari2/pomp2_lib.h> spelled in built-in types.  Locks are passed as
 # void * (the calls pass omp_lock_t *, which the prelude cannot name: <omp.h>
-# may come later or not at all).
+# may come later or not at all).  test/tools/test_wrapper_prototypes.py
+# compiles these after OPARI2's headers and libpompprof's: a change on either
+# side fails it.
 H = "POMP2_Region_handle *"
 T = "POMP2_Task_handle"
 S = "const char *"

@@ -1,6 +1,6 @@
 """Preprocessed C/C++ made ready for OPARI2 2.0.7, which understands the
 OpenMP 3 constructs and mangles much of the rest (doc/wrapper.md lists what
-and why).  Every OpenMP directive gets one treatment (wrapper_directive):
+and why).  Every OpenMP directive gets one treatment (directive.treatment):
 
 - combined constructs are split into leaf constructs with the same meaning
   (`parallel master` -> `parallel` + `master`), their clauses distributed as

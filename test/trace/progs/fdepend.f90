@@ -1,5 +1,5 @@
 ! Trace: Fortran tasks with depend clauses (one continued over two lines);
-! the wrapper marks them in OPARI2's include file (wrapper_depend.py).
+! the wrapper marks them in OPARI2's include file (wrapper/fortran_depend_marks.py).
 program fdepend
   integer :: a, b
   a = 0

@@ -234,6 +234,12 @@ START_TEST(unknown_variables_get_the_nearest_name)
         {"POMPPROF_OUTPU", "did you mean POMPPROF_OUTPUT?"},
         {"POMPPROF_tRACE", "did you mean POMPPROF_TRACE?"},
         {"POMPPROF_COLOUR_SCHEME", "is not a pompprof setting"},
+        /* another case, a near miss, a prefix one letter off (issue 34) */
+        {"pompprof_trace", "did you mean POMPPROF_TRACE?"},
+        {"Pompprof_Metrics", "did you mean POMPPROF_METRICS?"},
+        {"POMPPROF_TRAC", "did you mean POMPPROF_TRACE?"},
+        {"POMPROF_TRACE", "did you mean POMPPROF_TRACE?"},
+        {"POMPPROFF_OUTPUT", "did you mean POMPPROF_OUTPUT?"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         setenv(cases[i].var, "1", 1);
@@ -248,11 +254,18 @@ START_TEST(unknown_variables_get_the_nearest_name)
     }
     setenv("POMPPROF_LIBDIR", "/x", 1);
     setenv("POMPPROF_INCDIR", "/x", 1);
+    /* names of others that merely look alike are not ours */
+    setenv("POMP_DEBUG", "1", 1);
+    setenv("PROFILE_TRACE", "1", 1);
+    setenv("POMPPROFILE", "1", 1);
     pp_config cfg;
     int bad;
     ck_assert_str_eq(pp_test_capture_stderr(pp_config_from_env, &cfg, &bad), "");
     unsetenv("POMPPROF_LIBDIR");
     unsetenv("POMPPROF_INCDIR");
+    unsetenv("POMP_DEBUG");
+    unsetenv("PROFILE_TRACE");
+    unsetenv("POMPPROFILE");
     ck_assert_uint_eq(pp_nearest_distance("perf::PAGE-FAULT", "perf::PAGE_FAULTS"), 1);
     ck_assert_uint_eq(pp_nearest_distance("papi_tot_ins", "PAPI_TOT_INS"), 0);
 }

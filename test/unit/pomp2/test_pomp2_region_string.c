@@ -149,7 +149,8 @@ START_TEST(named_and_flagged_regions)
     ck_assert_uint_eq(i.clauses, PP_POMP2_HAS_IF | PP_POMP2_HAS_SHARED);
     pp_pomp2_region_info_free(&i);
 
-    /* the mark of the pompprof wrapper (scripts/pompprof_tools/wrapper/depend.py) */
+    /* the mark of the pompprof wrapper (scripts/pompprof_tools/wrapper/directive.py,
+     * scripts/pompprof_tools/wrapper/fortran_depend_marks.py) */
     i = pp_test_parse_ok("88*regionType=task*sscl=/tmp/x/all/all.c:44:44*"
                          "escl=/tmp/x/all/all.c:45:45*hasDepend=1**");
     ck_assert_uint_eq(i.clauses, PP_POMP2_HAS_DEPEND);

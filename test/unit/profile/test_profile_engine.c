@@ -745,6 +745,18 @@ typedef struct fib_counts {
     uint64_t instances[2], inner[2], fragments[2];
 } fib_counts;
 
+/* A fresh engine on the real clock, and the regions of fib. */
+static fib_regions fib_start(void)
+{
+    pp_profile_test_reset();
+    pp_timer_init(PP_TIMER_AUTO);
+    pp_profile_test_start_at(pp_timer_now());
+    return (fib_regions){{R("!$omp task @f.c:3", "task"), R("!$omp task @f.c:5", "task")},
+                         {R("!$omp create task @f.c:3", "task create"),
+                          R("!$omp create task @f.c:5", "task create")},
+                         R("!$omp taskwait @f.c:7", "taskwait")};
+}
+
 /* kind: the construct of the task running this call (-1: the implicit
  * task), me: its handle. */
 static void fib_events(const fib_regions *r, int n, int kind, pp_task_handle me, fib_counts *k)
@@ -780,13 +792,7 @@ static void fib_events(const fib_regions *r, int n, int kind, pp_task_handle me,
 
 START_TEST(test_fast_path_fib)
 {
-    pp_profile_test_reset();
-    pp_timer_init(PP_TIMER_AUTO);
-    pp_profile_test_start_at(pp_timer_now());
-    fib_regions r = {{R("!$omp task @f.c:3", "task"), R("!$omp task @f.c:5", "task")},
-                     {R("!$omp create task @f.c:3", "task create"),
-                      R("!$omp create task @f.c:5", "task create")},
-                     R("!$omp taskwait @f.c:7", "taskwait")};
+    fib_regions r = fib_start();
     fib_counts k = {{0, 0}, {0, 0}, {0, 0}};
     fib_events(&r, 12, -1, pp_profile_task_current(), &k);
     ck_assert_uint_eq(k.instances[0] + k.instances[1], 2 * 233 - 2); /* 2 F(13) - 2 */
@@ -819,6 +825,115 @@ START_TEST(test_fast_path_fib)
 }
 END_TEST
 
+/* The events of an event source that reports a task's creation, begin and
+ * end as separate events and holds the first half back (the OMPT layer):
+ * fib without cut-off, every task undeferred (libomp on one thread: it runs
+ * inside its creation), then every task deferred and run at the taskwait.
+ * Each combined event must give the tree its separate events give. */
+typedef enum { FIB_SEPARATE, FIB_COMBINED } fib_form;
+
+static void fib_undeferred(const fib_regions *r, int n, pp_task_handle me, fib_form form)
+{
+    if (n < 2)
+        return;
+    for (int i = 0; i < 2; i++) {
+        pp_task_handle h = pp_profile_task_new_handle();
+        if (form == FIB_COMBINED) {
+            pp_profile_task_create_run(r->create[i], h, pp_timer_now(), r->task[i]);
+        } else {
+            pp_profile_task_create_enter(r->create[i], h);
+            pp_profile_task_begin(r->task[i], h, false);
+        }
+        fib_undeferred(r, n - 1 - i, h, form);
+        if (form == FIB_COMBINED) {
+            pp_profile_task_end_resume(r->task[i], me, r->create[i]);
+        } else {
+            pp_profile_task_end(r->task[i]);
+            pp_profile_switch_exit(me, r->create[i]);
+        }
+    }
+    if (form == FIB_COMBINED) {
+        pp_profile_scheduling_visit(r->taskwait, pp_timer_now(), me);
+    } else {
+        pp_profile_scheduling_enter(r->taskwait, NULL);
+        pp_profile_switch_exit(me, r->taskwait);
+    }
+}
+
+static void fib_deferred(const fib_regions *r, int n, pp_task_handle me, fib_form form)
+{
+    if (n < 2)
+        return;
+    pp_task_handle h[2];
+    for (int i = 0; i < 2; i++) {
+        h[i] = pp_profile_task_new_handle();
+        if (form == FIB_COMBINED) {
+            pp_profile_task_create_point(r->create[i], h[i]);
+        } else {
+            pp_profile_task_create_enter(r->create[i], h[i]);
+            pp_profile_exit(r->create[i]);
+        }
+    }
+    pp_profile_scheduling_enter(r->taskwait, NULL);
+    for (int i = 0; i < 2; i++) {
+        pp_profile_task_begin(r->task[i], h[i], false);
+        fib_deferred(r, n - 1 - i, h[i], form);
+        if (form == FIB_COMBINED) {
+            pp_profile_task_end_resume(r->task[i], me, PP_REGION_INVALID);
+        } else {
+            pp_profile_task_end(r->task[i]);
+            pp_profile_task_switch_to(me);
+        }
+    }
+    pp_profile_switch_exit(me, r->taskwait);
+}
+
+/* The unified tree of one form of one stream: region and visits of every
+ * node in pre-order, into out (n nodes). */
+static int fib_tree(fib_form form, int deferred, pp_region_id *regions, uint64_t *visits, int max,
+                    uint64_t *instances)
+{
+    fib_regions r = fib_start();
+    if (deferred)
+        fib_deferred(&r, 10, pp_profile_task_current(), form);
+    else
+        fib_undeferred(&r, 10, pp_profile_task_current(), form);
+    pp_unified *u = pp_profile_unify_at(pp_timer_now());
+    ck_assert_ptr_nonnull(u);
+    check_no_negative(u);
+    *instances = 0;
+    for (const pp_unode *m = u->tasks->first_child; m; m = m->next_sibling)
+        *instances += m->visits[0];
+    int n = 0;
+    for (const pp_unode *m = u->root; m && n < max; m = pp_unified_next(m), n++) {
+        regions[n] = m->region;
+        visits[n] = m->visits[0];
+    }
+    pp_unified_free(u);
+    return n;
+}
+
+START_TEST(test_combined_events_equal_separate)
+{
+    for (int deferred = 0; deferred < 2; deferred++) {
+        enum { MAX = 64 };
+        pp_region_id ra[MAX], rb[MAX];
+        uint64_t va[MAX], vb[MAX];
+        uint64_t ia, ib;
+        int na = fib_tree(FIB_SEPARATE, deferred, ra, va, MAX, &ia);
+        int nb = fib_tree(FIB_COMBINED, deferred, rb, vb, MAX, &ib);
+        ck_assert_int_gt(na, 8);
+        ck_assert_int_eq(na, nb);
+        for (int i = 0; i < na; i++) {
+            ck_assert_uint_eq(ra[i], rb[i]);
+            ck_assert_uint_eq(va[i], vb[i]);
+        }
+        ck_assert_uint_eq(ia, 2 * 89 - 2); /* fib(10): 2 F(11) - 2 tasks */
+        ck_assert_uint_eq(ib, ia);
+    }
+}
+END_TEST
+
 Suite *profile_engine_suite(void)
 {
     Suite *s = suite_create("profile_engine");
@@ -842,6 +957,7 @@ Suite *profile_engine_suite(void)
     tcase_add_test(tc, test_memory_limit_folds);
     tcase_add_test(tc, test_disabled_records_nothing);
     tcase_add_test(tc, test_fast_path_fib);
+    tcase_add_test(tc, test_combined_events_equal_separate);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     /* no fixture: the configuration is read once per process, so this test

@@ -31,7 +31,7 @@ class Scenarios(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="pp_replay_")
         cls.archives = {}
-        for name in ("idle", "critical", "depend", "tied", "graph", "kinds", "many"):
+        for name in ("idle", "critical", "depend", "tied", "graph", "kinds", "many", "mpi"):
             out = os.path.join(cls.tmp, name)
             subprocess.run([SCENARIOS, name, out], check=True)
             cls.archives[name] = os.path.join(out, "traces.otf2")
@@ -49,8 +49,10 @@ class Scenarios(unittest.TestCase):
         got = {k: ns(v) for k, v in thread.items() if k not in ("location", "name")}
         for key, value in expected.items():
             self.assertEqual(got[key], value, "%s: %s" % (key, got))
-        parts = got["work"] + got["overhead"] + got["idleness"] + got["undetermined"]
+        parts = (got["work"] + got["serial"] + got["overhead"] + got["idleness"]
+                 + got["undetermined"] + got["mpi"] + got["measurement"])
         self.assertEqual(parts, got["time"])
+        self.assertEqual(got["mpi_wait"] + got["mpi_transfer"], got["mpi"])
 
     def test_otf2_print_reads_them(self):
         for name, archive in self.archives.items():
@@ -106,20 +108,30 @@ class Scenarios(unittest.TestCase):
 
     def test_idle(self):
         d = self.replay("idle")
-        # thread 0: serial 1000, create 10, single 10, barrier with the task ready 80,
-        # the task 100000, then (no task ready) after it 100, single 10, second
-        # barrier 180, until the join 100 (idle); parallel code 10 + 100, serial 400
-        self.assertBreakdown(d["threads"][0], time=102000, work_task=100000, work_implicit=1520,
-                             overhead_create=10, overhead_switch=80, overhead_sync=0,
-                             idleness=390, undetermined=0)
+        # thread 0: serial 1000 (to the fork) and 400 (after the join), create 10, barrier
+        # with the task ready 80, the task 100000, then (no task ready) after it 100,
+        # second barrier 180 (idle), from the team's end to the join 100 (fork/join);
+        # parallel code 10 (the single's block) + 10 (the single after it) + 10 + 100
+        self.assertBreakdown(d["threads"][0], time=102000, work_task=100000, work_implicit=130,
+                             serial=1400, overhead_create=10, overhead_forkjoin=100,
+                             overhead_switch=80, overhead_sync=0, idleness=280, undetermined=0)
         # thread 1: barrier 30 while the task is ready (overhead), 100100 while it runs
-        # (idle); entering and leaving the single 10 + 10 (the first while ready)
-        self.assertBreakdown(d["threads"][1], time=100450, work=120, overhead_switch=30,
-                             overhead_sync=10, idleness=100290)
+        # (idle), then the second barrier 180; parallel code 10 + 10 + 100 and the single
+        # 10 + 10 (user code: nobody blocks there); it began 50 after thread 0 and ended
+        # with it: its fork/join gap (the team's longest time less its own) is 50
+        self.assertBreakdown(d["threads"][1], time=100500, work=140, overhead_switch=30,
+                             overhead_sync=0, overhead_forkjoin=50, idleness=100280)
         g = d["graph"]
-        self.assertEqual(ns(g["work"]), 101650)
-        # serial 1000, the task 100000, parallel code 10 and 100, serial 400
-        self.assertEqual(ns(g["span"]), 101510)
+        # the breakdown's work, serial code and creation
+        self.assertEqual(ns(g["work"]), 100130 + 140 + 1400 + 10)
+        self.assertEqual((ns(g["work_serial"]), ns(g["work_creation"])), (1400, 10))
+        # serial 1000, the task 100000, parallel code 10 + 10 and 100, serial 400
+        self.assertEqual(ns(g["span"]), 101520)
+        # the task region: its creation (1000) to its end (101100): the creation and the
+        # single's block 10 + 10, the task, and thread 1's 10 + 10 before the barrier
+        reg = d["task_region"]
+        self.assertEqual((ns(reg["from"]), ns(reg["to"])), (1000, 101100))
+        self.assertEqual((ns(reg["work"]), ns(reg["span"]), reg["tasks"]), (100040, 100000, 1))
         path = {p["construct"]: ns(p["seconds"]) for p in g["span_path"]}
         self.assertEqual(path["!$omp task @synthetic.c:3"], 100000)
         self.assertEqual(g["tasks"], 1)
@@ -129,7 +141,10 @@ class Scenarios(unittest.TestCase):
         d = self.replay("idle", "--from", "0.00005", "--to", "0.0001")
         self.assertBreakdown(d["threads"][0], time=50000, work_task=50000)
         self.assertBreakdown(d["threads"][1], time=50000, idleness=50000)
-        self.assertEqual(ns(d["graph"]["work"]), 101650)  # the graph is the whole run's
+        # the graph is the window's too: the task's work in it
+        self.assertEqual((ns(d["graph"]["work"]), ns(d["graph"]["span"])), (50000, 50000))
+        self.assertEqual((ns(d["task_region"]["from"]), ns(d["task_region"]["to"])),
+                         (50000, 100000))
 
     def test_critical(self):
         d = self.replay("critical")
@@ -156,10 +171,11 @@ class Scenarios(unittest.TestCase):
                              overhead_switch=650, idleness=250, undetermined=0)
         # thread 0: taskwait depend from 500: 20 while A is ready, E, then idle until B and C
         # are ready (1600), 100 until it takes B, 100 while D is ready, idle until D ends
-        # (3800), 50 until it resumes (its taskwait is ready for it alone)
-        self.assertBreakdown(d["threads"][0], work_task=1100, work_implicit=700,
-                             overhead_create=50, overhead_switch=270, idleness=2180,
-                             undetermined=0)
+        # (3800), 50 until it resumes (its taskwait is ready for it alone); serial 100
+        # before the fork, the join 100 after the team's end
+        self.assertBreakdown(d["threads"][0], work_task=1100, work_implicit=600, serial=100,
+                             overhead_create=50, overhead_forkjoin=100, overhead_switch=270,
+                             idleness=2080, undetermined=0)
         dep = d["depend"]
         self.assertEqual((dep["tasks"], dep["recorded"], dep["items"], dep["edges"],
                           dep["taskwaits"]), (0, 5, 7, 4, 1))
@@ -205,11 +221,12 @@ class Scenarios(unittest.TestCase):
                          [(0, 1, False), (0, 2, True), (1, 3, False), (2, 3, True)])
         bold = re.findall(r"^  t(\d+) \[.*penwidth=3", text, re.M)
         self.assertEqual(sorted(int(b) for b in bold), [0, 2, 3])
-        # collapsed: one construct, its self-edges counted, the predecessors' work 4000 ns
+        # collapsed: one construct, its self-edges counted (4, from A, B and C), the
+        # predecessors' work 3000 ns: A's counted once though it precedes B and C
         self.replay("graph", "--dot", path, "--dot-instances", "2")
         with open(path) as f:
             text = f.read()
-        self.assertIn('c0 -> c0 [label="4 x, 0.004 ms", penwidth=3]', text)
+        self.assertIn('c0 -> c0 [label="4 x from 3 tasks, 0.003 ms", penwidth=3]', text)
         self.assertIn("5 tasks", text)
         if shutil.which("dot"):
             subprocess.run(["dot", "-Tsvg", path, "-o", path + ".svg"], check=True)
@@ -246,6 +263,28 @@ class Scenarios(unittest.TestCase):
         d = self.replay("many")
         self.assertEqual((d["depend"]["tasks"], d["depend"]["items"],
                           d["depend"]["unknown_items"]), (1, 256, 1))
+
+    def test_mpi(self):
+        """MPI calls (regions of paradigm mpi) are MPI time wherever they are: in serial
+        code (MPI_Init, MPI_Finalize), in an implicit task while a task is ready
+        (MPI_Barrier, whose role is "barrier"), in an explicit task (MPI_Send); a process's
+        trace has no partners, so none of it is waiting."""
+        d = self.replay("mpi")
+        # thread 0: serial 100 + 400 + 500 + 500 around MPI_Init (500) and MPI_Finalize
+        # (500); implicit work 100 + 90 + 100, creation 10, the barrier 100 with the task
+        # ready, the task 2000 less its MPI_Send (500), then 2000 idle; 100 from the team's
+        # end to the join
+        self.assertBreakdown(d["threads"][0], time=7000, work_task=1500, work_implicit=290,
+                             serial=1500, overhead_create=10, overhead_forkjoin=100,
+                             overhead_switch=100, idleness=2000, undetermined=0, mpi=1500,
+                             mpi_wait=0, mpi_transfer=1500, measurement=0)
+        # thread 1: implicit work 150 + 100, MPI_Barrier 4000 (the task ready in it: not
+        # overhead), the barrier 100 idle, its fork/join gap 50
+        self.assertBreakdown(d["threads"][1], time=4400, work_implicit=250, overhead=50,
+                             overhead_forkjoin=50, idleness=100, mpi=4000, mpi_wait=0)
+        # the graph's work holds no MPI time: the work, serial code and creation
+        self.assertEqual(ns(d["graph"]["work"]), 1790 + 250 + 1500 + 10)
+        self.assertEqual((d["mpi"]["sends"], d["mpi"]["receives"], d["mpi"]["ranks"]), (0, 0, 1))
 
     def test_tied(self):
         d = self.replay("tied")

@@ -65,6 +65,8 @@ PP.Compare = class {
                 PP.el("span", { style: "min-width:8em;text-align:right", text: "b - a" }),
                 PP.el("span", { style: "min-width:6em;text-align:right", text: "change" }),
                 PP.el("span", { text: "call path" }));
+    const kind = (this.meta.metrics.find((m) => m.id === this.metric) || {}).kind;
+    const signed = (v, text) => (v > 0 && text !== "0" && text !== "0.0 %" ? "+" : "") + text;
     const row = (i, depth) => {
       const va = a[i], vb = b[i];
       const d = (Number.isNaN(vb) ? 0 : vb) - (Number.isNaN(va) ? 0 : va);
@@ -75,14 +77,13 @@ PP.Compare = class {
       const kids = this.kidsOf[i];
       rows.push(PP.el("div", { class: "row cmp", "data-node": i, "data-delta": d,
                                style: "background:" + bg },
-        PP.el("span", { class: "val va", text: PP.fmt(Number.isNaN(va) ? null : va) }),
-        PP.el("span", { class: "val vb", text: PP.fmt(Number.isNaN(vb) ? null : vb) }),
-        PP.el("span", { class: "val vd", text: (d > 0 ? "+" : "") + PP.fmt(d) }),
+        PP.el("span", { class: "val va", text: PP.fmt(Number.isNaN(va) ? null : va, kind) }),
+        PP.el("span", { class: "val vb", text: PP.fmt(Number.isNaN(vb) ? null : vb, kind) }),
+        PP.el("span", { class: "val vd", text: signed(d, PP.fmt(d, kind)) }),
         // no relative change of a value that is rounding noise (an exclusive value of
         // a node whose children hold all its time)
         PP.el("span", { class: "val", style: "min-width:6em", text: !Number.isNaN(va) &&
-          Math.abs(va) > 1e-9 * maxv && !Number.isNaN(vb) ? (d >= 0 ? "+" : "") +
-          (100 * d / va).toFixed(1) + " %" : "" }),
+          Math.abs(va) > 1e-9 * maxv && !Number.isNaN(vb) ? signed(d, PP.pct(100 * d / va)) : "" }),
         PP.el("span", { style: "padding-left:" + depth * 14 + "px" },
           PP.el("span", { class: "tog", text: kids.length ? (this.open.has(i) ? "\u25be" : "\u25b8") : "" }),
           PP.el("span", { class: "name", text: this.meta.labels[i] + status }))));

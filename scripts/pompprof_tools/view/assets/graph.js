@@ -14,9 +14,6 @@ PP.svg = function (tag, attrs, text) {
   return e;
 };
 
-/* a duration in few characters: 7.04 us, 1.2 ms, 3.1 s */
-PP.dur = (v) => (v >= 1 ? v.toPrecision(3) + " s" : v >= 1e-3 ? (v * 1e3).toPrecision(3) + " ms"
-  : (v * 1e6).toPrecision(3) + " \u00b5s");
 
 PP.TaskGraph = class {
   /* colourOf: construct name -> colour (the timeline's); onPick(node): a click on an
@@ -85,9 +82,9 @@ PP.TaskGraph = class {
       }
       svg.append(PP.svg("path", { d, fill: "none", class: "edge" + (onPath ? " critical" : ""),
         "data-from": a, "data-to": b, "marker-end": "url(#arrow)" }));
-      if (g.collapsed)
+      if (g.collapsed)   // [from, to, dependences, predecessors' work, predecessors, on path]
         svg.append(PP.svg("text", { x: lx, y: ly, class: "elabel", "data-from": a, "data-to": b },
-          e[2] + " \u00d7, " + PP.dur(e[3])));
+          e[2] + " \u00d7 from " + e[4] + " tasks, " + PP.time(e[3])));
     }
     for (let i = 0; i < n; i++) {
       const v = g.nodes[i], name = this.names[v[0]], [x, y] = xy(i);
@@ -97,26 +94,37 @@ PP.TaskGraph = class {
                                 "data-node": i });
       grp.append(PP.svg("rect", { x, y, width: nw, height: nh, rx: 3, fill: this.colourOf(name) }));
       const tip = g.collapsed
-        ? name + ": " + v[1] + " tasks, work " + PP.fmt(v[2]) + " s"
-        : name + " #" + i + " on thread " + v[1] + ": created " + PP.fmt(v[2]) + " s, ready " +
-          PP.fmt(v[3]) + " s, began " + PP.fmt(v[4]) + " s, ended " + PP.fmt(v[5]) + " s; work " +
-          PP.fmt(v[6]) + " s";
+        ? name + ": " + v[1] + " tasks, work " + PP.time(v[2])
+        : name + " #" + i + " on thread " + v[1] + ": created " + PP.time(v[2]) + ", ready " +
+          PP.time(v[3]) + ", began " + PP.time(v[4]) + ", ended " + PP.time(v[5]) + "; work " +
+          PP.time(v[6]);
       grp.append(PP.svg("title", {}, tip));
       grp.append(PP.svg("text", { x: x + 3, y: y + (g.collapsed ? 15 : nh - 7) },
         g.collapsed ? name.slice(0, 28) : "#" + i));
       if (g.collapsed)
-        grp.append(PP.svg("text", { x: x + 3, y: y + 31 }, v[1] + " tasks, " + PP.dur(v[2])));
+        grp.append(PP.svg("text", { x: x + 3, y: y + 31 }, v[1] + " tasks, " + PP.time(v[2])));
       if (pick) grp.addEventListener("click", () => this.onPick(v));
       svg.append(grp);
     }
+    this.legend(PP.$("task-graph-legend"));
     box.append(PP.el("p", { id: "graph-caption", text: g.collapsed
       ? "collapsed to task constructs (" + n + " constructs; more than " + this.maxInstances +
-        " dependent tasks); an edge: how many dependences join two constructs, and the " +
-        "predecessors' work along them; bold: where the critical path passes"
+        " dependent tasks); an edge: how many dependences join two constructs, from how many " +
+        "predecessor tasks, and those tasks' work (each counted once); bold: where the critical path passes"
       : n + " dependent task instances and " + g.edges.length +
         " dependences (columns: longest chain of dependences leading to a task); bold: the " +
         "critical path; click a task to see it on the timeline" }));
     box.append(svg);
+  }
+  /* what the colours and the bold lines mean */
+  legend(box) {
+    if (!box) return;
+    box.textContent = "";
+    const used = [...new Set(this.g.nodes.map((v) => v[0]))];
+    for (const c of used)
+      box.append(PP.el("span", { "data-construct": this.names[c] },
+        PP.el("span", { class: "sw", style: "background:" + this.colourOf(this.names[c]) }), this.names[c]));
+    box.append(PP.el("span", {}, PP.el("span", { class: "bold-sw" }), "critical path"));
   }
   /* dependences between constructs: [{from, to, count}] (the collapsed graph's
    * edges, or the instance edges counted per pair) */

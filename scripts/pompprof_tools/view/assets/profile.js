@@ -9,7 +9,8 @@ PP.Profile = class {
     const rc = meta.regions;
     if (!Array.isArray(rc))
       meta.regions = rc.name.map((name, k) => ({ name, file: rc.files[rc.file[k]],
-        begin: rc.begin[k], end: rc.end[k], role: rc.roles[rc.role[k]] }));
+        begin: rc.begin[k], end: rc.end[k], role: rc.roles[rc.role[k]],
+        paradigm: rc.paradigms[rc.paradigm[k]] }));
     this.meta = meta;
     this.n = meta.nodes;
     this.nloc = meta.locations.length;
@@ -109,12 +110,34 @@ PP.Profile = class {
   }
   metric(id) { return this.metrics.find((m) => m.id === id); }
 
-  /* the denominator of "% of root": the main roots' inclusive sum (the report's
-   * measured thread time for time) */
+  /* the metric's total, the denominator of "% of root": the main roots' inclusive sum
+   * (for time the report's measured thread time: the task trees' time is in the main
+   * tree already, at the stubs where the tasks ran); for visits all roots', the task
+   * trees' too (their visits are nowhere else) */
   rootTotal(m, loc) {
     let s = 0;
-    for (const r of this.roots) if (this.kind[r] !== 3) s += this.value(m, r, "incl", loc) || 0;
+    const all = m.id === "visits";
+    for (const r of this.roots) if (all || this.kind[r] !== 3) s += this.value(m, r, "incl", loc) || 0;
     return s;
+  }
+  isRoot(i) { return this.parent[i] < 0; }
+  /* the child of i (or the root, i < 0) of most inclusive value of metric m */
+  hottest(list, m) {
+    let best = -1, bv = -Infinity;
+    for (const k of list) {
+      const v = this.value(m, k, "incl", -1) || 0;
+      if (v > bv) { bv = v; best = k; }
+    }
+    return best;
+  }
+  /* the task construct (region) of most time: its task roots' inclusive time summed */
+  hottestTaskRegion(m) {
+    const by = new Map();
+    for (let i = 0; i < this.n; i++) if (this.kind[i] === 2)
+      by.set(this.region[i], (by.get(this.region[i]) || 0) + (this.value(m, i, "incl", -1) || 0));
+    let best = -1, bv = -Infinity;
+    for (const [r, v] of by) if (v > bv) { bv = v; best = r; }
+    return best;
   }
 };
 
@@ -129,7 +152,7 @@ PP.ProfileView = class {
     this.open = new Set();
     this.shown = new Map();  // node -> number of children shown (lazy: a page at a time)
     this.selected = model.roots[0];
-    for (const r of model.roots) if (model.kind[r] !== 3) this.open.add(r);
+    this.openHotPaths();
     document.querySelectorAll("input[name=flavour]").forEach((e) =>
       e.addEventListener("change", () => { this.flavour = e.value; this.render(); }));
     PP.$("percent").addEventListener("change", (e) => { this.percent = e.target.checked; this.render(); });
@@ -137,6 +160,47 @@ PP.ProfileView = class {
     this.render();
   }
   render() { this.renderMetrics(); this.renderTree(); this.renderSystem(); }
+
+  /* The first screen answers "where does the time go": the hottest path of the call
+   * tree (through the call paths below which tasks ran, when there are any) open down
+   * to the scheduling point whose tasks it waits on (the hottest task construct that
+   * ran there selected), and the hottest task construct's tree open along its own
+   * hottest path (functions included). */
+  openHotPaths() {
+    const p = this.p, m = p.metric("time") || p.metrics[0];
+    // which call paths have tasks run below them (a stub): the path goes there when
+    // it can, the hottest child with tasks below it, else the hottest child
+    const tasksBelow = new Uint8Array(p.n);
+    for (let i = p.n - 1; i >= 0; i--) {
+      if (p.kind[i] === 1) tasksBelow[i] = 1;
+      if (tasksBelow[i] && p.parent[i] >= 0) tasksBelow[p.parent[i]] = 1;
+    }
+    const next = (list) => {
+      const withTasks = list.filter((k) => tasksBelow[k]);
+      return p.hottest(withTasks.length ? withTasks : list, m);
+    };
+    const mains = p.roots.filter((r) => p.kind[r] !== 3);
+    for (let i = next(mains), depth = 0; i >= 0 && depth < 64; depth++) {
+      this.open.add(i);
+      this.selected = i;
+      const kids = Array.from(p.children(i));
+      const stubs = kids.filter((k) => p.kind[k] === 1);
+      if (stubs.length) { this.selected = p.hottest(stubs, m); break; }
+      i = next(kids);
+    }
+    const region = p.hottestTaskRegion(m);
+    if (region < 0) return;
+    const roots = [];
+    for (let i = 0; i < p.n; i++) if (p.kind[i] === 2 && p.region[i] === region) roots.push(i);
+    for (let i = p.hottest(roots, m), depth = 0; i >= 0 && depth < 64; depth++) {
+      for (let a = i; a >= 0; a = p.parent[a]) this.open.add(a);
+      const kids = Array.from(p.children(i));
+      if (!kids.length) break;
+      i = p.hottest(kids, m);
+      if ((p.value(m, i, "incl", -1) || 0) <= 0) break;
+    }
+    this.hotTask = region;
+  }
 
   renderMetrics() {
     const ul = PP.$("metrics");
@@ -147,7 +211,7 @@ PP.ProfileView = class {
                                class: m === this.metric ? "on" : "" },
         PP.el("span", { class: "name", text: m.name }),
         PP.el("span", { class: "val", text: m.kind === "rate" || m.id === "time_per_visit" ? ""
-          : PP.fmt(total) }));
+          : PP.fmt(total, m.kind) }));
       li.addEventListener("click", () => { this.metric = m; this.render(); });
       ul.append(li);
     }
@@ -162,7 +226,7 @@ PP.ProfileView = class {
       const t = this.p.rootTotal(this.metric, this.loc);
       return t ? PP.pct(100 * v / t) : "-";
     }
-    return PP.fmt(v);
+    return PP.fmt(v, this.metric.kind);
   }
 
   renderTree() {
@@ -240,9 +304,10 @@ PP.ProfileView = class {
       const mean = finite.reduce((a, b) => a + b, 0) / finite.length;
       const st = PP.$("system-stats");
       st.textContent = "";
-      st.append("min ", PP.el("b", { id: "sys-min", text: PP.fmt(mn) }),
-                "  mean ", PP.el("b", { id: "sys-mean", text: PP.fmt(mean) }),
-                "  max ", PP.el("b", { id: "sys-max", text: PP.fmt(mx) }));
+      const k = this.metric.kind;
+      st.append("min ", PP.el("b", { id: "sys-min", text: PP.fmt(mn, k) }),
+                "  mean ", PP.el("b", { id: "sys-mean", text: PP.fmt(mean, k) }),
+                "  max ", PP.el("b", { id: "sys-max", text: PP.fmt(mx, k) }));
     } else {
       PP.$("system-stats").textContent = "no value";
     }
@@ -267,7 +332,7 @@ PP.ProfileView = class {
                                  title: "click: call tree values of this location only" },
         PP.el("span", { class: "name", text: loc.name }),
         PP.el("span", {}, PP.el("div", { class: "bar", style: "width:" + w + "%" })),
-        PP.el("span", { class: "val", text: PP.fmt(v) }));
+        PP.el("span", { class: "val", text: PP.fmt(v, this.metric.kind) }));
       div.addEventListener("click", () => { this.loc = this.loc === l ? -1 : l; this.render(); });
       box.append(div);
     });

@@ -23,8 +23,8 @@ PP.Trace = class {
     this.labels = pic.labels;
     this.colour = {};
     let k = 0;
-    const special = { idle: "#d0d0d0", "task creation": "#f5e050", "trace flush or start": "#888",
-                      MPI: "#cc00cc" };
+    const special = { idle: "#d0d0d0", "task creation": "#f5e050", "measurement (trace start, flushes)": "#888",
+      "serial (outside parallel regions)": "#f5deb3", "fork/join": "#3d0a4a", "MPI (in MPI calls)": "#0000e0" };
     for (const [id, name] of Object.entries(this.labels)) {
       if (special[name]) this.colour[id] = special[name];
       else if (name.startsWith("overhead: scheduling")) this.colour[id] = "#e04040";
@@ -138,7 +138,7 @@ PP.Trace = class {
       }
     }
     this.drawPath(g, h, xs, rh);
-    PP.$("trace-window").textContent = PP.fmt(this.v0) + " s \u2013 " + PP.fmt(this.v1) + " s";
+    PP.$("trace-window").textContent = PP.time(this.v0) + " \u2013 " + PP.time(this.v1);
     PP.$("trace-window").dataset.from = this.v0;
     PP.$("trace-window").dataset.to = this.v1;
     PP.$("trace-level").textContent = "level " + k + ": " + L.bins + " bins over the trace";
@@ -206,14 +206,14 @@ PP.Trace = class {
       const run = f.filter((x) => x[3]).reduce((s, x) => s + x[1] - x[0], 0);
       html = "<b>" + PP.esc(this.labels[found.label] || "task") + "</b> (instance " +
         this.instances.indexOf(found) + ")<br>created on thread " + found.creator +
-        (c0 ? " at " + PP.fmt(c0[0]) + " s, began at " + PP.fmt(c0[1]) + " s" : "") +
-        "<br>ran " + PP.fmt(run) + " s in " + f.filter((x) => x[3]).length + " fragment(s)";
+        (c0 ? " at " + PP.time(c0[0]) + ", began at " + PP.time(c0[1]) : "") +
+        "<br>ran " + PP.time(run) + " in " + f.filter((x) => x[3]).length + " fragment(s)";
     } else if (row >= 0 && row < this.nthreads) {
       const k = this.level(c.clientWidth), L = this.levels[k];
       const b = Math.floor((t - this.from) / (this.to - this.from) * L.bins), runs = L.runs[row];
       for (let i = 0; i < runs.length; i += 3)
         if (runs[i] <= b && b < runs[i] + runs[i + 1]) {
-          html = PP.esc(this.names[row]) + " at " + PP.fmt(Number(t.toPrecision(6))) + " s: <b>" +
+          html = PP.esc(this.names[row]) + " at " + PP.time(t) + ": <b>" +
             PP.esc(this.labels[runs[i + 2]] || "?") + "</b>";
           break;
         }
@@ -223,7 +223,7 @@ PP.Trace = class {
       const [, , , c, work, inst] = this.path[k];
       html = (html ? html + "<br>" : "") + "<b>critical path</b>, stretch " + (k + 1) + " of " +
         this.path.length + ": " + PP.esc(this.pathNames[c]) + (inst >= 0 ? " #" + inst : "") +
-        ", " + PP.fmt(work) + " s of work";
+        ", " + PP.time(work) + " of work";
     }
     PP.tip(PP.$("trace-tip"), e, html);
     this.draw();
@@ -252,61 +252,68 @@ PP.Trace = class {
     for (const [id, name] of Object.entries(this.labels))
       box.append(PP.el("span", {}, PP.el("span", { class: "sw", style: "background:" + this.colour[id] }), name));
   }
-  /* a job's ranks: their threads summed, POT's quadrant outside MPI; the messages */
+  /* a job's ranks: their threads summed, each with POT's quadrant of its team's time;
+     the messages */
   rankTable(box) {
     const d = this.d, m = d.mpi;
+    const column = Object.fromEntries(d.columns.map((c) => [c.key, c]));
     const rows = d.ranks.map((r) => Object.assign({}, r, { name: "rank " + r.rank,
-      pot: r.pot ? r.pot.quadrant : "-" }));
-    box.append(PP.el("h3", { text: "Ranks (seconds summed over their threads; MPI: waiting for a partner and transfer)" }),
+      pot: r.pot ? r.pot.quadrant || "none" : "-" }));
+    box.append(PP.el("h3", { text: "Ranks (summed over their threads; mpi: waiting for a partner and transfer)" }),
       PP.table("t-ranks", [{ key: "name", label: "rank" }, { key: "threads", label: "threads", num: true }].concat(
-        ["time", "work", "overhead", "idleness", "mpi", "mpi_wait", "mpi_transfer"].map((c) =>
-          ({ key: c, label: c.replace("mpi_", ""), num: true })),
-        [{ key: "pot", label: "POT quadrant (outside MPI)" }]), rows),
-      PP.el("p", { id: "messages", text: m.matched + " messages matched (" + m.bytes + " bytes), " +
-        m.late_senders + " late senders (" + PP.fmt(m.late_sender_wait) + " s waiting), " + m.collectives +
-        " collective calls (" + PP.fmt(m.collective_wait) + " s waiting); " + m.receives_before_send +
+        d.rank_keys.map((k) => ({ key: k, label: column[k].column, num: true, kind: "time", title: column[k].what })),
+        [{ key: "pot", label: "POT quadrant (" + (d.pot ? d.pot.left_out : "") + " left out)" }]), rows),
+      PP.el("p", { id: "messages", text: m.matched + " messages matched (" + PP.fmt(m.bytes, "bytes") + "), " +
+        m.late_senders + " late senders (" + PP.time(m.late_sender_wait) + " waiting), " + m.collectives +
+        " collective calls (" + PP.time(m.collective_wait) + " waiting); " + m.receives_before_send +
         " receives before their send on the corrected clocks" }));
   }
   tables() {
     const d = this.d, box = PP.$("trace-tables");
-    const cols = ["time", "work", "work_task", "work_implicit", "overhead", "overhead_create",
-                  "overhead_switch", "overhead_sync", "idleness", "undetermined"];
-    if (d.ranks) cols.push("mpi", "mpi_wait", "mpi_transfer");   // a job: MPI time beside
+    // pompprof-timeline's columns (analysis/overhead.py TIMELINE_PARTS, as the replay
+    // prints them: the groups' sums before their parts)
+    const cols = d.columns.map((c) => c.key);
     const rows = d.threads.map((t) => Object.assign({ thread: t.name }, t));
     rows.push(Object.assign({ thread: "total" }, d.total));
     const tt = d.total.time || 1;
-    box.append(PP.el("h3", { text: "Breakdown (seconds; overhead = not working while a task was ready)" }),
+    box.append(PP.el("h3", { text: "Breakdown (overhead = not working while a task was ready; creation and fork/join always)" }),
       PP.table("t-breakdown", [{ key: "thread", label: "thread" }].concat(
-        // overhead_sync is pompprof-timeline's `lockcrit` column (analysis/overhead.py
-        // TIMELINE_OVERHEAD: part of the synchronization category)
-        cols.map((c) => ({ key: c, label: c === "overhead_sync" ? "lockcrit"
-          : c.replace("overhead_", "").replace("work_", ""), num: true })),
+        d.columns.map((c) => ({ key: c.key, label: c.column, num: true, kind: "time", title: c.what || "" })),
         [{ key: (r) => 100 * r.work / (r.time || 1), label: "work %", num: true, fmt: PP.pct }]), rows),
-      PP.el("p", { id: "breakdown-total", text: "total: work " + PP.pct(100 * d.total.work / tt) +
-        ", overhead " + PP.pct(100 * d.total.overhead / tt) + ", idleness " + PP.pct(100 * d.total.idleness / tt) }));
+      PP.el("p", { id: "breakdown-total", text: "total: " + d.columns.filter((c) => c.group === c.key && c.key !== "time")
+        .map((c) => c.column + " " + PP.pct(100 * d.total[c.key] / tt)).join(", ") }));
     if (d.ranks) this.rankTable(box);
-    const gr = d.graph;
+    const gr = d.graph, reg = d.task_region;
+    const figures = (g) => "work " + PP.time(g.work) + " (task creation " + PP.time(g.work_creation) +
+      " and serial code " + PP.time(g.work_serial) + " included), span " + PP.time(g.span) +
+      ", parallelism " + PP.fmt(g.parallelism);
     box.append(PP.el("h3", { text: "Task graph and critical path" }),
-      PP.el("p", { id: "graph", text: "work " + PP.fmt(gr.work) + " s, span " + PP.fmt(gr.span) +
-        " s, parallelism " + PP.fmt(gr.parallelism) + " (" + gr.tasks + " explicit tasks); speedup bounds: " +
+      PP.el("p", { id: "graph", text: "whole trace: " + figures(gr) + " (" + gr.tasks + " explicit tasks); speedup bounds: " +
         gr.speedup.slice(0, 6).map((s) => s.threads + ": " + s.lower + "-" + s.upper).join("  ") }));
+    if (reg)
+      box.append(PP.el("p", { id: "task-region", text: "task region (" + PP.time(reg.from) + " to " + PP.time(reg.to) +
+        ": the first task's creation to the last task's end): " + figures(reg) }));
+    box.append(PP.el("p", { class: "note", text: "the graph's work holds task creation (a task exists once created), " +
+      "which the breakdown counts as overhead, and serial code, which it counts apart" }));
     if (this.path.length)
       box.append(PP.el("p", { id: "path-note", text: "the critical path is drawn on the timeline in black (" +
         this.path.length + " stretches" + (d.task_graph.path.stretches_total > this.path.length ? " of " +
         d.task_graph.path.stretches_total : "") + "); each bar goes from the stretch's first to its last work" }));
     if (gr.span_path.length)
       box.append(PP.table("t-span", [{ key: "construct", label: "critical path, construct by construct" },
-        { key: "seconds", label: "seconds", num: true }, { key: "segments", label: "stretches", num: true }],
+        { key: "seconds", label: "time", num: true, kind: "time" }, { key: "segments", label: "stretches", num: true }],
         gr.span_path));
     if (d.pot)
-      box.append(PP.el("p", { id: "pot" }, PP.el("b", { text: "POT quadrant: " + d.pot.quadrant }),
-        " (idleness " + PP.pct(100 * d.pot.idleness_share) + ", overhead " + PP.pct(100 * d.pot.overhead_share) +
-        "; high from " + PP.pct(100 * d.pot.high) + "): ", PP.el("span", { class: "advice", text: d.pot.advice })));
+      box.append(PP.el("p", { id: "pot" }, PP.el("b", { text: "POT quadrant: " + (d.pot.quadrant || "none") }),
+        " (idleness " + PP.time(d.total.idleness) + " = " + PP.pct(100 * d.pot.idleness_share) + ", overhead " +
+        PP.time(d.total.overhead) + " = " + PP.pct(100 * d.pot.overhead_share) + " of the team's " +
+        PP.time(d.pot.team_time) + ", " + d.pot.left_out + " left out; high from " + PP.pct(100 * d.pot.high) + "): ",
+        PP.el("span", { class: "advice", text: d.pot.advice })));
     if (d.ready_wait && d.ready_wait.length)
       box.append(PP.el("h3", { text: "Ready wait per construct (from ready, all predecessors completed, to begin)" }),
         PP.table("t-ready-wait", [{ key: "construct", label: "construct" }, { key: "tasks", label: "tasks", num: true },
-          { key: "total", label: "total s", num: true }, { key: "mean", label: "mean s", num: true },
-          { key: "max", label: "max s", num: true }], d.ready_wait));
+          { key: "total", label: "total", num: true, kind: "time" }, { key: "mean", label: "mean", num: true, kind: "time" },
+          { key: "max", label: "max", num: true, kind: "time" }], d.ready_wait));
     if (d.task_graph && d.task_graph.dependences.edges.length) {
       const tg = new PP.TaskGraph(d.task_graph, (n) => this.colourOfName(n));
       box.append(PP.el("h3", { text: "Dependences per pair of constructs (" + d.graph.dependence_edges +
@@ -317,8 +324,8 @@ PP.Trace = class {
     const undetermined = d.depend ? d.depend.tasks - (d.depend.recorded || 0) : 0;
     if (undetermined > 0)
       box.append(PP.el("p", { text: undetermined + " tasks with depend clauses without recorded items: their readiness is undetermined" }));
-    box.append(PP.el("p", { text: "trace: " + d.trace.events + " events, " + PP.fmt(d.trace.seconds) +
-      " s, " + d.trace.threads + " threads; " + (d.pictures.tasks_seen || 0) + " task instances, the first " +
+    box.append(PP.el("p", { text: "trace: " + d.trace.events + " events, " + PP.time(d.trace.seconds) +
+      ", " + d.trace.threads + " threads; " + (d.pictures.tasks_seen || 0) + " task instances, the first " +
       this.instances.length + " shown one by one" }));
   }
 };

@@ -48,20 +48,53 @@ PP.arrays = function (bytes, index) {
   return out;
 };
 
-/* numbers as the page shows them: integers in full, others with 6 significant digits */
-PP.fmt = function (v) {
+/* Numbers as the page shows them, alike everywhere: times in s, ms, \u00b5s or ns and
+ * other non-integers with PP.DIGITS significant digits, counts in full, bytes in B, kB,
+ * MB or GB, shares with one decimal.  A value that rounds to zero is 0 (never -0).
+ * kind: "time", "count", "bytes", "rate" (a metric's kind) or "share". */
+PP.DIGITS = 4;
+PP.TIME_UNITS = [[1, "s"], [1e-3, "ms"], [1e-6, "\u00b5s"], [1e-9, "ns"]];
+PP.BYTE_UNITS = [[1e9, "GB"], [1e6, "MB"], [1e3, "kB"], [1, "B"]];
+/* v in the largest unit it reaches (the smallest unit below all), PP.DIGITS digits */
+PP.inUnits = function (v, units) {
+  const a = Math.abs(v);
+  let k = units.findIndex(([scale]) => a >= scale);
+  if (k < 0) k = units.length - 1;
+  let m = Number((v / units[k][0]).toPrecision(PP.DIGITS));
+  if (Math.abs(m) >= 1000 && k > 0) {        // 999.97 ms is 1.000 s
+    k--;
+    m = Number((v / units[k][0]).toPrecision(PP.DIGITS));
+  }
+  return m === 0 ? "0" : m.toPrecision(Math.max(PP.DIGITS, String(Math.trunc(Math.abs(m))).length)) +
+    " " + units[k][1];
+};
+PP.fmt = function (v, kind) {
   if (v === null || v === undefined || Number.isNaN(v)) return "-";
-  if (v === 0) return "0";
+  if (!isFinite(v)) return v > 0 ? "\u221e" : "-\u221e";
+  if (kind === "share") return PP.pct(v);
+  if (v === 0 || Math.abs(v) < (kind === "time" ? 5e-13 : 1e-300)) return "0";
+  if (kind === "time") return PP.inUnits(v, PP.TIME_UNITS);
+  if (kind === "bytes") return Number.isInteger(v) && Math.abs(v) < 1000 ? v + " B"
+    : PP.inUnits(v, PP.BYTE_UNITS);
   if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
   const a = Math.abs(v);
-  if (a >= 1e-3 && a < 1e7) return String(Number(v.toPrecision(6)));
-  return v.toExponential(5);
+  if (a >= 1e-3 && a < 1e7) {
+    const m = Number(v.toPrecision(PP.DIGITS));
+    return m === 0 ? "0" : String(m);
+  }
+  return v.toExponential(PP.DIGITS - 1);
 };
-PP.pct = (v) => (v === null || !isFinite(v) ? "-" : v.toFixed(1) + " %");
+PP.time = (v) => PP.fmt(v, "time");
+PP.pct = (v) => {
+  if (v === null || v === undefined || !isFinite(v)) return "-";
+  const t = v.toFixed(1);
+  return (Number(t) === 0 ? "0.0" : t) + " %";
+};
 
 PP.el = function (tag, attrs, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined) continue;
     if (k === "class") e.className = v;
     else if (k === "text") e.textContent = v;
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
@@ -74,7 +107,7 @@ PP.el = function (tag, attrs, ...kids) {
 PP.$ = (id) => document.getElementById(id);
 
 /* A table sorted by clicking a column title (again: the other way).
- * cols: [{key, label, num, fmt}], rows: objects.  The first PP.TABLE_ROWS rows (in the
+ * cols: [{key, label, num, kind, fmt}], rows: objects (kind: PP.fmt's, for num columns).  The first PP.TABLE_ROWS rows (in the
  * chosen order) are laid out, the others on request: a profile of 50,000 task
  * constructs has a row for each. */
 PP.TABLE_ROWS = 1000;
@@ -89,8 +122,8 @@ PP.table = function (id, cols, rows) {
       const tr = PP.el("tr");
       for (const c of cols) {
         const v = typeof c.key === "function" ? c.key(r) : r[c.key];
-        tr.append(PP.el("td", { class: c.num ? "num" : "", text: c.fmt ? c.fmt(v, r) :
-          c.num ? PP.fmt(v) : (v === null || v === undefined ? "" : String(v)) }));
+        tr.append(PP.el("td", { class: c.num ? "num" : "", "data-value": c.num && typeof v === "number" ? v : null,
+          text: c.fmt ? c.fmt(v, r) : c.num ? PP.fmt(v, c.kind) : (v === null || v === undefined ? "" : String(v)) }));
       }
       body.append(tr);
     }

@@ -27,29 +27,12 @@ import re
 
 from . import directive as wd
 from .ctext import MARKER, line_origins
-
-KINDS = {"in": 1, "out": 2, "inout": 3, "mutexinoutset": 4, "inoutset": 5}
-UNKNOWN = 6
-DEPOBJ = 7
+from .depend_items import (DEPOBJ, KINDS, SIDE_EFFECT, UNKNOWN, Unrecorded, not_recorded,
+                           reason, split_colon, why_not)
 
 CREATE = re.compile(r"^\s*POMP2_(?:Untied_task|Task)_create_begin\s*\(\s*[^,]+,\s*&\s*(\w+)\s*,")
 TASKWAIT = re.compile(r"^\s*POMP2_Taskwait_begin\s*\(")
 PRAGMA = re.compile(r"^\s*#\s*pragma\s+omp\s+(.*)$")
-# What evaluating an expression again could change: increments, assignments, calls.
-NOT_CALLS = r"(?:sizeof|_Alignof|alignof|__alignof__|__builtin_offsetof|__builtin_addressof|" \
-            r"typeof|__typeof__|decltype|__extension__)"
-MODIFIES = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)")
-CALLS = re.compile(r"\b(?!" + NOT_CALLS + r"\b)[A-Za-z_]\w*\s*\(")
-SIDE_EFFECT = re.compile(MODIFIES.pattern + "|" + CALLS.pattern)
-SIDE_EFFECTS = "its expression has side effects"
-MAY_HAVE = "its expression calls a function, which may have side effects"
-
-
-def _why_not(text: str) -> str | None:
-    """Why text must not be evaluated a second time (None: it may)."""
-    if MODIFIES.search(text):
-        return SIDE_EFFECTS
-    return MAY_HAVE if CALLS.search(text) else None
 
 # pompprof_uintptr_t: an integer as wide as a pointer (size_t is, on every target gcc
 # supports with OpenMP), named without a header: the text is compiled preprocessed.
@@ -72,35 +55,6 @@ def declarations(body: str) -> list[str]:
     """The prelude's lines for the calls body makes (none if it makes none)."""
     used = [d for name, d in DECLARATIONS.items() if name + "(" in body]
     return TYPES + used if used else []
-
-
-class Unrecorded(Exception):
-    """A list item that cannot be recorded without evaluating it twice (or read)."""
-
-
-def _reason(e: Unrecorded) -> str:
-    text = str(e)
-    return text if text in (SIDE_EFFECTS, MAY_HAVE) else "pompprof cannot read %s there" % text
-
-
-def _split_colon(text: str) -> list[str]:
-    """text split at top-level ':' (not C++ '::')."""
-    out, depth, start, k = [], 0, 0, 0
-    while k < len(text):
-        ch = text[k]
-        if text.startswith("::", k):
-            k += 2
-            continue
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == ":" and depth == 0:
-            out.append(text[start:k])
-            start = k + 1
-        k += 1
-    out.append(text[start:])
-    return out
 
 
 def _trailing_subscripts(item: str) -> tuple[str, list[str]]:
@@ -133,11 +87,11 @@ class Item:
         self.text = " ".join(text.split())
         if not self.text:
             raise Unrecorded("empty")
-        why = _why_not(self.text)
+        why = why_not(self.text)
         if why:
             raise Unrecorded(why)
         base, groups = _trailing_subscripts(self.text)
-        if any(len(_split_colon(g)) > 1 for g in groups):
+        if any(len(split_colon(g)) > 1 for g in groups):
             self.addr, self.size = self._section(base, groups)
         else:
             self.addr = self._address(self.text, cplusplus)
@@ -151,7 +105,7 @@ class Item:
     def _section(self, base: str, groups: list[str]) -> tuple[str, str]:
         first, last = "(%s)" % base, "(%s)" % base
         for g in groups:
-            parts = _split_colon(g)
+            parts = split_colon(g)
             if len(parts) == 1:
                 lb, length = parts[0].strip(), "1"
             elif len(parts) == 2:
@@ -175,11 +129,11 @@ def _iterators(spec: str) -> list[tuple[str, str, str, str, str]]:
         m = re.match(r"\s*(.*?)\b([A-Za-z_]\w*)\s*=(?!=)(.*)$", part, re.S)
         if not m:
             raise Unrecorded("an iterator")
-        bounds = [b.strip() for b in _split_colon(m.group(3))]
+        bounds = [b.strip() for b in split_colon(m.group(3))]
         if len(bounds) not in (2, 3):
             raise Unrecorded("an iterator")
         for b in bounds:
-            why = _why_not(b)
+            why = why_not(b)
             if why:
                 raise Unrecorded(why)
         out.append((m.group(1).strip() or "int", m.group(2), bounds[0], bounds[1],
@@ -203,8 +157,7 @@ class Recorder:
         self.code: list[str] = []
 
     def note(self, item: str, why: str) -> None:
-        text = "%s: the dependence on '%s' is not recorded (%s): the trace cannot say " \
-               "when this task was ready" % (self.where, item.strip(), why)
+        text = not_recorded(self.where, item, why)
         if text not in self.notes:
             self.notes.append(text)
 
@@ -218,7 +171,7 @@ class Recorder:
     def item(self, text: str, kind: int) -> None:
         if kind == DEPOBJ:
             try:
-                why = _why_not(text)
+                why = why_not(text)
                 if why:
                     raise Unrecorded(why)
                 self.pending.append(_entry(Item._address(" ".join(text.split()), self.cplusplus),
@@ -231,7 +184,7 @@ class Recorder:
             it = Item(text, self.cplusplus)
             self.pending.append(_entry(it.addr, it.size, kind))
         except Unrecorded as e:
-            self.note(text, _reason(e))
+            self.note(text, reason(e))
             self.pending.append(_entry("0", "0", UNKNOWN))
 
     def iterated(self, iters, items: list[str], kind: int) -> None:
@@ -242,7 +195,7 @@ class Recorder:
                 it = Item(text, self.cplusplus)
                 body.append(_entry(it.addr, it.size, kind))
             except Unrecorded as e:
-                self.note(text, _reason(e))
+                self.note(text, reason(e))
                 body.append(_entry("0", "0", UNKNOWN))
         n = len(body)
         loops = "".join("for (%s %s = (%s)(%s); %s %s (%s)(%s); %s += (%s)(%s)) " % (
@@ -268,7 +221,7 @@ class Recorder:
                 iters = (iters or []) + _iterators(m.group(1))
             except Unrecorded as e:
                 for text in wd.split_top(items, ","):
-                    self.note(text, _reason(e))
+                    self.note(text, reason(e))
                     self.pending.append(_entry("0", "0", UNKNOWN))
                 return
         kind = DEPOBJ if kind_word == "depobj" else KINDS.get(kind_word)
@@ -307,7 +260,7 @@ def _depobj(d: wd.Directive, cplusplus: bool, where: str, notes: list[str]) -> l
                 return ["pompprof_depobj_init(%s, %s, %s, %du);" % (ref, it.addr, it.size, kind)]
             except Unrecorded as e:
                 notes.append("%s: the dependence that depobj '%s' holds is not recorded (%s)"
-                             % (where, obj, _reason(e)))
+                             % (where, obj, reason(e)))
                 return ["pompprof_depobj_init(%s, 0ull, 0ull, %du);" % (ref, UNKNOWN)]
         if c.name == "update":
             kind = KINDS.get((c.args or "").strip().lower(), UNKNOWN)
@@ -317,181 +270,89 @@ def _depobj(d: wd.Directive, cplusplus: bool, where: str, notes: list[str]) -> l
     return []
 
 
-def insert(out: str, main_file: str, cplusplus: bool, notes: list[str]) -> str:
-    """OPARI2's output (its markers naming the user's files) with the recording calls."""
-    if "depend" not in out:
-        return out
-    lines = out.split("\n")
+def recorded(d: wd.Directive | None) -> bool:
+    """Whether directive d is one whose dependences are recorded."""
+    return d is not None and d.words[0] in ("task", "taskwait") and d.has("depend")
+
+
+def _parsed(pragma: str) -> wd.Directive | None:
+    try:
+        return wd.parse(pragma)
+    except wd.DirectiveError:
+        return None
+
+
+def constructs(text: str) -> int:
+    """How many constructs of text (the C/C++ text OPARI2 gets: its hidden
+    directives are not `#pragma omp`) have dependences to record."""
+    return sum(1 for line in text.split("\n")
+               if PRAGMA.match(line) and recorded(_parsed(PRAGMA.match(line).group(1))))
+
+
+CALL_TEXT = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|[()]|;')
+
+
+def call_end(lines: list[str], k: int) -> int:
+    """The line where the call statement beginning at line k ends (its `;`):
+    OPARI2 2.0.7 writes its calls on one line, which this does not count on."""
+    depth = 0
+    for n in range(k, min(k + 8, len(lines))):
+        for m in CALL_TEXT.finditer(lines[n]):
+            t = m.group(0)
+            if t == "(":
+                depth += 1
+            elif t == ")":
+                depth -= 1
+            elif t == ";" and depth <= 0:
+                return n
+    return k
+
+
+def insert(out: str, main_file: str, cplusplus: bool, notes: list[str], tally=None,
+           expected: int = 0) -> str:
+    """OPARI2's output (its markers naming the user's files) with the recording calls;
+    into tally (a tally.Tally), how many of the expected constructs (constructs() of
+    the text OPARI2 got) got them."""
+    lines = out.split("\n") if "depend" in out else []
     origins = line_origins(lines, main_file)
     result: list[str] = []
-    for k, line in enumerate(lines):
+    sites = 0
+    k = 0
+    while k < len(lines):
+        line = lines[k]
         m = CREATE.match(line)
         wait = not m and TASKWAIT.match(line)
         if m or wait:
-            j = k + 1
+            end = call_end(lines, k)
+            j = end + 1
             while j < len(lines) and MARKER.match(lines[j]):
                 j += 1
             p = PRAGMA.match(lines[j]) if j < len(lines) else None
-            d = None
-            if p:
-                try:
-                    d = wd.parse(p.group(1))
-                except wd.DirectiveError:
-                    d = None
-            if d and d.has("depend") and d.words[0] in ("task", "taskwait"):
+            d = _parsed(p.group(1)) if p else None
+            if recorded(d):
                 o = origins[j]
                 where = "%s:%d" % (o.display_file, o.line)
                 call = "pompprof_taskwait_depend(" if wait else \
                     "pompprof_task_depend(%s, " % m.group(1)
                 code = Recorder(cplusplus, call, where, notes).lines(d)
-                if wait:
-                    result += code + [line]
-                else:
-                    result += [line] + code
+                call_lines = lines[k:end + 1]
+                result += code + call_lines if wait else call_lines + code
+                sites += 1
+                k = end + 1
                 continue
         result.append(line)
+        k += 1
         p = PRAGMA.match(line)
         if p and re.match(r"depobj\b", p.group(1).strip()):
-            try:
-                d = wd.parse(p.group(1))
-            except wd.DirectiveError:
+            d = _parsed(p.group(1))
+            if d is None:
                 continue
-            o = origins[k]
+            o = origins[k - 1]
             code = _depobj(d, cplusplus, "%s:%d" % (o.display_file, o.line), notes)
             if code:
                 result += code + [o.marker(o.line + 1)]
-    return "\n".join(result)
-
-
-# ---- Fortran ------------------------------------------------------------------------------
-
-F_CREATE = re.compile(r"^\s*call\s+POMP2_(?:Untied_task|Task)_create_begin\s*\(", re.I)
-F_TASKWAIT = re.compile(r"^\s*call\s+POMP2_Taskwait_begin\s*\(", re.I)
-F_DIRECTIVE = re.compile(r"^[!cC*]\$omp(&?)\s?(.*)$", re.I)
-F_SUBSCRIPTED = re.compile(r"^(.*?)\((.*)\)$", re.S)
-
-
-def _fortran_item(text: str) -> tuple[str, str]:
-    """(address, size) expressions of a Fortran list item (gfortran's LOC and SIZEOF)."""
-    t = " ".join(text.split())
-    m = F_SUBSCRIPTED.match(t)
-    if not m:
-        if not re.fullmatch(r"[A-Za-z_][\w%]*", t):
-            raise Unrecorded("the item")
-        return "loc(%s)" % t, "sizeof(%s)" % t
-    base, subs = m.group(1), m.group(2)
-    if not re.fullmatch(r"[A-Za-z_][\w%()]*", base) or "(" in subs and CALLS.search(subs):
-        raise Unrecorded(MAY_HAVE if CALLS.search(subs) else "the item")
-    dims = wd.split_top(subs, ",")
-    if not any(len(_split_colon(d)) > 1 for d in dims):
-        return "loc(%s)" % t, "sizeof(%s)" % t
-    first, last = [], []
-    for d in dims:
-        parts = [p.strip() for p in _split_colon(d)]
-        if len(parts) == 1:
-            first.append(parts[0])
-            last.append(parts[0])
-        elif len(parts) == 2 and parts[0] and parts[1]:
-            first.append(parts[0])
-            last.append(parts[1])
-        else:
-            raise Unrecorded("a section without both bounds or with a stride")
-    f = "%s(%s)" % (base, ", ".join(first))
-    return "loc(%s)" % f, "loc(%s(%s)) - loc(%s) + sizeof(%s)" % (base, ", ".join(last), f, f)
-
-
-def _fortran_call(name: str, args: list[str], fixed: bool) -> list[str]:
-    """`call name(args)` as lines of the source form: fixed form takes columns 7 to 72 and
-    continues in column 6, free form continues with a `&` at both ends, so either may
-    split the statement anywhere (it holds no character constant)."""
-    text = "call %s(%s)" % (name, ", ".join(args))
-    width = 66
-    chunks = [text[k:k + width] for k in range(0, len(text), width)]
-    if fixed:
-        return ["      " + chunks[0]] + ["     &" + c for c in chunks[1:]]
-    return ["      " + c + ("&" if k + 1 < len(chunks) else "") if k == 0 else
-            "     &" + c + ("&" if k + 1 < len(chunks) else "") for k, c in enumerate(chunks)]
-
-
-def _fortran_directive(lines: list[str], j: int) -> str | None:
-    """The OpenMP directive starting at lines[j] with its continuations (text after the
-    sentinels), or None."""
-    m = F_DIRECTIVE.match(lines[j].strip()) if j < len(lines) else None
-    if not m or m.group(1):
-        return None
-    text = [m.group(2)]
-    while text[-1].rstrip().endswith("&") or (j + 1 < len(lines) and F_DIRECTIVE.match(
-            lines[j + 1].strip()) and F_DIRECTIVE.match(lines[j + 1].strip()).group(1)):
-        text[-1] = text[-1].rstrip().rstrip("&")
-        j += 1
-        c = F_DIRECTIVE.match(lines[j].strip()) if j < len(lines) else None
-        if not c:
-            break
-        text.append(c.group(2))
-    return " ".join(text)
-
-
-def _fortran_code(d: wd.Directive, call: str, handle: list[str], fixed: bool, where: str,
-                  notes: list[str]) -> list[str]:
-    out = []
-    for c in d.clauses:
-        if c.name != "depend":
-            continue
-        mod, items = c.modifier_and_list()
-        kind = KINDS.get((mod or "").strip().lower())
-        for text in wd.split_top(items, ","):
-            try:
-                if kind is None:
-                    raise Unrecorded("its modifier" if mod and "iterator" in mod.lower()
-                                     else "its dependence type")
-                addr, size = _fortran_item(text)
-                args = [addr, size, str(kind)]
-            except Unrecorded as e:
-                text = "%s: the dependence on '%s' is not recorded (%s): the trace cannot say " \
-                       "when this task was ready" % (where, text.strip(), _reason(e))
-                if text not in notes:
-                    notes.append(text)
-                args = ["0_8", "0_8", str(UNKNOWN)]
-            out += _fortran_call(call, handle + args, fixed)
-    return out
-
-
-def insert_fortran(out: str, fixed: bool, notes: list[str]) -> str:
-    """OPARI2's Fortran output with the recording calls (after each task's
-    POMP2_Task_create_begin, before a taskwait depend's POMP2_Taskwait_begin)."""
-    if not re.search(r"depend", out, re.I):
-        return out
-    lines = out.split("\n")
-    origins = line_origins(lines, "")
-    result: list[str] = []
-    pending: list[str] = []
-    for k, line in enumerate(lines):
-        create, wait = F_CREATE.match(line), F_TASKWAIT.match(line)
-        if create or wait:
-            j = k + 1
-            while j < len(lines) and not F_DIRECTIVE.match(lines[j].strip()):
-                if j - k > 8:
-                    break
-                j += 1
-            text = _fortran_directive(lines, j)
-            try:
-                d = wd.parse(text, fortran=True) if text else None
-            except wd.DirectiveError:
-                d = None
-            if d and d.has("depend") and d.words[0] in ("task", "taskwait"):
-                o = origins[j]
-                where = "%s:%d" % (o.display_file, o.line)
-                if wait:
-                    result += _fortran_code(d, "pompprof_taskwait_depend", [], fixed, where,
-                                            notes)
-                else:
-                    code = _fortran_code(d, "pompprof_task_depend", ["pomp2_new_task"], fixed,
-                                         where, notes)
-                    # after the guarded create call, before the directive's marker
-                    pending = ["      if (pomp2_if) then"] + code + ["      end if"]
-        if pending and MARKER.match(line) and F_DIRECTIVE.match(
-                lines[k + 1].strip() if k + 1 < len(lines) else ""):
-            result += pending
-            pending = []
-        result.append(line)
-    return "\n".join(result)
+    if tally is not None:
+        tally.add("c_depend", expected, sites, "task and taskwait constructs with depend clauses",
+                  "their dependences are not recorded, and the trace cannot say when those "
+                  "tasks were ready")
+    return "\n".join(result) if lines else out
