@@ -192,6 +192,7 @@ struct pp_replay_task {
 #define PP_REPLAY_NO_COMM UINT32_MAX /* a team no member has begun yet */
 struct pp_replay_team {
     uint32_t comm;
+    uint32_t rank;             /* its process's (a job's trace): its members are all there */
     uint32_t requested, members, left;
     uint64_t fork_span, fork_rspan;
     pp_replay_seg *fork_seg;

@@ -467,7 +467,8 @@ void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
 
 static void pp_replay_team_release(pp_replay *r, pp_replay_team *team);
 
-static pp_replay_team *pp_replay_team_new(pp_replay *r, uint32_t comm, uint32_t requested)
+static pp_replay_team *pp_replay_team_new(pp_replay *r, uint32_t comm, uint32_t requested,
+                                          uint32_t rank)
 {
     pp_replay_team *team = calloc(1, sizeof *team);
     if (!team) {
@@ -476,6 +477,7 @@ static pp_replay_team *pp_replay_team_new(pp_replay *r, uint32_t comm, uint32_t 
     }
     team->comm = comm;
     team->requested = requested;
+    team->rank = rank;
     team->next_open = r->open_teams;
     r->open_teams = team;
     return team;
@@ -489,7 +491,8 @@ void pp_replay_fork(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t threads
     pp_replay_task *task = l->cur ? l->cur : pp_replay_implicit(l);
     /* a fork without a num_threads clause records 0: the team's size is not known,
      * any worker of the construct may join it */
-    pp_replay_team *team = pp_replay_team_new(r, PP_REPLAY_NO_COMM, threads ? threads : UINT32_MAX);
+    pp_replay_team *team =
+        pp_replay_team_new(r, PP_REPLAY_NO_COMM, threads ? threads : UINT32_MAX, l->rank);
     team->fork_seg = pp_replay_span_split(task); /* the reference moves to the team */
     team->fork_span = task->span;
     team->fork_rspan = task->rspan;
@@ -516,16 +519,17 @@ static pp_replay_team *pp_replay_team_find(pp_replay *r, pp_replay_loc *l, uint3
     /* a worker: the most recent team of this communicator still short of
      * members (nested teams of the same construct could be told apart only
      * by their timing: doc/trace.md), else the most recent team no member
-     * has begun yet */
+     * has begun yet; of its own process (the ranks of a job fork at once) */
     for (team = r->open_teams; team; team = team->next_open)
-        if (team->comm == comm && team->members < team->requested)
+        if (team->comm == comm && team->rank == l->rank && team->members < team->requested)
             return team;
     for (team = r->open_teams; team; team = team->next_open)
-        if (team->comm == PP_REPLAY_NO_COMM && team->members < team->requested) {
+        if (team->comm == PP_REPLAY_NO_COMM && team->rank == l->rank &&
+            team->members < team->requested) {
             team->comm = comm;
             return team;
         }
-    return pp_replay_team_new(r, comm, UINT32_MAX);
+    return pp_replay_team_new(r, comm, UINT32_MAX, l->rank);
 }
 
 void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t comm)
