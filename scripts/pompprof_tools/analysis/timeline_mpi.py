@@ -65,14 +65,17 @@ def render_text(data: dict) -> list[str]:
     ranks = data.get("ranks") or []
     m = data.get(MPI) or {}
     out = ["", "Ranks (seconds summed over their threads; mpi: time in MPI calls, waiting "
-           "for a partner and transfer)"]
-    head = "%-6s %3s " % ("rank", "thr") + " ".join("%9s" % overhead.part_column(k) for k in RANK_KEYS) \
-        + "  POT quadrant (%s left out)" % overhead.not_team_text(True)
+           "for a partner and transfer; POT's team time leaves out %s)"
+           % overhead.not_team_text(True)]
+    # the columns no rank has time in left out (undetermined, most often)
+    keys = [k for k in RANK_KEYS if k in ("time", MPI) or any(r[k] for r in ranks)]
+    head = "%-6s %3s " % ("rank", "thr") + " ".join("%9s" % overhead.part_column(k) for k in keys) \
+        + "  POT quadrant of the team's time"
     out += [head, "-" * len(head)]
     for r in ranks:
         pot = r.get("pot")
         out.append("%-6s %3d " % ("rank %d" % r["rank"], r["threads"])
-                   + " ".join("%9.4f" % r[k] for k in RANK_KEYS) + "  "
+                   + " ".join("%9.4f" % r[k] for k in keys) + "  "
                    + ("%s (idleness %.1f %%, overhead %.1f %%)" % (
                        pot["quadrant"] or "none", 100 * pot["idleness_share"],
                        100 * pot["overhead_share"]) if pot else "-"))
