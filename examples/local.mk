@@ -38,6 +38,7 @@ EXTRA_DIST += $(EXAMPLES_NAMES:%=examples/%.c) examples/work.h examples/nqueens.
 	examples/bench/bench_tools.py examples/bench/synth_profile.py examples/bench/view_bench.py \
 	examples/bench/depend_bench.c examples/bench/depend_bench.py \
 	examples/hybrid.c examples/bench/mpi_bench.py examples/bench/unify_ranks.c \
+	examples/bench/trace_mpi_bench.py \
 	examples/bench/function_bench.py examples/health.c examples/bench/task_cost.py \
 	examples/bench/corpus.py \
 	examples/bench/ompt_bench.py examples/bench/ompt_empty_tool.c \
@@ -82,7 +83,7 @@ endif
 # metrics), the engine's event costs, the tools against the profile size,
 # and the examples' overheads.
 bench: bench-cube bench-profile bench-task-cost bench-tools bench-examples bench-trace bench-mpi \
-	bench-view bench-functions bench-depend bench-ompt
+	bench-trace-mpi bench-view bench-functions bench-depend bench-ompt
 
 # The OMPT event source beside OPARI2 mode (examples/bench/ompt_bench.py): the
 # same examples plain, with OPARI2, and through OMPT (gcc on libomp, clang).
@@ -231,4 +232,22 @@ bench-mpi: examples/plain/hybrid examples/prof/hybrid examples/bench/unify_ranks
 else
 bench-mpi:
 	@echo "bench-mpi: this build has no MPI support (install libopenmpi-dev and openmpi-bin and reconfigure)"
+endif
+
+# A hybrid job's one trace (examples/bench/trace_mpi_bench.py): the hybrid example
+# traced at 2, 8 and 32 ranks x 2 threads, oversubscribed: the time to write the
+# archive at MPI_Finalize, its size, and pompprof-timeline's time to analyse and draw it.
+.PHONY: bench-trace-mpi
+if HAVE_MPI
+if HAVE_OTF2
+bench-trace-mpi: examples/prof/hybrid replay/pompprof-replay$(EXEEXT)
+	$(PYTHON) $(srcdir)/examples/bench/trace_mpi_bench.py --builddir '$(abs_top_builddir)' \
+		--mpirun '$(MPIRUN)'
+else
+bench-trace-mpi:
+	@echo "bench-trace-mpi: this build has no OTF2 (install libotf2-trace-dev and reconfigure)"
+endif
+else
+bench-trace-mpi:
+	@echo "bench-trace-mpi: this build has no MPI support (install libopenmpi-dev and openmpi-bin and reconfigure)"
 endif

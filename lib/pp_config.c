@@ -116,7 +116,7 @@ static const char *const pp_config_known[] = {
     "POMPPROF_MAX_PARAMETER_VALUES", "POMPPROF_TRACE", "POMPPROF_TRACE_BUFFER",
     "POMPPROF_LIBDIR", "POMPPROF_INCDIR", "POMPPROF_REPLAY", "POMPPROF_FILTER",
     "POMPPROF_FUNCTIONS", "POMPPROF_COSTS", "POMPPROF_MERGE_CALLS", "POMPPROF_WRAPPER_COUNTS",
-    "POMPPROF_GCC_PLUGIN",
+    "POMPPROF_GCC_PLUGIN", "POMPPROF_TEST_CLOCK_SKEW",
 };
 #define PP_CONFIG_KNOWN (sizeof pp_config_known / sizeof pp_config_known[0])
 
@@ -189,9 +189,38 @@ static void pp_config_check_output(const char *v)
                         v, v);
 }
 
+/* RANK:OFFSET:DRIFT (test only, doc/trace.md): rank RANK's trace clock runs
+ * OFFSET seconds ahead (negative: behind) and gains DRIFT parts per million. */
+static int pp_config_parse_skew(const char *name, const char *v, pp_config *cfg)
+{
+    char *end;
+    errno = 0;
+    long rank = strtol(v, &end, 10);
+    double offset = 0, drift = 0;
+    int ok = end != v && *end == ':' && rank >= 0 && rank < 1 << 30;
+    if (ok) {
+        const char *p = end + 1;
+        offset = strtod(p, &end);
+        ok = end != p && *end == ':' && offset > -1000 && offset < 1000;
+    }
+    if (ok) {
+        const char *p = end + 1;
+        drift = strtod(p, &end);
+        ok = end != p && !*end && drift > -100000 && drift < 100000;
+    }
+    if (!ok || errno)
+        return pp_config_bad(name, v, "RANK:OFFSET_SECONDS:DRIFT_PPM, e.g. 1:-0.25:2000 (a test "
+                                      "setting)");
+    cfg->skew_rank = (int)rank;
+    cfg->skew_offset = offset;
+    cfg->skew_drift_ppm = drift;
+    return 0;
+}
+
 int pp_config_from_env(pp_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
+    cfg->skew_rank = -1;
     cfg->enable = true;
     cfg->timer = PP_TIMER_AUTO;
     cfg->max_parameter_values = PP_CONFIG_PARAMETER_VALUES_DEFAULT;
@@ -260,6 +289,8 @@ int pp_config_from_env(pp_config *cfg)
     }
     if ((v = getenv("POMPPROF_FILTER")) && *v)
         cfg->filter = v;
+    if ((v = getenv("POMPPROF_TEST_CLOCK_SKEW")) && *v)
+        bad += pp_config_parse_skew("POMPPROF_TEST_CLOCK_SKEW", v, cfg);
     pp_config_check_names();
     return bad;
 }

@@ -33,6 +33,11 @@ typedef struct pp_config {
     size_t trace_buffer;         /* POMPPROF_TRACE_BUFFER: bytes per thread (k/M/G suffix) */
     const char *filter;          /* POMPPROF_FILTER: a filter file (Score-P syntax) for the
                                   * instrumented functions, NULL = none */
+    /* POMPPROF_TEST_CLOCK_SKEW (test only, doc/trace.md): the trace clock of
+     * MPI rank skew_rank (-1: none) runs skew_offset seconds ahead and gains
+     * skew_drift_ppm parts per million */
+    int skew_rank;
+    double skew_offset, skew_drift_ppm;
 } pp_config;
 
 /* POMPPROF_TRACE_BUFFER: the default, and the least a thread's buffer may

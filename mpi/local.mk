@@ -3,8 +3,9 @@
 # from one table (pp_mpi_functions.tbl) by pp_mpi_gen.py; libpompprof_mpi
 # holds the C ones and the job's unification, libpompprof_mpif the Fortran
 # binding's.  The pompprof wrapper links them only into MPI programs.
-EXTRA_DIST += mpi/pp_mpi_gen.py mpi/pp_mpi_functions.tbl
-PP_MPI_GEN = $(PYTHON) $(srcdir)/mpi/pp_mpi_gen.py --table $(srcdir)/mpi/pp_mpi_functions.tbl
+EXTRA_DIST += mpi/pp_mpi_gen.py mpi/pp_mpi_functions.tbl mpi/pp_mpi_trace.tbl
+PP_MPI_GEN = $(PYTHON) $(srcdir)/mpi/pp_mpi_gen.py --table $(srcdir)/mpi/pp_mpi_functions.tbl \
+	--trace-table $(srcdir)/mpi/pp_mpi_trace.tbl
 
 if HAVE_MPI
 lib_LTLIBRARIES += libpompprof_mpi.la
@@ -13,10 +14,14 @@ libpompprof_mpi_la_SOURCES = \
 	mpi/pp_mpi_bytes.h mpi/pp_mpi_bytes.c \
 	mpi/pp_mpi_lifecycle.h mpi/pp_mpi_lifecycle.c \
 	mpi/pp_mpi_pack.h mpi/pp_mpi_pack.c mpi/pp_mpi_merge.c \
-	mpi/pp_mpi_unify.h mpi/pp_mpi_unify.c
+	mpi/pp_mpi_unify.h mpi/pp_mpi_unify.c \
+	mpi/pp_mpi_trace.h mpi/pp_mpi_trace.c mpi/pp_mpi_comm.c mpi/pp_mpi_request.c \
+	mpi/pp_mpi_clock.c mpi/pp_mpi_otf2.c
 nodist_libpompprof_mpi_la_SOURCES = mpi/pp_mpi_wrappers.c mpi/pp_mpi_index.h
 # the removed MPI-1 functions are declared too (libmpi still has them)
-libpompprof_mpi_la_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS) -DOMPI_OMIT_MPI1_COMPAT_DECLS=0
+# OTF2's headers for OTF2_MPI_Collectives.h (pp_mpi_otf2.c); no OTF2 library
+libpompprof_mpi_la_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS) $(OTF2_CFLAGS) \
+	-DOMPI_OMIT_MPI1_COMPAT_DECLS=0
 libpompprof_mpi_la_CFLAGS = $(AM_CFLAGS) -Wno-deprecated-declarations
 libpompprof_mpi_la_LIBADD = libpompprof.la $(MPI_LIBS)
 libpompprof_mpi_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 \
@@ -24,7 +29,8 @@ libpompprof_mpi_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 \
 BUILT_SOURCES += mpi/pp_mpi_index.h
 CLEANFILES += mpi/pp_mpi_wrappers.c mpi/pp_mpi_index.h mpi/pp_mpi_fortran_wrappers.c
 
-mpi/pp_mpi_wrappers.c: $(srcdir)/mpi/pp_mpi_functions.tbl $(srcdir)/mpi/pp_mpi_gen.py
+mpi/pp_mpi_wrappers.c: $(srcdir)/mpi/pp_mpi_functions.tbl $(srcdir)/mpi/pp_mpi_trace.tbl \
+		$(srcdir)/mpi/pp_mpi_gen.py
 	@$(MKDIR_P) mpi
 	$(AM_V_GEN)$(PP_MPI_GEN) --c $@
 mpi/pp_mpi_index.h: $(srcdir)/mpi/pp_mpi_functions.tbl $(srcdir)/mpi/pp_mpi_gen.py

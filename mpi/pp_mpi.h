@@ -13,6 +13,9 @@
  *   pp_mpi_unify.c      the ranks' profiles combined through MPI, written
  *                       by rank 0
  *   pp_mpi_fortran.c    the Fortran binding's hand-written wrappers
+ *   pp_mpi_trace.h      with POMPPROF_TRACE=1: the job's one trace, the MPI
+ *                       records (pp_mpi_trace.tbl), communicators,
+ *                       requests, clock offsets, OTF2's MPI collectives
  *
  * Everything the layer sends uses PMPI_ calls on a communicator of its own,
  * so nothing of it is measured and no message of the program can match it. */

@@ -16,8 +16,14 @@ line each:
   parameters;
 - prototype: the C prototype as mpi.h declares it.
 
+mpi/pp_mpi_trace.tbl (--trace-table) names the functions whose C wrappers also
+write trace records (a hybrid trace, doc/trace.md), one line each: name and
+rule, e.g. MPI_Isend isend(dest,tag,comm,request); TRACE_RULES below says
+what each rule writes.
+
 Usage:
-  pp_mpi_gen.py --table T --c OUT.c          the C wrappers (PMPI interposition)
+  pp_mpi_gen.py --table T [--trace-table TT] --c OUT.c
+                                             the C wrappers (PMPI interposition)
   pp_mpi_gen.py --table T --fortran OUT.c    the Fortran (mpif.h) wrappers
   pp_mpi_gen.py --table T --check MPI_H      the table against an mpi.h
   pp_mpi_gen.py --table T --update MPI_H     rewrite the table's prototypes from
@@ -73,6 +79,36 @@ RULES = {
     "compare_and_swap": ("MPI_Datatype", "int"),
 }
 
+# trace rules: the kinds each argument may have (checked as the bytes rules' are);
+# the C helpers are in mpi/pp_mpi_trace.c.  coll(OP,root,comm) is read apart: OP
+# one of COLLECTIVE_OPS, root a parameter or "-".
+REQUESTS = ("MPI_Request []",)
+STATUSES = ("MPI_Status []", "MPI_Status *")
+TRACE_RULES = {
+    "send": (("int",), ("int",), ("MPI_Comm",)),
+    "recv": (("MPI_Status *",), ("MPI_Comm",)),
+    "sendrecv": (("int",), ("int",), ("MPI_Status *",), ("MPI_Comm",)),
+    "isend": (("int",), ("int",), ("MPI_Comm",), ("MPI_Request *",)),
+    "irecv": (("MPI_Comm",), ("MPI_Request *",)),
+    "wait": (("MPI_Request *",), ("MPI_Status *",)),
+    "test": (("MPI_Request *",), ("int *",), ("MPI_Status *",)),
+    "waitall": (("int",), REQUESTS, STATUSES),
+    "testall": (("int",), REQUESTS, ("int *",), STATUSES),
+    "waitany": (("int",), REQUESTS, ("int *",), ("MPI_Status *",)),
+    "testany": (("int",), REQUESTS, ("int *",), ("int *",), ("MPI_Status *",)),
+    "some": (("int",), REQUESTS, ("int *",), ("int []",), STATUSES),
+    "request_free": (("MPI_Request *",),),
+    "newcomm": (("MPI_Comm",), ("MPI_Comm *",)),
+    "comm_free": (("MPI_Comm *",),),
+}
+# OTF2_CollectiveOp's numbers (trace/pp_trace_otf2_mpi.c checks them against OTF2's)
+COLLECTIVE_OPS = {
+    "BARRIER": 0, "BCAST": 1, "GATHER": 2, "GATHERV": 3, "SCATTER": 4, "SCATTERV": 5,
+    "ALLGATHER": 6, "ALLGATHERV": 7, "ALLTOALL": 8, "ALLTOALLV": 9, "ALLTOALLW": 10,
+    "ALLREDUCE": 11, "REDUCE": 12, "REDUCE_SCATTER": 13, "SCAN": 14, "EXSCAN": 15,
+    "REDUCE_SCATTER_BLOCK": 16,
+}
+
 # How a Fortran (mpif.h) argument, always passed by reference, becomes the C
 # value a rule takes (MPI_Fint is int: pp_mpi_fortran.c checks).
 FORTRAN_VALUE = {
@@ -103,6 +139,7 @@ class Param:
 class Function:
     def __init__(self, name, group, fortran, rule, prototype, where):
         self.name, self.group, self.rule, self.where = name, group, rule, where
+        self.trace = None  # (rule, [argument names]) from the trace table
         self.fortran = fortran == "f"
         self.prototype = normalize(prototype)
         m = re.match(r"^(.+?)\s*\b(MPI_\w+)\s*\((.*)\)$", self.prototype)
@@ -146,6 +183,108 @@ class Function:
         if self.varargs and self.rule != "special":
             raise ValueError("%s: %s takes '...': it must be written by hand" % (self.where, self.name))
         self.bytes_call()
+
+
+def read_trace_table(path: str, funcs: list[Function]) -> None:
+    """Attach each trace rule of the table at path to its function."""
+    by_name = {f.name: f for f in funcs}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            where = "%s:%d" % (path, n)
+            parts = line.split()
+            if len(parts) != 2:
+                raise ValueError("%s: expected 'name rule(arguments)'" % where)
+            fn = by_name.get(parts[0])
+            if not fn:
+                raise ValueError("%s: %s is not in the function table" % (where, parts[0]))
+            if fn.rule == "special":
+                raise ValueError("%s: %s is written by hand" % (where, parts[0]))
+            m = re.fullmatch(r"(\w+)\(([\w,-]*)\)", parts[1])
+            if not m:
+                raise ValueError("%s: cannot read rule '%s'" % (where, parts[1]))
+            rule, args = m.group(1), m.group(2).split(",")
+            if rule == "coll":
+                if len(args) != 3 or args[0] not in COLLECTIVE_OPS:
+                    raise ValueError("%s: coll takes (OP,root,comm) with OP one of %s"
+                                     % (where, ", ".join(COLLECTIVE_OPS)))
+                if args[1] != "-" and fn.param(args[1]).kind != "int":
+                    raise ValueError("%s: the root %s is not an int" % (where, args[1]))
+                if fn.param(args[2]).kind != "MPI_Comm":
+                    raise ValueError("%s: %s is not an MPI_Comm" % (where, args[2]))
+            elif rule in TRACE_RULES:
+                want = TRACE_RULES[rule]
+                if len(args) != len(want):
+                    raise ValueError("%s: %s takes %d arguments" % (where, rule, len(want)))
+                for a, kinds in zip(args, want):
+                    if fn.param(a).kind not in kinds:
+                        raise ValueError("%s: %s's argument %s is %s, not %s"
+                                         % (where, rule, a, fn.param(a).kind, " or ".join(kinds)))
+            else:
+                raise ValueError("%s: unknown trace rule '%s'" % (where, rule))
+            if fn.trace:
+                raise ValueError("%s: %s is listed twice" % (where, fn.name))
+            fn.trace = (rule, args)
+
+
+def trace_code(f: Function, has_bytes: bool):
+    """The trace parts of f's C wrapper: (before the call, after a successful call,
+    always after the call), lists of lines."""
+    if not f.trace:
+        return [], [], []
+    rule, a = f.trace
+    sent = "pp_b.sent" if has_bytes else "0"
+    received = "pp_b.received" if has_bytes else "0"
+    on = "if (pp_mpi_trace_on())"
+    pre, post, after = [], [], []
+    # completion calls: (number of requests, the requests, the status(es))
+    completion = {"wait": lambda: ("1", a[0], a[1]), "test": lambda: ("1", a[0], a[2]),
+                  "waitall": lambda: (a[0], a[1], a[2]), "testall": lambda: (a[0], a[1], a[3]),
+                  "waitany": lambda: (a[0], a[1], a[3]), "testany": lambda: (a[0], a[1], a[4]),
+                  "some": lambda: (a[0], a[1], a[4])}
+    if rule in completion:
+        n, reqs, status = completion[rule]()
+        pre += ["    pp_mpi_tcall pp_t;", "    pp_t.traced = 0;",
+                "    %s" % on, "        pp_mpi_trace_pre(&pp_t, %s, %s, &%s);" % (n, reqs, status)]
+        after += ["    if (pp_t.traced)", "        pp_mpi_trace_post(&pp_t);"]
+        call = {
+            "wait": lambda: "pp_mpi_trace_wait(&pp_t, %s)" % a[1],
+            "test": lambda: "pp_mpi_trace_test(&pp_t, *%s, %s)" % (a[1], a[2]),
+            "waitall": lambda: "pp_mpi_trace_waitall(&pp_t, %s)" % a[2],
+            "testall": lambda: "pp_mpi_trace_testall(&pp_t, *%s, %s)" % (a[2], a[3]),
+            "waitany": lambda: "pp_mpi_trace_any(&pp_t, *%s, 1, %s)" % (a[2], a[3]),
+            "testany": lambda: "pp_mpi_trace_any(&pp_t, *%s, *%s, %s)" % (a[2], a[3], a[4]),
+            "some": lambda: "pp_mpi_trace_some(&pp_t, *%s, %s, %s)" % (a[2], a[3], a[4]),
+        }[rule]()
+        post += ["        if (pp_t.traced)", "            %s;" % call]
+    elif rule == "send":
+        post += ["        %s" % on,
+                 "            pp_mpi_trace_send(%s, %s, %s, %s);" % (a[0], a[1], a[2], sent)]
+    elif rule == "recv":
+        post += ["        %s" % on,
+                 "            pp_mpi_trace_recv(%s, %s, %s);" % (a[0], a[1], received)]
+    elif rule == "sendrecv":
+        post += ["        if (pp_mpi_trace_on()) {",
+                 "            pp_mpi_trace_send(%s, %s, %s, %s);" % (a[0], a[1], a[3], sent),
+                 "            pp_mpi_trace_recv(%s, %s, %s);" % (a[2], a[3], received),
+                 "        }"]
+    elif rule == "isend":
+        post += ["        %s" % on, "            pp_mpi_trace_isend(%s, %s, %s, %s, *%s);"
+                 % (a[0], a[1], a[2], sent, a[3])]
+    elif rule == "irecv":
+        post += ["        %s" % on, "            pp_mpi_trace_irecv(%s, *%s);" % (a[0], a[1])]
+    elif rule == "request_free":
+        pre += ["    %s" % on, "        pp_mpi_trace_request_free(*%s);" % a[0]]
+    elif rule == "coll":
+        post += ["        %s" % on, "            pp_mpi_trace_coll(%d, %s, %s, %s, %s);"
+                 % (COLLECTIVE_OPS[a[0]], "-1" if a[1] == "-" else a[1], a[2], sent, received)]
+    elif rule == "newcomm":
+        post += ["        %s" % on, '            pp_mpi_comm_created(%s, *%s, "%s");'
+                 % (a[0], a[1], f.name)]
+    elif rule == "comm_free":
+        pre += ["    %s" % on, "        pp_mpi_comm_freed(*%s);" % a[0]]
+    return pre, post, after
 
 
 def normalize(proto: str) -> str:
@@ -244,9 +383,11 @@ def check(funcs: list[Function], mpi_h: str) -> list[str]:
 
 # ---- C wrappers -------------------------------------------------------------------------
 
-C_HEAD = """/* Generated by mpi/pp_mpi_gen.py from mpi/pp_mpi_functions.tbl: the C
- * wrappers of every MPI function (do not edit; edit the table). */
+C_HEAD = """/* Generated by mpi/pp_mpi_gen.py from mpi/pp_mpi_functions.tbl and
+ * mpi/pp_mpi_trace.tbl: the C wrappers of every MPI function (do not edit;
+ * edit the tables). */
 #include "mpi/pp_mpi.h"
+#include "mpi/pp_mpi_trace.h"
 
 """
 
@@ -265,14 +406,20 @@ def c_wrapper(i: int, f: Function) -> str:
         out.append("    MPI_Status pp_status;")
         out.append("    if (%s == MPI_STATUS_IGNORE)" % p.name)
         out.append("        %s = &pp_status;" % p.name)
+    pre, post, after = trace_code(f, bool(call))
+    out += pre
     out.append("    %s pp_rc = %s(%s);" % (f.ret, f.pname, args))
+    if call or post:
+        out.append("    if (pp_rc == MPI_SUCCESS) {")
     if call:
         rule, params = call
-        out.append("    if (pp_rc == MPI_SUCCESS) {")
         out.append("        pp_mpi_bytes pp_b = {0, 0};")
         out.append("        pp_mpi_bytes_%s(&pp_b, %s);" % (rule, ", ".join(c_value(p) for p in params)))
         out.append("        pp_mpi_record(&pp_b);")
+    out += post
+    if call or post:
         out.append("    }")
+    out += after
     out.append("    pp_mpi_exit(pp_r);")
     out.append("    return pp_rc;")
     out.append("}")
@@ -370,6 +517,7 @@ def generate_fortran(funcs: list[Function]) -> str:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--table", required=True)
+    ap.add_argument("--trace-table")
     ap.add_argument("--c")
     ap.add_argument("--index")
     ap.add_argument("--fortran")
@@ -378,6 +526,8 @@ def main(argv: list[str]) -> int:
     a = ap.parse_args(argv)
     try:
         funcs = read_table(a.table)
+        if a.trace_table:
+            read_trace_table(a.trace_table, funcs)
     except (OSError, ValueError) as e:
         sys.stderr.write("pp_mpi_gen.py: %s\n" % e)
         return 1

@@ -27,12 +27,13 @@
 #include "lib/pp_config.h"
 #include "lib/pp_message.h"
 #include "mpi/pp_mpi.h"
+#include "mpi/pp_mpi_trace.h"
 #include "mpi/pp_mpi_unify.h"
 #include "profile/pp_profile_job.h"
 #include "profile/pp_profile_output.h"
 
 static MPI_Comm pp_mpi_comm = MPI_COMM_NULL;
-static int pp_mpi_rank;
+static int pp_mpi_rank, pp_mpi_size;
 static char pp_mpi_setting[PATH_MAX]; /* the job's output target */
 
 /* The own profile's setting from the job's: <dir>/profile.rank<r>.cubex or
@@ -59,6 +60,7 @@ void pp_mpi_job_start(void)
     }
     PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     PMPI_Comm_rank(comm, &pp_mpi_rank);
+    PMPI_Comm_size(comm, &pp_mpi_size);
     if (pp_mpi_rank == 0) {
         const char *out = pp_config_get()->output;
         if (out && *out)
@@ -81,13 +83,16 @@ void pp_mpi_job_start(void)
              "rank %d ended before the ranks wrote their profile together; its own profile:",
              pp_mpi_rank);
     pp_profile_set_process(pp_mpi_rank, name, own, note);
+    /* with POMPPROF_TRACE=1 the ranks write one trace together (doc/trace.md) */
+    pp_mpi_trace_start(comm, pp_mpi_rank, pp_mpi_size);
 }
 
 void pp_mpi_job_end(void)
 {
     if (pp_mpi_comm == MPI_COMM_NULL)
         return; /* not started through the wrappers: the engine writes at exit */
-    pp_unified *u = pp_profile_hold();
+    pp_mpi_trace_end(pp_mpi_comm, pp_mpi_rank, pp_mpi_size);
+    pp_unified *u = pp_profile_hold(); /* the trace is written here, together */
     int written = pp_mpi_unify_write(pp_mpi_comm, u, pp_mpi_setting);
     pp_profile_release(u, written);
     PMPI_Comm_free(&pp_mpi_comm);

@@ -12,6 +12,8 @@
  *   extra               extra metrics: definitions, values added to nodes
  *   depend              dependences of tasks: trace records, their count
  *                       (pp_profile_depend.h)
+ *   message             an event source's message records for the trace
+ *                       (pp_profile_message.h: MPI)
  *   counters            PAPI values on the event path
  *   instance            instance trees kept and merged per construct
  *   task                explicit tasks: begin, end, switches, stubs

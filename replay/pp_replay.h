@@ -1,18 +1,19 @@
 /* pompprof-replay: replays an OTF2 trace written by pompprof (doc/trace.md)
  * and prints what pompprof-timeline shows as one JSON document:
  *
- * - the breakdown of every thread's time into work, overhead and idleness
- *   (as POT defines them, adapted to POMP2 events);
+ * - the breakdown of every thread's time by its classes (pp_replay_class.c:
+ *   work, serial code, overhead and idleness as POT defines them adapted to
+ *   POMP2 events, MPI time, measurement);
  * - the task graph's work, span and parallelism with Cilkview's speedup
  *   bounds, and the span's path construct by construct;
  * - the data of the pictures (thread view, task view, ready tasks), in bins;
  * - on request, a Chrome trace (Trace Event JSON) of the same events.
  *
  * Events are replayed in time order across threads (OTF2's global event
- * reader).  Files: main (options, reading), model (threads, tasks,
- * categories, readiness), depend (the dependence graph of depend clauses),
- * span (the task graph), view (pictures), chrome, dot (Graphviz), json
- * (output). */
+ * reader).  Files: main (options, reading), model (threads, tasks, classes,
+ * readiness), class (the breakdown's columns), depend (the dependence graph
+ * of depend clauses), span (the task graph), mpi (a hybrid trace's messages
+ * and collectives), view (pictures), chrome, dot (Graphviz), json (output). */
 #ifndef PP_REPLAY_H
 #define PP_REPLAY_H
 
@@ -30,7 +31,8 @@ enum pp_replay_kind {
     PP_RK_TASKWAIT,  /* (a scheduling point too) */
     PP_RK_SYNC,      /* waiting for a critical section, lock, ordered */
     PP_RK_FLUSH,     /* pompprof's trace flush */
-    PP_RK_PROGRAM    /* the program's root region */
+    PP_RK_PROGRAM,   /* the program's root region */
+    PP_RK_MPI        /* an MPI function (paradigm MPI) */
 };
 
 typedef struct pp_replay_region {
@@ -56,6 +58,10 @@ enum pp_replay_cat {
     PP_CAT_SCHED,         /* at a scheduling point, no task running */
     PP_CAT_SYNC,          /* blocked: critical section, lock, ordered */
     PP_CAT_MEASURE,       /* pompprof's own: the trace's start and flushes */
+    PP_CAT_MPI_TRANSFER,  /* in an MPI call (paradigm MPI), not found waiting */
+    PP_CAT_MPI_WAIT,      /* in an MPI call, waiting for a partner: known only once the
+                             partner is seen, so pp_replay_mpi.c moves it out of
+                             PP_CAT_MPI_TRANSFER at the end (pp_replay_class_move) */
     PP_CAT_N
 };
 
@@ -186,6 +192,7 @@ struct pp_replay_task {
 #define PP_REPLAY_NO_COMM UINT32_MAX /* a team no member has begun yet */
 struct pp_replay_team {
     uint32_t comm;
+    uint32_t rank;             /* its process's (a job's trace): its members are all there */
     uint32_t requested, members, left;
     uint64_t fork_span, fork_rspan;
     pp_replay_seg *fork_seg;
@@ -230,12 +237,20 @@ typedef struct pp_replay_loc {
                                 the join: the runtime starts or ends the team */
     pp_replay_team *fork_team; /* forked here, not begun here yet (referenced) */
     uint64_t events;
+    /* a hybrid trace (pp_replay_mpi.c) */
+    uint32_t rank;           /* its location group: the rank of a job */
+    char *name;              /* as the trace names it ("rank 1 thread 0", "thread 3") */
+    uint64_t mpi_since;      /* the start of its current MPI call */
+    uint64_t coll_begin;     /* its current collective's begin */
+    uint64_t mpi_wait;       /* ticks in the window its MPI calls waited (late sender, ...):
+                                moved to PP_CAT_MPI_WAIT by pp_replay_mpi_finish */
 } pp_replay_loc;
 
 /* ---- the whole replay -------------------------------------------------------------------- */
 
 typedef struct pp_replay_view pp_replay_view;
 typedef struct pp_replay_chrome pp_replay_chrome;
+typedef struct pp_replay_mpi pp_replay_mpi;
 
 typedef struct pp_replay {
     /* definitions */
@@ -250,6 +265,9 @@ typedef struct pp_replay {
     uint64_t resolution, offset, length;
     uint32_t program_region;
     char *end; /* the archive's POMPPROF::END property (how the run ended), NULL none */
+    int job;   /* a job's trace: location groups "rank R" */
+    uint32_t *group_rank; /* a job's location group -> its rank */
+    uint32_t n_group_ranks;
     /* the window, in ticks */
     uint64_t from, to;
     /* readiness */
@@ -290,6 +308,7 @@ typedef struct pp_replay {
     uint64_t events, t_last;
     pp_replay_view *view;
     pp_replay_chrome *chrome;
+    pp_replay_mpi *mpi;        /* MPI definitions, messages, collectives */
 } pp_replay;
 
 /* model */
@@ -327,12 +346,42 @@ void pp_replay_team_gaps(pp_replay *r, const pp_replay_team *team);
  * columns a class makes. */
 void pp_replay_breakdown_print(FILE *out, const pp_replay *r,
                                const uint64_t acc[PP_CAT_N][PP_READY_N]);
-/* Whether every measured (class, readiness) pair is in exactly one column: 0. */
+/* Whether every measured (class, readiness) pair is in exactly one column,
+ * and the classes pp_replay_class_move moves between are columns of any
+ * readiness: 0. */
 int pp_replay_class_check(void);
+/* Up to ticks of acc's class `from` become class `to` (time whose class is
+ * known only later: an MPI call's waiting, once its partner is seen); returns
+ * the ticks moved. */
+uint64_t pp_replay_class_move(uint64_t acc[PP_CAT_N][PP_READY_N], int from, int to,
+                              uint64_t ticks);
 /* The ticks of the columns named key (as printed) in acc. */
 uint64_t pp_replay_breakdown_value(const uint64_t acc[PP_CAT_N][PP_READY_N], const char *key);
 /* The label of what location l does now (pictures). */
 uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l);
+/* The task l runs now (its implicit one between tasks). */
+pp_replay_task *pp_replay_running(pp_replay_loc *l);
+
+/* mpi (pp_replay_mpi.c): a hybrid trace's MPI definitions and events */
+int pp_replay_mpi_init(pp_replay *r);
+/* definitions: a group's members; a communicator's group */
+void pp_replay_mpi_group(pp_replay *r, uint32_t id, int is_mpi, int is_locations, uint32_t n,
+                         const uint64_t *members);
+void pp_replay_mpi_comm(pp_replay *r, uint32_t id, uint32_t group);
+/* events */
+void pp_replay_mpi_enter(pp_replay *r, pp_replay_loc *l, uint64_t t);
+void pp_replay_mpi_send(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t receiver,
+                        uint32_t comm, uint32_t tag, uint64_t bytes);
+void pp_replay_mpi_recv(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t sender,
+                        uint32_t comm, uint32_t tag, uint64_t bytes);
+void pp_replay_mpi_coll_begin(pp_replay *r, pp_replay_loc *l, uint64_t t);
+void pp_replay_mpi_coll_end(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t op,
+                            uint32_t comm, uint32_t root);
+/* after the last event: the collectives' waiting */
+void pp_replay_mpi_finish(pp_replay *r);
+/* the JSON result's "mpi" part (lines: the messages as lines for pictures) */
+void pp_replay_mpi_print(FILE *out, const pp_replay *r, int lines);
+void pp_replay_mpi_free(pp_replay *r);
 
 /* depend */
 /* The predecessors of task (a child of parent; NULL: a taskwait depend of
@@ -452,6 +501,7 @@ enum {
     PP_LABEL_UNDETERMINED,
     PP_LABEL_SERIAL,
     PP_LABEL_FORKJOIN,
+    PP_LABEL_MPI,
     PP_LABEL_NONE
 };
 const char *pp_replay_label_name(const pp_replay *r, uint32_t label);
@@ -463,6 +513,9 @@ void pp_replay_chrome_slice(pp_replay_chrome *c, const pp_replay *r, uint32_t lo
 void pp_replay_chrome_flow(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint64_t t,
                            uint64_t task, int begin);
 void pp_replay_chrome_counter(pp_replay_chrome *c, const pp_replay *r, uint64_t t, uint64_t ready);
+/* A message from location a at ta to location b at tb (flow n). */
+void pp_replay_chrome_message(pp_replay_chrome *c, const pp_replay *r, uint32_t a, uint64_t ta,
+                              uint32_t b, uint64_t tb, uint64_t n);
 int pp_replay_chrome_close(pp_replay_chrome *c, const pp_replay *r);
 
 /* json */

@@ -34,6 +34,12 @@ pp_replay_chrome *pp_replay_chrome_open(const char *path, char *err, size_t err_
     return c;
 }
 
+/* A process per rank (a trace of one process: rank 0), as Perfetto groups threads. */
+static unsigned pp_chrome_pid(const pp_replay *r, uint32_t loc)
+{
+    return (loc < r->n_locs ? r->locs[loc].rank : 0) + 1;
+}
+
 static double pp_chrome_us(const pp_replay *r, uint64_t t)
 {
     return pp_replay_seconds(r, t - r->offset) * 1e6;
@@ -60,9 +66,10 @@ void pp_replay_chrome_slice(pp_replay_chrome *c, const pp_replay *r, uint32_t lo
     pp_replay_json_string(c->f, pp_replay_label_name(r, region));
     const char *cat = region < r->n_regions && r->regions[region].kind == PP_RK_TASK ? "task"
                                                                                      : "region";
-    fprintf(c->f, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": 1, "
+    fprintf(c->f, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": %u, "
                   "\"tid\": %u",
-            cat, pp_chrome_us(r, a), pp_chrome_us(r, b) - pp_chrome_us(r, a), loc);
+            cat, pp_chrome_us(r, a), pp_chrome_us(r, b) - pp_chrome_us(r, a),
+            pp_chrome_pid(r, loc), loc);
     char params[512];
     pp_replay_task_params(r, t, params, sizeof params);
     if (task || params[0]) {
@@ -87,9 +94,25 @@ void pp_replay_chrome_flow(pp_replay_chrome *c, const pp_replay *r, uint32_t loc
     pp_chrome_sep(c);
     fprintf(c->f,
             "{\"name\": \"task\", \"cat\": \"task\", \"ph\": \"%s\", \"id\": %llu, \"ts\": %.3f, "
-            "\"pid\": 1, \"tid\": %u%s}",
-            begin ? "f" : "s", (unsigned long long)task, pp_chrome_us(r, t), loc,
-            begin ? ", \"bp\": \"e\"" : "");
+            "\"pid\": %u, \"tid\": %u%s}",
+            begin ? "f" : "s", (unsigned long long)task, pp_chrome_us(r, t), pp_chrome_pid(r, loc),
+            loc, begin ? ", \"bp\": \"e\"" : "");
+}
+
+void pp_replay_chrome_message(pp_replay_chrome *c, const pp_replay *r, uint32_t a, uint64_t ta,
+                              uint32_t b, uint64_t tb, uint64_t n)
+{
+    if (ta < r->from || tb > r->to)
+        return;
+    /* ids of their own (the tasks' flows number tasks) */
+    for (int end = 0; end < 2; end++) {
+        pp_chrome_sep(c);
+        fprintf(c->f,
+                "{\"name\": \"message\", \"cat\": \"message\", \"ph\": \"%s\", \"id\": \"m%llu\", "
+                "\"ts\": %.3f, \"pid\": %u, \"tid\": %u%s}",
+                end ? "f" : "s", (unsigned long long)n, pp_chrome_us(r, end ? tb : ta),
+                pp_chrome_pid(r, end ? b : a), end ? b : a, end ? ", \"bp\": \"e\"" : "");
+    }
 }
 
 void pp_replay_chrome_counter(pp_replay_chrome *c, const pp_replay *r, uint64_t t, uint64_t ready)
@@ -110,9 +133,20 @@ int pp_replay_chrome_close(pp_replay_chrome *c, const pp_replay *r)
     for (uint32_t i = 0; i < r->n_locs; i++) {
         pp_chrome_sep(c);
         fprintf(c->f,
-                "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": "
-                "{\"name\": \"thread %u\"}}",
-                i, i);
+                "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %u, \"tid\": %u, \"args\": "
+                "{\"name\": ",
+                pp_chrome_pid(r, i), i);
+        char name[32];
+        snprintf(name, sizeof name, "thread %u", i);
+        pp_replay_json_string(c->f, r->locs[i].name ? r->locs[i].name : name);
+        fputs("}}", c->f);
+        if (r->job && (i == 0 || r->locs[i].rank != r->locs[i - 1].rank)) {
+            pp_chrome_sep(c);
+            fprintf(c->f,
+                    "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %u, \"args\": "
+                    "{\"name\": \"rank %u\"}}",
+                    pp_chrome_pid(r, i), r->locs[i].rank);
+        }
     }
     fputs("\n]}\n", c->f);
     int bad = ferror(c->f);

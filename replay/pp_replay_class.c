@@ -37,6 +37,10 @@ static const pp_replay_part pp_replay_parts[] = {
     {"overhead_sync", "overhead", PP_C(PP_CAT_SYNC), PP_R(PP_READY_SURE)},
     {"idleness", "idleness", PP_C(PP_CAT_SCHED) | PP_C(PP_CAT_SYNC), PP_R(PP_READY_NONE)},
     {"undetermined", "undetermined", PP_C(PP_CAT_SCHED) | PP_C(PP_CAT_SYNC), PP_R(PP_READY_MAYBE)},
+    /* time in MPI calls: neither the team's work nor its overhead nor idleness;
+     * waiting for a partner, and the rest (pp_replay_mpi.c) */
+    {"mpi_wait", "mpi", PP_C(PP_CAT_MPI_WAIT), PP_ANY},
+    {"mpi_transfer", "mpi", PP_C(PP_CAT_MPI_TRANSFER), PP_ANY},
     /* pompprof's own time: apart from the program's overhead */
     {"measurement", "measurement", PP_C(PP_CAT_MEASURE), PP_ANY},
 };
@@ -94,19 +98,42 @@ void pp_replay_breakdown_print(FILE *out, const pp_replay *r,
     }
 }
 
+/* The classes whose time may change class later (pp_replay_class_move). */
+static const uint32_t pp_replay_movable = PP_C(PP_CAT_MPI_TRANSFER) | PP_C(PP_CAT_MPI_WAIT);
+
 /* Every (class, readiness) pair but the unmeasured one in exactly one part:
- * the columns add up to the thread's time. */
+ * the columns add up to the thread's time.  A movable class is in parts of
+ * any readiness: which readiness moved ticks leave changes no column. */
 int pp_replay_class_check(void)
 {
     for (int c = 1; c < PP_CAT_N; c++)
         for (int k = 0; k < PP_READY_N; k++) {
             int n = 0;
             for (size_t i = 0; i < PP_PARTS; i++)
-                n += (pp_replay_parts[i].cats & PP_C(c)) && (pp_replay_parts[i].ready & PP_R(k));
+                if ((pp_replay_parts[i].cats & PP_C(c)) && (pp_replay_parts[i].ready & PP_R(k))) {
+                    n++;
+                    if ((pp_replay_movable & PP_C(c)) && pp_replay_parts[i].ready != PP_ANY)
+                        return -1;
+                }
             if (n != 1)
                 return -1;
         }
     return 0;
+}
+
+uint64_t pp_replay_class_move(uint64_t acc[PP_CAT_N][PP_READY_N], int from, int to,
+                              uint64_t ticks)
+{
+    if (!(pp_replay_movable & PP_C(from)) || !(pp_replay_movable & PP_C(to)))
+        return 0;
+    uint64_t moved = 0;
+    for (int k = 0; k < PP_READY_N && moved < ticks; k++) {
+        uint64_t v = acc[from][k] < ticks - moved ? acc[from][k] : ticks - moved;
+        acc[from][k] -= v;
+        acc[to][k] += v;
+        moved += v;
+    }
+    return moved;
 }
 
 /* Fork/join as pompprof-report counts it (ompP's startupT + shutdownT): the

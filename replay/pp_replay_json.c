@@ -38,6 +38,7 @@ const char *pp_replay_label_name(const pp_replay *r, uint32_t label)
     case PP_LABEL_SERIAL: return "serial (outside parallel regions)";
     case PP_LABEL_FORKJOIN: return "fork/join";
     case PP_LABEL_UNDETERMINED: return "undetermined (depend tasks waiting)";
+    case PP_LABEL_MPI: return "MPI (in MPI calls)";
     default: break;
     }
     if (label < r->n_regions && r->regions[label].name)

@@ -81,6 +81,8 @@ static const char *pp_def_str(const pp_replay *r, OTF2_StringRef ref)
 
 static int pp_def_kind(OTF2_RegionRole role, OTF2_Paradigm paradigm, const char *name)
 {
+    if (paradigm == OTF2_PARADIGM_MPI)
+        return PP_RK_MPI;
     switch (role) {
     case OTF2_REGION_ROLE_PARALLEL: return PP_RK_PARALLEL;
     case OTF2_REGION_ROLE_TASK:
@@ -182,7 +184,7 @@ static OTF2_CallbackCode pp_def_location(void *user, OTF2_LocationRef self, OTF2
                                          OTF2_LocationType type, uint64_t events,
                                          OTF2_LocationGroupRef group)
 {
-    (void)name, (void)type, (void)group;
+    (void)type;
     pp_replay *r = pp_replay_of(user);
     pp_replay_loc *t = realloc(r->locs, (r->n_locs + 1) * sizeof *t);
     if (!t)
@@ -191,7 +193,52 @@ static OTF2_CallbackCode pp_def_location(void *user, OTF2_LocationRef self, OTF2
     memset(&t[r->n_locs], 0, sizeof *t);
     t[r->n_locs].id = self;
     t[r->n_locs].events = events;
+    /* a job's location group is named "rank R" (pp_def_location_group) */
+    t[r->n_locs].rank = group < r->n_group_ranks ? r->group_rank[group] : 0;
+    t[r->n_locs].name = strdup(pp_def_str(r, name));
     r->n_locs++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_def_location_group(void *user, OTF2_LocationGroupRef self,
+                                               OTF2_StringRef name, OTF2_LocationGroupType type,
+                                               OTF2_SystemTreeNodeRef parent,
+                                               OTF2_LocationGroupRef creator)
+{
+    (void)type, (void)parent, (void)creator;
+    pp_replay *r = pp_replay_of(user);
+    unsigned rank;
+    if (sscanf(pp_def_str(r, name), "rank %u", &rank) != 1 || self >= 1u << 24)
+        return OTF2_CALLBACK_SUCCESS;
+    r->job = 1;
+    if (self >= r->n_group_ranks) {
+        uint32_t *g = realloc(r->group_rank, (self + 1) * sizeof *g);
+        if (!g)
+            pp_replay_die("out of memory");
+        memset(g + r->n_group_ranks, 0, (self + 1 - r->n_group_ranks) * sizeof *g);
+        r->group_rank = g;
+        r->n_group_ranks = (uint32_t)self + 1;
+    }
+    r->group_rank[self] = rank;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* MPI communicators: their groups list world ranks (pp_replay_mpi.c) */
+static OTF2_CallbackCode pp_def_group(void *user, OTF2_GroupRef self, OTF2_StringRef name,
+                                      OTF2_GroupType type, OTF2_Paradigm paradigm,
+                                      OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
+{
+    (void)name, (void)flags;
+    pp_replay_mpi_group(pp_replay_of(user), self, paradigm == OTF2_PARADIGM_MPI,
+                        type == OTF2_GROUP_TYPE_COMM_LOCATIONS, n, members);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_def_comm(void *user, OTF2_CommRef self, OTF2_StringRef name,
+                                     OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+    (void)name, (void)parent, (void)flags;
+    pp_replay_mpi_comm(pp_replay_of(user), self, group);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -388,6 +435,84 @@ static OTF2_CallbackCode pp_ev_metric(OTF2_LocationRef loc, OTF2_TimeStamp t, vo
     return pp_ev_other(loc, t, user, attrs);
 }
 
+/* ---- MPI events (pp_replay_mpi.c) ---------------------------------------------------------- */
+
+static OTF2_CallbackCode pp_ev_mpi_send(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                        OTF2_AttributeList *attrs, uint32_t receiver,
+                                        OTF2_CommRef comm, uint32_t tag, uint64_t length)
+{
+    PP_EVENT_PROLOGUE
+    pp_replay_mpi_send(r, l, t, receiver, comm, tag, length);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_ev_mpi_isend(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                         OTF2_AttributeList *attrs, uint32_t receiver,
+                                         OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                                         uint64_t request)
+{
+    (void)request;
+    return pp_ev_mpi_send(loc, t, user, attrs, receiver, comm, tag, length);
+}
+
+static OTF2_CallbackCode pp_ev_mpi_recv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                        OTF2_AttributeList *attrs, uint32_t sender,
+                                        OTF2_CommRef comm, uint32_t tag, uint64_t length)
+{
+    PP_EVENT_PROLOGUE
+    pp_replay_mpi_recv(r, l, t, sender, comm, tag, length);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_ev_mpi_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                         OTF2_AttributeList *attrs, uint32_t sender,
+                                         OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                                         uint64_t request)
+{
+    (void)request;
+    return pp_ev_mpi_recv(loc, t, user, attrs, sender, comm, tag, length);
+}
+
+static OTF2_CallbackCode pp_ev_mpi_request(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                           OTF2_AttributeList *attrs, uint64_t request)
+{
+    (void)request;
+    return pp_ev_other(loc, t, user, attrs);
+}
+
+static OTF2_CallbackCode pp_ev_mpi_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                              OTF2_AttributeList *attrs)
+{
+    PP_EVENT_PROLOGUE
+    pp_replay_mpi_coll_begin(r, l, t);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode pp_ev_mpi_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp t, void *user,
+                                            OTF2_AttributeList *attrs, OTF2_CollectiveOp op,
+                                            OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                            uint64_t received)
+{
+    PP_EVENT_PROLOGUE
+    (void)sent, (void)received;
+    pp_replay_mpi_coll_end(r, l, t, op, comm, root);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void pp_replay_mpi_callbacks(OTF2_GlobalEvtReaderCallbacks *ec)
+{
+    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(ec, pp_ev_mpi_send);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(ec, pp_ev_mpi_isend);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(ec, pp_ev_mpi_recv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(ec, pp_ev_mpi_irecv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(ec, pp_ev_mpi_request);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(ec, pp_ev_mpi_request);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRequestTestCallback(ec, pp_ev_mpi_request);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(ec, pp_ev_mpi_request);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(ec, pp_ev_mpi_coll_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, pp_ev_mpi_coll_end);
+}
+
 /* ---- reading ---------------------------------------------------------------------------- */
 
 typedef struct pp_replay_options {
@@ -447,6 +572,11 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, pp_def_location);
     OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dc, pp_def_parameter);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, pp_def_attribute);
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dc, pp_def_location_group);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, pp_def_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, pp_def_comm);
+    if (pp_replay_mpi_init(r) != 0)
+        pp_replay_die("out of memory");
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dc, r);
     uint64_t n = 0;
     OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
@@ -493,6 +623,7 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
     OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(ec, pp_ev_metric);
     OTF2_GlobalEvtReaderCallbacks_SetParameterIntCallback(ec, pp_ev_param_int);
     OTF2_GlobalEvtReaderCallbacks_SetParameterStringCallback(ec, pp_ev_param_string);
+    pp_replay_mpi_callbacks(ec);
     OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, ec, r);
     OTF2_Reader_ReadAllGlobalEvents(rd, ger, &n);
     OTF2_GlobalEvtReaderCallbacks_Delete(ec);
@@ -500,6 +631,7 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
     OTF2_Reader_CloseEvtFiles(rd);
     OTF2_Reader_Close(rd);
     pp_replay_finish(r, r->offset + r->length > r->t_last ? r->offset + r->length : r->t_last);
+    pp_replay_mpi_finish(r);
 }
 
 /* ---- output ---------------------------------------------------------------------------- */
@@ -575,8 +707,12 @@ static void pp_print_graph(FILE *out, pp_replay *r)
     int printed = 0;
     for (size_t i = n; chain && i > 0;) {
         uint32_t label = chain[i - 1]->label;
+        uint32_t loc = chain[i - 1]->loc, rank = loc < r->n_locs ? r->locs[loc].rank : 0;
         uint64_t dur = 0, segs = 0;
-        while (i > 0 && chain[i - 1]->label == label) {
+        /* a job's path: stretches of one construct on one rank */
+        while (i > 0 && chain[i - 1]->label == label &&
+               (!r->job || (chain[i - 1]->loc < r->n_locs ? r->locs[chain[i - 1]->loc].rank : 0) ==
+                               rank)) {
             dur += chain[i - 1]->dur;
             segs++;
             i--;
@@ -587,7 +723,10 @@ static void pp_print_graph(FILE *out, pp_replay *r)
         pp_replay_json_string(out, pp_replay_label_name(r, label));
         fprintf(out, ", \"seconds\": ");
         pp_replay_json_seconds(out, pp_replay_seconds(r, dur));
-        fprintf(out, ", \"segments\": %llu}", (unsigned long long)segs);
+        fprintf(out, ", \"segments\": %llu", (unsigned long long)segs);
+        if (r->job)
+            fprintf(out, ", \"rank\": %u", rank);
+        fputc('}', out);
         printed = 1;
     }
     free(chain);
@@ -642,9 +781,15 @@ static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph)
     uint64_t total[PP_CAT_N][PP_READY_N];
     pp_replay_total(r, total);
     for (uint32_t i = 0; i < r->n_locs; i++) {
-        fprintf(out, "%s\n  {\"location\": %llu, \"name\": \"thread %u\", ", i ? "," : "",
-                (unsigned long long)r->locs[i].id, i);
-        pp_replay_breakdown_print(out, r, (const uint64_t(*)[PP_READY_N])r->locs[i].acc);
+        const pp_replay_loc *l = &r->locs[i];
+        char name[32];
+        snprintf(name, sizeof name, "thread %u", i);
+        fprintf(out, "%s\n  {\"location\": %llu, \"rank\": %u, \"name\": ", i ? "," : "",
+                (unsigned long long)l->id, l->rank);
+        /* a job's locations are named by rank and thread; a process's by thread */
+        pp_replay_json_string(out, r->job && l->name ? l->name : name);
+        fputs(", ", out);
+        pp_replay_breakdown_print(out, r, (const uint64_t(*)[PP_READY_N])l->acc);
         fputc('}', out);
     }
     fprintf(out, "],\n \"total\": {");
@@ -680,7 +825,9 @@ static void pp_print(FILE *out, pp_replay *r, const char *path, uint32_t graph)
         fputc('}', out);
         first = 0;
     }
-    fprintf(out, "],\n \"graph\": ");
+    fprintf(out, "],\n \"mpi\": ");
+    pp_replay_mpi_print(out, r, r->view != NULL);
+    fprintf(out, ",\n \"graph\": ");
     pp_print_graph(out, r);
     fprintf(out, ",\n \"task_region\": ");
     pp_print_region(out, r);
@@ -777,6 +924,7 @@ int main(int argc, char **argv)
     if (dot && pp_replay_dot_write(&r, dot, (uint32_t)dot_instances) != 0)
         pp_replay_die("cannot write %s: %s", dot, strerror(errno));
     pp_print(stdout, &r, path, (uint32_t)graph);
+    pp_replay_mpi_free(&r);
     if (fflush(stdout) != 0 || ferror(stdout))
         pp_replay_die("cannot write the result: %s", strerror(errno));
     return 0;

@@ -157,6 +157,11 @@ static pp_replay_task *pp_replay_implicit(const pp_replay_loc *l)
     return l->n_levels ? l->levels[l->n_levels - 1].implicit : l->initial;
 }
 
+pp_replay_task *pp_replay_running(pp_replay_loc *l)
+{
+    return l->cur ? l->cur : pp_replay_implicit(l);
+}
+
 static int pp_replay_top_kind(const pp_replay *r, const pp_replay_task *t)
 {
     if (!t || t->depth == 0)
@@ -173,6 +178,10 @@ static int pp_replay_cat_of(const pp_replay *r, const pp_replay_loc *l)
     int kind = pp_replay_top_kind(r, t);
     if (kind == PP_RK_FLUSH)
         return PP_CAT_MEASURE;
+    /* in serial code too: an MPI call is MPI time wherever it is (a profile's
+     * classification takes MPI regions first as well) */
+    if (kind == PP_RK_MPI)
+        return PP_CAT_MPI_TRANSFER;
     if (l->in_fork_join)
         return PP_CAT_FORKJOIN;
     if (l->n_levels == 0)
@@ -206,6 +215,8 @@ uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l)
     case PP_CAT_CREATE: return PP_LABEL_CREATE;
     case PP_CAT_FORKJOIN: return PP_LABEL_FORKJOIN;
     case PP_CAT_MEASURE: return PP_LABEL_FLUSH;
+    case PP_CAT_MPI_TRANSFER:
+    case PP_CAT_MPI_WAIT: return PP_LABEL_MPI;
     case PP_CAT_SCHED:
     case PP_CAT_SYNC:
         if (ready == PP_READY_SURE)
@@ -410,6 +421,8 @@ void pp_replay_enter(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
     }
     if (kind == PP_RK_SCHED && l->n_levels && task == l->levels[l->n_levels - 1].implicit)
         pp_replay_barrier_enter(task);
+    if (kind == PP_RK_MPI)
+        pp_replay_mpi_enter(r, l, t);
     pp_replay_update(r, l);
 }
 
@@ -454,7 +467,8 @@ void pp_replay_leave(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region
 
 static void pp_replay_team_release(pp_replay *r, pp_replay_team *team);
 
-static pp_replay_team *pp_replay_team_new(pp_replay *r, uint32_t comm, uint32_t requested)
+static pp_replay_team *pp_replay_team_new(pp_replay *r, uint32_t comm, uint32_t requested,
+                                          uint32_t rank)
 {
     pp_replay_team *team = calloc(1, sizeof *team);
     if (!team) {
@@ -463,6 +477,7 @@ static pp_replay_team *pp_replay_team_new(pp_replay *r, uint32_t comm, uint32_t 
     }
     team->comm = comm;
     team->requested = requested;
+    team->rank = rank;
     team->next_open = r->open_teams;
     r->open_teams = team;
     return team;
@@ -476,7 +491,8 @@ void pp_replay_fork(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t threads
     pp_replay_task *task = l->cur ? l->cur : pp_replay_implicit(l);
     /* a fork without a num_threads clause records 0: the team's size is not known,
      * any worker of the construct may join it */
-    pp_replay_team *team = pp_replay_team_new(r, PP_REPLAY_NO_COMM, threads ? threads : UINT32_MAX);
+    pp_replay_team *team =
+        pp_replay_team_new(r, PP_REPLAY_NO_COMM, threads ? threads : UINT32_MAX, l->rank);
     team->fork_seg = pp_replay_span_split(task); /* the reference moves to the team */
     team->fork_span = task->span;
     team->fork_rspan = task->rspan;
@@ -503,16 +519,17 @@ static pp_replay_team *pp_replay_team_find(pp_replay *r, pp_replay_loc *l, uint3
     /* a worker: the most recent team of this communicator still short of
      * members (nested teams of the same construct could be told apart only
      * by their timing: doc/trace.md), else the most recent team no member
-     * has begun yet */
+     * has begun yet; of its own process (the ranks of a job fork at once) */
     for (team = r->open_teams; team; team = team->next_open)
-        if (team->comm == comm && team->members < team->requested)
+        if (team->comm == comm && team->rank == l->rank && team->members < team->requested)
             return team;
     for (team = r->open_teams; team; team = team->next_open)
-        if (team->comm == PP_REPLAY_NO_COMM && team->members < team->requested) {
+        if (team->comm == PP_REPLAY_NO_COMM && team->rank == l->rank &&
+            team->members < team->requested) {
             team->comm = comm;
             return team;
         }
-    return pp_replay_team_new(r, comm, UINT32_MAX);
+    return pp_replay_team_new(r, comm, UINT32_MAX, l->rank);
 }
 
 void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t comm)

@@ -9,7 +9,7 @@
 
 /* Split line (no newline) at tabs into at most max fields, undoing the
  * escapes in place; returns the number of fields. */
-static unsigned pp_salvage_split(char *line, char **fields, unsigned max)
+unsigned pp_salvage_defs_split(char *line, char **fields, unsigned max)
 {
     unsigned n = 0;
     char *out = line;
@@ -92,7 +92,7 @@ int pp_salvage_defs_fact(pp_salvage_defs *d, const char *key, const char *value)
 static int pp_salvage_line(pp_salvage_defs *d, char *line)
 {
     char *f[9];
-    unsigned n = pp_salvage_split(line, f, 9);
+    unsigned n = pp_salvage_defs_split(line, f, 9);
     if (!strcmp(f[0], "program") && n == 2) {
         free(d->program);
         return (d->program = strdup(f[1])) ? 0 : -1;
@@ -136,12 +136,16 @@ static int pp_salvage_line(pp_salvage_defs *d, char *line)
                                atoi(f[8])};
         return r->name ? 0 : -1;
     }
+    if (d->job)
+        return pp_salvage_job_line(d, f, n) < 0 ? -1 : 0;
     return 0; /* a kind of a later version: not needed */
 }
 
 int pp_salvage_defs_read(const char *path, pp_salvage_defs *d, char *why, size_t why_size)
 {
+    pp_trace_jobstate *job = d->job; /* set by the caller for a rank of a job */
     memset(d, 0, sizeof *d);
+    d->job = job;
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(why, why_size, "%s is missing: the run was traced by a pompprof older than "

@@ -59,8 +59,8 @@ static uint32_t pp_salvage_record_region(const uint64_t *rec)
  * cut by the interruption is left out), its latest time and highest region
  * id noted.  Returns the buffer to convert, NULL (with a line) when the
  * file is not usable. */
-static pp_trace_buf *pp_salvage_raw(const char *path, uint64_t *t_last, uint32_t *max_region,
-                                    uint64_t *records)
+pp_trace_buf *pp_salvage_raw(const char *path, uint64_t *t_last, uint32_t *max_region,
+                             uint64_t *records)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     pp_trace_raw_header h;
@@ -118,9 +118,25 @@ done:
     return b;
 }
 
-static int pp_salvage_process_alive(long pid, const pp_salvage_defs *d)
+/* A zombie is dead: one whose parent ended without reaping it stays so
+ * where nothing reaps orphans (a container's init; mpirun's ranks). */
+static int pp_salvage_zombie(long pid)
 {
-    if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno != EPERM))
+    char path[64], stat[256];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *paren = strrchr(stat, ')'); /* the state follows the name */
+    return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+int pp_salvage_process_alive(long pid, const pp_salvage_defs *d)
+{
+    if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno != EPERM) || pp_salvage_zombie(pid))
         return 0;
     char host[256] = "";
     gethostname(host, sizeof host - 1);
@@ -156,8 +172,10 @@ int main(int argc, char **argv)
         pp_salvage_die("%s exists already: remove it (or move %s elsewhere) to salvage into it",
                        g->anchor, raw_dir);
 
+    if (pp_salvage_is_job(raw_dir))
+        return pp_salvage_job(raw_dir); /* the ranks of a job, into its one archive */
     char path[PATH_MAX + 64], why[PATH_MAX + 256];
-    pp_salvage_defs d;
+    pp_salvage_defs d = {0};
     snprintf(path, sizeof path, "%s/defs", raw_dir);
     if (pp_salvage_defs_read(path, &d, why, sizeof why) != 0)
         pp_salvage_die("%s", why);

@@ -67,6 +67,7 @@ dist_pompprof_tools_analysis_DATA = \
 	scripts/pompprof_tools/analysis/svg.py \
 	scripts/pompprof_tools/analysis/textfmt.py \
 	scripts/pompprof_tools/analysis/timeline.py \
+	scripts/pompprof_tools/analysis/timeline_mpi.py \
 	scripts/pompprof_tools/analysis/timeline_plot.py
 # pompprof-view: the page's data (Python) and its script and style (assets/, read when
 # a page is written and put inside it)

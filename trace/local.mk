@@ -8,12 +8,15 @@
 noinst_LTLIBRARIES += trace/libpp_trace.la
 trace_libpp_trace_la_SOURCES = \
 	trace/pp_trace.h trace/pp_trace_record.h trace/pp_trace_internal.h \
-	trace/pp_trace_buffer.c trace/pp_trace_save.c trace/pp_trace_source.c trace/pp_trace_finish.c
+	trace/pp_trace_buffer.c trace/pp_trace_save.c trace/pp_trace_source.c trace/pp_trace_finish.c \
+	trace/pp_trace_job.h trace/pp_trace_job.c trace/pp_trace_rankdefs.h trace/pp_trace_rankdefs.c \
+	trace/pp_trace_unify.c
 if HAVE_OTF2
 trace_libpp_trace_la_SOURCES += trace/pp_trace_otf2.h \
 	trace/pp_trace_otf2_api.h trace/pp_trace_otf2_api.c \
-	trace/pp_trace_otf2_defs.c trace/pp_trace_otf2_events.c
+	trace/pp_trace_otf2_defs.c trace/pp_trace_otf2_events.c trace/pp_trace_otf2_mpi.c \
+	trace/pp_trace_otf2_job.c trace/pp_trace_otf2_jobdefs.c
 endif
 trace_libpp_trace_la_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
 trace_libpp_trace_la_CFLAGS = $(AM_CFLAGS) -O2
-trace_libpp_trace_la_LIBADD = -ldl
+trace_libpp_trace_la_LIBADD = -ldl -lm

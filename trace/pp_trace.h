@@ -104,6 +104,17 @@ static inline void pp_trace_put3(pp_trace_buf *b, uint64_t now, unsigned kind, u
     pp_trace_commit(b, p + 4);
 }
 
+static inline void pp_trace_put4(pp_trace_buf *b, uint64_t now, unsigned kind, uint64_t a,
+                                 uint64_t x, uint64_t y, uint64_t z)
+{
+    uint64_t *p = pp_trace_claim(b, now, kind);
+    p[1] = a;
+    p[2] = x;
+    p[3] = y;
+    p[4] = z;
+    pp_trace_commit(b, p + 5);
+}
+
 /* Counter values read together with the record just written (n <=
  * PP_TRACE_METRICS_MAX). */
 static inline void pp_trace_metrics(pp_trace_buf *b, uint32_t n, const uint64_t *values)

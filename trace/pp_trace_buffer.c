@@ -54,6 +54,14 @@ int pp_trace_path(char *buf, size_t size, const char *fmt, ...)
     return n >= 0 && (size_t)n < size ? 0 : -1;
 }
 
+void pp_trace_name(char *buf, size_t size, unsigned index)
+{
+    if (index == 0)
+        snprintf(buf, size, "traces");
+    else
+        snprintf(buf, size, "traces.%u", index);
+}
+
 void pp_trace_raw_path(uint32_t loc, char *buf, size_t size)
 {
     pp_trace_path(buf, size, "%s/%u.raw", pp_trace_g.raw_dir, loc);
@@ -167,12 +175,15 @@ pp_trace_buf *pp_trace_thread_start(uint32_t location, uint64_t initial_task)
     b->location = location;
     b->initial_task = initial_task;
     char path[PATH_MAX];
+    /* under the lock: a rank of a job moves the raw directory once (pp_trace_job_move) */
+    pthread_mutex_lock(&pp_trace_g.lock);
     pp_trace_raw_path(location, path, sizeof path);
     b->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     pp_trace_raw_header h = {.magic = PP_TRACE_RAW_MAGIC, .version = PP_TRACE_RAW_VERSION,
                              .location = location, .initial_task = initial_task,
                              .t0 = pp_trace_g.t0};
     int err = b->fd < 0 ? errno : pp_trace_write_raw(b, &h, sizeof h);
+    pthread_mutex_unlock(&pp_trace_g.lock);
     if (err)
         pp_trace_stop(pp_timer_now(), err, path);
     if (__atomic_load_n(&pp_trace_g.stopped, __ATOMIC_ACQUIRE))
@@ -188,6 +199,21 @@ pp_trace_buf *pp_trace_thread_start(uint32_t location, uint64_t initial_task)
     return b;
 }
 
+int pp_trace_spill(pp_trace_buf *b)
+{
+    uint64_t *end = b->stopped ? b->kept_end : b->pos;
+    if (!end || end == b->start)
+        return 0;
+    int err = pp_trace_write_raw(b, b->start, (size_t)(end - b->start) * sizeof(uint64_t));
+    if (!err) {
+        if (b->stopped)
+            b->kept_end = b->start;
+        else
+            b->pos = b->start;
+    }
+    return err;
+}
+
 /* ---- start ---------------------------------------------------------------------- */
 
 /* DIR/<name>.raw made exclusively, for the first name whose archive files
@@ -195,10 +221,8 @@ pp_trace_buf *pp_trace_thread_start(uint32_t location, uint64_t initial_task)
 static int pp_trace_choose_name(char *why, size_t why_size)
 {
     for (unsigned i = 0; i < 1000; i++) {
-        if (i == 0)
-            snprintf(pp_trace_g.name, sizeof pp_trace_g.name, "traces");
-        else
-            snprintf(pp_trace_g.name, sizeof pp_trace_g.name, "traces.%u", i);
+        pp_trace_name(pp_trace_g.name, sizeof pp_trace_g.name, i);
+        pp_trace_g.name_index = (int)i;
         char archive_dir[PATH_MAX];
         if (strlen(pp_trace_g.dir) > PATH_MAX - 128) {
             snprintf(why, why_size, "path too long: %.200s...", pp_trace_g.dir);
@@ -312,6 +336,7 @@ void pp_trace_reset(void)
     }
     if (pp_trace_g.save_fd >= 0)
         close(pp_trace_g.save_fd);
+    pp_trace_job_reset();
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     memset(&pp_trace_g, 0, sizeof pp_trace_g);
     pp_trace_g.lock = lock;

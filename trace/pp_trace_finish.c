@@ -28,7 +28,7 @@
 #ifdef PP_HAVE_OTF2
 #include "trace/pp_trace_otf2.h"
 
-static OTF2_ErrorCode pp_trace_otf2_error(void *user, const char *file, uint64_t line,
+OTF2_ErrorCode pp_trace_otf2_error(void *user, const char *file, uint64_t line,
                                           const char *function, OTF2_ErrorCode code,
                                           const char *fmt, va_list va)
 {
@@ -47,9 +47,9 @@ static OTF2_FlushType pp_trace_pre_flush(void *user, OTF2_FileType type, OTF2_Lo
     return OTF2_FLUSH;
 }
 
-static OTF2_FlushCallbacks pp_trace_flush_callbacks = {pp_trace_pre_flush, NULL};
+const OTF2_FlushCallbacks pp_trace_flush_callbacks = {pp_trace_pre_flush, NULL};
 
-static uint64_t pp_trace_free_bytes(void)
+uint64_t pp_trace_free_bytes(void)
 {
     struct statvfs st;
     if (statvfs(pp_trace_g.dir, &st) != 0)
@@ -74,7 +74,7 @@ static void pp_trace_remove_archive(const pp_trace_conv *c)
     rmdir(path);
 }
 
-static void pp_trace_conv_free(pp_trace_conv *c)
+void pp_trace_conv_free(pp_trace_conv *c)
 {
     for (uint32_t k = 0; k < c->n_teams; k++)
         free(c->teams[k].member);
@@ -87,7 +87,7 @@ static void pp_trace_conv_free(pp_trace_conv *c)
 /* The run's facts as properties: POMPPROF::HOST, POMPPROF::ENV::OMP_NUM_THREADS,
  * ... (OTF2 takes [A-Z0-9_] between the "::").  A fact OTF2 refuses is left
  * out; it never costs the trace. */
-static void pp_trace_write_facts(pp_trace_conv *c, const pp_trace_defs *defs)
+void pp_trace_write_facts(pp_trace_conv *c, const pp_trace_defs *defs)
 {
     int failed = c->otf2_failed;
     for (uint32_t i = 0; i < defs->n_facts; i++) {
@@ -135,7 +135,9 @@ static int pp_trace_write_archive(const pp_trace_defs *defs)
                                   1 << 20, 4 << 20, OTF2_SUBSTRATE_POSIX,
                                   OTF2_COMPRESSION_NONE);
     int status = -1;
-    if (c.archive && OTF2_Archive_SetFlushCallbacks(c.archive, &pp_trace_flush_callbacks, NULL) ==
+    if (c.archive &&
+        OTF2_Archive_SetFlushCallbacks(c.archive, (OTF2_FlushCallbacks *)&pp_trace_flush_callbacks,
+                                       NULL) ==
                          OTF2_SUCCESS &&
         OTF2_Archive_SetSerialCollectiveCallbacks(c.archive) == OTF2_SUCCESS &&
         OTF2_Archive_SetCreator(c.archive, "pompprof " PACKAGE_VERSION) == OTF2_SUCCESS &&
@@ -203,7 +205,11 @@ int pp_trace_finish(const pp_trace_defs *defs)
         return -1;
     int status = -1;
 #ifdef PP_HAVE_OTF2
-    if (defs)
+    if (defs && pp_trace_g.job.active && !pp_trace_g.job.together && !pp_trace_g.salvage)
+        return pp_trace_job_leave(defs->t_end); /* alone: the raw files stay for a salvage */
+    if (defs && pp_trace_g.job.active && !pp_trace_g.salvage)
+        status = pp_trace_write_job_archive(defs);
+    else if (defs)
         status = pp_trace_write_archive(defs);
     else
         pp_message_warn("trace: out of memory at the end of the run; no trace is written");
@@ -226,5 +232,11 @@ int pp_trace_finish(const pp_trace_defs *defs)
         unlink(pp_trace_g.reserve);
     pp_trace_save_close();
     rmdir(pp_trace_g.raw_dir);
+    if (pp_trace_g.job.active) {
+        /* the job's raw directory, empty once every rank removed its own */
+        char job_raw[PATH_MAX];
+        if (pp_trace_path(job_raw, sizeof job_raw, "%s/%s.raw", pp_trace_g.dir, pp_trace_g.name) == 0)
+            rmdir(job_raw);
+    }
     return status;
 }

@@ -6,6 +6,13 @@
  *   pp_trace_otf2_defs.c    the archive's global definitions
  *   pp_trace_otf2_events.c  one thread's records as OTF2 events
  *   pp_trace_finish.c       the end: archive, budget, clean-up
+ *   pp_trace_job.c          a rank of a job (pp_trace_job.h): its clock, its
+ *                           communicators, its raw files in the job's directory
+ *   pp_trace_rankdefs.c     a rank's definitions as bytes and back
+ *   pp_trace_unify.c        every rank's definitions as the job's
+ *   pp_trace_otf2_mpi.c     MPI records as OTF2's MPI events
+ *   pp_trace_otf2_job.c     the job's archive, written by all ranks together
+ *   pp_trace_otf2_jobdefs.c its global and local definitions
  *
  * Nothing here knows the engine (test/unit/trace/test_trace_layers.py
  * checks that trace objects use no profile or adapter symbol). */
@@ -20,6 +27,44 @@
 #include <sys/types.h>
 
 #include "trace/pp_trace.h"
+
+/* ---- a rank of a job (pp_trace_job.c) --------------------------------------- */
+
+/* An offset to rank 0's clock (pp_trace_job_sync). */
+typedef struct pp_trace_sync {
+    uint64_t time;
+    int64_t offset;
+    double sd;
+} pp_trace_sync;
+#define PP_TRACE_SYNCS 16
+
+/* A communicator of the MPI layer (pp_trace_job_comm). */
+typedef struct pp_trace_comm {
+    uint32_t index, parent;
+    uint64_t key;
+    char *name;
+    uint32_t n;
+    uint32_t *world;
+} pp_trace_comm;
+
+typedef struct pp_trace_jobstate {
+    int active;             /* this process is a rank of a job */
+    int rank, size;
+    int together;           /* pp_trace_job_end: the finish writes the job's archive */
+    int (*set_collectives)(void *archive, void *user);
+    void *user;
+    /* OTF2's collectives, once the job layer registered them (pp_trace_job_collectives) */
+    const void *coll_callbacks;
+    void *coll_data, *coll_global;
+    /* POMPPROF_TEST_CLOCK_SKEW on this rank: t + offset + drift * (t - base) */
+    int skewed;
+    double skew_offset, skew_drift;
+    uint64_t skew_base;
+    pp_trace_sync syncs[PP_TRACE_SYNCS];
+    uint32_t n_syncs;
+    pp_trace_comm *comms;   /* by index (n 0: not defined) */
+    uint32_t n_comms;
+} pp_trace_jobstate;
 
 /* ---- the process-wide state (pp_trace_buffer.c) ---------------------------- */
 
@@ -44,6 +89,8 @@ typedef struct pp_trace_state {
     int save_fd;            /* DIR/<name>.raw/defs (pp_trace_save.c), -1 none */
     int salvage;            /* converting another process's raw files (pompprof-salvage):
                                they are kept until the archive is complete */
+    int name_index;         /* name: traces (0), traces.K (K) */
+    pp_trace_jobstate job;  /* a rank of a job (pp_trace_job.c) */
 } pp_trace_state;
 
 extern pp_trace_state pp_trace_g;
@@ -62,6 +109,9 @@ void pp_trace_stop(uint64_t at, int err, const char *path);
 int pp_trace_path(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The archive name of number index: traces, traces.1, ... */
+void pp_trace_name(char *buf, size_t size, unsigned index);
+
 /* The raw file of location loc. */
 void pp_trace_raw_path(uint32_t loc, char *buf, size_t size);
 
@@ -69,6 +119,30 @@ void pp_trace_raw_path(uint32_t loc, char *buf, size_t size);
  * exists (its first line: the pid), removed with the raw files. */
 void pp_trace_save_open(void);
 void pp_trace_save_close(void);
+/* One line of the definitions file: kind, then n fields (escaped). */
+void pp_trace_save_kind(const char *kind, unsigned n, const char *const *fields);
+
+/* The time of a raw timestamp t on the rank's clock as its trace shows it
+ * (POMPPROF_TEST_CLOCK_SKEW, pp_trace_job.h; t itself otherwise). */
+static inline uint64_t pp_trace_clock(const pp_trace_jobstate *j, uint64_t t)
+{
+    if (!j->skewed)
+        return t;
+    double d = (double)t - (double)j->skew_base;
+    return (uint64_t)((double)t + j->skew_offset + j->skew_drift * d);
+}
+
+/* Keep communicator index of the MPI layer (pp_trace_job_comm, and a
+ * salvage reading the definitions file): 0, or -1 out of memory. */
+int pp_trace_job_comm_keep(pp_trace_jobstate *j, uint32_t index, uint32_t parent, uint64_t key,
+                           const char *name, const uint32_t *world, uint32_t n);
+/* Forget the job's state (pp_trace_reset). */
+void pp_trace_job_reset(void);
+/* A rank that ends alone: every thread's records to its raw file, which
+ * stay for pompprof-salvage (one line says so).  Returns -1 (no archive). */
+int pp_trace_job_leave(uint64_t t_end);
+/* Write the buffer's records to its raw file (no flush records): 0, or an errno. */
+int pp_trace_spill(pp_trace_buf *b);
 
 /* ---- reading records back (pp_trace_source.c) -------------------------------- */
 

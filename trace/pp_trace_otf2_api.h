@@ -21,6 +21,13 @@
     X(OTF2_Archive_GetEvtWriter) X(OTF2_Archive_GetGlobalDefWriter) X(OTF2_Archive_Open)           \
     X(OTF2_Archive_OpenDefFiles) X(OTF2_Archive_OpenEvtFiles) X(OTF2_Archive_SetCreator)           \
     X(OTF2_Archive_SetFlushCallbacks) X(OTF2_Archive_SetProperty)                                  \
+    X(OTF2_Archive_SetCollectiveCallbacks) X(OTF2_DefWriter_WriteClockOffset)                      \
+    X(OTF2_DefWriter_WriteMappingTable) X(OTF2_IdMap_AddIdPair) X(OTF2_IdMap_Create)               \
+    X(OTF2_IdMap_CreateFromUint32Array) X(OTF2_IdMap_Free) X(OTF2_EvtWriter_MpiSend)               \
+    X(OTF2_EvtWriter_MpiRecv) X(OTF2_EvtWriter_MpiIsend) X(OTF2_EvtWriter_MpiIrecv)                \
+    X(OTF2_EvtWriter_MpiIsendComplete) X(OTF2_EvtWriter_MpiIrecvRequest)                           \
+    X(OTF2_EvtWriter_MpiRequestTest) X(OTF2_EvtWriter_MpiRequestCancelled)                         \
+    X(OTF2_EvtWriter_MpiCollectiveBegin) X(OTF2_EvtWriter_MpiCollectiveEnd)                        \
     X(OTF2_Archive_SetSerialCollectiveCallbacks) X(OTF2_AttributeList_AddAttribute)                \
     X(OTF2_AttributeList_Delete) X(OTF2_AttributeList_New) X(OTF2_AttributeList_RemoveAttribute)   \
     X(OTF2_Error_RegisterCallback) X(OTF2_EventSizeEstimator_Delete)                               \
@@ -74,6 +81,23 @@ int pp_trace_otf2_load(char *why, size_t len);
  * which names the table's members) */
 #ifndef PP_TRACE_OTF2_LOADER
 #define PP_TRACE_OTF2_CALL(f) (pp_trace_otf2_fn.f)
+#define OTF2_Archive_SetCollectiveCallbacks PP_TRACE_OTF2_CALL(OTF2_Archive_SetCollectiveCallbacks)
+#define OTF2_DefWriter_WriteClockOffset PP_TRACE_OTF2_CALL(OTF2_DefWriter_WriteClockOffset)
+#define OTF2_DefWriter_WriteMappingTable PP_TRACE_OTF2_CALL(OTF2_DefWriter_WriteMappingTable)
+#define OTF2_IdMap_AddIdPair PP_TRACE_OTF2_CALL(OTF2_IdMap_AddIdPair)
+#define OTF2_IdMap_Create PP_TRACE_OTF2_CALL(OTF2_IdMap_Create)
+#define OTF2_IdMap_CreateFromUint32Array PP_TRACE_OTF2_CALL(OTF2_IdMap_CreateFromUint32Array)
+#define OTF2_IdMap_Free PP_TRACE_OTF2_CALL(OTF2_IdMap_Free)
+#define OTF2_EvtWriter_MpiSend PP_TRACE_OTF2_CALL(OTF2_EvtWriter_MpiSend)
+#define OTF2_EvtWriter_MpiRecv PP_TRACE_OTF2_CALL(OTF2_EvtWriter_MpiRecv)
+#define OTF2_EvtWriter_MpiIsend PP_TRACE_OTF2_CALL(OTF2_EvtWriter_MpiIsend)
+#define OTF2_EvtWriter_MpiIrecv PP_TRACE_OTF2_CALL(OTF2_EvtWriter_MpiIrecv)
+#define OTF2_EvtWriter_MpiIsendComplete PP_TRACE_OTF2_CALL(OTF2_EvtWriter_MpiIsendComplete)
+#define OTF2_EvtWriter_MpiIrecvRequest PP_TRACE_OTF2_CALL(OTF2_EvtWriter_MpiIrecvRequest)
+#define OTF2_EvtWriter_MpiRequestTest PP_TRACE_OTF2_CALL(OTF2_EvtWriter_MpiRequestTest)
+#define OTF2_EvtWriter_MpiRequestCancelled PP_TRACE_OTF2_CALL(OTF2_EvtWriter_MpiRequestCancelled)
+#define OTF2_EvtWriter_MpiCollectiveBegin PP_TRACE_OTF2_CALL(OTF2_EvtWriter_MpiCollectiveBegin)
+#define OTF2_EvtWriter_MpiCollectiveEnd PP_TRACE_OTF2_CALL(OTF2_EvtWriter_MpiCollectiveEnd)
 #define OTF2_Archive_Close PP_TRACE_OTF2_CALL(OTF2_Archive_Close)
 #define OTF2_Archive_CloseDefFiles PP_TRACE_OTF2_CALL(OTF2_Archive_CloseDefFiles)
 #define OTF2_Archive_CloseDefWriter PP_TRACE_OTF2_CALL(OTF2_Archive_CloseDefWriter)

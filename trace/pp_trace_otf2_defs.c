@@ -66,13 +66,7 @@ uint32_t pp_trace_lock_id(pp_trace_conv *c, uint64_t addr)
 
 /* ---- strings -------------------------------------------------------------------------- */
 
-typedef struct pp_defs_strings {
-    OTF2_GlobalDefWriter *w;
-    uint32_t next;
-    int failed;
-} pp_defs_strings;
-
-static OTF2_StringRef pp_defs_string(pp_defs_strings *s, const char *text)
+OTF2_StringRef pp_defs_string(pp_defs_strings *s, const char *text)
 {
     OTF2_StringRef ref = s->next++;
     if (OTF2_GlobalDefWriter_WriteString(s->w, ref, text ? text : "") != OTF2_SUCCESS)
@@ -112,6 +106,8 @@ static OTF2_RegionRole pp_defs_role(const char *role)
         {"function", OTF2_REGION_ROLE_FUNCTION},
         {"user", OTF2_REGION_ROLE_CODE},
         {"artificial", OTF2_REGION_ROLE_ARTIFICIAL},
+        {"p2p", OTF2_REGION_ROLE_POINT2POINT}, /* the MPI functions' groups (mpi/) */
+        {"coll", OTF2_REGION_ROLE_COLL_OTHER},
     };
     for (size_t i = 0; role && i < sizeof roles / sizeof roles[0]; i++)
         if (!strcmp(role, roles[i].name))
@@ -127,10 +123,12 @@ static OTF2_Paradigm pp_defs_paradigm(const char *p)
         return OTF2_PARADIGM_USER;
     if (p && !strcmp(p, "measurement"))
         return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
+    if (p && !strcmp(p, "mpi"))
+        return OTF2_PARADIGM_MPI;
     return OTF2_PARADIGM_UNKNOWN;
 }
 
-static void pp_defs_region(pp_defs_strings *s, OTF2_RegionRef id, const pp_trace_region *r)
+void pp_defs_region(pp_defs_strings *s, OTF2_RegionRef id, const pp_trace_region *r)
 {
     OTF2_StringRef name = pp_defs_string(s, r->name);
     OTF2_StringRef descr = pp_defs_string(s, r->description);
@@ -186,7 +184,7 @@ static void pp_defs_comms(pp_trace_conv *c, pp_defs_strings *s)
     free(members);
 }
 
-static void pp_defs_metrics(pp_trace_conv *c, pp_defs_strings *s)
+void pp_defs_metrics(pp_trace_conv *c, pp_defs_strings *s)
 {
     uint32_t n = c->defs->n_metrics;
     if (!n)
@@ -239,7 +237,7 @@ static void pp_defs_params(const pp_trace_defs *d, pp_defs_strings *s)
 }
 
 /* Attributes 3i .. 3i+2: the i-th dependence of an event (pp_trace_otf2.h). */
-static void pp_defs_attributes(pp_trace_conv *c, pp_defs_strings *s)
+void pp_defs_attributes(pp_trace_conv *c, pp_defs_strings *s)
 {
     static const struct {
         const char *name, *descr;
@@ -268,6 +266,14 @@ static void pp_defs_attributes(pp_trace_conv *c, pp_defs_strings *s)
         }
     }
 }
+
+const pp_trace_region pp_trace_flush_region = {
+    .name = "pompprof trace flush", .description = "the trace buffer written to disk",
+    .paradigm = "measurement", .role = "artificial", .begin_line = 0, .end_line = 0};
+const pp_trace_region pp_trace_start_region = {
+    .name = "pompprof trace start",
+    .description = "the trace's directories, files and buffers set up", .paradigm = "measurement",
+    .role = "artificial", .begin_line = 0, .end_line = 0};
 
 /* ---- all of it ------------------------------------------------------------------------- */
 
@@ -339,16 +345,8 @@ int pp_trace_otf2_definitions(pp_trace_conv *c)
     }
     for (uint32_t r = 0; r < d->n_regions; r++)
         pp_defs_region(&s, r, &d->regions[r]);
-    pp_trace_region flush = {.name = "pompprof trace flush",
-                             .description = "the trace buffer written to disk",
-                             .paradigm = "measurement", .role = "artificial",
-                             .begin_line = 0, .end_line = 0};
-    pp_defs_region(&s, c->flush_region, &flush);
-    pp_trace_region start = {.name = "pompprof trace start",
-                             .description = "the trace's directories, files and buffers set up",
-                             .paradigm = "measurement", .role = "artificial",
-                             .begin_line = 0, .end_line = 0};
-    pp_defs_region(&s, c->flush_region + 1, &start);
+    pp_defs_region(&s, c->flush_region, &pp_trace_flush_region);
+    pp_defs_region(&s, c->flush_region + 1, &pp_trace_start_region);
     pp_defs_comms(c, &s);
     pp_defs_metrics(c, &s);
     pp_defs_attributes(c, &s);

@@ -48,7 +48,7 @@ typedef struct pp_conv_held {
     uint32_t order;
 } pp_conv_held;
 
-typedef struct pp_conv_loc {
+struct pp_conv_loc {
     pp_trace_conv *c;
     OTF2_EvtWriter *w;
     uint32_t loc;
@@ -74,7 +74,7 @@ typedef struct pp_conv_loc {
     uint64_t pend_time;    /* its time */
     OTF2_AttributeList *attrs;
     uint32_t n_attrs;      /* items in attrs, for the next event written */
-} pp_conv_loc;
+};
 
 static uint32_t pp_conv_bucket(uint64_t h)
 {
@@ -172,6 +172,8 @@ void pp_trace_otf2_event_sizes(pp_trace_conv *c)
     uint32_t pi = (uint32_t)OTF2_EventSizeEstimator_GetSizeOfParameterIntEvent(e);
     uint32_t ps = (uint32_t)OTF2_EventSizeEstimator_GetSizeOfParameterStringEvent(e);
     c->size[PP_EV_PARAM] = ts + (pi > ps ? pi : ps);
+    /* the MPI events: a record of at most five numbers of up to 9 bytes each */
+    c->size[PP_EV_MPI] = ts + 2 + 5 * 9;
     OTF2_EventSizeEstimator_Delete(e);
 }
 
@@ -233,7 +235,7 @@ static void pp_conv_switch_to(pp_conv_loc *l, uint64_t h, int closing)
     if (!closing && !pp_conv_room(l, l->c->size[PP_EV_TASK_SWITCH]))
         return;
     pp_conv_count(l, OTF2_EvtWriter_ThreadTaskSwitch(l->w, NULL, l->t_last, 0,
-                                                     pp_trace_task_thread(h),
+                                                     pp_trace_task_thread_of(l->c, h),
                                                      pp_trace_task_generation(h)),
                   closing ? l->c->size[PP_EV_TASK_SWITCH] : 0);
     l->written_task = h;
@@ -382,7 +384,7 @@ static void pp_conv_task_create_write(pp_conv_loc *l)
     uint64_t h = l->pend_create;
     l->pend_create = 0;
     pp_conv_count(l, OTF2_EvtWriter_ThreadTaskCreate(l->w, pp_conv_attrs(l), l->pend_time, 0,
-                                                     pp_trace_task_thread(h),
+                                                     pp_trace_task_thread_of(l->c, h),
                                                      pp_trace_task_generation(h)),
                   0);
 }
@@ -402,7 +404,7 @@ static void pp_conv_task_end(pp_conv_loc *l, uint64_t h)
     l->current = h;
     pp_conv_close_task(l, h); /* normally just the task's own region */
     pp_conv_count(l, OTF2_EvtWriter_ThreadTaskComplete(l->w, NULL, l->t_last, 0,
-                                                       pp_trace_task_thread(h),
+                                                       pp_trace_task_thread_of(l->c, h),
                                                        pp_trace_task_generation(h)),
                   l->c->size[PP_EV_TASK_COMPLETE]);
     pp_conv_task_drop(l, h);
@@ -578,6 +580,19 @@ static void pp_conv_record(pp_conv_loc *l, const uint64_t *rec)
     case PP_TRACE_FLUSH_BEGIN: pp_conv_enter(l, l->c->flush_region + (rec[1] == 1)); break;
     case PP_TRACE_FLUSH_END: pp_conv_leave(l, l->c->flush_region + (rec[1] == 1)); break;
     case PP_TRACE_PARAMS: pp_conv_params(l, rec[1]); break;
+    case PP_TRACE_MPI_SEND:
+    case PP_TRACE_MPI_RECV:
+    case PP_TRACE_MPI_ISEND:
+    case PP_TRACE_MPI_ISEND_COMPLETE:
+    case PP_TRACE_MPI_IRECV_REQUEST:
+    case PP_TRACE_MPI_IRECV:
+    case PP_TRACE_MPI_REQUEST_TEST:
+    case PP_TRACE_MPI_REQUEST_CANCELLED:
+    case PP_TRACE_MPI_COLL_BEGIN:
+    case PP_TRACE_MPI_COLL_END:
+        if (l->c->job)
+            pp_trace_otf2_mpi_record(l, rec);
+        break;
     default: break;
     }
 }
@@ -602,6 +617,33 @@ static void pp_conv_close_all(pp_conv_loc *l)
     pp_conv_close_task(l, l->initial);
 }
 
+/* ---- for the MPI records (pp_trace_otf2.h) -------------------------------------------- */
+
+OTF2_EvtWriter *pp_conv_writer(pp_conv_loc *l)
+{
+    return l->w;
+}
+
+uint64_t pp_conv_time(const pp_conv_loc *l)
+{
+    return l->t_last;
+}
+
+pp_trace_conv *pp_conv_of(pp_conv_loc *l)
+{
+    return l->c;
+}
+
+int pp_conv_event_room(pp_conv_loc *l, unsigned n)
+{
+    return pp_conv_room(l, n);
+}
+
+void pp_conv_event_count(pp_conv_loc *l, OTF2_ErrorCode e)
+{
+    pp_conv_count(l, e, 0);
+}
+
 int pp_trace_otf2_location(pp_trace_conv *c, pp_trace_buf *b, const pp_trace_budget *budget)
 {
     pp_conv_loc *l = calloc(1, sizeof *l);
@@ -610,7 +652,7 @@ int pp_trace_otf2_location(pp_trace_conv *c, pp_trace_buf *b, const pp_trace_bud
     l->c = c;
     l->loc = b->location;
     l->initial = l->current = l->written_task = b->initial_task;
-    l->w = OTF2_Archive_GetEvtWriter(c->archive, b->location);
+    l->w = OTF2_Archive_GetEvtWriter(c->archive, c->loc_offset + b->location);
     if (!l->w) {
         free(l);
         c->otf2_failed = 1;
@@ -631,6 +673,8 @@ int pp_trace_otf2_location(pp_trace_conv *c, pp_trace_buf *b, const pp_trace_bud
             unsigned kind = (unsigned)(rec[0] & 0xff);
             if (kind != PP_TRACE_METRICS) {
                 uint64_t t = b->t0 + (rec[0] >> 8);
+                if (c->job)
+                    t = pp_trace_clock(c->job, t); /* c->t_end is on that clock too */
                 if (t > c->t_end)
                     break;
                 if (t > l->t_last)
@@ -641,7 +685,8 @@ int pp_trace_otf2_location(pp_trace_conv *c, pp_trace_buf *b, const pp_trace_bud
         if (r < 0)
             status = -1;
         if (l->cut || l->failed) {
-            double at = (double)(l->t_last - b->t0) / c->defs->ticks_per_second;
+            uint64_t t0 = c->job ? pp_trace_clock(c->job, b->t0) : b->t0;
+            double at = ((double)l->t_last - (double)t0) / c->defs->ticks_per_second;
             if (!c->cut_locations || at < c->cut_at)
                 c->cut_at = at;
             c->cut_locations++;

@@ -2,12 +2,12 @@
  * receives at a flush, before the end of the run turns them into OTF2
  * (pp_trace_otf2_events.c).  doc/trace.md tells why raw first.
  *
- * A record is 2 to 4 64-bit words (METRICS: 2 + the number of values, at
+ * A record is 2 to 5 64-bit words (METRICS: 2 + the number of values, at
  * most PP_TRACE_METRICS_MAX):
  *
  *   word 0   (ticks since the trace began) << 8 | kind
  *   word 1   a: the kind's first operand
- *   word 2-3 b, c: the operands of the longer kinds
+ *   word 2-4 b, c, d: the operands of the longer kinds
  *
  * 56 bits of ticks last 278 days at 3 GHz.  A raw file starts with a header
  * (pp_trace_raw_header) and is then a plain sequence of records, so a file
@@ -38,6 +38,19 @@ enum pp_trace_kind {
     PP_TRACE_PARAMS,       /* a: the parameter set now in force (the engine's set id) */
     PP_TRACE_DEPEND,       /* a: the task created, b: address, c: pp_trace_depend_word */
     PP_TRACE_TASKWAIT_DEPEND, /* a: the waiting task, b: address, c: pp_trace_depend_word */
+    /* MPI messages (mpi/ through profile/pp_profile_message.h; doc/trace.md, "Hybrid
+     * traces"): peer and tag as pp_trace_mpi_word, comm the MPI layer's communicator
+     * index (pp_trace_job.h), request an id the MPI layer gave the request */
+    PP_TRACE_MPI_SEND,        /* a: receiver|tag, b: comm, c: bytes (at the call's start) */
+    PP_TRACE_MPI_RECV,        /* a: sender|tag, b: comm, c: bytes (when it returned) */
+    PP_TRACE_MPI_ISEND,       /* a: receiver|tag, b: comm, c: bytes, d: request */
+    PP_TRACE_MPI_ISEND_COMPLETE, /* a: request */
+    PP_TRACE_MPI_IRECV_REQUEST,  /* a: request */
+    PP_TRACE_MPI_IRECV,       /* a: sender|tag, b: comm, c: bytes, d: request (completed) */
+    PP_TRACE_MPI_REQUEST_TEST,   /* a: request (tested, not complete) */
+    PP_TRACE_MPI_REQUEST_CANCELLED, /* a: request */
+    PP_TRACE_MPI_COLL_BEGIN,  /* a: 0 */
+    PP_TRACE_MPI_COLL_END,    /* a: operation|root, b: comm, c: bytes sent, d: received */
     PP_TRACE_KIND_END
 };
 
@@ -45,6 +58,11 @@ enum pp_trace_kind {
 static inline unsigned pp_trace_record_words(unsigned kind)
 {
     switch (kind) {
+    case PP_TRACE_MPI_ISEND:
+    case PP_TRACE_MPI_IRECV:
+    case PP_TRACE_MPI_COLL_END: return 5;
+    case PP_TRACE_MPI_SEND:
+    case PP_TRACE_MPI_RECV:
     case PP_TRACE_TEAM_BEGIN:
     case PP_TRACE_DEPEND:
     case PP_TRACE_TASKWAIT_DEPEND: return 4;
@@ -72,6 +90,16 @@ static inline uint64_t pp_trace_depend_word(uint64_t size, unsigned kind)
 /* The kind of an item whose storage is unknown (PP_DEPEND_UNKNOWN of
  * profile/pp_profile_depend.h, which this layer does not include). */
 #define PP_DEPEND_UNKNOWN_KIND 6
+
+/* An MPI record's first operand: a rank (the peer in the communicator, or a
+ * collective's root; UINT32_MAX none) and a tag (or a collective operation,
+ * OTF2_CollectiveOp), 32 bits each. */
+static inline uint64_t pp_trace_mpi_word(uint32_t rank, uint32_t tag)
+{
+    return (uint64_t)tag << 32 | rank;
+}
+#define PP_TRACE_MPI_RANK(a) ((uint32_t)(a))
+#define PP_TRACE_MPI_TAG(a) ((uint32_t)((a) >> 32))
 
 /* The longest record: METRICS with as many values as a thread counts. */
 #define PP_TRACE_METRICS_MAX PP_COUNTERS_MAX

@@ -12,7 +12,8 @@
  *     clock <t0 ticks> <wall-clock seconds at t0> <ticks per second>
  *     region <id> <name> <file> <paradigm> <role> <description> <begin> <end>
  *     metric <index> <name>    fact <key> <value>
- * A later line for the same region or fact replaces the earlier one. */
+ * A later line for the same region or fact replaces the earlier one.  A
+ * rank of a job adds its own kinds (pp_trace_job.c). */
 #define _GNU_SOURCE
 #include "trace/pp_trace_internal.h"
 
@@ -48,7 +49,7 @@ static void pp_trace_save_field(char *out, size_t *n, const char *s)
 }
 
 /* One line: kind, then n fields. */
-static void pp_trace_save_line(const char *kind, unsigned n, const char *const *fields)
+void pp_trace_save_kind(const char *kind, unsigned n, const char *const *fields)
 {
     if (pp_trace_g.save_fd < 0 || getpid() != pp_trace_g.pid)
         return;
@@ -83,7 +84,7 @@ void pp_trace_save_open(void)
     char pid[32];
     snprintf(pid, sizeof pid, "%ld", (long)pp_trace_g.pid);
     const char *f[] = {pid};
-    pp_trace_save_line("pid", 1, f);
+    pp_trace_save_kind("pid", 1, f);
 }
 
 void pp_trace_save_close(void)
@@ -100,7 +101,7 @@ void pp_trace_save_close(void)
 void pp_trace_save_program(const char *program)
 {
     const char *f[] = {program};
-    pp_trace_save_line("program", 1, f);
+    pp_trace_save_kind("program", 1, f);
 }
 
 void pp_trace_save_clock(uint64_t t0, double wall_t0, double ticks_per_second)
@@ -110,7 +111,7 @@ void pp_trace_save_clock(uint64_t t0, double wall_t0, double ticks_per_second)
     snprintf(b, sizeof b, "%.9f", wall_t0);
     snprintf(c, sizeof c, "%.6f", ticks_per_second);
     const char *f[] = {a, b, c};
-    pp_trace_save_line("clock", 3, f);
+    pp_trace_save_kind("clock", 3, f);
 }
 
 void pp_trace_save_region(uint32_t id, const pp_trace_region *r)
@@ -120,7 +121,7 @@ void pp_trace_save_region(uint32_t id, const pp_trace_region *r)
     snprintf(b, sizeof b, "%d", r->begin_line);
     snprintf(e, sizeof e, "%d", r->end_line);
     const char *f[] = {i, r->name, r->file, r->paradigm, r->role, r->description, b, e};
-    pp_trace_save_line("region", 8, f);
+    pp_trace_save_kind("region", 8, f);
 }
 
 void pp_trace_save_metric(uint32_t index, const char *name)
@@ -128,11 +129,11 @@ void pp_trace_save_metric(uint32_t index, const char *name)
     char i[16];
     snprintf(i, sizeof i, "%u", index);
     const char *f[] = {i, name};
-    pp_trace_save_line("metric", 2, f);
+    pp_trace_save_kind("metric", 2, f);
 }
 
 void pp_trace_save_fact(const char *key, const char *value)
 {
     const char *f[] = {key, value};
-    pp_trace_save_line("fact", 2, f);
+    pp_trace_save_kind("fact", 2, f);
 }

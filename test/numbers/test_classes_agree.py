@@ -4,8 +4,9 @@ pompprof-report (Python, from the profile) and pompprof-timeline (the C replay, 
 trace of the same run) put every stretch of time in the same class.
 
 * On the synthetic event streams of trace_scenarios (exact times in nanoseconds, profile
-  and trace of the same events) the classes agree to the nanosecond: total, work, task
-  creation, waiting, and serial code with fork/join (a profile reads no clock at a fork,
+  and trace of the same events; one with MPI calls in serial code, in an implicit task
+  and in an explicit one) the classes agree to the nanosecond: total, work, task
+  creation, waiting, MPI time, and serial code with fork/join (a profile reads no clock at a fork,
   so the forking thread's part of fork/join is in its serial time there: the two sums
   agree, doc/trace.md says why).
 * On a real tiled Cholesky (serial set-up and check around a parallel region of
@@ -46,6 +47,7 @@ def sums(rep, tl):
         "waiting": (sum(cats[c]["time"] for c in WAIT_CATEGORIES), sum(t[k] for k in WAIT_PARTS)),
         "serial and fork/join": (cats["serial"]["time"] + comp["forkjoin"],
                                  t["serial"] + t["overhead_forkjoin"] + t["measurement"]),
+        "MPI": (cats["MPI communication"]["time"], t["mpi"]),
     }
 
 
@@ -67,7 +69,7 @@ class ClassesAgree(unittest.TestCase):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def test_synthetic_streams_agree_to_the_nanosecond(self):
-        for name in ("idle", "critical", "depend", "tied", "graph", "kinds"):
+        for name in ("idle", "critical", "depend", "tied", "graph", "kinds", "mpi"):
             out = os.path.join(self.tmp, name)
             subprocess.run([E.SCENARIOS, name, out], check=True)
             for what, (r, t) in sums(E.report(out), E.timeline(out)).items():
@@ -77,7 +79,7 @@ class ClassesAgree(unittest.TestCase):
         for what, (r, t) in sums(self.rep, self.tl).items():
             self.assertAlmostEqual(r, t, delta=2e-6 + 1e-6 * r, msg=what)
         # the timeline's columns add up to each thread's time
-        parts = ("work", "serial", "overhead", "idleness", "undetermined", "measurement")
+        parts = ("work", "serial", "overhead", "idleness", "undetermined", "mpi", "measurement")
         for th in self.tl["threads"] + [self.tl["total"]]:
             self.assertAlmostEqual(sum(th[k] for k in parts), th["time"], delta=1e-8)
             self.assertAlmostEqual(th["overhead"], th["overhead_create"] + th["overhead_forkjoin"]

@@ -32,12 +32,13 @@ Since exclusive values telescope, barrier/taskwait components contain only time 
 spent executing tasks (stubs are their children).
 
 fj (fork/join, ompP's startupT + shutdownT; the profile cannot separate them): for a
-parallel region P with team threads u (visits > 0), window = max_u incl(P, u) and
+parallel region P with team threads u (visits > 0), window = max_u incl(P, u) over the
+threads of u's process (a job's profile holds every rank's team) and
 fj(u) = window - incl(P, u) >= 0.  For a thread that executed P's parent (visits > 0
 there, i.e. the master) that gap lies inside the parent's self time and is moved from
 there (up to the available self time); for the other threads it lies outside their
 measured time and is added to T.  So a parallel region's T equals
-team size x window, exactly as in ompP.
+team size x window (per process), exactly as in ompP.
 
 The categories (CATEGORIES below: the one definition report, scaling and diff use, and
 the README's table) group the components: synchronization = barrier + taskwait + lockcrit,
@@ -96,6 +97,7 @@ SHORT = {c.name: c.short for c in CATEGORIES}
 WORK = CATEGORIES[0].name
 SERIAL = CATEGORIES[1].name
 MPI = CATEGORIES[-1].name            # shown only when a profile has MPI time
+MPI_GROUP = SHORT[MPI]               # the timeline's group of MPI time: "mpi"
 REPORT_CATEGORIES = SCALING_CATEGORIES = tuple((c.name, c.components) for c in CATEGORIES)
 OVERHEAD_CATEGORIES = tuple((c.name, c.components) for c in CATEGORIES if c.overhead)
 
@@ -108,7 +110,9 @@ def category_times(breakdown) -> dict[str, float]:
 # pompprof-timeline's breakdown of a trace (pompprof-replay's columns: the same classes
 # of time, replay/pp_replay_class.c) splits waiting by readiness as POT does: overhead (not
 # working while a task was ready, and task and thread management always), idleness (no
-# task was ready), undetermined (only tasks of unknown dependences were waiting).  Each
+# task was ready), undetermined (only tasks of unknown dependences were waiting); and time
+# in MPI calls into waiting for a partner and the rest, transfer (a trace sees the
+# partners; a profile does not, so pompprof-report has MPI time in one piece).  Each
 # column: its key in pompprof-replay's result, its title, the group it adds to (work,
 # overhead, or itself), the category of pompprof-report it is part of (None: in none, or
 # several by construct) and what it holds.
@@ -140,6 +144,12 @@ TIMELINE_PARTS = (
     Part("undetermined", "undet", "undetermined", None,
          "waiting or blocked while only tasks of unknown dependences were (overhead or "
          "idleness: undecidable)"),
+    Part("mpi_wait", "wait", MPI_GROUP, MPI,
+         "in an MPI call, waiting for a partner: a receive that began before its matching "
+         "send (a late sender), a collective's member before the members it needs began"),
+    Part("mpi_transfer", "transfer", MPI_GROUP, MPI,
+         "in an MPI call otherwise: moving the data, and calls without a partner "
+         "(MPI_Init, MPI_Finalize, ...)"),
     Part("measurement", "measure", "measurement", None,
          "pompprof's own time: the trace's start and flushes (not the program's overhead)"),
 )
@@ -150,8 +160,27 @@ BREAKDOWN_KEYS = ("time",) + tuple(
     for k in ((p.group,) if p.key != p.group and (i == 0 or TIMELINE_PARTS[i - 1].group !=
                                                   p.group) else ()) + (p.key,))
 TIMELINE_OVERHEAD = tuple(p for p in TIMELINE_PARTS if p.group == "overhead")
-# the parts of a thread's time POT's quadrant does not judge: not the team's
-NOT_TEAM = tuple(p.key for p in TIMELINE_PARTS if p.group in (SERIAL, "measurement"))
+_PART = {p.key: p for p in TIMELINE_PARTS}
+
+
+def part_column(key: str) -> str:
+    """A key of BREAKDOWN_KEYS as a column's title: a part's column, a group by its name."""
+    return _PART[key].column if key in _PART else key
+
+
+# the parts of a thread's time POT's quadrant does not judge: not the team's (POT
+# describes task parallelism; MPI time is the ranks' business)
+NOT_TEAM_GROUPS = (SERIAL, MPI_GROUP, "measurement")
+NOT_TEAM = tuple(p.key for p in TIMELINE_PARTS if p.group in NOT_TEAM_GROUPS)
+
+
+def not_team_text(mpi: bool) -> str:
+    """What POT's team time leaves out, in words (MPI calls named when there are any)."""
+    return "serial code, MPI calls and measurement" if mpi else "serial code and measurement"
+
+
+# the breakdown's MPI columns: the group's sum, then its parts
+MPI_KEYS = (MPI_GROUP,) + tuple(p.key for p in TIMELINE_PARTS if p.group == MPI_GROUP)
 
 
 def timeline_categories(total: dict) -> dict[str, float]:
@@ -200,7 +229,13 @@ CLASSES = (
      "of unknown dependences were)"),
     ("blocked entering a critical section, ordered or lock", "blocked", "synchronization",
      "`lockcrit` (overhead) while a task was ready, else `idleness` (`undet`)"),
-    ("in an MPI call", "MPI", MPI, "(not in traces yet)"),
+    ("in an MPI call, waiting for a partner: a receive (`MPI_Recv`, or the call that "
+     "completes an `MPI_Irecv`) that began before its matching send began (a late sender), "
+     "a collective's member before the members it needs began (all of them; for a "
+     "broadcast or scatter the root; for the root of a gather or reduce the others; for a "
+     "scan the lower ranks)", "MPI waiting", MPI, "`wait` (mpi)"),
+    ("in an MPI call otherwise: moving the data, and calls without a partner "
+     "(`MPI_Init`, `MPI_Finalize`, ...)", "MPI transfer", MPI, "`transfer` (mpi)"),
     ("pompprof's own: the trace's start and buffer flushes", "measurement",
      "none (a profile sees it in the region where it happened)", "`measure`"),
 )
@@ -322,11 +357,15 @@ class Analysis:
             team = [t for t in p.threads if P.visits[t] > 0]
             if not team:
                 continue
-            window = max(P.incl[t] for t in team)
+            # a team per process: a job's profile holds the region's teams of all ranks
+            window = {}
+            for t in team:
+                r = p.thread_ranks[t]
+                window[r] = max(window.get(r, 0.0), P.incl[t])
             gaps = [0.0] * nt
             mv = [0.0] * nt
             for t in team:
-                gaps[t] = max(0.0, window - P.incl[t])
+                gaps[t] = max(0.0, window[p.thread_ranks[t]] - P.incl[t])
                 par = P.parent
                 if par is not None and par.visits[t] > 0 and gaps[t] > 0:
                     key = (id(par), t)

@@ -164,6 +164,10 @@ class Profile:
         self.threads = list(range(cube.nlocs))
         names = {loc.id: loc.name for loc in cube.locations}
         self.thread_names = [names.get(i, "location %d" % i) for i in self.threads]
+        # the rank of each location's process (a job's profile holds every rank's
+        # threads; 0 for a profile without process ranks)
+        ranks = {loc.id: loc.group_rank for loc in cube.locations}
+        self.thread_ranks = [ranks.get(i, 0) for i in self.threads]
         self.has_visits = cube.has_metric("visits") and cube.metric("visits").type in (
             "INCLUSIVE", "EXCLUSIVE", "SIMPLE")
         self.roots: list[Node] = []

@@ -27,8 +27,7 @@ def is_mpi(region) -> bool:
 
 def rank_of_locations(profile) -> list[int]:
     """The rank of each location's process (0 for a profile without process ranks)."""
-    ranks = {loc.id: loc.group_rank for loc in profile.cube.locations}
-    return [ranks.get(t, 0) for t in profile.threads]
+    return profile.thread_ranks
 
 
 def ranks(profile) -> list[int]:

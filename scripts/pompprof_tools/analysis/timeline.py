@@ -12,14 +12,18 @@ doc/trace.md), with waiting split as POT defines it, adapted to POMP2 events:
   undetermined not working while only tasks whose dependences are unknown had been
                created and not begun: whether they were ready is not in the trace, so
                this time is overhead or idleness, not split by guessing
+  mpi          in an MPI call (a hybrid program): waiting for a partner (a late sender,
+               a collective's late members) and transfer (the rest)
   measurement  pompprof's own: the trace's start and flushes (not the program's)
 "Ready" is created with all its predecessors (depend clauses, recorded at creation)
 completed and not begun, or suspended in a taskwait whose children (a taskwait
 depend's predecessors) are done.  A thread's time is the time it was in a parallel
 region (the master: the whole run) and its fork/join wait.  The breakdown names its
 quadrant of POT's Table 1 (low or high idleness, low or high overhead; "high" is at
-least 10 % of the team's time: the time less serial code and measurement), with the
-numbers it rests on; no quadrant when undetermined time could decide it.
+least 10 % of the team's time: the time less serial code, MPI calls and measurement),
+with the numbers it rests on; no quadrant when undetermined time could decide it.  A
+hybrid MPI job's trace (timeline_mpi) adds its ranks' rows, each with its quadrant, and
+the messages matched send to receive.
 
 The task graph (creation, taskwait, barrier and dependence edges, measured times) gives
 the work, the span (its longest path), the parallelism work/span and Cilkview's speedup
@@ -45,6 +49,7 @@ import sys
 from .. import build_config
 from . import overhead
 from . import textfmt as tf
+from . import timeline_mpi
 from ..cli import ToolError, main_guard
 
 PROG = "pompprof-timeline"
@@ -55,14 +60,16 @@ EPILOG = """\
 columns (seconds): the classes of a thread's time every tool shares (doc/trace.md), with
 waiting split by whether a task was ready (POT), which measures something other than
 pompprof-report's categories of waiting (those split it by the construct it went to).
-work = task + implicit; overhead = create + fork + switch + lockcrit; they add up with
-serial, idleness, undet and measure to the thread's time.  The columns, and the category
-of pompprof-report each is part of:
+work = task + implicit; overhead = create + fork + switch + lockcrit; mpi = wait +
+transfer (shown for a trace with MPI calls); they add up with serial, idleness, undet and
+measure to the thread's time.  The columns, and the category of pompprof-report each is
+part of:
 %s
 "overhead by pompprof-report's categories" sums the overhead parts per category.
 
 pictures (--svg/--png): thread view (one row per thread, coloured by task construct or
-region, grey when idle, red/orange for overhead), task view (one row per task construct,
+region, grey when idle, red/orange for overhead; a job's ranks stacked, its messages as
+thin lines), task view (one row per task construct,
 or per instance when there are few: dark = running, light = created and waiting), and
 the number of ready tasks below both.  --speedup draws the speedup bounds.
 
@@ -130,11 +137,16 @@ def salvage_leftovers(path: str) -> list[str]:
         if not os.path.isdir(d):
             continue
         raws = [f for f in glob.glob(os.path.join(glob.escape(d), "*.raw")) if os.path.isfile(f)]
+        # a job's: a directory per rank (doc/trace.md, "Hybrid traces")
+        ranks = [r for r in glob.glob(os.path.join(glob.escape(d), "rank*")) if os.path.isdir(r)]
+        for r in ranks:
+            raws += [f for f in glob.glob(os.path.join(glob.escape(r), "*.raw"))
+                     if os.path.isfile(f)]
         if not raws:
             continue
         size = sum(os.path.getsize(f) for f in raws)
-        reserve = os.path.join(d, "reserve")
-        reserve = os.path.getsize(reserve) if os.path.isfile(reserve) else 0
+        reserve = sum(os.path.getsize(os.path.join(x, "reserve")) for x in [d] + ranks
+                      if os.path.isfile(os.path.join(x, "reserve")))
         # a raw file: a 64-byte header, then records of 16 bytes and more (doc/trace.md)
         events = max(0, size - 64 * len(raws)) // 16
         what = ("%s is what a traced run left when it ended without converting its trace (a "
@@ -143,6 +155,10 @@ def salvage_leftovers(path: str) -> list[str]:
                 "buffers died with the process) and a %.1f MiB space reserve in %s"
                 % (d, len(raws), "" if len(raws) == 1 else "s", size / 2**20, events,
                    reserve / 2**20, d))
+        if ranks:
+            what = ("%s is what the %d ranks of a traced MPI job left when they did not end "
+                    "together (a rank killed or aborted, the others ended by the launcher): %d "
+                    "raw thread files of %.1f MiB" % (d, len(ranks), len(raws), size / 2**20))
         try:
             p = subprocess.run([salvage_program(), d], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, universal_newlines=True)
@@ -226,8 +242,8 @@ POT_QUADRANTS = {
 
 def pot_quadrant(total: dict) -> dict | None:
     """The breakdown's quadrant of POT's Table 1, with what it suggests and the numbers
-    it rests on: the shares of the team's time (the time less serial code and
-    measurement, which are not the team's).  No quadrant (quadrant None, advice saying
+    it rests on: the shares of the team's time (the time less serial code, MPI calls and
+    measurement, which are not the team's: left_out).  No quadrant (quadrant None, advice saying
     why) when the team's time is 0, or when the undetermined time (overhead or
     idleness) could put the breakdown in another quadrant."""
     team = total["time"] - sum(total.get(k, 0.0) for k in overhead.NOT_TEAM)
@@ -236,7 +252,9 @@ def pot_quadrant(total: dict) -> dict | None:
     idle, over = total["idleness"] / team, total["overhead"] / team
     undet = total.get("undetermined", 0.0) / team
     out = {"idleness_share": idle, "overhead_share": over, "undetermined_share": undet,
-           "team_time": team, "high": POT_HIGH}
+           "team_time": team,
+           "left_out": overhead.not_team_text(total.get(overhead.MPI_GROUP, 0.0) > 0),
+           "high": POT_HIGH}
     low = (idle >= POT_HIGH, over >= POT_HIGH)
     high = (idle + undet >= POT_HIGH, over + undet >= POT_HIGH)
     if low != high and undet > 0:
@@ -255,25 +273,26 @@ def result_without_pictures(data: dict) -> dict:
     return {k: v for k, v in data.items() if k != "pictures"}
 
 
+def _thread_label(data: dict, t: dict) -> str:
+    # a job's threads by rank and thread (a process's by location number)
+    return t["name"] if timeline_mpi.is_job(data) and "name" in t else str(t["location"])
+
+
 def render_csv(data: dict) -> str:
+    """Every column of the breakdown, as the JSON has them (the MPI ones too)."""
     rows = [["thread"] + list(BREAKDOWN_KEYS)]
     for t in data["threads"]:
-        rows.append([str(t["location"])] + [repr(t[k]) for k in BREAKDOWN_KEYS])
+        rows.append([_thread_label(data, t)] + [repr(t[k]) for k in BREAKDOWN_KEYS])
     rows.append(["total"] + [repr(data["total"][k]) for k in BREAKDOWN_KEYS])
     return tf.csv_text(rows)
 
 
 def _breakdown_rows(data):
+    keys = timeline_mpi.shown_keys(data)
     rows = []
-    for t in data["threads"] + [dict(data["total"], location="total")]:
-        rows.append([str(t["location"])] + ["%.4f" % t.get(k, 0.0) for k in BREAKDOWN_KEYS])
+    for t in data["threads"] + [dict(data["total"], location="total", name="total")]:
+        rows.append([_thread_label(data, t)] + ["%.4f" % t.get(k, 0.0) for k in keys])
     return rows
-
-
-def _columns():
-    """The titles of BREAKDOWN_KEYS: a part's column, a group by its name."""
-    title = {p.key: p.column for p in overhead.TIMELINE_PARTS}
-    return [title.get(k, k) for k in BREAKDOWN_KEYS]
 
 
 def graph_lines(g: dict, title: str) -> list[str]:
@@ -291,17 +310,18 @@ def render_text(data: dict) -> str:
     if tr.get("end") and tr["end"] != "normal":
         out[-1:-1] = ["*** run ended: %s" % tr["end"]]
     out.append("Breakdown (seconds; POT: overhead = not working while a task was ready)")
-    out.append(tf.table(["thread"] + _columns(), _breakdown_rows(data),
-                        width=8 + 9 * len(BREAKDOWN_KEYS)))
+    keys = timeline_mpi.shown_keys(data)
+    out.append(tf.table(["thread"] + [overhead.part_column(k) for k in keys],
+                        _breakdown_rows(data), width=16 + 9 * len(keys)))
     total = data["total"]
     if total["time"] > 0:
-        shares = [(p.group, total.get(p.group, 0.0)) for p in overhead.TIMELINE_PARTS
-                  if p.group != "work" and p.key == p.group] + [("overhead", total["overhead"])]
+        # every group but work, in the breakdown's order
+        groups = dict.fromkeys(p.group for p in overhead.TIMELINE_PARTS if p.group != "work")
         out.append("total: work %.1f %%, %s" % (
             100 * total["work"] / total["time"],
-            ", ".join("%s %.1f %%" % (name, 100 * v / total["time"])
-                      for name, v in sorted(shares, key=lambda x: BREAKDOWN_KEYS.index(x[0]))
-                      if v or name in ("overhead", "idleness"))))
+            ", ".join("%s %.1f %%" % (name, 100 * total.get(name, 0.0) / total["time"])
+                      for name in groups
+                      if total.get(name, 0.0) or name in ("overhead", "idleness"))))
         out.append("overhead by pompprof-report's categories (their time while a task was "
                    "ready; creation and fork/join always):")
         out.append("  " + ", ".join("%s %.4f s" % (name, sec)
@@ -309,12 +329,15 @@ def render_text(data: dict) -> str:
     pot = data.get("pot")
     if pot:
         rests = ("idleness %.4f s = %.1f %%, overhead %.4f s = %.1f %% of the team's %.4f s "
-                 "(serial code and measurement left out); high from %.0f %%" % (
+                 "(%s left out); high from %.0f %%" % (
                      total["idleness"], 100 * pot["idleness_share"], total["overhead"],
-                     100 * pot["overhead_share"], pot["team_time"], 100 * pot["high"]))
+                     100 * pot["overhead_share"], pot["team_time"], pot["left_out"],
+                     100 * pot["high"]))
         out.append("POT quadrant: %s: %s" % (pot["quadrant"], pot["advice"]) if pot["quadrant"]
                    else "POT quadrant: %s" % pot["advice"])
         out.append("  (%s)" % rests)
+    if data.get("ranks"):
+        out += timeline_mpi.render_text(data)
     dep = data["depend"]
     if dep.get("recorded") or dep.get("taskwaits"):
         out.append("")
@@ -340,9 +363,11 @@ def render_text(data: dict) -> str:
     g = data["graph"]
     out.append("")
     whole = win["from"] == 0 and abs(win["to"] - tr["seconds"]) < 1e-9
-    lines = graph_lines(g, "Task graph (%s; creation, taskwait, barrier and dependence edges):"
+    lines = graph_lines(g, "Task graph (%s; creation, taskwait, barrier and dependence edges%s):"
                         % ("whole trace" if whole else "window %.4f to %.4f s" % (win["from"],
-                                                                                  win["to"])))
+                                                                                  win["to"]),
+                           ", and MPI messages from send to receive" if timeline_mpi.is_job(data)
+                           else ""))
     lines[-1] += " (%d explicit tasks%s)%s" % (
         g["tasks"],
         ", %d dependence edges" % g["dependence_edges"] if g.get("dependence_edges") else "",
@@ -361,7 +386,8 @@ def render_text(data: dict) -> str:
     if g["span_path"]:
         out.append("  span path, construct by construct (seconds, stretches):")
         for p in g["span_path"][:40]:
-            out.append("    %10.6f  %5d  %s" % (p["seconds"], p["segments"], p["construct"]))
+            out.append("    %10.6f  %5d  %s%s" % (p["seconds"], p["segments"], p["construct"],
+                                                 " (rank %d)" % p["rank"] if "rank" in p else ""))
         if len(g["span_path"]) > 40:
             out.append("    ... %d more" % (len(g["span_path"]) - 40))
     return "\n".join(out) + "\n"
@@ -446,6 +472,8 @@ def main(argv: list[str] | None = None) -> int:
     archive = find_archive(args.trace)
     data = run_replay(archive, args, pictures=bool(args.svg or args.png))
     data["pot"] = pot_quadrant(data["total"])
+    if timeline_mpi.is_job(data):
+        data["ranks"] = timeline_mpi.rank_rows(data, pot_quadrant)
     if plots:
         for path, fmt in ((args.svg, "svg"), (args.png, "png")):
             if path:

@@ -3,7 +3,9 @@
 - thread view: one row per thread, coloured by what it did (the task construct it ran,
   the region of its implicit task, or a kind of waiting: grey = idle, red/orange =
   overhead while tasks were ready, purple = task creation, magenta = fork/join, wheat =
-  serial code outside parallel regions, black = the trace's own flushes and start);
+  serial code outside parallel regions, vivid blue = in an MPI call, black = the trace's
+  own flushes and start); a job's threads stacked by rank, a line between ranks, and its
+  messages as thin lines from the send to the receive;
 - task view: one row per task construct (running instances as a filled curve scaled to
   the row's maximum, waiting instances as a line), or one row per task instance when the
   run had few (dark = running, light = created and waiting);
@@ -19,6 +21,7 @@ from __future__ import annotations
 import sys
 
 from ..cli import ToolError
+from . import timeline_mpi
 
 CATEGORY_COLORS = {
     "idle": "#d0d0d0",
@@ -29,6 +32,7 @@ CATEGORY_COLORS = {
     "serial (outside parallel regions)": "#f5deb3",
     "fork/join": "#b000b0",
     "undetermined (depend tasks waiting)": "#8c8c8c",
+    "MPI (in MPI calls)": "#0000e0",
 }
 # regions and task constructs: colours far apart from each other and from the ones above
 # (test_timeline_tool checks the least distance), so neighbouring regions never look alike
@@ -114,9 +118,13 @@ def timeline_figure(data: dict):
             ax_thr.broken_barh(spans, (i - 0.4, 0.8), facecolors=colors.get(label, "#cccccc"),
                                linewidth=0)
     ax_thr.set_yticks(range(nthreads))
-    ax_thr.set_yticklabels(["thread %d" % i for i in range(nthreads)])
+    names = [t.get("name", "thread %d" % i) for i, t in enumerate(data["threads"])]
+    ax_thr.set_yticklabels(names if len(names) == nthreads else
+                           ["thread %d" % i for i in range(nthreads)],
+                           fontsize=8 if nthreads > 16 else None)
     ax_thr.set_ylim(nthreads - 0.5, -0.5)
     ax_thr.set_title("thread view", loc="left", fontsize=10)
+    _draw_ranks(ax_thr, data)
     handles = []
     for label in sorted(area, key=lambda k: -area[k])[:14]:
         handles.append(plt.Rectangle((0, 0), 1, 1, color=colors[label],
@@ -171,10 +179,25 @@ def timeline_figure(data: dict):
     ax_ready.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
     ax_ready.set_xlabel("seconds since the start of the trace")
     ax_ready.set_xlim(t0, t1)
-    fig.suptitle("%s: %d threads, %.4g s" % (data["trace"]["archive"], nthreads, t1 - t0),
+    ranks = len({t.get("rank", 0) for t in data["threads"]})
+    fig.suptitle("%s: %s%d threads, %.4g s" % (data["trace"]["archive"],
+                                              "%d ranks, " % ranks if ranks > 1 else "",
+                                              nthreads, t1 - t0),
                  fontsize=10, x=0.01, ha="left")
     fig.tight_layout()
     return fig
+
+
+def _draw_ranks(ax, data: dict):
+    """A job's trace: a line between the ranks' rows, and each matched message (the
+    first the replay keeps) as a thin line from its send to its receive."""
+    ranks = [t.get("rank", 0) for t in data["threads"]]
+    for i in range(1, len(ranks)):
+        if ranks[i] != ranks[i - 1]:
+            ax.axhline(i - 0.5, color="#000000", linewidth=0.8)
+    lines = (data.get(timeline_mpi.MPI) or {}).get("lines") or []
+    for ts, ls, tr, lr in lines:
+        ax.plot([ts, tr], [ls, lr], color="#000000", linewidth=0.4, alpha=0.6)
 
 
 def draw_speedup(data: dict, path: str):

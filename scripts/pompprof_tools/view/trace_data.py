@@ -13,7 +13,7 @@ import argparse
 import glob
 import os
 
-from ..analysis import overhead
+from ..analysis import overhead, timeline_mpi
 from ..analysis.timeline import find_archive, pot_quadrant, run_replay
 
 BINS = 1024
@@ -40,4 +40,8 @@ def trace_payload(run_dir: str, graph_instances: int = GRAPH_INSTANCES) -> dict:
                         "group": parts[k].group if k in parts else k,
                         "what": parts[k].what if k in parts else ""}
                        for k in overhead.BREAKDOWN_KEYS]
+    if timeline_mpi.is_job(data):
+        # a job's ranks: their threads summed, each with POT's quadrant
+        data["ranks"] = timeline_mpi.rank_rows(data, pot_quadrant)
+        data["rank_keys"] = list(timeline_mpi.RANK_KEYS)
     return data

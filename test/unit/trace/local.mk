@@ -14,4 +14,13 @@ test_unit_trace_bench_trace_LDADD = profile/libpp_profile.la cube-writer/libpp_c
 	lib/libpp_util.la $(PAPI_LIBS) -lpthread -lm
 endif
 TESTS += test/unit/trace/test_trace_layers.py
+# A job's definitions: packed, unified, the clock correction (no MPI needed).
+if HAVE_CHECK
+check_PROGRAMS += test/unit/trace/test_trace_unify
+TESTS += test/unit/trace/test_trace_unify
+test_unit_trace_test_trace_unify_SOURCES = $(CHECK_MAIN) test/unit/trace/test_trace_unify.c
+test_unit_trace_test_trace_unify_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_trace_test_trace_unify_LDADD = trace/libpp_trace.la lib/libpp_util.la $(PAPI_LIBS) \
+	$(CHECK_LIBS) -lpthread -lm
+endif
 EXTRA_DIST += test/unit/trace/test_replay_scenarios.py test/unit/trace/test_trace_layers.py

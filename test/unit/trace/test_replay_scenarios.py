@@ -31,7 +31,7 @@ class Scenarios(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="pp_replay_")
         cls.archives = {}
-        for name in ("idle", "critical", "depend", "tied", "graph", "kinds", "many"):
+        for name in ("idle", "critical", "depend", "tied", "graph", "kinds", "many", "mpi"):
             out = os.path.join(cls.tmp, name)
             subprocess.run([SCENARIOS, name, out], check=True)
             cls.archives[name] = os.path.join(out, "traces.otf2")
@@ -50,8 +50,9 @@ class Scenarios(unittest.TestCase):
         for key, value in expected.items():
             self.assertEqual(got[key], value, "%s: %s" % (key, got))
         parts = (got["work"] + got["serial"] + got["overhead"] + got["idleness"]
-                 + got["undetermined"] + got["measurement"])
+                 + got["undetermined"] + got["mpi"] + got["measurement"])
         self.assertEqual(parts, got["time"])
+        self.assertEqual(got["mpi_wait"] + got["mpi_transfer"], got["mpi"])
 
     def test_otf2_print_reads_them(self):
         for name, archive in self.archives.items():
@@ -262,6 +263,28 @@ class Scenarios(unittest.TestCase):
         d = self.replay("many")
         self.assertEqual((d["depend"]["tasks"], d["depend"]["items"],
                           d["depend"]["unknown_items"]), (1, 256, 1))
+
+    def test_mpi(self):
+        """MPI calls (regions of paradigm mpi) are MPI time wherever they are: in serial
+        code (MPI_Init, MPI_Finalize), in an implicit task while a task is ready
+        (MPI_Barrier, whose role is "barrier"), in an explicit task (MPI_Send); a process's
+        trace has no partners, so none of it is waiting."""
+        d = self.replay("mpi")
+        # thread 0: serial 100 + 400 + 500 + 500 around MPI_Init (500) and MPI_Finalize
+        # (500); implicit work 100 + 90 + 100, creation 10, the barrier 100 with the task
+        # ready, the task 2000 less its MPI_Send (500), then 2000 idle; 100 from the team's
+        # end to the join
+        self.assertBreakdown(d["threads"][0], time=7000, work_task=1500, work_implicit=290,
+                             serial=1500, overhead_create=10, overhead_forkjoin=100,
+                             overhead_switch=100, idleness=2000, undetermined=0, mpi=1500,
+                             mpi_wait=0, mpi_transfer=1500, measurement=0)
+        # thread 1: implicit work 150 + 100, MPI_Barrier 4000 (the task ready in it: not
+        # overhead), the barrier 100 idle, its fork/join gap 50
+        self.assertBreakdown(d["threads"][1], time=4400, work_implicit=250, overhead=50,
+                             overhead_forkjoin=50, idleness=100, mpi=4000, mpi_wait=0)
+        # the graph's work holds no MPI time: the work, serial code and creation
+        self.assertEqual(ns(d["graph"]["work"]), 1790 + 250 + 1500 + 10)
+        self.assertEqual((d["mpi"]["sends"], d["mpi"]["receives"], d["mpi"]["ranks"]), (0, 0, 1))
 
     def test_tied(self):
         d = self.replay("tied")

@@ -5,7 +5,7 @@
  * breakdown of each is worked out by hand in the test.
  *
  *   trace_scenarios NAME DIR     NAME: idle, critical, depend, tied, graph, kinds,
- *                                many, metrics
+ *                                many, mpi, metrics
  *
  * metrics writes its records through trace/ directly: counter values
  * (which need PAPI to come from the engine) on one thread. */
@@ -333,6 +333,62 @@ static void scenario_tied(void)
     pp_profile_test_finalize_at(400);
 }
 
+/* A region of an MPI function, as libpompprof_mpi defines it (paradigm mpi,
+ * its group as the role: MPI_Barrier's is "barrier"). */
+static pp_region_id mpi_region(const char *name, const char *group)
+{
+    pp_region_def d = {.name = name, .file = "MPI", .begin_line = -1, .end_line = -1,
+                       .paradigm = "mpi", .role = group};
+    return pp_profile_region_define(&d);
+}
+
+/* MPI calls in serial code, in an implicit task while a task is ready and
+ * in an explicit task: MPI time everywhere (all of it transfer: a process's
+ * trace has no partners), 5500 ns in all.
+ * loc 0: MPI_Init 100-600, fork at 1000, creates a task 1100-1110, in the
+ *   barrier from 1200, runs the task 1300-3300 (MPI_Send 1400-1900 in it),
+ *   leaves the barrier at 5300, ends the team at 5400, joins at 5500,
+ *   MPI_Finalize 6000-6500, the run ends at 7000;
+ * loc 1: begins at 1050, MPI_Barrier 1200-5200 (while the task is ready
+ *   until 1300), the barrier 5200-5300, ends at 5400. */
+static void scenario_mpi(void)
+{
+    pp_region_id init = mpi_region("MPI_Init", "env"), send = mpi_region("MPI_Send", "p2p");
+    pp_region_id barrier = mpi_region("MPI_Barrier", "barrier");
+    pp_region_id fin = mpi_region("MPI_Finalize", "env");
+    AT(0);
+    pp_task_handle initial = pp_profile_task_current();
+    pp_profile_enter_at(init, 100);
+    pp_profile_exit_at(init, 600);
+    int64_t ctx = pp_profile_fork_at(P, 2, 1000);
+    pp_profile_parallel_begin_at(P, ctx, 1000);
+    pp_task_handle implicit0 = pp_profile_task_current();
+    pp_task_handle h = create(C, 1100);
+    AT(1);
+    pp_profile_parallel_begin_at(P, ctx, 1050);
+    pp_profile_enter_at(barrier, 1200);
+    AT(0);
+    pp_profile_enter_at(B, 1200);
+    pp_profile_task_begin_at(T, h, false, 1300);
+    pp_profile_enter_at(send, 1400);
+    pp_profile_exit_at(send, 1900);
+    pp_profile_task_end_at(T, 3300);
+    pp_profile_task_switch_to_at(implicit0, 3300);
+    AT(1);
+    pp_profile_exit_at(barrier, 5200);
+    pp_profile_enter_at(B, 5200);
+    for (int loc = 0; loc < 2; loc++) {
+        AT(loc);
+        pp_profile_exit_at(B, 5300);
+        pp_profile_parallel_end_at(P, 5400);
+    }
+    AT(0);
+    pp_profile_join_at(P, initial, 5500);
+    pp_profile_enter_at(fin, 6000);
+    pp_profile_exit_at(fin, 6500);
+    pp_profile_test_finalize_at(7000);
+}
+
 /* Two counters read at an enter and at its leave: 100/7 and 350/9. */
 static int scenario_metrics(const char *dir)
 {
@@ -382,6 +438,8 @@ int main(int argc, char **argv)
         scenario_kinds();
     else if (!strcmp(argv[1], "many"))
         scenario_many();
+    else if (!strcmp(argv[1], "mpi"))
+        scenario_mpi();
     else {
         fprintf(stderr, "trace_scenarios: unknown scenario %s\n", argv[1]);
         return 2;

@@ -16,11 +16,15 @@ PP.Trace = class {
     for (const l of pic.levels || [])
       this.levels.push({ bins: l.bins, ready: l.ready, runs: l.runs.map((r) => Int32Array.from(r)) });
     this.nthreads = pic.threads.length;
+    // a job's threads by rank and thread ("rank 1 thread 0"), a process's by number
+    this.names = doc.threads.map((t, i) => t.name || "thread " + i);
+    this.ranks = doc.threads.map((t) => t.rank || 0);
+    this.lines = (doc.mpi && doc.mpi.lines) || [];   // messages: [send s, from, receive s, to]
     this.labels = pic.labels;
     this.colour = {};
     let k = 0;
     const special = { idle: "#d0d0d0", "task creation": "#f5e050", "measurement (trace start, flushes)": "#888",
-      "serial (outside parallel regions)": "#f5deb3", "fork/join": "#3d0a4a" };
+      "serial (outside parallel regions)": "#f5deb3", "fork/join": "#3d0a4a", "MPI (in MPI calls)": "#0000e0" };
     for (const [id, name] of Object.entries(this.labels)) {
       if (special[name]) this.colour[id] = special[name];
       else if (name.startsWith("overhead: scheduling")) this.colour[id] = "#e04040";
@@ -107,8 +111,11 @@ PP.Trace = class {
       }
       g.fillStyle = "#000";
       g.font = "11px sans-serif";
-      g.fillText("thread " + t, 3, y + 11);
+      g.fillText(this.names[t], 3, y + 11);
+      if (t && this.ranks[t] !== this.ranks[t - 1])   // a line between ranks
+        g.fillRect(0, y - 1, w, 1);
     }
+    this.drawMessages(g, h, xs, rh);
     // task instances (the recorded ones), as a strip at the bottom of each row
     for (const inst of this.instances)
       for (const [a, b, loc, running] of inst.fragments) {
@@ -160,6 +167,18 @@ PP.Trace = class {
     }
     PP.$("timeline").dataset.pathDrawn = this.drawnPath.length;
   }
+  /* a job's messages in the window: a thin line from the send to the receive */
+  drawMessages(g, h, xs, rh) {
+    g.strokeStyle = "rgba(0,0,0,0.5)"; g.lineWidth = 0.7;
+    let drawn = 0;
+    for (const [ts, a, tr, b] of this.lines) {
+      if (tr < this.v0 || ts > this.v1) continue;
+      g.beginPath(); g.moveTo((ts - this.v0) * xs, this.rowY(a, h) + rh / 2);
+      g.lineTo((tr - this.v0) * xs, this.rowY(b, h) + rh / 2); g.stroke();
+      drawn++;
+    }
+    PP.$("timeline").dataset.messagesDrawn = drawn;
+  }
   drawReady(L, b0, b1, bw) {
     const { g, w, h } = PP.canvas(PP.$("ready"));
     const xs = w / (this.v1 - this.v0);
@@ -194,7 +213,7 @@ PP.Trace = class {
       const b = Math.floor((t - this.from) / (this.to - this.from) * L.bins), runs = L.runs[row];
       for (let i = 0; i < runs.length; i += 3)
         if (runs[i] <= b && b < runs[i] + runs[i + 1]) {
-          html = "thread " + row + " at " + PP.time(t) + ": <b>" +
+          html = PP.esc(this.names[row]) + " at " + PP.time(t) + ": <b>" +
             PP.esc(this.labels[runs[i + 2]] || "?") + "</b>";
           break;
         }
@@ -233,6 +252,22 @@ PP.Trace = class {
     for (const [id, name] of Object.entries(this.labels))
       box.append(PP.el("span", {}, PP.el("span", { class: "sw", style: "background:" + this.colour[id] }), name));
   }
+  /* a job's ranks: their threads summed, each with POT's quadrant of its team's time;
+     the messages */
+  rankTable(box) {
+    const d = this.d, m = d.mpi;
+    const column = Object.fromEntries(d.columns.map((c) => [c.key, c]));
+    const rows = d.ranks.map((r) => Object.assign({}, r, { name: "rank " + r.rank,
+      pot: r.pot ? r.pot.quadrant || "none" : "-" }));
+    box.append(PP.el("h3", { text: "Ranks (summed over their threads; mpi: waiting for a partner and transfer)" }),
+      PP.table("t-ranks", [{ key: "name", label: "rank" }, { key: "threads", label: "threads", num: true }].concat(
+        d.rank_keys.map((k) => ({ key: k, label: column[k].column, num: true, kind: "time", title: column[k].what })),
+        [{ key: "pot", label: "POT quadrant (" + (d.pot ? d.pot.left_out : "") + " left out)" }]), rows),
+      PP.el("p", { id: "messages", text: m.matched + " messages matched (" + PP.fmt(m.bytes, "bytes") + "), " +
+        m.late_senders + " late senders (" + PP.time(m.late_sender_wait) + " waiting), " + m.collectives +
+        " collective calls (" + PP.time(m.collective_wait) + " waiting); " + m.receives_before_send +
+        " receives before their send on the corrected clocks" }));
+  }
   tables() {
     const d = this.d, box = PP.$("trace-tables");
     // pompprof-timeline's columns (analysis/overhead.py TIMELINE_PARTS, as the replay
@@ -247,6 +282,7 @@ PP.Trace = class {
         [{ key: (r) => 100 * r.work / (r.time || 1), label: "work %", num: true, fmt: PP.pct }]), rows),
       PP.el("p", { id: "breakdown-total", text: "total: " + d.columns.filter((c) => c.group === c.key && c.key !== "time")
         .map((c) => c.column + " " + PP.pct(100 * d.total[c.key] / tt)).join(", ") }));
+    if (d.ranks) this.rankTable(box);
     const gr = d.graph, reg = d.task_region;
     const figures = (g) => "work " + PP.time(g.work) + " (task creation " + PP.time(g.work_creation) +
       " and serial code " + PP.time(g.work_serial) + " included), span " + PP.time(g.span) +
@@ -271,7 +307,7 @@ PP.Trace = class {
       box.append(PP.el("p", { id: "pot" }, PP.el("b", { text: "POT quadrant: " + (d.pot.quadrant || "none") }),
         " (idleness " + PP.time(d.total.idleness) + " = " + PP.pct(100 * d.pot.idleness_share) + ", overhead " +
         PP.time(d.total.overhead) + " = " + PP.pct(100 * d.pot.overhead_share) + " of the team's " +
-        PP.time(d.pot.team_time) + ", serial code and measurement left out; high from " + PP.pct(100 * d.pot.high) + "): ",
+        PP.time(d.pot.team_time) + ", " + d.pot.left_out + " left out; high from " + PP.pct(100 * d.pot.high) + "): ",
         PP.el("span", { class: "advice", text: d.pot.advice })));
     if (d.ready_wait && d.ready_wait.length)
       box.append(PP.el("h3", { text: "Ready wait per construct (from ready, all predecessors completed, to begin)" }),
