@@ -252,10 +252,14 @@ struct pp_location {
     int counter_set; /* PAPI event set, -1 none */
 
     pp_location *next; /* global list, creation order */
-    /* the pp_profile_fast_tls_ of the thread that set it to this location,
-     * which switching measurement off clears; NULL once that thread ended
-     * (under pp_profile_g.lock) */
-    pp_location **fast_slot;
+    /* the words of the thread that made this location its own (its fast
+     * pointer, which switching measurement off clears, and its in-event
+     * word, which finalize waits on); NULL once that thread ended (under
+     * pp_profile_g.lock; pp_profile_state.c) */
+    struct pp_thread_words *thread;
+    /* set by finalize when it gave up waiting for this location's thread to
+     * leave an event: its trees are left out of the profile */
+    int busy_at_end;
     /* the active explicit instances, newest first (pp_task.next): with tied
      * tasks they form a stack, so the task a scheduling point's end resumes
      * is found at the top */
@@ -306,12 +310,22 @@ extern pp_profile_global pp_profile_g;
 extern int pp_profile_measuring_ __attribute__((visibility("hidden")));
 
 extern __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
-/* The same location when the events' fast paths apply to it (measuring, no
- * trace, no counters, the TSC as the clock; pp_profile_tls_set), else NULL:
- * one test in the prologue of an event decides (pp_profile_fast_loc).  Other
- * threads clear it (pp_profile_update_measuring), through the location's
- * fast_slot. */
-extern __thread pp_location *pp_profile_fast_tls_ __attribute__((tls_model("initial-exec")));
+
+/* A thread's own words (pp_profile_state.c), which other threads reach
+ * through its locations' thread field:
+ * - fast: the thread's location when the events' fast paths apply to it
+ *   (measuring, no trace, no counters, the TSC as the clock;
+ *   pp_profile_tls_set), else NULL: one test in the prologue of an event
+ *   decides (pp_profile_fast_loc).  Other threads clear it
+ *   (pp_profile_update_measuring).
+ * - in_event: 1 while one of the thread's events runs (PP_EVENT_BEGIN and
+ *   PP_EVENT_END, pp_profile_internal.h), else 0; finalize waits until it
+ *   is 0 before it reads the thread's trees. */
+typedef struct pp_thread_words {
+    pp_location *fast;
+    uint8_t in_event;
+} pp_thread_words;
+extern __thread pp_thread_words pp_profile_thread_ __attribute__((tls_model("initial-exec")));
 
 static inline int pp_profile_measuring(void)
 {

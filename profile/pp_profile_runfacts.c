@@ -22,6 +22,9 @@ extern char **environ;
 
 static char pp_runfacts_end[96];
 static char pp_runfacts_threads[24];
+static const char *pp_runfacts_barrier;
+/* the threads finalize gave up waiting for, by index ("2 5"), "" for none */
+static char pp_runfacts_busy[256];
 
 /* "SIGTERM" for 15 (sigabbrev_np is glibc 2.32+; Debian 12 has 2.36) */
 static void pp_runfacts_signal_name(int sig, char *buf, size_t size)
@@ -66,6 +69,25 @@ void pp_profile_runfacts_note_end(void)
                         (unsigned)pp_profile_g.n_locations, cores, cores == 1 ? "" : "s");
 }
 
+void pp_profile_runfacts_note_barrier(const char *method)
+{
+    pp_runfacts_barrier = method;
+}
+
+void pp_profile_runfacts_note_busy(void)
+{
+    size_t k = 0;
+    pp_runfacts_busy[0] = '\0';
+    for (const pp_location *l = pp_profile_g.first; l; l = l->next)
+        if (l->busy_at_end && k < sizeof pp_runfacts_busy - 12)
+            k += (size_t)snprintf(pp_runfacts_busy + k, sizeof pp_runfacts_busy - k, "%s%u",
+                                  k ? " " : "", (unsigned)l->index);
+    if (k)
+        pp_message_verbose(1, "thread%s %s still inside an event after the wait at the end: "
+                              "left out of the profile",
+                           strchr(pp_runfacts_busy, ' ') ? "s" : "", pp_runfacts_busy);
+}
+
 static int pp_runfacts_wanted(const char *entry)
 {
     return (!strncmp(entry, "OMP_", 4) || !strncmp(entry, "POMPPROF_", 9) ||
@@ -86,6 +108,10 @@ int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user)
     rc |= fn(user, "cores_online", cores);
     rc |= fn(user, "threads", pp_runfacts_threads[0] ? pp_runfacts_threads : "0");
     rc |= fn(user, "end", pp_runfacts_end[0] ? pp_runfacts_end : "normal");
+    if (pp_runfacts_barrier)
+        rc |= fn(user, "end_barrier", pp_runfacts_barrier);
+    if (pp_runfacts_busy[0])
+        rc |= fn(user, "busy_threads", pp_runfacts_busy);
     /* the settings, in the order of the environment */
     for (char **e = environ; e && *e; e++) {
         if (!pp_runfacts_wanted(*e))
@@ -104,4 +130,6 @@ void pp_profile_runfacts_reset(void)
 {
     pp_runfacts_end[0] = '\0';
     pp_runfacts_threads[0] = '\0';
+    pp_runfacts_barrier = NULL;
+    pp_runfacts_busy[0] = '\0';
 }

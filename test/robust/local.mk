@@ -6,6 +6,7 @@
 ROBUST_TESTS = \
 	test/robust/faults.py \
 	test/robust/signals.py \
+	test/robust/exit_race.py \
 	test/robust/bad_config.py \
 	test/robust/output_dir.py \
 	test/robust/bad_instrumentation.py \
@@ -36,6 +37,7 @@ EXTRA_DIST += $(ROBUST_TESTS) test/robust/README.md test/robust/robust_util.py \
 	test/robust/gen_task_program.py \
 	test/robust/progs/faults.c test/robust/progs/bad_pomp2.c \
 	test/robust/progs/tasks_small.c test/robust/progs/signal_in_write.c \
+	test/robust/progs/exit_race.c \
 	test/robust/corpus test/robust/regressions
 
 # ---- longer runs ---------------------------------------------------------------

@@ -39,6 +39,7 @@ def facts(cube) -> dict:
         "start": a.get(PREFIX + "date"),
         "version": a.get(PREFIX + "version"),
         "end": a.get(PREFIX + "end"),
+        "busy_threads": a.get(PREFIX + "busy_threads"),
         "env": env if env or PREFIX + "host" in a else None,
         "diff_of": ((a.get(PREFIX + "diff_a"), a.get(PREFIX + "diff_b"))
                     if PREFIX + "diff_a" in a else None),
@@ -70,6 +71,16 @@ def interrupted(f: dict) -> str | None:
     if end.startswith("exit"):
         return ("EXITED EARLY (%s): the regions still open were closed at the exit" % end)
     return "ended: %s" % end
+
+
+def incomplete(f: dict) -> str | None:
+    """A warning when the end left threads out (they were inside an event)."""
+    busy = f.get("busy_threads")
+    if not busy:
+        return None
+    return ("INCOMPLETE: thread%s %s still inside an event when the profile was written: "
+            "%s values are left out" % ("s" if " " in busy else "", busy.replace(" ", ", "),
+                                        "their" if " " in busy else "its"))
 
 
 def oversubscribed(f: dict, nthreads: int) -> str | None:
