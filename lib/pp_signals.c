@@ -10,8 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The flush function; written once before any handler is installed. */
+/* The flush function and the test whether the interrupted thread is
+ * inside an event; written once before any handler is installed. */
 static pp_signals_flush_fn pp_signals_flush;
+static int (*pp_signals_busy)(void);
 static atomic_flag pp_signals_installed = ATOMIC_FLAG_INIT;
 /* Set by the first handler invocation: only one flush per process, even when
  * a second signal arrives on another thread while the first one flushes. */
@@ -98,17 +100,17 @@ static void pp_signals_start_flusher(void)
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
-/* Run the flush on the flusher thread and wait for it.  Returns 1 when the
- * profile is written, 0 when the handler gave up waiting (the flusher then
- * takes the default action itself).  A profile write takes milliseconds; two
- * seconds without one means the flusher waits for something this thread
- * holds. */
-static int pp_signals_flush_elsewhere(int sig)
+/* Run the flush on the flusher thread and wait for it, at most wait_ms.
+ * Returns 1 when the profile is written, 0 when the handler gave up waiting
+ * (the flusher then takes the default action itself).  A profile write takes
+ * milliseconds; two seconds without one means the flusher waits for
+ * something this thread holds. */
+static int pp_signals_flush_elsewhere(int sig, int wait_ms)
 {
     atomic_store(&pp_signals_signo, sig);
     sem_post(&pp_signals_go);
     struct timespec ms = {0, 1000000};
-    for (int i = 0; i < 2000; i++) {
+    for (int i = 0; i < wait_ms; i++) {
         if (atomic_load(&pp_signals_state) == PP_SIG_FLUSHED)
             return 1;
         nanosleep(&ms, NULL);
@@ -129,7 +131,10 @@ static void pp_signals_handler(int sig)
     }
     atomic_store(&pp_signals_caught_sig, sig);
     if (atomic_load(&pp_signals_flusher_pid) == (int)getpid()) {
-        if (!pp_signals_flush_elsewhere(sig)) {
+        /* inside one of the engine's events, this thread must go on: the
+         * write waits for the event's end (pp_profile_quiesce.c) */
+        int busy = pp_signals_busy && pp_signals_busy();
+        if (!pp_signals_flush_elsewhere(sig, busy ? 0 : 2000)) {
             errno = saved_errno;
             return; /* let this thread run on; the flusher ends the process */
         }
@@ -145,11 +150,12 @@ static void pp_signals_handler(int sig)
     errno = saved_errno;
 }
 
-int pp_signals_install(pp_signals_flush_fn flush)
+int pp_signals_install(pp_signals_flush_fn flush, int (*busy)(void))
 {
     if (atomic_flag_test_and_set(&pp_signals_installed))
         return 0;
     pp_signals_flush = flush;
+    pp_signals_busy = busy;
 
     struct sigaction act;
     act.sa_handler = pp_signals_handler;

@@ -34,8 +34,13 @@
 typedef void (*pp_signals_flush_fn)(void);
 
 /* Install the SIGINT/SIGTERM handlers (idempotent: only the first call acts).
- * Returns the number of signals for which the handler was installed (0..2). */
-int pp_signals_install(pp_signals_flush_fn flush);
+ * busy (NULL: never): whether the interrupted thread is inside one of the
+ * engine's events, which the flush waits for; the handler then does not
+ * wait for the flush (the thread goes on and leaves its event; the flusher
+ * takes the signal's default action when the profile is written).  Called
+ * in the handler: async-signal-safe.  Returns the number of signals for
+ * which the handler was installed (0..2). */
+int pp_signals_install(pp_signals_flush_fn flush, int (*busy)(void));
 
 /* Hold SIGINT/SIGTERM back on the calling thread until release.  For the
  * thread that writes the profile: a signal arriving during the write asks

@@ -8,6 +8,7 @@ profile_libpp_profile_la_SOURCES = \
 	profile/pp_profile_unify.h profile/pp_profile_metrics.h profile/pp_profile_output.h \
 	profile/pp_profile_test.h profile/pp_profile_job.h profile/pp_profile_runfacts.h \
 	profile/pp_profile_depend.h profile/pp_profile_names.h profile/pp_profile_migrate.h \
+	profile/pp_profile_source.h \
 	profile/pp_profile_state.c \
 	profile/pp_profile_regions.c profile/pp_profile_path.c profile/pp_profile_params.c \
 	profile/pp_profile_tree.c profile/pp_profile_location.c profile/pp_profile_extra.c profile/pp_profile_depend.c \

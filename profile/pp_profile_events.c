@@ -269,7 +269,7 @@ static __attribute__((noinline)) void pp_profile_task_create_begin_other(pp_regi
         if (task)
             *task = h;
         if (current)
-            *current = pp_profile_task_current();
+            *current = pp_profile_task_current_loc();
     } else {
         pp_task_handle h = pp_profile_handle_of(loc);
         if (task)
@@ -287,7 +287,7 @@ static __attribute__((noinline)) void pp_profile_scheduling_enter_other(pp_regio
     pp_location *loc = pp_profile_event_loc();
     if (PP_UNLIKELY(loc == NULL)) {
         if (current)
-            *current = pp_profile_task_current();
+            *current = pp_profile_task_current_loc();
     } else {
         if (current)
             *current = loc->current->handle;

@@ -38,6 +38,7 @@
 
 #include "lib/pp_assert.h"
 #include "lib/pp_timer.h"
+#include "lib/pp_tsan.h"
 #include "profile/pp_profile_node.h"
 
 /* ---- the process-wide state (pp_profile_state.c) ----------------------------- */
@@ -231,15 +232,6 @@ static inline pp_location *pp_profile_fast_loc(void)
     return __atomic_load_n(&pp_profile_thread_.fast, __ATOMIC_RELAXED);
 }
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define PP_TSAN_CLANG 1
-#endif
-#endif
-#ifndef PP_TSAN_CLANG
-#define PP_TSAN_CLANG 0
-#endif
-
 /* ---- the events' bracket -------------------------------------------------------
  * Finalize builds the profile only from trees that no thread is writing
  * (doc/engine.md, "Finalize and the events in flight"): every public event
@@ -276,7 +268,7 @@ static inline __attribute__((always_inline)) void pp_profile_event_end(void)
  * from the GOT instead (one load).  A plain store with a compiler barrier
  * is a release store on x86.  ThreadSanitizer builds take the C form: they
  * must see the store. */
-#if defined(__x86_64__) && defined(__PIC__) && !defined(__SANITIZE_THREAD__) && !PP_TSAN_CLANG
+#if defined(__x86_64__) && defined(__PIC__) && !PP_TSAN
 static inline __attribute__((always_inline)) void pp_profile_event_end_reloaded(void)
 {
     uint64_t address;
@@ -491,6 +483,8 @@ static inline pp_task *pp_profile_task_resume_top(pp_location *loc, pp_task *cur
     return t;
 }
 
+/* pp_profile_task_current inside an event (no bracket of its own). */
+pp_task_handle pp_profile_task_current_loc(void);
 /* Finish explicit task t at now: close its regions, merge, recycle. */
 void pp_profile_task_finish(pp_location *loc, pp_task *t, uint64_t now);
 /* Make the task with handle resumed current on loc (the body of

@@ -190,6 +190,14 @@ static void pp_profile_atfork_child(void)
     __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
 }
 
+/* Whether the calling thread is inside an event (for a signal handler:
+ * one TLS load each). */
+static int pp_profile_thread_busy(void)
+{
+    return __atomic_load_n(&pp_profile_thread_.in_event, __ATOMIC_RELAXED) |
+           __atomic_load_n(&pp_profile_thread_.in_source, __ATOMIC_RELAXED);
+}
+
 void pp_profile_init(void)
 {
     if (__atomic_load_n(&pp_profile_g.started, __ATOMIC_ACQUIRE))
@@ -214,7 +222,7 @@ void pp_profile_init(void)
         pp_membarrier_register();
         /* Ctrl-C or kill never reach exit(): write what was measured, then
          * die of the signal as the program would have. */
-        pp_signals_install(pp_profile_finalize);
+        pp_signals_install(pp_profile_finalize, pp_profile_thread_busy);
     }
 }
 
@@ -428,6 +436,7 @@ void pp_profile_lifecycle_reset(void)
     memset(&pp_profile_g, 0, sizeof pp_profile_g);
     pp_profile_g.lock = lock;
     pp_profile_tls_set(NULL);
+    pp_profile_thread_.source_listed = 0; /* the list is gone with the global record */
     pp_profile_update_measuring();
     pthread_mutex_unlock(&pp_profile_init_lock);
 }

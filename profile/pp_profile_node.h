@@ -29,6 +29,7 @@
 
 #include "lib/pp_counters.h"
 #include "profile/pp_profile.h"
+#include "profile/pp_profile_source.h"
 #include "trace/pp_trace.h"
 
 #define PP_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -209,6 +210,8 @@ typedef struct pp_param_site_memo {
 typedef struct pp_chunk pp_chunk;
 
 typedef struct pp_location pp_location;
+/* (pp_thread_words, a thread's fast pointer and in-event words:
+ * pp_profile_source.h) */
 struct pp_location {
     pp_task *current;  /* the task executing now */
     pp_task *implicit; /* the implicit task of the innermost team */
@@ -277,6 +280,8 @@ struct pp_location {
 typedef struct pp_profile_global {
     pthread_mutex_t lock;
     pp_location *first, *last;
+    /* the threads that ran an event source's callback (pp_profile_source.h) */
+    pp_thread_words *source_threads;
     uint32_t n_locations;
     size_t node_size;    /* sizeof(pp_node) + counters */
     uint32_t n_ctr;
@@ -303,33 +308,29 @@ typedef struct pp_profile_global {
 
 extern pp_profile_global pp_profile_g;
 
-/* Nonzero while events are recorded: the one shared variable the event path
- * reads (relaxed; written only by the lifecycle and POMP2_On/Off).  Hidden:
- * no other module reads it, and so every event loads it PC-relative in one
- * instruction, not through the GOT in two. */
-extern int pp_profile_measuring_ __attribute__((visibility("hidden")));
+/* pp_profile_measuring_ (pp_profile_source.h): nonzero while events are
+ * recorded, the one shared variable the event path reads (relaxed; written
+ * only by the lifecycle and POMP2_On/Off).  Hidden: no other module reads
+ * it (an event source linked with its own copy of the engine does, within
+ * its library), and so every event loads it PC-relative in one instruction,
+ * not through the GOT in two. */
 
 extern __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
-
-/* A thread's own words (pp_profile_state.c), which other threads reach
- * through its locations' thread field:
- * - fast: the thread's location when the events' fast paths apply to it
- *   (measuring, no trace, no counters, the TSC as the clock;
- *   pp_profile_tls_set), else NULL: one test in the prologue of an event
- *   decides (pp_profile_fast_loc).  Other threads clear it
- *   (pp_profile_update_measuring).
- * - in_event: 1 while one of the thread's events runs (PP_EVENT_BEGIN and
- *   PP_EVENT_END, pp_profile_internal.h), else 0; finalize waits until it
- *   is 0 before it reads the thread's trees. */
-typedef struct pp_thread_words {
-    pp_location *fast;
-    uint8_t in_event;
-} pp_thread_words;
-extern __thread pp_thread_words pp_profile_thread_ __attribute__((tls_model("initial-exec")));
 
 static inline int pp_profile_measuring(void)
 {
     return __atomic_load_n(&pp_profile_measuring_, __ATOMIC_RELAXED);
+}
+
+/* Nonzero once finalize has begun (set with measuring_ cleared, never
+ * cleared but by the tests' reset): from then on the end reads and closes
+ * every location, so what reads a location outside the recording events
+ * (the handle of the current task, pp_profile_task_current) must not. */
+extern int pp_profile_ended_ __attribute__((visibility("hidden")));
+
+static inline int pp_profile_ended(void)
+{
+    return __atomic_load_n(&pp_profile_ended_, __ATOMIC_RELAXED);
 }
 
 /* ---- operations on one node ----------------------------------------------------- */

@@ -3,7 +3,8 @@
  * thread's trees (doc/engine.md, "Finalize and the events in flight").
  *
  * Each event sets its thread's in-event word with plain stores and no fence
- * (pp_profile_event_begin/end, pp_profile_internal.h).  Here, after the
+ * (pp_profile_event_begin/end, pp_profile_internal.h), and an event
+ * source's callback its in-source word (pp_profile_source.h).  Here, after the
  * measuring flag and every fast pointer were cleared, one membarrier
  * (lib/pp_membarrier.h) makes every thread execute a full barrier: each
  * thread either had set its word before that point, and it is seen set
@@ -39,12 +40,18 @@ static uint32_t pp_profile_quiesce_scan(int mark)
         pp_thread_words *w = l->thread;
         if (!w || w == &pp_profile_thread_ || l->busy_at_end)
             continue;
-        if (__atomic_load_n(&w->in_event, __ATOMIC_ACQUIRE)) {
+        if (__atomic_load_n(&w->in_event, __ATOMIC_ACQUIRE) |
+            __atomic_load_n(&w->in_source, __ATOMIC_ACQUIRE)) {
             busy++;
             if (mark)
                 l->busy_at_end = 1;
         }
     }
+    /* source callbacks of threads that may have no location yet (their
+     * state is the source's; nothing of the engine's to leave out) */
+    for (pp_thread_words *w = pp_profile_g.source_threads; w && !mark; w = w->next_source)
+        if (w != &pp_profile_thread_ && __atomic_load_n(&w->in_source, __ATOMIC_ACQUIRE))
+            busy++;
     pthread_mutex_unlock(&pp_profile_g.lock);
     return busy;
 }

@@ -22,6 +22,7 @@
 
 pp_profile_global pp_profile_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 int pp_profile_measuring_;
+int pp_profile_ended_;
 __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
 __thread pp_thread_words pp_profile_thread_ __attribute__((tls_model("initial-exec")));
 
@@ -36,6 +37,12 @@ static void pp_profile_thread_ends(void *slot)
     for (pp_location *l = pp_profile_g.first; l; l = l->next)
         if (l->thread == slot)
             l->thread = NULL;
+    for (pp_thread_words **w = &pp_profile_g.source_threads; *w; w = &(*w)->next_source)
+        if (*w == slot) {
+            *w = (*w)->next_source;
+            break;
+        }
+    ((pp_thread_words *)slot)->source_listed = 0;
     pthread_mutex_unlock(&pp_profile_g.lock);
 }
 
@@ -63,6 +70,20 @@ static void pp_profile_thread_set_locked(pp_location *loc)
         loc->thread = &pp_profile_thread_;
     __atomic_store_n(&pp_profile_thread_.fast, tied && pp_profile_fast_applies(loc) ? loc : NULL,
                      __ATOMIC_RELAXED);
+}
+
+void pp_profile_source_register(void)
+{
+    pthread_once(&pp_profile_thread_key_once, pp_profile_thread_key_make);
+    pthread_mutex_lock(&pp_profile_g.lock);
+    pp_thread_words *w = &pp_profile_thread_;
+    if (!w->source_listed && pp_profile_thread_key_ok &&
+        pthread_setspecific(pp_profile_thread_key, w) == 0) {
+        w->next_source = pp_profile_g.source_threads;
+        pp_profile_g.source_threads = w;
+        w->source_listed = 1;
+    }
+    pthread_mutex_unlock(&pp_profile_g.lock);
 }
 
 void pp_profile_tls_set(pp_location *loc)
@@ -98,6 +119,7 @@ static void pp_profile_measuring_update(int take_lock)
 {
     int on = pp_profile_g.started && !pp_profile_g.finished && pp_profile_g.config_enable &&
              pp_profile_g.enabled_by_user;
+    __atomic_store_n(&pp_profile_ended_, pp_profile_g.finished, __ATOMIC_SEQ_CST);
     __atomic_store_n(&pp_profile_measuring_, on, __ATOMIC_SEQ_CST);
     if (!on)
         pp_profile_fast_clear_all(take_lock);

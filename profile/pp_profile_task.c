@@ -99,14 +99,24 @@ pp_profile_task_resume(pp_location *loc, pp_task *t, uint64_t now)
 
 /* ---- public events --------------------------------------------------------------- */
 
-pp_task_handle pp_profile_task_current(void)
+pp_task_handle pp_profile_task_current_loc(void)
 {
     pp_location *loc = pp_profile_tls_;
     if (PP_UNLIKELY(loc == NULL)) {
         if (!pp_profile_measuring() || !(loc = pp_profile_location_create()))
             return 0;
+    } else if (PP_UNLIKELY(pp_profile_ended())) {
+        return 0; /* the end closes the location's tasks meanwhile */
     }
     return loc->current->handle;
+}
+
+pp_task_handle pp_profile_task_current(void)
+{
+    pp_profile_event_begin();
+    pp_task_handle h = pp_profile_task_current_loc();
+    pp_profile_event_end();
+    return h;
 }
 
 /* Make t (from the free list or fresh; its handle, construct and state set
@@ -461,13 +471,20 @@ void pp_profile_task_switch_to(pp_task_handle resumed)
 
 void *pp_profile_task_ref(void)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_tls_;
-    return loc && loc->current->is_explicit ? loc->current : NULL;
+    void *ref = loc && !pp_profile_ended() && loc->current->is_explicit ? loc->current : NULL;
+    pp_profile_event_end();
+    return ref;
 }
 
 pp_region_id pp_profile_task_ref_region(const void *ref)
 {
-    return ref ? ((const pp_task *)ref)->region : PP_REGION_INVALID;
+    pp_profile_event_begin();
+    pp_region_id r = ref && !pp_profile_ended() ? ((const pp_task *)ref)->region
+                                                : PP_REGION_INVALID;
+    pp_profile_event_end();
+    return r;
 }
 
 #define PP_MIGRATE_DEPTH 256

@@ -11,6 +11,7 @@
  * compiled in: a broken invariant stops the program. */
 #include <check.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "profile/pp_profile_job.h"
 #include "profile/pp_profile_runfacts.h"
+#include "profile/pp_profile_source.h"
 #include "test/unit/profile/engine_check.h"
 
 typedef struct paused_event {
@@ -102,6 +104,41 @@ START_TEST(test_end_waits_for_event_in_flight)
 }
 END_TEST
 
+/* An event source's callback in flight (pp_profile_source.h): the end waits
+ * for it as for an event, and a callback that begins after the end has
+ * begun is told to write nothing. */
+static void *source_callback(void *arg)
+{
+    paused_event *e = arg;
+    int on = pp_profile_source_begin();
+    pause_inside(e);
+    pp_profile_source_end();
+    return (void *)(intptr_t)on;
+}
+
+START_TEST(test_end_waits_for_source_callback)
+{
+    paused_event e = {.pause_ms = 200};
+    sem_init(&e.inside, 0, 0);
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, source_callback, &e), 0);
+    while (sem_wait(&e.inside) != 0)
+        ;
+    double t0 = seconds();
+    pp_unified *u = pp_profile_hold();
+    double took = seconds() - t0;
+    void *on;
+    pthread_join(th, &on);
+    ck_assert_ptr_nonnull(u);
+    ck_assert_msg(took >= 0.15, "the end took %.3f s: it did not wait for the callback", took);
+    ck_assert_int_eq((int)(intptr_t)on, 1);
+    /* after the end: a callback is told not to write */
+    ck_assert_int_eq(pp_profile_source_begin(), 0);
+    pp_profile_source_end();
+    pp_profile_release(u, 1);
+}
+END_TEST
+
 START_TEST(test_end_gives_up_and_says_so)
 {
     paused_event e = {.region = R("stuck", "user"), .pause_ms = 2500};
@@ -152,6 +189,7 @@ static Suite *profile_quiesce_suite(void)
     TCase *tc = tcase_create("end");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_end_waits_for_event_in_flight);
+    tcase_add_test(tc, test_end_waits_for_source_callback);
     tcase_add_test(tc, test_end_gives_up_and_says_so);
     tcase_add_test(tc, test_assertions_compiled_in);
     tcase_add_test_raise_signal(tc, test_assertion_stops_broken_tree, SIGABRT);
