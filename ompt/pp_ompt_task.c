@@ -14,6 +14,7 @@
 
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
+#include "lib/pp_tsan.h"
 #include "profile/pp_profile_migrate.h"
 
 /* A taskwait with depend clauses: libomp creates a pseudo task for it
@@ -32,12 +33,9 @@
  * name (the task's line). */
 #define PP_OMPT_TASKWAIT_ENTERED 2ull
 
-static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
-                                const ompt_frame_t *encountering_task_frame,
-                                ompt_data_t *new_task_data, int flags, int has_dependences,
-                                const void *codeptr_ra)
+static void pp_ompt_task_create_body(ompt_data_t *new_task_data, int flags,
+                                     int has_dependences, const void *codeptr_ra)
 {
-    (void)encountering_task_data, (void)encountering_task_frame;
     new_task_data->value = 0;
     if (!(flags & (ompt_task_explicit | ompt_task_taskwait)))
         return; /* initial and target tasks: nothing to measure */
@@ -79,6 +77,16 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
     }
 }
 
+static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
+                                const ompt_frame_t *encountering_task_frame,
+                                ompt_data_t *new_task_data, int flags, int has_dependences,
+                                const void *codeptr_ra)
+{
+    (void)encountering_task_data, (void)encountering_task_frame;
+    pp_ompt_task_create_body(new_task_data, flags, has_dependences, codeptr_ra);
+    PP_TSAN_RELEASE(new_task_data); /* the task may begin on another thread (lib/pp_tsan.h) */
+}
+
 void pp_ompt_resume(ompt_data_t *task_data, uint64_t now)
 {
     uint64_t v = task_data->value;
@@ -103,8 +111,9 @@ static pp_region_id pp_ompt_task_region(uint64_t value, pp_ompt_construct **c)
     return *c ? (*c)->main : PP_REGION_INVALID;
 }
 
-static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_status,
-                                  ompt_data_t *next_task_data)
+static void pp_ompt_task_schedule_body(ompt_data_t *prior_task_data,
+                                       ompt_task_status_t prior_status,
+                                       ompt_data_t *next_task_data)
 {
     pp_ompt_thread *t = pp_ompt_self();
     if (!t || prior_status == ompt_task_early_fulfill)
@@ -158,6 +167,19 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
     }
     if (ended_undeferred)
         pp_profile_exit_at(ended_undeferred->inner, now); /* its creation ends with it */
+}
+
+/* A task begins or resumes here after its creation, or its suspension, on
+ * another thread: the hand-over of its data (and of a moving task's engine
+ * state) marked for ThreadSanitizer (lib/pp_tsan.h). */
+static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_status,
+                                  ompt_data_t *next_task_data)
+{
+    if (next_task_data)
+        PP_TSAN_ACQUIRE(next_task_data);
+    pp_ompt_task_schedule_body(prior_task_data, prior_status, next_task_data);
+    if (prior_task_data)
+        PP_TSAN_RELEASE(prior_task_data);
 }
 
 static void pp_ompt_dependences(ompt_data_t *task_data, const ompt_dependence_t *deps,
