@@ -10,6 +10,7 @@ include test/robust/local.mk
 include test/lint/local.mk
 include test/ompt/local.mk
 include test/view/local.mk
+include test/tsan/local.mk
 
 # a copy of the sources without build products, for nested builds
 EXTRA_DIST += test/clean_copy.sh
