@@ -33,7 +33,12 @@ typedef struct pp_config {
     size_t trace_buffer;         /* POMPPROF_TRACE_BUFFER: bytes per thread (k/M/G suffix) */
     const char *filter;          /* POMPPROF_FILTER: a filter file (Score-P syntax) for the
                                   * instrumented functions, NULL = none */
+    unsigned crash_wait;         /* POMPPROF_CRASH_WAIT: seconds a crashing program waits for
+                                  * its profile and trace to be written (default 10; 0: only
+                                  * the trace's raw records, pompprof-salvage converts them) */
 } pp_config;
+
+#define PP_CONFIG_CRASH_WAIT_DEFAULT 10
 
 /* POMPPROF_TRACE_BUFFER: the default, and the least a thread's buffer may
  * hold (smaller values are rejected with the accepted range). */

@@ -198,6 +198,17 @@ static int pp_profile_thread_busy(void)
            __atomic_load_n(&pp_profile_thread_.in_source, __ATOMIC_RELAXED);
 }
 
+/* A crash, on the crashing thread, in the signal handler (async-signal-safe
+ * only): the end must not wait for this thread, which will not leave an
+ * event it crashed in (its location is then left out: its trees may be
+ * torn, pp_profile_quiesce.c); and the trace's records still in memory
+ * reach the disk, whether or not the end gets to write the archive. */
+static void pp_profile_crash_save(void)
+{
+    __atomic_store_n(&pp_profile_crashed_thread, &pp_profile_thread_, __ATOMIC_SEQ_CST);
+    pp_trace_crash_save();
+}
+
 void pp_profile_init(void)
 {
     if (__atomic_load_n(&pp_profile_g.started, __ATOMIC_ACQUIRE))
@@ -223,6 +234,8 @@ void pp_profile_init(void)
         /* Ctrl-C or kill never reach exit(): write what was measured, then
          * die of the signal as the program would have. */
         pp_signals_install(pp_profile_finalize, pp_profile_thread_busy);
+        /* and a crash writes what was measured up to it */
+        pp_signals_install_crash(pp_profile_finalize, pp_profile_crash_save, cfg->crash_wait);
     }
 }
 
@@ -437,6 +450,7 @@ void pp_profile_lifecycle_reset(void)
     pp_profile_g.lock = lock;
     pp_profile_tls_set(NULL);
     pp_profile_thread_.source_listed = 0; /* the list is gone with the global record */
+    __atomic_store_n(&pp_profile_crashed_thread, NULL, __ATOMIC_RELAXED);
     pp_profile_update_measuring();
     pthread_mutex_unlock(&pp_profile_init_lock);
 }

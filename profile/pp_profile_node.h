@@ -333,6 +333,10 @@ static inline int pp_profile_ended(void)
     return __atomic_load_n(&pp_profile_ended_, __ATOMIC_RELAXED);
 }
 
+/* The words of the thread that crashed (a signal handler set them; NULL:
+ * none): the end does not wait for it (pp_profile_quiesce.c). */
+extern pp_thread_words *pp_profile_crashed_thread __attribute__((visibility("hidden")));
+
 /* ---- operations on one node ----------------------------------------------------- */
 
 /* Record one finished visit of n lasting d ticks. */

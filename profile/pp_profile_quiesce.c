@@ -35,6 +35,7 @@
 static uint32_t pp_profile_quiesce_scan(int mark)
 {
     uint32_t busy = 0;
+    pp_thread_words *crashed = __atomic_load_n(&pp_profile_crashed_thread, __ATOMIC_ACQUIRE);
     pthread_mutex_lock(&pp_profile_g.lock);
     for (pp_location *l = pp_profile_g.first; l; l = l->next) {
         pp_thread_words *w = l->thread;
@@ -42,6 +43,10 @@ static uint32_t pp_profile_quiesce_scan(int mark)
             continue;
         if (__atomic_load_n(&w->in_event, __ATOMIC_ACQUIRE) |
             __atomic_load_n(&w->in_source, __ATOMIC_ACQUIRE)) {
+            if (w == crashed) {
+                l->busy_at_end = 1; /* it crashed inside the event: it never leaves */
+                continue;
+            }
             busy++;
             if (mark)
                 l->busy_at_end = 1;
@@ -69,13 +74,10 @@ uint32_t pp_profile_quiesce(uint64_t wait_ns)
     pp_profile_runfacts_note_barrier(pp_membarrier_name(method));
     uint64_t start = pp_profile_quiesce_clock();
     long pause_ns = 20000;
+    uint32_t busy = 0;
     for (int round = 0; pp_profile_quiesce_scan(0) != 0; round++) {
         if (pp_profile_quiesce_clock() - start >= wait_ns) {
-            uint32_t busy = pp_profile_quiesce_scan(1);
-            if (busy) {
-                pp_profile_runfacts_note_busy();
-                return busy;
-            }
+            busy = pp_profile_quiesce_scan(1);
             break;
         }
         /* the thread is most likely waiting for a core: give it ours,
@@ -89,7 +91,9 @@ uint32_t pp_profile_quiesce(uint64_t wait_ns)
         if (pause_ns < 2000000)
             pause_ns *= 2;
     }
-    return 0;
+    /* the threads left out: given up on, or crashed inside an event */
+    pp_profile_runfacts_note_busy();
+    return busy;
 }
 
 uint32_t pp_profile_quiesce_default(void)

@@ -44,9 +44,14 @@ long pp_profile_runfacts_cores(void)
 
 void pp_profile_runfacts_note_end(void)
 {
-    int sig = pp_signals_caught();
+    int sig = pp_signals_caught(), crash = pp_signals_crashed();
     const pp_location *master = pp_profile_g.first;
-    if (sig) {
+    if (crash) {
+        /* the write runs on the signal thread while the crashed thread waits */
+        char name[32];
+        pp_runfacts_signal_name(crash, name, sizeof name);
+        snprintf(pp_runfacts_end, sizeof pp_runfacts_end, "crash: signal %s", name);
+    } else if (sig) {
         char name[32];
         pp_runfacts_signal_name(sig, name, sizeof name);
         snprintf(pp_runfacts_end, sizeof pp_runfacts_end, "signal %s", name);

@@ -23,6 +23,7 @@
 pp_profile_global pp_profile_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 int pp_profile_measuring_;
 int pp_profile_ended_;
+pp_thread_words *pp_profile_crashed_thread;
 __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
 __thread pp_thread_words pp_profile_thread_ __attribute__((tls_model("initial-exec")));
 

@@ -112,3 +112,14 @@ void pp_profile_test_misplace_current(void)
     if (loc)
         loc->current->pos = loc->root;
 }
+
+void pp_profile_test_crashed_here(void)
+{
+    __atomic_store_n(&pp_profile_crashed_thread, &pp_profile_thread_, __ATOMIC_SEQ_CST);
+}
+
+uint32_t pp_profile_test_quiesce(uint64_t wait_ns)
+{
+    pp_profile_set_enabled(false);
+    return pp_profile_quiesce(wait_ns);
+}

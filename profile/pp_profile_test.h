@@ -33,6 +33,11 @@ void pp_profile_test_set_max_parameter_values(uint32_t n);
  * core in the middle of an event). */
 void pp_profile_test_enter_paused(pp_region_id region, uint64_t now, void (*inside)(void *),
                                   void *arg);
+/* The calling thread crashed (as a crash signal's handler notes it). */
+void pp_profile_test_crashed_here(void);
+/* The end's wait for the events in flight, at most wait_ns (after
+ * measurement was switched off): the number of threads given up on. */
+uint32_t pp_profile_test_quiesce(uint64_t wait_ns);
 /* 1 when the engine under test checks its invariants (PP_ASSERT). */
 int pp_profile_test_assertions(void);
 /* Break an invariant: the current task's position leaves its tree, as an

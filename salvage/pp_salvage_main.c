@@ -55,26 +55,17 @@ static uint32_t pp_salvage_record_region(const uint64_t *rec)
     }
 }
 
-/* One raw file: its header checked, its whole records counted (a record
- * cut by the interruption is left out), its latest time and highest region
- * id noted.  Returns the buffer to convert, NULL (with a line) when the
- * file is not usable. */
-static pp_trace_buf *pp_salvage_raw(const char *path, uint64_t *t_last, uint32_t *max_region,
-                                    uint64_t *records)
+/* The whole records of an open raw (or tail) file after its header: their
+ * latest time and highest region id noted, counted, and with keep the
+ * records themselves (*kept, *n_kept words; the caller frees them).
+ * Returns the bytes of whole records (a record cut by the interruption,
+ * or anything not a record, ends them). */
+static uint64_t pp_salvage_records(int fd, uint64_t t0, uint64_t *t_last, uint32_t *max_region,
+                                   uint64_t *records, int keep, uint64_t **kept, size_t *n_kept)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    pp_trace_raw_header h;
-    if (fd < 0 || read(fd, &h, sizeof h) != (ssize_t)sizeof h || h.magic != PP_TRACE_RAW_MAGIC ||
-        h.version != PP_TRACE_RAW_VERSION) {
-        fprintf(stderr, "pompprof-salvage: %s is not a raw trace file of this pompprof; "
-                        "left out\n", path);
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    size_t cap = 1 << 16, have = 0;
-    uint64_t *w = malloc(cap * sizeof *w);
-    uint64_t whole = sizeof h;
+    size_t cap = 1 << 16, have = 0, kcap = 0, kn = 0;
+    uint64_t *w = malloc(cap * sizeof *w), *k = NULL;
+    uint64_t whole = 0;
     ssize_t got;
     while (w && (got = read(fd, (char *)w + have * 8, (cap - have) * 8)) > 0) {
         have += (size_t)got / 8; /* a file is written in whole words */
@@ -92,11 +83,22 @@ static pp_trace_buf *pp_salvage_raw(const char *path, uint64_t *t_last, uint32_t
                 goto done;
             if (have - at < n)
                 break;
-            if (kind != PP_TRACE_METRICS && h.t0 + (w[at] >> 8) > *t_last)
-                *t_last = h.t0 + (w[at] >> 8);
+            if (kind != PP_TRACE_METRICS && t0 + (w[at] >> 8) > *t_last)
+                *t_last = t0 + (w[at] >> 8);
             uint32_t r = pp_salvage_record_region(w + at);
             if (r != UINT32_MAX && (*max_region == UINT32_MAX || r > *max_region))
                 *max_region = r;
+            if (keep) {
+                if (kn + n > kcap) {
+                    kcap = kcap ? 2 * kcap + n : cap;
+                    uint64_t *nk = realloc(k, kcap * sizeof *k);
+                    if (!nk)
+                        pp_salvage_die("out of memory");
+                    k = nk;
+                }
+                memcpy(k + kn, w + at, n * 8);
+                kn += n;
+            }
             at += n;
             whole += (uint64_t)n * 8;
             (*records)++;
@@ -106,6 +108,44 @@ static pp_trace_buf *pp_salvage_raw(const char *path, uint64_t *t_last, uint32_t
     }
 done:
     free(w);
+    if (keep) {
+        *kept = k;
+        *n_kept = kn;
+    }
+    return whole;
+}
+
+/* A file's header, checked against this pompprof's raw format; -1 (with a
+ * line) when it is not one. */
+static int pp_salvage_header(int fd, const char *path, pp_trace_raw_header *h)
+{
+    if (fd < 0 || read(fd, h, sizeof *h) != (ssize_t)sizeof *h || h->magic != PP_TRACE_RAW_MAGIC ||
+        h->version != PP_TRACE_RAW_VERSION) {
+        fprintf(stderr, "pompprof-salvage: %s is not a raw trace file of this pompprof; "
+                        "left out\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* One raw file: its header checked, its whole records counted (a record
+ * cut by the interruption is left out), its latest time and highest region
+ * id noted; and the tail a crash saved beside it (pp_trace_crash.c), whose
+ * records follow the file's, as the records still in memory follow them at
+ * a run's end.  Returns the buffer to convert, NULL (with a line) when the
+ * file is not usable; *tail_records: the records the tail added. */
+static pp_trace_buf *pp_salvage_raw(const char *path, uint64_t *t_last, uint32_t *max_region,
+                                    uint64_t *records, uint64_t *tail_records)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    pp_trace_raw_header h;
+    if (pp_salvage_header(fd, path, &h) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    uint64_t whole = sizeof h + pp_salvage_records(fd, h.t0, t_last, max_region, records, 0,
+                                                   NULL, NULL);
     close(fd);
     pp_trace_buf *b = calloc(1, sizeof *b);
     if (!b)
@@ -115,7 +155,71 @@ done:
     b->initial_task = h.initial_task;
     b->t0 = h.t0;
     b->file_bytes = whole;
+    char tail[PATH_MAX];
+    pp_trace_tail_path(h.location, tail, sizeof tail);
+    pp_trace_raw_header th;
+    int tfd = tail[0] ? open(tail, O_RDONLY | O_CLOEXEC) : -1;
+    if (tfd >= 0 && pp_salvage_header(tfd, tail, &th) == 0 && th.location == h.location) {
+        uint64_t *kept = NULL;
+        size_t n = 0;
+        uint64_t before = *records;
+        pp_salvage_records(tfd, th.t0, t_last, max_region, records, 1, &kept, &n);
+        *tail_records += *records - before;
+        if (n) {
+            b->start = kept;
+            b->pos = b->end = b->limit = kept + n;
+        } else {
+            free(kept);
+        }
+    }
+    if (tfd >= 0)
+        close(tfd);
     return b;
+}
+
+typedef struct pp_salvage_end {
+    uint32_t location;
+    uint64_t last;  /* ticks of its last record */
+    int saved;      /* a crash saved its buffer: nothing of it is missing */
+} pp_salvage_end;
+
+/* One line: what was salvaged, and what is missing -- nothing when a crash
+ * handler saved every thread's buffer, else each thread's records after
+ * its last write to disk (at most its trace buffer), said as how long
+ * before the trace's last record each such thread's trace stops. */
+static void pp_salvage_say_missing(const pp_salvage_end *ends, uint32_t n, uint64_t t_last,
+                                   uint64_t records, uint64_t tail_records,
+                                   const pp_salvage_defs *d)
+{
+    char line[2048];
+    size_t k = (size_t)snprintf(line, sizeof line, "pompprof-salvage: %u thread%s, %llu records",
+                                n, n == 1 ? "" : "s", (unsigned long long)records);
+    if (tail_records)
+        k += (size_t)snprintf(line + k, sizeof line - k,
+                              " (%llu of them saved from the buffers by the crash handler)",
+                              (unsigned long long)tail_records);
+    uint32_t unsaved = 0;
+    for (uint32_t i = 0; i < n; i++)
+        unsaved += !ends[i].saved;
+    if (!unsaved) {
+        snprintf(line + k, sizeof line - k, "; nothing recorded before the end is missing");
+    } else {
+        k += (size_t)snprintf(line + k, sizeof line - k,
+                              "; missing: what %s recorded after %s last write to disk (at most "
+                              "a trace buffer, POMPPROF_TRACE_BUFFER, each):",
+                              unsaved == n ? "each thread" : "these threads",
+                              unsaved == n ? "its" : "their");
+        for (uint32_t i = 0, said = 0; i < n && k < sizeof line - 96; i++) {
+            if (ends[i].saved)
+                continue;
+            k += (size_t)snprintf(line + k, sizeof line - k, "%s thread %u stops %.3f s",
+                                  said++ ? "," : "", ends[i].location,
+                                  (double)(t_last - ends[i].last) / d->ticks_per_second);
+        }
+        if (k < sizeof line - 40)
+            snprintf(line + k, sizeof line - k, " before the trace's last record");
+    }
+    fprintf(stderr, "%s\n", line);
 }
 
 static int pp_salvage_process_alive(long pid, const pp_salvage_defs *d)
@@ -171,16 +275,27 @@ int main(int argc, char **argv)
         pp_salvage_die("%s: %s", raw_dir, strerror(errno));
     uint64_t t_last = d.t0;
     uint32_t max_region = UINT32_MAX;
-    uint64_t records = 0;
+    uint64_t records = 0, tail_records = 0;
+    /* each thread's last record, and whether a crash saved its buffer */
+    pp_salvage_end *ends = NULL;
+    uint32_t n_ends = 0;
     struct dirent *e;
     while ((e = readdir(dh))) {
         size_t n = strlen(e->d_name);
         if (n < 5 || strcmp(e->d_name + n - 4, ".raw") || e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
         snprintf(path, sizeof path, "%s/%s", raw_dir, e->d_name);
-        pp_trace_buf *b = pp_salvage_raw(path, &t_last, &max_region, &records);
+        uint64_t t_thread = d.t0, tails_before = tail_records;
+        pp_trace_buf *b = pp_salvage_raw(path, &t_thread, &max_region, &records, &tail_records);
         if (!b)
             continue;
+        if (t_thread > t_last)
+            t_last = t_thread;
+        pp_salvage_end *grown = realloc(ends, (n_ends + 1) * sizeof *ends);
+        if (!grown)
+            pp_salvage_die("out of memory");
+        ends = grown;
+        ends[n_ends++] = (pp_salvage_end){b->location, t_thread, tail_records > tails_before};
         pp_trace_buf **at = &g->first;
         while (*at && (*at)->location < b->location)
             at = &(*at)->next;
@@ -209,6 +324,8 @@ int main(int argc, char **argv)
                                              .end_line = -1};
         }
     free(unnamed);
+    pp_salvage_say_missing(ends, n_ends, t_last, records, tail_records, &d);
+    free(ends);
     for (uint32_t i = 0; i < d.n_metrics; i++)
         if (!d.metrics[i]) {
             char m[32];

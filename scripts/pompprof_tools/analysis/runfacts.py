@@ -68,6 +68,9 @@ def interrupted(f: dict) -> str | None:
         return None
     if end.startswith("signal "):
         return "INTERRUPTED by %s: the profile holds what was measured until then" % end[7:]
+    if end.startswith("crash: signal "):
+        return ("CRASHED (%s): the profile holds what was measured until the crash"
+                % end[len("crash: signal "):])
     if end.startswith("exit"):
         return ("EXITED EARLY (%s): the regions still open were closed at the exit" % end)
     return "ended: %s" % end

@@ -166,6 +166,49 @@ START_TEST(test_end_gives_up_and_says_so)
 }
 END_TEST
 
+/* A thread that crashed inside an event never leaves it: the end does not
+ * wait for it (however long it may wait for others), leaves its trees out
+ * and names it.  The helper stays inside until the test lets it go. */
+typedef struct crashed_event {
+    sem_t inside, release;
+} crashed_event;
+
+static void crash_inside(void *arg)
+{
+    crashed_event *e = arg;
+    pp_profile_test_crashed_here();
+    sem_post(&e->inside);
+    while (sem_wait(&e->release) != 0)
+        ;
+}
+
+static void *crashing_helper(void *arg)
+{
+    pp_profile_test_enter_paused(R("crashes", "user"), 100, crash_inside, arg);
+    return NULL;
+}
+
+START_TEST(test_end_does_not_wait_for_crashed_thread)
+{
+    crashed_event e;
+    sem_init(&e.inside, 0, 0);
+    sem_init(&e.release, 0, 0);
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, crashing_helper, &e), 0);
+    while (sem_wait(&e.inside) != 0)
+        ;
+    /* an hour's bound: only the crashed thread is inside, and it is not waited for (a
+     * wait would hang the test until its timeout) */
+    ck_assert_uint_eq(pp_profile_test_quiesce(3600ull * 1000000000ull), 0);
+    char *busy = run_fact("busy_threads");
+    ck_assert_ptr_nonnull(busy);
+    ck_assert_str_eq(busy, "1");
+    free(busy);
+    sem_post(&e.release);
+    pthread_join(th, NULL);
+}
+END_TEST
+
 START_TEST(test_assertions_compiled_in)
 {
     ck_assert_int_eq(pp_profile_test_assertions(), 1);
@@ -191,6 +234,7 @@ static Suite *profile_quiesce_suite(void)
     tcase_add_test(tc, test_end_waits_for_event_in_flight);
     tcase_add_test(tc, test_end_waits_for_source_callback);
     tcase_add_test(tc, test_end_gives_up_and_says_so);
+    tcase_add_test(tc, test_end_does_not_wait_for_crashed_thread);
     tcase_add_test(tc, test_assertions_compiled_in);
     tcase_add_test_raise_signal(tc, test_assertion_stops_broken_tree, SIGABRT);
     tcase_set_timeout(tc, 60);
