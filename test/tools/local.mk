@@ -19,7 +19,8 @@ TESTS += \
 	test/tools/test_tools_scale.py \
 	test/tools/test_parameters_tools.py \
 	test/tools/test_wrapper_depend.py \
-	test/tools/test_wrapper_adjacent.py
+	test/tools/test_wrapper_adjacent.py \
+	test/tools/test_wrapper_noopenmp.py
 EXTRA_DIST += \
 	test/tools/test_cubex_reader.py \
 	test/tools/test_cubex_writer.py \
@@ -34,6 +35,7 @@ EXTRA_DIST += \
 	test/tools/test_entry_points.py \
 	test/tools/test_wrapper_depend.py \
 	test/tools/test_wrapper_adjacent.py \
+	test/tools/test_wrapper_noopenmp.py \
 	test/tools/test_sanity_rule.py \
 	test/tools/test_counters_tools.py \
 	test/tools/test_readability.py \
