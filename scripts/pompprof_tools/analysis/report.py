@@ -766,7 +766,7 @@ def render_lines(d, thread_names):
     h_ranks = h.get("rank_ids", [])
     cols = _Columns(h)
     extra = [c for c in cols.extra()]
-    yield ("pompprof-report: %s" % h["file"])
+    yield ("pompprof-report: %s" % tf.shown_path(h["file"], tf.WIDTH - 17))
     yield (tf.heading("Header"))
     for warning in ("interrupted", "incomplete", "oversubscribed"):
         if h.get(warning):

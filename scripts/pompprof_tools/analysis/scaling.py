@@ -209,7 +209,8 @@ def render_text(s):
     out = ["pompprof-scaling: %d profiles" % len(s.rows)]
     size = "ranks x threads" if s.hybrid else "threads"
     for r in s.rows:
-        out.append("  %5s %s: %s" % (r["label"], size, r["file"]))
+        head = "  %5s %s: " % (r["label"], size)
+        out.append(head + tf.shown_path(r["file"], tf.WIDTH - len(head)))
     out.extend(runfacts.wrapped(s.warnings))
     cats = s.categories()
     out.append(tf.heading("Whole program (seconds summed over threads)"))
