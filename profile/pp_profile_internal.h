@@ -247,10 +247,14 @@ static inline pp_location *pp_profile_fast_loc(void)
  * the compiler from moving the event's loads above the store, and end's
  * release order keeps its writes before it (a plain store on x86 too).
  * Finalize makes that enough with one membarrier after switching
- * measurement off.  Brackets do not nest: an event calls the engine's
- * bodies (the _loc, _general and _other functions), never another public
- * event.  A new entry point of the engine does the same, and so needs no
- * other care for the end. */
+ * measurement off.  The fast paths (the _fast bodies) and the general
+ * bodies they tail-call (the _general and _other functions) end the event
+ * themselves, so the fast paths keep their tail calls and need no frame; a
+ * caller's end after them only repeats the store.  Brackets do not nest:
+ * an event calls the engine's bodies, never another public event.  A new
+ * entry point of the engine does the same, and so needs no other care for
+ * the end; an event source's own per-thread state has a bracket of its own
+ * (pp_profile_source.h). */
 static inline __attribute__((always_inline)) void pp_profile_event_begin(void)
 {
     __atomic_store_n(&pp_profile_thread_.in_event, 1, __ATOMIC_RELAXED);
