@@ -19,6 +19,7 @@
 
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
+#include "profile/pp_profile_source.h"
 
 /* The end of a thread's implicit task, when its function returns: it waits
  * in libgomp's barrier.  gcc leaves out the barrier of a worksharing
@@ -65,8 +66,11 @@ static void pp_gomp_final_begin(pp_gomp_team *team, pp_gomp_level *lv, pp_gomp_f
 static void pp_gomp_team_begin(pp_gomp_thread *t, pp_gomp_team *team)
 {
     uint64_t now = pp_timer_now();
-    if (t->last.ended)
+    /* t->last, which the end reads on every thread, inside the engine's
+     * source bracket (pp_profile_source.h) */
+    if (pp_profile_source_begin() && t->last.ended)
         pp_gomp_close_last_team(t, now);
+    pp_profile_source_end();
     pp_gomp_level *lv = &t->level[++t->depth];
     lv->team = team;
     lv->ws = team->ws;
@@ -102,9 +106,12 @@ static void pp_gomp_team_finish(pp_gomp_thread *t, pp_gomp_team *team)
         team->primary_ran = true;
         return;
     }
-    t->last.ended = team->ended;
-    t->last.generation = team->generation;
-    t->last.final = f;
+    if (pp_profile_source_begin()) {
+        t->last.ended = team->ended;
+        t->last.generation = team->generation;
+        t->last.final = f;
+    }
+    pp_profile_source_end();
 }
 
 static void pp_gomp_team_run(void *arg)

@@ -8,6 +8,9 @@ lib_libpp_util_la_SOURCES = \
 	lib/pp_counters.c lib/pp_counters.h \
 	lib/pp_nearest.c lib/pp_nearest.h \
 	lib/pp_dlload.c lib/pp_dlload.h
+# Assertions of debug builds, and the heavy side of the events' bracket at the end.
+lib_libpp_util_la_SOURCES += lib/pp_assert.c lib/pp_assert.h lib/pp_membarrier.c lib/pp_membarrier.h \
+	lib/pp_tsan.h
 # Signals: write the profile on SIGINT/SIGTERM.
 lib_libpp_util_la_SOURCES += lib/pp_signals.c lib/pp_signals.h
 # DWARF: code addresses to function names, files and lines, at start and end.

@@ -116,7 +116,7 @@ static const char *const pp_config_known[] = {
     "POMPPROF_MAX_PARAMETER_VALUES", "POMPPROF_TRACE", "POMPPROF_TRACE_BUFFER",
     "POMPPROF_LIBDIR", "POMPPROF_INCDIR", "POMPPROF_REPLAY", "POMPPROF_FILTER",
     "POMPPROF_FUNCTIONS", "POMPPROF_COSTS", "POMPPROF_MERGE_CALLS", "POMPPROF_WRAPPER_COUNTS",
-    "POMPPROF_GCC_PLUGIN", "POMPPROF_TEST_CLOCK_SKEW",
+    "POMPPROF_GCC_PLUGIN", "POMPPROF_TEST_CLOCK_SKEW", "POMPPROF_CRASH_WAIT",
 };
 #define PP_CONFIG_KNOWN (sizeof pp_config_known / sizeof pp_config_known[0])
 
@@ -225,6 +225,7 @@ int pp_config_from_env(pp_config *cfg)
     cfg->timer = PP_TIMER_AUTO;
     cfg->max_parameter_values = PP_CONFIG_PARAMETER_VALUES_DEFAULT;
     cfg->trace_buffer = PP_CONFIG_TRACE_BUFFER_DEFAULT;
+    cfg->crash_wait = PP_CONFIG_CRASH_WAIT_DEFAULT;
     int bad = 0;
     const char *v;
 
@@ -286,6 +287,13 @@ int pp_config_from_env(pp_config *cfg)
                                  "a size per thread from 16k to 1024G, e.g. 8M");
         else
             cfg->trace_buffer = x;
+    }
+    if ((v = getenv("POMPPROF_CRASH_WAIT")) && *v) {
+        unsigned long x;
+        if (pp_config_parse_range("POMPPROF_CRASH_WAIT", v, 0, 3600, &x) == 0)
+            cfg->crash_wait = (unsigned)x;
+        else
+            bad++;
     }
     if ((v = getenv("POMPPROF_FILTER")) && *v)
         cfg->filter = v;

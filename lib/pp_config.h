@@ -38,7 +38,12 @@ typedef struct pp_config {
      * skew_drift_ppm parts per million */
     int skew_rank;
     double skew_offset, skew_drift_ppm;
+    unsigned crash_wait;         /* POMPPROF_CRASH_WAIT: seconds a crashing program waits for
+                                  * its profile and trace to be written (default 10; 0: only
+                                  * the trace's raw records, pompprof-salvage converts them) */
 } pp_config;
+
+#define PP_CONFIG_CRASH_WAIT_DEFAULT 10
 
 /* POMPPROF_TRACE_BUFFER: the default, and the least a thread's buffer may
  * hold (smaller values are rejected with the accepted range). */

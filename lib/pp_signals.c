@@ -10,8 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The flush function; written once before any handler is installed. */
+/* The flush function and the test whether the interrupted thread is
+ * inside an event; written once before any handler is installed. */
 static pp_signals_flush_fn pp_signals_flush;
+static int (*pp_signals_busy)(void);
 static atomic_flag pp_signals_installed = ATOMIC_FLAG_INIT;
 /* Set by the first handler invocation: only one flush per process, even when
  * a second signal arrives on another thread while the first one flushes. */
@@ -19,6 +21,19 @@ static atomic_flag pp_signals_flushing = ATOMIC_FLAG_INIT;
 
 static const int pp_signals_handled[] = { SIGINT, SIGTERM };
 #define PP_SIGNALS_COUNT (sizeof pp_signals_handled / sizeof pp_signals_handled[0])
+
+/* The crash signals (pp_signals_install_crash): what the program had
+ * installed for each before us, to pass the signal on to. */
+static const int pp_signals_crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+#define PP_SIGNALS_CRASHES (sizeof pp_signals_crashes / sizeof pp_signals_crashes[0])
+static struct sigaction pp_signals_before[NSIG];
+static void (*pp_signals_crash_save)(void);
+static int pp_signals_crash_wait_ms;
+static atomic_flag pp_signals_crash_installed = ATOMIC_FLAG_INIT;
+/* set by the first crash: later ones (another thread's, or a fault while
+ * the first is handled) only pass the signal on */
+static atomic_flag pp_signals_crashing = ATOMIC_FLAG_INIT;
+static atomic_int pp_signals_crash_sig;
 
 /* The flusher thread.  Writing a profile allocates memory; a signal can land
  * on a thread that is inside malloc (libgomp allocates every task), and a
@@ -42,6 +57,11 @@ static atomic_int pp_signals_caught_sig;
 int pp_signals_caught(void)
 {
     return atomic_load(&pp_signals_caught_sig);
+}
+
+int pp_signals_crashed(void)
+{
+    return atomic_load(&pp_signals_crash_sig);
 }
 
 static void pp_signals_die_of(int sig)
@@ -73,6 +93,11 @@ static void *pp_signals_flusher(void *unused)
     return NULL;
 }
 
+/* The flusher thread, once: for SIGINT/SIGTERM or for the crash signals,
+ * whichever is installed first. */
+static pthread_once_t pp_signals_flusher_once = PTHREAD_ONCE_INIT;
+static void pp_signals_start_flusher(void);
+
 static void pp_signals_forget_flusher(void)
 {
     atomic_store(&pp_signals_flusher_pid, 0);
@@ -98,17 +123,17 @@ static void pp_signals_start_flusher(void)
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
-/* Run the flush on the flusher thread and wait for it.  Returns 1 when the
- * profile is written, 0 when the handler gave up waiting (the flusher then
- * takes the default action itself).  A profile write takes milliseconds; two
- * seconds without one means the flusher waits for something this thread
- * holds. */
-static int pp_signals_flush_elsewhere(int sig)
+/* Run the flush on the flusher thread and wait for it, at most wait_ms.
+ * Returns 1 when the profile is written, 0 when the handler gave up waiting
+ * (the flusher then takes the default action itself).  A profile write takes
+ * milliseconds; two seconds without one means the flusher waits for
+ * something this thread holds. */
+static int pp_signals_flush_elsewhere(int sig, int wait_ms)
 {
     atomic_store(&pp_signals_signo, sig);
     sem_post(&pp_signals_go);
     struct timespec ms = {0, 1000000};
-    for (int i = 0; i < 2000; i++) {
+    for (int i = 0; i < wait_ms; i++) {
         if (atomic_load(&pp_signals_state) == PP_SIG_FLUSHED)
             return 1;
         nanosleep(&ms, NULL);
@@ -129,7 +154,10 @@ static void pp_signals_handler(int sig)
     }
     atomic_store(&pp_signals_caught_sig, sig);
     if (atomic_load(&pp_signals_flusher_pid) == (int)getpid()) {
-        if (!pp_signals_flush_elsewhere(sig)) {
+        /* inside one of the engine's events, this thread must go on: the
+         * write waits for the event's end (pp_profile_quiesce.c) */
+        int busy = pp_signals_busy && pp_signals_busy();
+        if (!pp_signals_flush_elsewhere(sig, busy ? 0 : 2000)) {
             errno = saved_errno;
             return; /* let this thread run on; the flusher ends the process */
         }
@@ -145,11 +173,105 @@ static void pp_signals_handler(int sig)
     errno = saved_errno;
 }
 
-int pp_signals_install(pp_signals_flush_fn flush)
+/* ---- crashes ---------------------------------------------------------------
+ *
+ * On SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT the crashing thread may
+ * hold any lock (the allocator's, the trace's), and its own state may be
+ * torn.  So the handler first runs the save hook, which writes what is
+ * in memory with write(2) only (the trace's buffers), then hands the write
+ * of the profile and trace to the flusher thread, as for SIGTERM, and waits
+ * for it at most POMPPROF_CRASH_WAIT seconds.  Then the signal goes on as
+ * if we had not been there: to the handler the program had installed
+ * before ours, or to the default action -- for a fault by returning, so
+ * that the faulting instruction runs again and the kernel kills the
+ * process with the same signal and the same core dump; for a signal that
+ * was sent (kill, raise, abort) by raising it again. */
+
+/* Pass sig on as the program would have seen it without us. */
+static void pp_signals_pass_on(int sig, siginfo_t *info, void *context)
+{
+    struct sigaction *before = &pp_signals_before[sig];
+    /* from now on the program's own disposition, without us */
+    sigaction(sig, before, NULL);
+    if ((before->sa_flags & SA_SIGINFO) && before->sa_sigaction) {
+        before->sa_sigaction(sig, info, context);
+        return;
+    }
+    if (!(before->sa_flags & SA_SIGINFO) && before->sa_handler != SIG_DFL &&
+        before->sa_handler != SIG_IGN) {
+        before->sa_handler(sig);
+        return;
+    }
+    /* the default action: a fault recurs when the handler returns; a
+     * signal that was sent (si_code <= 0) or abort's is raised again,
+     * pending until the handler returns */
+    if (!info || info->si_code <= 0 || sig == SIGABRT)
+        raise(sig);
+}
+
+static void pp_signals_crash_handler(int sig, siginfo_t *info, void *context)
+{
+    int saved_errno = errno;
+    if (!atomic_flag_test_and_set(&pp_signals_crashing)) {
+        atomic_store(&pp_signals_crash_sig, sig);
+        if (pp_signals_crash_save)
+            pp_signals_crash_save();
+        int here = atomic_load(&pp_signals_flusher_pid) == (int)getpid();
+        if (here && pp_signals_crash_wait_ms > 0) {
+            if (!atomic_flag_test_and_set(&pp_signals_flushing)) {
+                atomic_store(&pp_signals_caught_sig, sig);
+                pp_signals_flush_elsewhere(sig, pp_signals_crash_wait_ms);
+            } else {
+                /* a write for SIGINT/SIGTERM runs already: wait for it */
+                struct timespec ms = {0, 1000000};
+                for (int i = 0; i < pp_signals_crash_wait_ms &&
+                                atomic_load(&pp_signals_state) != PP_SIG_FLUSHED;
+                     i++)
+                    nanosleep(&ms, NULL);
+            }
+        }
+    }
+    pp_signals_pass_on(sig, info, context);
+    errno = saved_errno;
+}
+
+int pp_signals_install_crash(pp_signals_flush_fn flush, void (*save)(void), unsigned wait_s)
+{
+    if (atomic_flag_test_and_set(&pp_signals_crash_installed))
+        return 0;
+    if (!pp_signals_flush)
+        pp_signals_flush = flush;
+    pp_signals_crash_save = save;
+    pp_signals_crash_wait_ms = (int)(wait_s > 3600 ? 3600000 : wait_s * 1000);
+    struct sigaction act;
+    act.sa_sigaction = pp_signals_crash_handler;
+    sigemptyset(&act.sa_mask);
+    /* on the program's alternate stack if the thread has one (a stack
+     * overflow can be handled only there) */
+    act.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    int installed = 0;
+    for (size_t i = 0; i < PP_SIGNALS_CRASHES; i++) {
+        int sig = pp_signals_crashes[i];
+        if (sigaction(sig, NULL, &pp_signals_before[sig]) != 0)
+            continue;
+        /* an ignored crash signal stays ignored: we would change it */
+        if (!(pp_signals_before[sig].sa_flags & SA_SIGINFO) &&
+            pp_signals_before[sig].sa_handler == SIG_IGN)
+            continue;
+        if (sigaction(sig, &act, NULL) == 0)
+            installed++;
+    }
+    if (installed)
+        pthread_once(&pp_signals_flusher_once, pp_signals_start_flusher);
+    return installed;
+}
+
+int pp_signals_install(pp_signals_flush_fn flush, int (*busy)(void))
 {
     if (atomic_flag_test_and_set(&pp_signals_installed))
         return 0;
     pp_signals_flush = flush;
+    pp_signals_busy = busy;
 
     struct sigaction act;
     act.sa_handler = pp_signals_handler;
@@ -177,7 +299,7 @@ int pp_signals_install(pp_signals_flush_fn flush)
             installed++;
     }
     if (installed)
-        pp_signals_start_flusher();
+        pthread_once(&pp_signals_flusher_once, pp_signals_start_flusher);
     return installed;
 }
 

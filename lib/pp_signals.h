@@ -1,4 +1,5 @@
-/* pp_signals: write the profile when the program is stopped by SIGINT/SIGTERM.
+/* pp_signals: write the profile when the program is stopped by SIGINT/SIGTERM
+ * or crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: below).
  *
  * A program stopped with Ctrl-C or `kill` never reaches exit(), so neither
  * POMP2_Finalize nor the atexit handler runs.  pp_signals_install() adds a
@@ -12,8 +13,10 @@
  *    has its own handler, or the signal is ignored, as for background jobs)
  *    is left alone;
  *  - a handler the program installs later simply replaces ours;
- *  - SIGSEGV, SIGABRT and other crash signals are never touched: their core
- *    dumps and debugger behaviour stay the program's.
+ *  - the crash signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) go on
+ *    after the write exactly as without us (pp_signals_install_crash): to
+ *    the program's handler, or to the default action with the same
+ *    signal, core dump included.
  *
  * flush() does not run inside the handler: the signal may have interrupted a
  * thread inside malloc (libgomp allocates every task), and a flush there would
@@ -34,8 +37,13 @@
 typedef void (*pp_signals_flush_fn)(void);
 
 /* Install the SIGINT/SIGTERM handlers (idempotent: only the first call acts).
- * Returns the number of signals for which the handler was installed (0..2). */
-int pp_signals_install(pp_signals_flush_fn flush);
+ * busy (NULL: never): whether the interrupted thread is inside one of the
+ * engine's events, which the flush waits for; the handler then does not
+ * wait for the flush (the thread goes on and leaves its event; the flusher
+ * takes the signal's default action when the profile is written).  Called
+ * in the handler: async-signal-safe.  Returns the number of signals for
+ * which the handler was installed (0..2). */
+int pp_signals_install(pp_signals_flush_fn flush, int (*busy)(void));
 
 /* Hold SIGINT/SIGTERM back on the calling thread until release.  For the
  * thread that writes the profile: a signal arriving during the write asks
@@ -48,5 +56,19 @@ void pp_signals_release(const sigset_t *saved);
 
 /* The signal whose handler is writing (or wrote) the profile; 0 for none. */
 int pp_signals_caught(void);
+
+/* The crash signals (idempotent).  On a crash the handler runs save() on
+ * the crashing thread (async-signal-safe: it writes what is in memory with
+ * write(2), whatever locks that thread holds), then has the flusher thread
+ * run flush() (the first installer's flush function serves both) and waits
+ * for it at most wait_s seconds (0: not at all), then passes the signal on:
+ * to the handler the program had installed before, else to the default
+ * action, as a fault that recurs when the handler returns or, for a signal
+ * that was sent and for abort(), raised again.  A crash signal the program
+ * ignores is left alone.  Returns the number of signals handled (0..5). */
+int pp_signals_install_crash(pp_signals_flush_fn flush, void (*save)(void), unsigned wait_s);
+
+/* The crash signal being handled (or that was); 0 for none. */
+int pp_signals_crashed(void);
 
 #endif

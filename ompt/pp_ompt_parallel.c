@@ -12,7 +12,9 @@
 
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
+#include "lib/pp_tsan.h"
 #include "profile/pp_profile_names.h"
+#include "profile/pp_profile_source.h"
 
 /* The mark a league's parallel data carries (see pp_ompt_parallel_begin). */
 static pp_ompt_parallel pp_ompt_league_mark;
@@ -101,6 +103,7 @@ static void pp_ompt_parallel_begin(ompt_data_t *encountering_task_data,
     p->forking_task = pp_profile_task_current();
     p->fork_context = pp_profile_fork(c->main, (int)requested_parallelism);
     parallel_data->ptr = p;
+    PP_TSAN_RELEASE(parallel_data); /* the team's threads read p (lib/pp_tsan.h) */
 }
 
 static void pp_ompt_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
@@ -164,11 +167,14 @@ void pp_ompt_close_ended_teams(void)
     }
 }
 
-static void pp_ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-                                  ompt_data_t *task_data, unsigned int actual_parallelism,
-                                  unsigned int index, int flags)
+/* The thread's stack of implicit tasks, which the end reads on every thread
+ * (pp_ompt_close_ended_teams): written inside the engine's source bracket
+ * (pp_profile_source.h), so the end waits for a callback in flight and
+ * later ones write nothing. */
+static void pp_ompt_implicit_task_body(ompt_scope_endpoint_t endpoint,
+                                       ompt_data_t *parallel_data, ompt_data_t *task_data,
+                                       unsigned int index, int flags)
 {
-    (void)actual_parallelism;
     pp_ompt_thread *t = pp_ompt_self();
     if (!t)
         return;
@@ -197,6 +203,7 @@ static void pp_ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *p
         return; /* an implicit task inside a team of a league */
     pp_ompt_settle(t);
     if (endpoint == ompt_scope_begin) {
+        PP_TSAN_ACQUIRE(parallel_data);
         pp_ompt_parallel *p = parallel_data ? parallel_data->ptr : NULL;
         pp_callsite *c = p ? p->construct : NULL;
         if (c)
@@ -226,6 +233,16 @@ static void pp_ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *p
     if (it->primary)
         pp_ompt_team_publish_end(it, now);
     pp_profile_parallel_end_at(it->construct->main, pp_ompt_team_end(it, now));
+}
+
+static void pp_ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                                  ompt_data_t *task_data, unsigned int actual_parallelism,
+                                  unsigned int index, int flags)
+{
+    (void)actual_parallelism;
+    if (pp_profile_source_begin())
+        pp_ompt_implicit_task_body(endpoint, parallel_data, task_data, index, flags);
+    pp_profile_source_end();
 }
 
 /* ---- worksharing and masked ------------------------------------------------------- */

@@ -21,6 +21,7 @@
 
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
+#include "lib/pp_tsan.h"
 #include "profile/pp_profile_migrate.h"
 
 /* A taskwait with depend clauses: libomp creates a pseudo task for it
@@ -297,12 +298,44 @@ static void pp_ompt_cancel(ompt_data_t *task_data, int flags, const void *codept
     (void)task_data, (void)flags, (void)codeptr_ra;
 }
 
+#if PP_TSAN
+/* A task's data word is written where it is created and read where it
+ * begins, or resumes after a suspension, possibly on another thread, through
+ * the runtime's synchronisation: the hand-over marked for ThreadSanitizer
+ * (lib/pp_tsan.h).  Other builds register the callbacks themselves. */
+static void pp_ompt_task_create_marked(ompt_data_t *encountering_task_data,
+                                       const ompt_frame_t *encountering_task_frame,
+                                       ompt_data_t *new_task_data, int flags,
+                                       int has_dependences, const void *codeptr_ra)
+{
+    pp_ompt_task_create(encountering_task_data, encountering_task_frame, new_task_data, flags,
+                        has_dependences, codeptr_ra);
+    PP_TSAN_RELEASE(new_task_data);
+}
+
+static void pp_ompt_task_schedule_marked(ompt_data_t *prior_task_data,
+                                         ompt_task_status_t prior_status,
+                                         ompt_data_t *next_task_data)
+{
+    if (next_task_data)
+        PP_TSAN_ACQUIRE(next_task_data);
+    pp_ompt_task_schedule(prior_task_data, prior_status, next_task_data);
+    if (prior_task_data)
+        PP_TSAN_RELEASE(prior_task_data);
+}
+#define PP_OMPT_TASK_CREATE pp_ompt_task_create_marked
+#define PP_OMPT_TASK_SCHEDULE pp_ompt_task_schedule_marked
+#else
+#define PP_OMPT_TASK_CREATE pp_ompt_task_create
+#define PP_OMPT_TASK_SCHEDULE pp_ompt_task_schedule
+#endif
+
 void pp_ompt_task_register(ompt_set_callback_t set, const char **missing, int *n_missing)
 {
 #define PP_WANT(name, fn) \
     pp_ompt_want(set, ompt_callback_##name, (ompt_callback_t)(fn), #name, missing, n_missing)
-    PP_WANT(task_create, pp_ompt_task_create);
-    PP_WANT(task_schedule, pp_ompt_task_schedule);
+    PP_WANT(task_create, PP_OMPT_TASK_CREATE);
+    PP_WANT(task_schedule, PP_OMPT_TASK_SCHEDULE);
     PP_WANT(dependences, pp_ompt_dependences);
     PP_WANT(cancel, pp_ompt_cancel);
 #undef PP_WANT

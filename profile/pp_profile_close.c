@@ -24,10 +24,13 @@ void pp_profile_close_location(pp_location *loc, uint64_t now)
     loc->current = loc->implicit = &loc->initial;
     while (loc->active_top)
         pp_profile_task_finish(loc, loc->active_top, now);
+    PP_ASSERT(loc->active_top == NULL && loc->current == &loc->initial);
     /* finished instances may leave their values in their kept trees */
     pp_profile_instance_flush(loc);
     /* the serial part: the master's program root is open since init */
     pp_task *in = &loc->initial;
+    /* the serial part's open regions: one path up to the program root */
+    PP_ASSERT(pp_profile_task_path_ok(in, loc->root));
     for (pp_node *n = in->pos; n; n = n->parent) {
         if (n == loc->root) {
             if (n->flags & PP_NODE_OPEN) {

@@ -26,11 +26,11 @@ static int pp_depend_metric_index(void)
     return m;
 }
 
-static void pp_depend_record(unsigned kind, pp_task_handle task, const pp_depend *items,
-                             uint32_t n)
+/* Inside an event: the records and the count on loc. */
+static void pp_depend_record(pp_location *loc, unsigned kind, pp_task_handle task,
+                             const pp_depend *items, uint32_t n)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_UNLIKELY(loc == NULL) || n == 0 || items == NULL)
+    if (n == 0 || items == NULL)
         return;
     if (PP_UNLIKELY(loc->trace != NULL))
         for (uint32_t i = 0; i < n; i++) {
@@ -42,19 +42,25 @@ static void pp_depend_record(unsigned kind, pp_task_handle task, const pp_depend
         }
     int m = pp_depend_metric_index();
     if (m >= 0)
-        pp_profile_extra_add(m, n);
+        pp_profile_extra_add_loc(loc, m, n);
 }
 
 void pp_profile_task_depend(pp_task_handle task, const pp_depend *items, uint32_t n)
 {
-    pp_depend_record(PP_TRACE_DEPEND, task, items, n);
+    pp_profile_event_begin();
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_depend_record(loc, PP_TRACE_DEPEND, task, items, n);
+    pp_profile_event_end();
 }
 
 void pp_profile_taskwait_depend(const pp_depend *items, uint32_t n)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
-        pp_depend_record(PP_TRACE_TASKWAIT_DEPEND, loc->current->handle, items, n);
+        pp_depend_record(loc, PP_TRACE_TASKWAIT_DEPEND, loc->current->handle, items, n);
+    pp_profile_event_end();
 }
 
 _Static_assert(PP_DEPEND_UNKNOWN == PP_DEPEND_UNKNOWN_KIND, "the trace's unknown kind");

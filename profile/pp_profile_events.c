@@ -80,17 +80,22 @@ static inline __attribute__((always_inline)) void pp_profile_exit_body(pp_locati
 /* The fast paths of enter and exit, for a location that neither traces nor
  * counts (loc->plain; the callers check): the common case of the node next
  * to the one entered last and no folded region.  Anything else goes to the bodies above, before
- * anything changed.  No calls but tail calls: no stack frame. */
+ * anything changed.  No calls but tail calls: no stack frame.  So the fast
+ * paths end the event themselves, and so do the general bodies they
+ * tail-call (the _general and _other functions of this file and
+ * pp_profile_task.c): the caller's end after them only repeats the store. */
 static __attribute__((noinline)) void pp_profile_enter_general(pp_location *loc,
                                                                pp_region_id region, uint64_t now)
 {
     pp_profile_enter_body(loc, region, now);
+    pp_profile_event_end();
 }
 
 static __attribute__((noinline)) void pp_profile_exit_general(pp_location *loc,
                                                               pp_region_id region, uint64_t now)
 {
     pp_profile_exit_body(loc, region, now);
+    pp_profile_event_end();
 }
 
 static inline __attribute__((always_inline)) void
@@ -105,6 +110,7 @@ pp_profile_enter_fast(pp_location *loc, pp_region_id region, uint64_t now)
     loc->last = now;
     c->start = now - t->susp;
     t->pos = c;
+    pp_profile_event_end();
 }
 
 static inline __attribute__((always_inline)) void
@@ -118,6 +124,7 @@ pp_profile_exit_fast(pp_location *loc, pp_task *t, pp_region_id region, uint64_t
     loc->last = now;
     pp_profile_node_visit(n, now - t->susp - n->start);
     t->pos = n->parent;
+    pp_profile_event_end();
 }
 
 /* Either body, for a location of either kind (the _at forms and the
@@ -148,6 +155,7 @@ pp_profile_exit_any(pp_location *loc, pp_region_id region, uint64_t now)
  * instead of the flag, the location and the rearm check. */
 void pp_profile_enter_at(pp_region_id region, uint64_t now)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_LIKELY(loc != NULL)) {
         pp_profile_enter_fast(loc, region, now);
@@ -155,10 +163,12 @@ void pp_profile_enter_at(pp_region_id region, uint64_t now)
     }
     if ((loc = pp_profile_event_loc()) != NULL)
         pp_profile_enter_any(loc, region, now);
+    pp_profile_event_end();
 }
 
 void pp_profile_exit_at(pp_region_id region, uint64_t now)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_LIKELY(loc != NULL)) {
         pp_profile_exit_fast(loc, loc->current, region, now);
@@ -166,6 +176,7 @@ void pp_profile_exit_at(pp_region_id region, uint64_t now)
     }
     if ((loc = pp_profile_event_loc()) != NULL)
         pp_profile_exit_any(loc, region, now);
+    pp_profile_event_end();
 }
 
 /* The public events begin with pp_profile_fast_loc (pp_profile_internal.h):
@@ -178,6 +189,7 @@ static __attribute__((noinline)) void pp_profile_enter_other(pp_region_id region
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_enter_body(loc, region, pp_timer_now());
+    pp_profile_event_end();
 }
 
 static __attribute__((noinline)) void pp_profile_exit_other(pp_region_id region)
@@ -185,26 +197,31 @@ static __attribute__((noinline)) void pp_profile_exit_other(pp_region_id region)
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_exit_body(loc, region, pp_timer_now());
+    pp_profile_event_end();
 }
 
 void pp_profile_enter(pp_region_id region)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL)) {
-        if (pp_profile_measuring())
-            pp_profile_enter_other(region);
-    } else
+    if (PP_LIKELY(loc != NULL))
         pp_profile_enter_fast(loc, region, pp_timer_tsc());
+    else if (pp_profile_measuring())
+        pp_profile_enter_other(region);
+    else
+        pp_profile_event_end();
 }
 
 void pp_profile_exit(pp_region_id region)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL)) {
-        if (pp_profile_measuring())
-            pp_profile_exit_other(region);
-    } else
+    if (PP_LIKELY(loc != NULL))
         pp_profile_exit_fast(loc, loc->current, region, pp_timer_tsc());
+    else if (pp_profile_measuring())
+        pp_profile_exit_other(region);
+    else
+        pp_profile_event_end();
 }
 
 /* ---- events a trace needs beside the profile's (one clock read each) -------- */
@@ -238,12 +255,14 @@ static inline void pp_profile_enter_release_loc(pp_location *loc, pp_region_id r
 
 void pp_profile_task_created(pp_task_handle task)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_LIKELY(loc != NULL))
-        return; /* no trace on this location */
-    loc = pp_profile_event_loc();
-    if (loc && loc->trace)
-        pp_trace_put(loc->trace, pp_timer_now(), PP_TRACE_TASK_CREATE, task);
+    if (PP_UNLIKELY(loc == NULL)) { /* (a location of the fast kind has no trace) */
+        loc = pp_profile_event_loc();
+        if (loc && loc->trace)
+            pp_trace_put(loc->trace, pp_timer_now(), PP_TRACE_TASK_CREATE, task);
+    }
+    pp_profile_event_end();
 }
 
 /* The adapters' starts of a scheduling point in their general form (see
@@ -259,16 +278,16 @@ static __attribute__((noinline)) void pp_profile_task_create_begin_other(pp_regi
         if (task)
             *task = h;
         if (current)
-            *current = pp_profile_task_current();
-        pp_profile_task_create_enter(region, h);
-        return;
+            *current = pp_profile_task_current_loc();
+    } else {
+        pp_task_handle h = pp_profile_handle_of(loc);
+        if (task)
+            *task = h;
+        if (current)
+            *current = loc->current->handle;
+        pp_profile_task_create_enter_loc(loc, region, h, pp_timer_now());
     }
-    pp_task_handle h = pp_profile_handle_of(loc);
-    if (task)
-        *task = h;
-    if (current)
-        *current = loc->current->handle;
-    pp_profile_task_create_enter_loc(loc, region, h, pp_timer_now());
+    pp_profile_event_end();
 }
 
 static __attribute__((noinline)) void pp_profile_scheduling_enter_other(pp_region_id region,
@@ -277,12 +296,13 @@ static __attribute__((noinline)) void pp_profile_scheduling_enter_other(pp_regio
     pp_location *loc = pp_profile_event_loc();
     if (PP_UNLIKELY(loc == NULL)) {
         if (current)
-            *current = pp_profile_task_current();
-        return;
+            *current = pp_profile_task_current_loc();
+    } else {
+        if (current)
+            *current = loc->current->handle;
+        pp_profile_enter_body(loc, region, pp_timer_now());
     }
-    if (current)
-        *current = loc->current->handle;
-    pp_profile_enter_body(loc, region, pp_timer_now());
+    pp_profile_event_end();
 }
 
 static __attribute__((noinline)) void pp_profile_task_create_general(pp_location *loc,
@@ -291,6 +311,7 @@ static __attribute__((noinline)) void pp_profile_task_create_general(pp_location
                                                                      uint64_t now)
 {
     pp_profile_task_create_enter_loc(loc, region, task, now);
+    pp_profile_event_end();
 }
 
 /* The start of a creation on a location of the fast kind:
@@ -309,11 +330,13 @@ pp_profile_task_create_fast_enter(pp_location *loc, pp_region_id region, pp_task
     loc->last = now;
     c->start = now - t->susp;
     t->pos = c;
+    pp_profile_event_end();
     return c;
 }
 
 void pp_profile_task_create_enter_at(pp_region_id region, pp_task_handle task, uint64_t now)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_LIKELY(loc != NULL)) {
         pp_profile_task_create_fast_enter(loc, region, task, now);
@@ -321,6 +344,7 @@ void pp_profile_task_create_enter_at(pp_region_id region, pp_task_handle task, u
     }
     if ((loc = pp_profile_event_loc()) != NULL)
         pp_profile_task_create_enter_loc(loc, region, task, now);
+    pp_profile_event_end();
 }
 
 /* The general forms of the events below, out of the fast paths' way (a
@@ -331,10 +355,12 @@ static __attribute__((noinline)) void pp_profile_task_create_enter_other(pp_regi
     pp_location *loc = pp_profile_event_loc();
     if (loc != NULL)
         pp_profile_task_create_enter_loc(loc, region, task, pp_timer_now());
+    pp_profile_event_end();
 }
 
 void pp_profile_task_create_enter(pp_region_id region, pp_task_handle task)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL)) {
         pp_profile_task_create_enter_other(region, task);
@@ -351,6 +377,7 @@ static __attribute__((noinline)) void pp_profile_task_create_point_general(pp_lo
 {
     pp_profile_task_create_enter_loc(loc, region, task, now);
     pp_profile_exit_body(loc, region, now);
+    pp_profile_event_end();
 }
 
 static __attribute__((noinline)) void pp_profile_task_create_point_other(pp_region_id region,
@@ -359,10 +386,12 @@ static __attribute__((noinline)) void pp_profile_task_create_point_other(pp_regi
     pp_location *loc = pp_profile_event_loc();
     if (loc != NULL)
         pp_profile_task_create_point_general(loc, region, task, pp_timer_now());
+    pp_profile_event_end();
 }
 
 void pp_profile_task_create_point(pp_region_id region, pp_task_handle task)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL)) {
         pp_profile_task_create_point_other(region, task);
@@ -379,6 +408,7 @@ void pp_profile_task_create_point(pp_region_id region, pp_task_handle task)
     }
     loc->last = now;
     pp_profile_node_visit(c, 0);
+    pp_profile_event_end();
 }
 
 /* The body of task_create_begin on a location of the fast kind, at now. */
@@ -401,21 +431,23 @@ pp_profile_task_create_fast(pp_location *loc, pp_region_id region, pp_task_handl
     loc->last = now;
     c->start = now - t->susp;
     t->pos = c;
+    pp_profile_event_end();
 }
 
 void pp_profile_task_create_begin(pp_region_id region, pp_task_handle *task,
                                   pp_task_handle *current)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL)) {
+    if (PP_UNLIKELY(loc == NULL))
         pp_profile_task_create_begin_other(region, task, current);
-        return;
-    }
-    pp_profile_task_create_fast(loc, region, task, current, pp_timer_tsc());
+    else
+        pp_profile_task_create_fast(loc, region, task, current, pp_timer_tsc());
 }
 
 void pp_profile_scheduling_enter(pp_region_id region, pp_task_handle *current)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL)) {
         pp_profile_scheduling_enter_other(region, current);
@@ -428,30 +460,47 @@ void pp_profile_scheduling_enter(pp_region_id region, pp_task_handle *current)
 
 void pp_profile_exit_acquire(pp_region_id region, const void *lock)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_exit_acquire_loc(loc, region, lock, pp_timer_now());
+    pp_profile_event_end();
 }
 
 void pp_profile_exit_acquire_at(pp_region_id region, const void *lock, uint64_t now)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_exit_acquire_loc(loc, region, lock, now);
+    pp_profile_event_end();
 }
 
 void pp_profile_enter_release(pp_region_id region, const void *lock)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_enter_release_loc(loc, region, lock, pp_timer_now());
+    pp_profile_event_end();
 }
 
 void pp_profile_enter_release_at(pp_region_id region, const void *lock, uint64_t now)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_enter_release_loc(loc, region, lock, now);
+    pp_profile_event_end();
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_switch_exit_body(pp_location *loc, pp_task_handle resumed, pp_region_id region,
+                            uint64_t now)
+{
+    if (loc->current->handle != resumed)
+        pp_profile_task_switch_loc(loc, resumed, now);
+    pp_profile_exit_body(loc, region, now);
 }
 
 static __attribute__((noinline)) void pp_profile_switch_exit_general(pp_location *loc,
@@ -459,9 +508,8 @@ static __attribute__((noinline)) void pp_profile_switch_exit_general(pp_location
                                                                      pp_region_id region,
                                                                      uint64_t now)
 {
-    if (loc->current->handle != resumed)
-        pp_profile_task_switch_loc(loc, resumed, now);
-    pp_profile_exit_body(loc, region, now);
+    pp_profile_switch_exit_body(loc, resumed, region, now);
+    pp_profile_event_end();
 }
 
 static inline __attribute__((always_inline)) void
@@ -482,9 +530,9 @@ static __attribute__((noinline)) void pp_profile_switch_exit_other(pp_task_handl
                                                                    pp_region_id region)
 {
     pp_location *loc = pp_profile_event_loc();
-    if (PP_UNLIKELY(loc == NULL))
-        return;
-    pp_profile_switch_exit_general(loc, resumed, region, pp_timer_now());
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_switch_exit_body(loc, resumed, region, pp_timer_now());
+    pp_profile_event_end();
 }
 
 /* The body of both argument orders below, inlined into each (one copy of the
@@ -492,12 +540,14 @@ static __attribute__((noinline)) void pp_profile_switch_exit_other(pp_task_handl
 static inline __attribute__((always_inline)) void
 pp_profile_switch_exit_inline(pp_task_handle resumed, pp_region_id region)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL)) {
-        if (pp_profile_measuring())
-            pp_profile_switch_exit_other(resumed, region);
-    } else
+    if (PP_LIKELY(loc != NULL))
         pp_profile_switch_exit_loc(loc, resumed, region, pp_timer_tsc());
+    else if (pp_profile_measuring())
+        pp_profile_switch_exit_other(resumed, region);
+    else
+        pp_profile_event_end();
 }
 
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
@@ -538,15 +588,20 @@ static __attribute__((noinline)) void pp_profile_task_create_run_other(pp_region
     if (loc != NULL)
         pp_profile_task_create_run_general(loc, region, task, created, task_region,
                                            pp_timer_now());
+    else
+        pp_profile_event_end();
 }
 
 void pp_profile_task_create_run(pp_region_id region, pp_task_handle task, uint64_t created,
                                 pp_region_id task_region)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL)) {
         if (pp_profile_measuring())
             pp_profile_task_create_run_other(region, task, created, task_region);
+        else
+            pp_profile_event_end();
         return;
     }
     uint64_t now = pp_timer_tsc();
@@ -579,14 +634,19 @@ static __attribute__((noinline)) void pp_profile_scheduling_visit_other(pp_regio
     pp_location *loc = pp_profile_event_loc();
     if (loc != NULL)
         pp_profile_scheduling_visit_general(loc, region, entered, resumed, pp_timer_now());
+    else
+        pp_profile_event_end();
 }
 
 void pp_profile_scheduling_visit(pp_region_id region, uint64_t entered, pp_task_handle resumed)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL)) {
         if (pp_profile_measuring())
             pp_profile_scheduling_visit_other(region, entered, resumed);
+        else
+            pp_profile_event_end();
         return;
     }
     uint64_t now = pp_timer_tsc();
@@ -599,6 +659,7 @@ void pp_profile_scheduling_visit(pp_region_id region, uint64_t entered, pp_task_
     }
     loc->last = now;
     pp_profile_node_visit(n, now > entered ? now - entered : 0);
+    pp_profile_event_end();
 }
 
 /* The end of a task and what comes with it at the same time, in one event
@@ -609,11 +670,12 @@ static __attribute__((noinline)) void
 pp_profile_task_end_resume_general(pp_location *loc, pp_region_id task_region,
                                    pp_task_handle resumed, pp_region_id created_in, uint64_t now)
 {
-    pp_profile_task_end_general(loc, task_region, now);
+    pp_profile_task_end_within(loc, task_region, now);
     if (loc->current->handle != resumed)
         pp_profile_task_switch_loc(loc, resumed, now);
     if (created_in != PP_REGION_INVALID)
         pp_profile_exit_body(loc, created_in, now);
+    pp_profile_event_end();
 }
 
 static __attribute__((noinline)) void pp_profile_task_end_resume_other(pp_region_id task_region,
@@ -624,6 +686,8 @@ static __attribute__((noinline)) void pp_profile_task_end_resume_other(pp_region
     if (PP_LIKELY(loc != NULL))
         pp_profile_task_end_resume_general(loc, task_region, resumed, created_in,
                                            pp_timer_now());
+    else
+        pp_profile_event_end();
 }
 
 /* The fast path checks everything before it changes anything: the end is
@@ -635,10 +699,13 @@ static __attribute__((noinline)) void pp_profile_task_end_resume_other(pp_region
 void pp_profile_task_end_resume(pp_region_id task_region, pp_task_handle resumed,
                                 pp_region_id created_in)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_UNLIKELY(loc == NULL)) {
         if (pp_profile_measuring())
             pp_profile_task_end_resume_other(task_region, resumed, created_in);
+        else
+            pp_profile_event_end();
         return;
     }
     uint64_t now = pp_timer_tsc();
@@ -676,6 +743,7 @@ void pp_profile_task_end_resume(pp_region_id task_region, pp_task_handle resumed
         pp_profile_node_visit(n, now - p->susp - n->start);
         p->pos = n->parent;
     }
+    pp_profile_event_end_reloaded();
     return;
 general:
     pp_profile_task_end_resume_general(loc, task_region, resumed, created_in, now);
@@ -683,25 +751,28 @@ general:
 
 void pp_profile_switch_exit_at(pp_task_handle resumed, pp_region_id region, uint64_t now)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_LIKELY(loc != NULL)) {
+    if (PP_LIKELY(loc != NULL))
         pp_profile_switch_exit_loc(loc, resumed, region, now);
-        return;
-    }
-    if ((loc = pp_profile_event_loc()) != NULL)
+    else if ((loc = pp_profile_event_loc()) != NULL)
         pp_profile_switch_exit_general(loc, resumed, region, now);
+    else
+        pp_profile_event_end();
 }
 
 /* ---- parallel regions ------------------------------------------------------------ */
 
-int64_t pp_profile_fork_at(pp_region_id region, int num_threads, uint64_t now)
+/* The fork's body; now: NULL when the caller has no time to give (the
+ * profile needs none at a fork, only a trace does: then it is read). */
+static int64_t pp_profile_fork_loc(int num_threads, const uint64_t *now)
 {
-    (void)region;
     pp_location *loc = pp_profile_event_loc();
     if (PP_UNLIKELY(loc == NULL))
         return 0;
     if (PP_UNLIKELY(loc->trace != NULL))
-        pp_trace_put(loc->trace, now, PP_TRACE_FORK, (uint64_t)(num_threads > 0 ? num_threads : 0));
+        pp_trace_put(loc->trace, now ? *now : pp_timer_now(), PP_TRACE_FORK,
+                     (uint64_t)(num_threads > 0 ? num_threads : 0));
     /* The context is the interned path of the forking position: immutable
      * and global, so it outlives a forking task instance's recycled nodes. */
     pp_path *p = pp_profile_node_path(loc, loc->current->pos);
@@ -710,11 +781,22 @@ int64_t pp_profile_fork_at(pp_region_id region, int num_threads, uint64_t now)
     return (int64_t)(intptr_t)p;
 }
 
+int64_t pp_profile_fork_at(pp_region_id region, int num_threads, uint64_t now)
+{
+    (void)region;
+    pp_profile_event_begin();
+    int64_t context = pp_profile_fork_loc(num_threads, &now);
+    pp_profile_event_end();
+    return context;
+}
+
 int64_t pp_profile_fork(pp_region_id region, int num_threads)
 {
-    /* the profile needs no time at a fork; a trace does */
-    pp_location *loc = pp_profile_tls_;
-    return pp_profile_fork_at(region, num_threads, loc && loc->trace ? pp_timer_now() : 0);
+    (void)region;
+    pp_profile_event_begin();
+    int64_t context = pp_profile_fork_loc(num_threads, NULL);
+    pp_profile_event_end();
+    return context;
 }
 
 /* The node a worker's team tree hangs below: one per distinct fork path. */
@@ -735,7 +817,7 @@ static pp_node *pp_profile_worker_root(pp_location *loc, pp_path *p)
     return w;
 }
 
-void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uint64_t now)
+static void pp_profile_parallel_begin_loc(pp_region_id region, int64_t fork_context, uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_UNLIKELY(loc == NULL))
@@ -777,13 +859,22 @@ void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uin
         pp_profile_counters_enter(loc, it, par);
 }
 
-void pp_profile_parallel_begin(pp_region_id region, int64_t fork_context)
+void pp_profile_parallel_begin_at(pp_region_id region, int64_t fork_context, uint64_t now)
 {
-    if (pp_profile_measuring())
-        pp_profile_parallel_begin_at(region, fork_context, pp_timer_now());
+    pp_profile_event_begin();
+    pp_profile_parallel_begin_loc(region, fork_context, now);
+    pp_profile_event_end();
 }
 
-void pp_profile_parallel_end_at(pp_region_id region, uint64_t now)
+void pp_profile_parallel_begin(pp_region_id region, int64_t fork_context)
+{
+    pp_profile_event_begin();
+    if (pp_profile_measuring())
+        pp_profile_parallel_begin_loc(region, fork_context, pp_timer_now());
+    pp_profile_event_end();
+}
+
+static void pp_profile_parallel_end_loc(pp_region_id region, uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_UNLIKELY(loc == NULL))
@@ -820,26 +911,47 @@ void pp_profile_parallel_end_at(pp_region_id region, uint64_t now)
     pp_profile_implicit_free(loc, it);
 }
 
+void pp_profile_parallel_end_at(pp_region_id region, uint64_t now)
+{
+    pp_profile_event_begin();
+    pp_profile_parallel_end_loc(region, now);
+    pp_profile_event_end();
+}
+
 void pp_profile_parallel_end(pp_region_id region)
 {
+    pp_profile_event_begin();
     if (pp_profile_measuring())
-        pp_profile_parallel_end_at(region, pp_timer_now());
+        pp_profile_parallel_end_loc(region, pp_timer_now());
+    pp_profile_event_end();
+}
+
+static void pp_profile_join_loc(pp_task_handle forking_task, uint64_t now)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_UNLIKELY(loc == NULL))
+        return;
+    if (PP_UNLIKELY(loc->trace != NULL))
+        pp_trace_put(loc->trace, now, PP_TRACE_JOIN, 0);
+    if (loc->current->handle != forking_task)
+        pp_profile_task_switch_loc(loc, forking_task, now);
 }
 
 void pp_profile_join_at(pp_region_id region, pp_task_handle forking_task, uint64_t now)
 {
     (void)region;
-    pp_location *loc = pp_profile_event_loc();
-    if (loc && PP_UNLIKELY(loc->trace != NULL))
-        pp_trace_put(loc->trace, now, PP_TRACE_JOIN, 0);
-    if (loc && loc->current->handle != forking_task)
-        pp_profile_task_switch_to_at(forking_task, now);
+    pp_profile_event_begin();
+    pp_profile_join_loc(forking_task, now);
+    pp_profile_event_end();
 }
 
 void pp_profile_join(pp_region_id region, pp_task_handle forking_task)
 {
+    (void)region;
+    pp_profile_event_begin();
     if (pp_profile_measuring())
-        pp_profile_join_at(region, forking_task, pp_timer_now());
+        pp_profile_join_loc(forking_task, pp_timer_now());
+    pp_profile_event_end();
 }
 
 /* ---- adjacent events in one call (the wrapper's merged calls) -------------------- */
@@ -852,19 +964,21 @@ static __attribute__((noinline)) void
 pp_profile_exit_resume_create_general(pp_location *loc, pp_region_id ended, pp_task_handle resumed,
                                       pp_region_id region, pp_task_handle *task, uint64_t now)
 {
-    pp_profile_switch_exit_general(loc, resumed, ended, now);
+    pp_profile_switch_exit_body(loc, resumed, ended, now);
     pp_task_handle h = pp_profile_handle_of(loc);
     if (task)
         *task = h;
     pp_profile_task_create_enter_loc(loc, region, h, now);
+    pp_profile_event_end();
 }
 
 static __attribute__((noinline)) void
 pp_profile_exit_resume_enter_general(pp_location *loc, pp_region_id ended, pp_task_handle resumed,
                                      pp_region_id region, uint64_t now)
 {
-    pp_profile_switch_exit_general(loc, resumed, ended, now);
+    pp_profile_switch_exit_body(loc, resumed, ended, now);
     pp_profile_enter_body(loc, region, now);
+    pp_profile_event_end();
 }
 
 static __attribute__((noinline)) void pp_profile_exit_resume_create_other(pp_region_id ended,
@@ -887,6 +1001,8 @@ static __attribute__((noinline)) void pp_profile_exit_resume_enter_other(pp_regi
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_exit_resume_enter_general(loc, ended, resumed, region, pp_timer_now());
+    else
+        pp_profile_event_end();
 }
 
 /* The first half on the fast path: the switch back to resumed (when other
@@ -926,14 +1042,11 @@ static inline pp_node *pp_profile_child_after(pp_node *n, uint64_t key)
     return pp_profile_child_near(n->parent, key);
 }
 
-void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed,
+/* The bodies of the merged calls on a location of the fast kind. */
+static inline __attribute__((always_inline)) void
+pp_profile_exit_resume_create_fast(pp_location *loc, pp_region_id ended, pp_task_handle resumed,
                                    pp_region_id region, pp_task_handle *task)
 {
-    pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL)) {
-        pp_profile_exit_resume_create_other(ended, resumed, region, task);
-        return;
-    }
     uint64_t now = pp_timer_tsc();
     pp_task *t;
     pp_node *n = pp_profile_exit_resume_fast(loc, ended, resumed, now, &t);
@@ -950,16 +1063,13 @@ void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed,
     }
     c->start = now - t->susp;
     t->pos = c;
+    pp_profile_event_end_reloaded();
 }
 
-void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp_region_id region)
+static inline __attribute__((always_inline)) void
+pp_profile_exit_resume_enter_fast(pp_location *loc, pp_region_id ended, pp_task_handle resumed,
+                                  pp_region_id region)
 {
-    pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL)) {
-        if (pp_profile_measuring())
-            pp_profile_exit_resume_enter_other(ended, resumed, region);
-        return;
-    }
     uint64_t now = pp_timer_tsc();
     pp_task *t;
     pp_node *n = pp_profile_exit_resume_fast(loc, ended, resumed, now, &t);
@@ -974,4 +1084,28 @@ void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp
     }
     c->start = now - t->susp;
     t->pos = c;
+    pp_profile_event_end_reloaded();
+}
+
+void pp_profile_exit_resume_create(pp_region_id ended, pp_task_handle resumed,
+                                   pp_region_id region, pp_task_handle *task)
+{
+    pp_profile_event_begin();
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL))
+        pp_profile_exit_resume_create_other(ended, resumed, region, task);
+    else
+        pp_profile_exit_resume_create_fast(loc, ended, resumed, region, task);
+}
+
+void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp_region_id region)
+{
+    pp_profile_event_begin();
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_exit_resume_enter_fast(loc, ended, resumed, region);
+    else if (pp_profile_measuring())
+        pp_profile_exit_resume_enter_other(ended, resumed, region);
+    else
+        pp_profile_event_end();
 }

@@ -85,15 +85,23 @@ int pp_profile_extra_index(const char *uniq_name)
     return -1;
 }
 
-void pp_profile_extra_add(int metric, uint64_t value)
+void pp_profile_extra_add_loc(pp_location *loc, int metric, uint64_t value)
 {
-    pp_location *loc = pp_profile_event_loc();
-    if (PP_UNLIKELY(loc == NULL) || (uint32_t)metric >= PP_PROFILE_EXTRA_MAX || !value)
+    if ((uint32_t)metric >= PP_PROFILE_EXTRA_MAX || !value)
         return;
     pp_node *n = loc->current->pos;
     if (PP_UNLIKELY(!n->extra) && !(n->extra = pp_profile_extra_values(loc)))
         return;
     n->extra[metric] += value;
+}
+
+void pp_profile_extra_add(int metric, uint64_t value)
+{
+    pp_profile_event_begin();
+    pp_location *loc = pp_profile_event_loc();
+    if (PP_LIKELY(loc != NULL))
+        pp_profile_extra_add_loc(loc, metric, value);
+    pp_profile_event_end();
 }
 
 void pp_profile_extra_move(pp_location *loc, pp_node *src, pp_node *dst)

@@ -24,6 +24,7 @@
  *   system              the system tree of the CUBE file
  *   runfacts            the run's facts: host, cores, settings, how it ended
  *                       (pp_profile_runfacts.h)
+ *   quiesce             the wait at the end for the events in flight
  *   metrics             the metrics in the file: types, values, links
  *                       (pp_profile_metrics.h)
  *   output              the CUBE4 file (pp_profile_output.h)
@@ -37,7 +38,9 @@
 #ifndef PP_PROFILE_INTERNAL_H
 #define PP_PROFILE_INTERNAL_H
 
+#include "lib/pp_assert.h"
 #include "lib/pp_timer.h"
+#include "lib/pp_tsan.h"
 #include "profile/pp_profile_node.h"
 
 /* ---- the process-wide state (pp_profile_state.c) ----------------------------- */
@@ -209,6 +212,11 @@ static inline pp_location *pp_profile_loc(void)
 /* Make loc (NULL: none) the calling thread's location, and its fast
  * pointer too when the fast paths apply (pp_profile_state.c). */
 void pp_profile_tls_set(pp_location *loc);
+/* Append the new location loc to the global list and make it the calling
+ * thread's (pp_profile_tls_set), all under the global lock, unless
+ * measurement is off by then (-1: loc is not listed, finalize may be
+ * reading the list). */
+int pp_profile_location_publish(pp_location *loc);
 /* Set the calling thread's fast pointer to its location loc again if the
  * fast paths apply (after measurement was switched off and on). */
 void pp_profile_fast_rearm(pp_location *loc);
@@ -223,8 +231,62 @@ void pp_profile_fast_rearm(pp_location *loc);
  * (pp_profile_state.c), so the fast path reads no flag. */
 static inline pp_location *pp_profile_fast_loc(void)
 {
-    return __atomic_load_n(&pp_profile_fast_tls_, __ATOMIC_RELAXED);
+    return __atomic_load_n(&pp_profile_thread_.fast, __ATOMIC_RELAXED);
 }
+
+/* ---- the events' bracket -------------------------------------------------------
+ * Finalize builds the profile only from trees that no thread is writing
+ * (doc/engine.md, "Finalize and the events in flight"): every public event
+ * of the engine -- whatever reads the fast pointer or the measuring flag and
+ * may then write a location's trees, trace buffer or memos -- runs between
+ *
+ *     pp_profile_event_begin();   first, before anything is read
+ *     ...                         the event
+ *     pp_profile_event_end();     last, after the last write, on every way out
+ *
+ * on the calling thread.  Each is one plain store to the thread's in-event
+ * word (pp_profile_thread_), with no fence: begin's signal fence only keeps
+ * the compiler from moving the event's loads above the store, and end's
+ * release order keeps its writes before it (a plain store on x86 too).
+ * Finalize makes that enough with one membarrier after switching
+ * measurement off.  The fast paths (the _fast bodies) and the general
+ * bodies they tail-call (the _general and _other functions) end the event
+ * themselves, so the fast paths keep their tail calls and need no frame; a
+ * caller's end after them only repeats the store.  Brackets do not nest:
+ * an event calls the engine's bodies, never another public event.  A new
+ * entry point of the engine does the same, and so needs no other care for
+ * the end; an event source's own per-thread state has a bracket of its own
+ * (pp_profile_source.h). */
+static inline __attribute__((always_inline)) void pp_profile_event_begin(void)
+{
+    __atomic_store_n(&pp_profile_thread_.in_event, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline __attribute__((always_inline)) void pp_profile_event_end(void)
+{
+    __atomic_store_n(&pp_profile_thread_.in_event, 0, __ATOMIC_RELEASE);
+}
+
+/* The same where the event has no register to spare: the compiler keeps
+ * the word's address in one from the begin on, which costs a fast path
+ * without a frame two pushes and pops; this form reads the address again
+ * from the GOT instead (one load).  A plain store with a compiler barrier
+ * is a release store on x86.  ThreadSanitizer builds take the C form: they
+ * must see the store. */
+#if defined(__x86_64__) && defined(__PIC__) && !PP_TSAN
+static inline __attribute__((always_inline)) void pp_profile_event_end_reloaded(void)
+{
+    uint64_t address;
+    __asm__ volatile("movq pp_profile_thread_@gottpoff(%%rip), %0\n\t"
+                     "movb $0, %%fs:%c1(%0)"
+                     : "=r"(address)
+                     : "i"(offsetof(pp_thread_words, in_event))
+                     : "memory");
+}
+#else
+#define pp_profile_event_end_reloaded pp_profile_event_end
+#endif
 
 /* The prologue of every event: the calling thread's location, or NULL when
  * nothing is to be recorded (measurement off, or no memory for a location).
@@ -235,8 +297,12 @@ static inline pp_location *pp_profile_event_loc(void)
     if (PP_UNLIKELY(!pp_profile_measuring()))
         return NULL;
     pp_location *loc = pp_profile_loc();
-    if (PP_UNLIKELY(loc != NULL && loc->plain && pp_profile_fast_loc() == NULL) &&
-        pp_timer_is_tsc())
+    /* its thread's words forgotten (the thread is ending: an event from a
+     * key destructor after ours) or, with the fast kind, its fast pointer
+     * cleared: tie them again */
+    if (PP_UNLIKELY(loc != NULL && ((loc->plain && pp_profile_fast_loc() == NULL &&
+                                     pp_timer_is_tsc()) ||
+                                    loc->thread == NULL)))
         pp_profile_fast_rearm(loc);
     return loc;
 }
@@ -251,6 +317,8 @@ typedef struct pp_extra_def {
  * counted). */
 uint32_t pp_profile_extra_count(void);
 const pp_extra_def *pp_profile_extra_get(uint32_t metric);
+/* pp_profile_extra_add's body, on loc (inside an event). */
+void pp_profile_extra_add_loc(pp_location *loc, int metric, uint64_t value);
 /* Add src's extra values into dst (allocating dst's array; NULL dst: they
  * are dropped) and zero src's. */
 void pp_profile_extra_move(pp_location *loc, pp_node *src, pp_node *dst);
@@ -282,6 +350,30 @@ static inline void pp_profile_close_partial(pp_location *loc, pp_task *t, pp_nod
     uint64_t v = now - t->susp;
     n->sum += v > n->start ? v - n->start : 0;
     n->flags |= PP_NODE_PARTIAL;
+}
+
+/* ---- invariants (PP_ASSERT: debug builds and the unit tests only) --------------- */
+
+/* Node n lies on the parent chain from task t's position up to its floor:
+ * t's open regions form one path of its tree (O(depth): the end and the
+ * checks at close call it, not the event path). */
+static inline int pp_profile_task_path_ok(const pp_task *t, const pp_node *n)
+{
+    for (const pp_node *m = t->pos; m; m = m->parent)
+        if (m == n)
+            return 1;
+    return 0;
+}
+
+/* The location's current task is its implicit task or an explicit one
+ * that runs (not suspended, not a moved shell) at the top of the stack of
+ * active instances, whose next is either suspended or its own parent's. */
+static inline int pp_profile_current_ok(const pp_location *loc)
+{
+    const pp_task *c = loc->current;
+    if (!c->is_explicit)
+        return c == loc->implicit || c == &loc->initial;
+    return !c->suspended && !c->moved && c->floor != NULL;
 }
 
 /* ---- instance trees (pp_profile_instance.c) --------------------------------- */
@@ -423,7 +515,8 @@ pp_profile_task_start(pp_location *loc, pp_task *t, pp_node *root, uint64_t now)
  * pp_profile_task_create_run (pp_profile_events.c): the common case (a
  * spare instance tree and a free task at hand, the stub's node found next
  * to the one entered last) in straight-line code, anything else in the
- * general body, before anything changed. */
+ * general body, before anything changed.  Both end the event (the bracket
+ * above). */
 void pp_profile_task_begin_general(pp_location *loc, pp_region_id task_region, pp_task_handle task,
                                    bool untied, uint64_t now);
 static inline __attribute__((always_inline)) void
@@ -471,6 +564,8 @@ pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_h
     pp_profile_task_start(loc, t, root, now);
     s->start = now;
     t->stub = s;
+    PP_ASSERT(pp_profile_current_ok(loc) && (!cur->is_explicit || cur->suspended));
+    pp_profile_event_end_reloaded();
 }
 
 /* The end of the running explicit task on a location of the fast kind
@@ -478,8 +573,11 @@ pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_h
  * pp_profile_task_end_resume (pp_profile_events.c): the common case (the
  * task's state word a running task's, no open region, its instance on top
  * of the stack) in straight-line code, anything else in the general body,
- * before anything changed. */
+ * before anything changed.  Both end the event (the bracket above). */
 void pp_profile_task_end_general(pp_location *loc, pp_region_id task_region, uint64_t now);
+/* The general body of a task's end inside an event that goes on after it
+ * (pp_profile_task_end_resume): it leaves the event's end to its caller. */
+void pp_profile_task_end_within(pp_location *loc, pp_region_id task_region, uint64_t now);
 static inline __attribute__((always_inline)) void
 pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t now)
 {
@@ -501,8 +599,12 @@ pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t no
     loc->active_top = t->next;
     loc->current = loc->implicit;
     pp_profile_task_free(loc, t);
+    PP_ASSERT(pp_profile_current_ok(loc));
+    pp_profile_event_end_reloaded();
 }
 
+/* pp_profile_task_current inside an event (no bracket of its own). */
+pp_task_handle pp_profile_task_current_loc(void);
 /* Finish explicit task t at now: close its regions, merge, recycle. */
 void pp_profile_task_finish(pp_location *loc, pp_task *t, uint64_t now);
 /* Make the task with handle resumed current on loc (the body of
@@ -515,6 +617,16 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
  * instances and flush its instance trees: afterwards its trees hold every
  * measured value and nothing is open. */
 void pp_profile_close_location(pp_location *loc, uint64_t now);
+
+/* ---- the events in flight at the end (pp_profile_quiesce.c) ------------------------ */
+
+/* After measurement was switched off: wait (at most wait_ns, in real time)
+ * until no thread but the caller is inside an event; the locations of the
+ * threads still inside one then are marked busy_at_end (left out of the
+ * profile) and named in the run facts.  Returns their number.  _default:
+ * with the engine's bound (1 s). */
+uint32_t pp_profile_quiesce(uint64_t wait_ns);
+uint32_t pp_profile_quiesce_default(void);
 
 /* ---- the trace (pp_profile_trace.c) ---------------------------------------------- */
 

@@ -24,6 +24,7 @@
 
 #include "lib/pp_config.h"
 #include "lib/pp_counters.h"
+#include "lib/pp_membarrier.h"
 #include "lib/pp_message.h"
 #include "lib/pp_signals.h"
 #include "lib/pp_timer.h"
@@ -189,6 +190,25 @@ static void pp_profile_atfork_child(void)
     __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
 }
 
+/* Whether the calling thread is inside an event (for a signal handler:
+ * one TLS load each). */
+static int pp_profile_thread_busy(void)
+{
+    return __atomic_load_n(&pp_profile_thread_.in_event, __ATOMIC_RELAXED) |
+           __atomic_load_n(&pp_profile_thread_.in_source, __ATOMIC_RELAXED);
+}
+
+/* A crash, on the crashing thread, in the signal handler (async-signal-safe
+ * only): the end must not wait for this thread, which will not leave an
+ * event it crashed in (its location is then left out: its trees may be
+ * torn, pp_profile_quiesce.c); and the trace's records still in memory
+ * reach the disk, whether or not the end gets to write the archive. */
+static void pp_profile_crash_save(void)
+{
+    __atomic_store_n(&pp_profile_crashed_thread, &pp_profile_thread_, __ATOMIC_SEQ_CST);
+    pp_trace_crash_save();
+}
+
 void pp_profile_init(void)
 {
     if (__atomic_load_n(&pp_profile_g.started, __ATOMIC_ACQUIRE))
@@ -207,9 +227,15 @@ void pp_profile_init(void)
         atexit(pp_profile_atexit);
         __atomic_store_n(&pp_profile_atexit_registered, 1, __ATOMIC_RELEASE);
         pthread_atfork(NULL, NULL, pp_profile_atfork_child);
+        /* the end's barrier (pp_profile_quiesce.c), registered while the
+         * process most likely has one thread: the kernel then needs no
+         * grace period for it */
+        pp_membarrier_register();
         /* Ctrl-C or kill never reach exit(): write what was measured, then
          * die of the signal as the program would have. */
-        pp_signals_install(pp_profile_finalize);
+        pp_signals_install(pp_profile_finalize, pp_profile_thread_busy);
+        /* and a crash writes what was measured up to it */
+        pp_signals_install_crash(pp_profile_finalize, pp_profile_crash_save, cfg->crash_wait);
     }
 }
 
@@ -279,16 +305,15 @@ static pp_unified *pp_profile_end(const uint64_t *now_given)
     int write = pp_profile_g.started && !pp_profile_g.finished;
     pp_profile_g.finished = 1;
     pp_profile_update_measuring();
-    uint64_t now = now_given ? *now_given : pp_timer_now();
     pthread_mutex_unlock(&pp_profile_init_lock);
     pp_unified *u = NULL;
     if (write && pp_profile_g.config_enable) {
         /* Threads may still be inside an event that started before the flag
-         * changed (exit() called while a team runs): an event lasts
-         * nanoseconds, so a short pause lets them leave before their trees
-         * are read. */
-        if (pp_profile_g.n_locations > 1)
-            usleep(2000);
+         * changed (exit() called while a team runs): wait until they left
+         * it before their trees are read (pp_profile_quiesce.c).  The end's
+         * time is read after: no event is recorded later than it. */
+        pp_profile_quiesce_default();
+        uint64_t now = now_given ? *now_given : pp_timer_now();
         pp_profile_runfacts_note_end();
         for (int i = 0; i < pp_profile_n_end_hooks; i++)
             pp_profile_end_hooks[i]();
@@ -436,6 +461,8 @@ void pp_profile_lifecycle_reset(void)
     memset(&pp_profile_g, 0, sizeof pp_profile_g);
     pp_profile_g.lock = lock;
     pp_profile_tls_set(NULL);
+    pp_profile_thread_.source_listed = 0; /* the list is gone with the global record */
+    __atomic_store_n(&pp_profile_crashed_thread, NULL, __ATOMIC_RELAXED);
     pp_profile_update_measuring();
     pthread_mutex_unlock(&pp_profile_init_lock);
 }

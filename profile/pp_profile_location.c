@@ -48,14 +48,13 @@ pp_location *pp_profile_location_create(void)
     loc->trace = pp_trace_thread_start(loc->index, loc->initial.handle);
     loc->plain = !loc->trace && !loc->n_ctr;
 
-    pthread_mutex_lock(&pp_profile_g.lock);
-    if (pp_profile_g.last)
-        pp_profile_g.last->next = loc;
-    else
-        pp_profile_g.first = loc;
-    pp_profile_g.last = loc;
-    pthread_mutex_unlock(&pp_profile_g.lock);
-    pp_profile_tls_set(loc);
+    if (pp_profile_location_publish(loc) != 0) {
+        /* measurement ended while it was made: it records nothing (its
+         * index stays a thread without values in the profile) */
+        pp_profile_arena_release(loc);
+        free(loc);
+        return NULL;
+    }
     return loc;
 }
 

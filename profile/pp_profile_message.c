@@ -8,12 +8,16 @@
 
 int pp_profile_message_traced(void)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_event_loc();
-    return loc != NULL && loc->trace != NULL;
+    int traced = loc != NULL && loc->trace != NULL;
+    pp_profile_event_end();
+    return traced;
 }
 
-void pp_profile_message(int at_last, unsigned kind, uint64_t a, uint64_t b, uint64_t c,
-                        uint64_t d)
+/* The record, inside the event's bracket (pp_profile_internal.h). */
+static void pp_profile_message_put(int at_last, unsigned kind, uint64_t a, uint64_t b,
+                                   uint64_t c, uint64_t d)
 {
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc == NULL || loc->trace == NULL))
@@ -31,4 +35,12 @@ void pp_profile_message(int at_last, unsigned kind, uint64_t a, uint64_t b, uint
     case 3: pp_trace_put2(loc->trace, now, kind, a, b); break;
     default: pp_trace_put(loc->trace, now, kind, a); break;
     }
+}
+
+void pp_profile_message(int at_last, unsigned kind, uint64_t a, uint64_t b, uint64_t c,
+                        uint64_t d)
+{
+    pp_profile_event_begin();
+    pp_profile_message_put(at_last, kind, a, b, c, d);
+    pp_profile_event_end();
 }

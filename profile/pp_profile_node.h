@@ -29,6 +29,7 @@
 
 #include "lib/pp_counters.h"
 #include "profile/pp_profile.h"
+#include "profile/pp_profile_source.h"
 #include "trace/pp_trace.h"
 
 #define PP_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -209,6 +210,8 @@ typedef struct pp_param_site_memo {
 typedef struct pp_chunk pp_chunk;
 
 typedef struct pp_location pp_location;
+/* (pp_thread_words, a thread's fast pointer and in-event words:
+ * pp_profile_source.h) */
 struct pp_location {
     pp_task *current;  /* the task executing now */
     pp_task *implicit; /* the implicit task of the innermost team */
@@ -252,10 +255,14 @@ struct pp_location {
     int counter_set; /* PAPI event set, -1 none */
 
     pp_location *next; /* global list, creation order */
-    /* the pp_profile_fast_tls_ of the thread that set it to this location,
-     * which switching measurement off clears; NULL once that thread ended
-     * (under pp_profile_g.lock) */
-    pp_location **fast_slot;
+    /* the words of the thread that made this location its own (its fast
+     * pointer, which switching measurement off clears, and its in-event
+     * word, which finalize waits on); NULL once that thread ended (under
+     * pp_profile_g.lock; pp_profile_state.c) */
+    struct pp_thread_words *thread;
+    /* set by finalize when it gave up waiting for this location's thread to
+     * leave an event: its trees are left out of the profile */
+    int busy_at_end;
     /* the active explicit instances, newest first (pp_task.next): with tied
      * tasks they form a stack, so the task a scheduling point's end resumes
      * is found at the top */
@@ -273,6 +280,8 @@ struct pp_location {
 typedef struct pp_profile_global {
     pthread_mutex_t lock;
     pp_location *first, *last;
+    /* the threads that ran an event source's callback (pp_profile_source.h) */
+    pp_thread_words *source_threads;
     uint32_t n_locations;
     size_t node_size;    /* sizeof(pp_node) + counters */
     uint32_t n_ctr;
@@ -299,24 +308,34 @@ typedef struct pp_profile_global {
 
 extern pp_profile_global pp_profile_g;
 
-/* Nonzero while events are recorded: the one shared variable the event path
- * reads (relaxed; written only by the lifecycle and POMP2_On/Off).  Hidden:
- * no other module reads it, and so every event loads it PC-relative in one
- * instruction, not through the GOT in two. */
-extern int pp_profile_measuring_ __attribute__((visibility("hidden")));
+/* pp_profile_measuring_ (pp_profile_source.h): nonzero while events are
+ * recorded, the one shared variable the event path reads (relaxed; written
+ * only by the lifecycle and POMP2_On/Off).  Hidden: no other module reads
+ * it (an event source linked with its own copy of the engine does, within
+ * its library), and so every event loads it PC-relative in one instruction,
+ * not through the GOT in two. */
 
 extern __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
-/* The same location when the events' fast paths apply to it (measuring, no
- * trace, no counters, the TSC as the clock; pp_profile_tls_set), else NULL:
- * one test in the prologue of an event decides (pp_profile_fast_loc).  Other
- * threads clear it (pp_profile_update_measuring), through the location's
- * fast_slot. */
-extern __thread pp_location *pp_profile_fast_tls_ __attribute__((tls_model("initial-exec")));
 
 static inline int pp_profile_measuring(void)
 {
     return __atomic_load_n(&pp_profile_measuring_, __ATOMIC_RELAXED);
 }
+
+/* Nonzero once finalize has begun (set with measuring_ cleared, never
+ * cleared but by the tests' reset): from then on the end reads and closes
+ * every location, so what reads a location outside the recording events
+ * (the handle of the current task, pp_profile_task_current) must not. */
+extern int pp_profile_ended_ __attribute__((visibility("hidden")));
+
+static inline int pp_profile_ended(void)
+{
+    return __atomic_load_n(&pp_profile_ended_, __ATOMIC_RELAXED);
+}
+
+/* The words of the thread that crashed (a signal handler set them; NULL:
+ * none): the end does not wait for it (pp_profile_quiesce.c). */
+extern pp_thread_words *pp_profile_crashed_thread __attribute__((visibility("hidden")));
 
 /* ---- operations on one node ----------------------------------------------------- */
 

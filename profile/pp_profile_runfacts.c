@@ -49,6 +49,9 @@ int pp_profile_runfacts_set(const char *key, const char *value)
     pthread_mutex_unlock(&pp_runfacts_lock);
     return rc;
 }
+static const char *pp_runfacts_barrier;
+/* the threads finalize gave up waiting for, by index ("2 5"), "" for none */
+static char pp_runfacts_busy[256];
 
 /* "SIGTERM" for 15 (sigabbrev_np is glibc 2.32+; Debian 12 has 2.36) */
 static void pp_runfacts_signal_name(int sig, char *buf, size_t size)
@@ -74,9 +77,14 @@ long pp_profile_runfacts_cores(void)
 
 void pp_profile_runfacts_note_end(void)
 {
-    int sig = pp_signals_caught();
+    int sig = pp_signals_caught(), crash = pp_signals_crashed();
     const pp_location *master = pp_profile_g.first;
-    if (sig) {
+    if (crash) {
+        /* the write runs on the signal thread while the crashed thread waits */
+        char name[32];
+        pp_runfacts_signal_name(crash, name, sizeof name);
+        snprintf(pp_runfacts_end, sizeof pp_runfacts_end, "crash: signal %s", name);
+    } else if (sig) {
         char name[32];
         pp_runfacts_signal_name(sig, name, sizeof name);
         snprintf(pp_runfacts_end, sizeof pp_runfacts_end, "signal %s", name);
@@ -97,6 +105,25 @@ void pp_profile_runfacts_note_end(void)
         pp_message_verbose(1, "%u threads ran on %ld core%s online (oversubscribed): their times include "
                         "waiting for a core",
                         (unsigned)pp_profile_g.n_locations, cores, cores == 1 ? "" : "s");
+}
+
+void pp_profile_runfacts_note_barrier(const char *method)
+{
+    pp_runfacts_barrier = method;
+}
+
+void pp_profile_runfacts_note_busy(void)
+{
+    size_t k = 0;
+    pp_runfacts_busy[0] = '\0';
+    for (const pp_location *l = pp_profile_g.first; l; l = l->next)
+        if (l->busy_at_end && k < sizeof pp_runfacts_busy - 12)
+            k += (size_t)snprintf(pp_runfacts_busy + k, sizeof pp_runfacts_busy - k, "%s%u",
+                                  k ? " " : "", (unsigned)l->index);
+    if (k)
+        pp_message_verbose(1, "thread%s %s still inside an event after the wait at the end: "
+                              "left out of the profile",
+                           strchr(pp_runfacts_busy, ' ') ? "s" : "", pp_runfacts_busy);
 }
 
 static int pp_runfacts_wanted(const char *entry)
@@ -124,6 +151,10 @@ int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user)
     for (int i = 0; i < PP_RUNFACTS_SET && pp_runfacts_keys[i]; i++)
         rc |= fn(user, pp_runfacts_keys[i], pp_runfacts_values[i]);
     pthread_mutex_unlock(&pp_runfacts_lock);
+    if (pp_runfacts_barrier)
+        rc |= fn(user, "end_barrier", pp_runfacts_barrier);
+    if (pp_runfacts_busy[0])
+        rc |= fn(user, "busy_threads", pp_runfacts_busy);
     /* the settings, in the order of the environment */
     for (char **e = environ; e && *e; e++) {
         if (!pp_runfacts_wanted(*e))
@@ -142,4 +173,6 @@ void pp_profile_runfacts_reset(void)
 {
     pp_runfacts_end[0] = '\0';
     pp_runfacts_threads[0] = '\0';
+    pp_runfacts_barrier = NULL;
+    pp_runfacts_busy[0] = '\0';
 }

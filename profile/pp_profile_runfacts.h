@@ -27,6 +27,12 @@ int pp_profile_runfacts_set(const char *key, const char *value);
 /* Every fact, in a fixed order; the bitwise or of fn's returns. */
 int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user);
 
+/* How finalize waited for the events in flight (a pp_membarrier_name), and
+ * which threads it gave up waiting for (the locations marked busy_at_end;
+ * doc/engine.md, "Finalize and the events in flight"). */
+void pp_profile_runfacts_note_barrier(const char *method);
+void pp_profile_runfacts_note_busy(void);
+
 long pp_profile_runfacts_cores(void);
 void pp_profile_runfacts_reset(void);
 

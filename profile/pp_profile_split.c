@@ -166,15 +166,18 @@ pp_profile_parameter_loc(pp_location *loc, pp_param_key key, const pp_param_valu
 
 void pp_profile_parameter_int64(pp_param_key key, int64_t value)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL)) {
         pp_param_value v = {.v = value, .type = PP_PARAM_INT64};
         pp_profile_parameter_loc(loc, key, &v);
     }
+    pp_profile_event_end();
 }
 
 void pp_profile_parameter_string(pp_param_key key, const char *value, size_t len)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL)) {
         if (!value)
@@ -187,4 +190,5 @@ void pp_profile_parameter_string(pp_param_key key, const char *value, size_t len
                             .type = PP_PARAM_STRING};
         pp_profile_parameter_loc(loc, key, &v);
     }
+    pp_profile_event_end();
 }

@@ -93,14 +93,24 @@ pp_profile_task_resume(pp_location *loc, pp_task *t, uint64_t now)
 
 /* ---- public events --------------------------------------------------------------- */
 
-pp_task_handle pp_profile_task_current(void)
+pp_task_handle pp_profile_task_current_loc(void)
 {
     pp_location *loc = pp_profile_tls_;
     if (PP_UNLIKELY(loc == NULL)) {
         if (!pp_profile_measuring() || !(loc = pp_profile_location_create()))
             return 0;
+    } else if (PP_UNLIKELY(pp_profile_ended())) {
+        return 0; /* the end closes the location's tasks meanwhile */
     }
     return loc->current->handle;
+}
+
+pp_task_handle pp_profile_task_current(void)
+{
+    pp_profile_event_begin();
+    pp_task_handle h = pp_profile_task_current_loc();
+    pp_profile_event_end();
+    return h;
 }
 
 /* The bodies of task begin and end, shared by the forms with and without
@@ -148,6 +158,8 @@ pp_profile_task_begin_loc(pp_location *loc, pp_region_id task_region, pp_task_ha
     pp_profile_stub_open(loc, t, now);
     if (loc->n_ctr)
         pp_profile_counters_enter(loc, t, root);
+    PP_ASSERT(loc->active_top == t && loc->current == t && t->pos == root && root->link != NULL);
+    PP_ASSERT(!cur->is_explicit || cur->suspended);
 }
 
 static inline __attribute__((always_inline)) void pp_profile_task_finish_body(pp_location *loc,
@@ -156,6 +168,7 @@ static inline __attribute__((always_inline)) void pp_profile_task_finish_body(pp
 {
     /* a suspended task (finalize) stopped its clock when it was suspended */
     uint64_t tnow = t->suspended ? t->suspend_start : now;
+    PP_ASSERT(t->is_explicit && t->floor != NULL && pp_profile_task_path_ok(t, t->floor));
     t->fold = 0;
     for (pp_node *n = t->pos; n != t->floor; n = n->parent)
         pp_profile_close_node(loc, t, n, tnow);
@@ -169,6 +182,7 @@ static inline __attribute__((always_inline)) void pp_profile_task_finish_body(pp
     if (loc->current == t)
         loc->current = loc->implicit; /* the next scheduling-point end says who resumes */
     pp_profile_task_free(loc, t);
+    PP_ASSERT(loc->active_top != t && pp_profile_current_ok(loc));
 }
 
 void pp_profile_task_finish(pp_location *loc, pp_task *t, uint64_t now)
@@ -194,17 +208,18 @@ pp_profile_task_end_loc(pp_location *loc, pp_region_id task_region, uint64_t now
 
 void pp_profile_task_switch_to_at(pp_task_handle resumed, uint64_t now)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_LIKELY(loc != NULL)) {
         /* nothing to do, or the newest active task resumed (the fast path
          * of the end of a scheduling point, pp_profile_internal.h) */
         pp_task *cur = loc->current;
-        if (PP_LIKELY(cur->handle == resumed) || pp_profile_task_resume_top(loc, cur, resumed, now))
-            return;
-    } else if ((loc = pp_profile_event_loc()) == NULL || loc->current->handle == resumed) {
-        return;
+        if (PP_UNLIKELY(cur->handle != resumed) && !pp_profile_task_resume_top(loc, cur, resumed, now))
+            pp_profile_task_switch_loc(loc, resumed, now);
+    } else if ((loc = pp_profile_event_loc()) != NULL && loc->current->handle != resumed) {
+        pp_profile_task_switch_loc(loc, resumed, now);
     }
-    pp_profile_task_switch_loc(loc, resumed, now);
+    pp_profile_event_end();
 }
 
 void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64_t now)
@@ -221,12 +236,15 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
     }
     if (PP_UNLIKELY(loc->trace != NULL))
         pp_trace_put(loc->trace, now, PP_TRACE_TASK_SWITCH, resumed);
+    /* an explicit task that is not current waits in the stack, suspended */
+    PP_ASSERT(!target->is_explicit || target->suspended);
     if (cur->is_explicit)
         pp_profile_task_suspend(loc, cur, now);
     if (target->is_explicit)
         pp_profile_task_resume(loc, target, now);
     loc->current = target;
     loc->last = now;
+    PP_ASSERT(pp_profile_current_ok(loc));
 }
 
 /* ---- the fast path of task begin and end ------------------------------------------
@@ -235,7 +253,8 @@ void pp_profile_task_switch_loc(pp_location *loc, pp_task_handle resumed, uint64
  * node found next to the one entered last, no folded or open region at the
  * end.  It does what the general bodies above do, in fewer steps; anything
  * else goes to them (before changing anything).  No calls but tail calls,
- * so the fast path needs no stack frame. */
+ * so the fast path needs no stack frame: it ends the event itself, and so
+ * do the general bodies it tail-calls (pp_profile_events.c says more). */
 
 __attribute__((noinline)) void pp_profile_task_begin_general(pp_location *loc,
                                                              pp_region_id task_region,
@@ -243,10 +262,17 @@ __attribute__((noinline)) void pp_profile_task_begin_general(pp_location *loc,
                                                              uint64_t now)
 {
     pp_profile_task_begin_loc(loc, task_region, task, untied, now);
+    pp_profile_event_end();
 }
 
 __attribute__((noinline)) void pp_profile_task_end_general(pp_location *loc,
                                                            pp_region_id task_region, uint64_t now)
+{
+    pp_profile_task_end_loc(loc, task_region, now);
+    pp_profile_event_end();
+}
+
+void pp_profile_task_end_within(pp_location *loc, pp_region_id task_region, uint64_t now)
 {
     pp_profile_task_end_loc(loc, task_region, now);
 }
@@ -276,6 +302,7 @@ pp_profile_task_end_any(pp_location *loc, pp_region_id task_region, uint64_t now
 void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, bool untied,
                               uint64_t now)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_LIKELY(loc != NULL)) {
         pp_profile_task_begin_fast(loc, task_region, task, untied, now);
@@ -283,10 +310,12 @@ void pp_profile_task_begin_at(pp_region_id task_region, pp_task_handle task, boo
     }
     if ((loc = pp_profile_event_loc()) != NULL)
         pp_profile_task_begin_any(loc, task_region, task, untied, now);
+    pp_profile_event_end();
 }
 
 void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
     if (PP_LIKELY(loc != NULL)) {
         pp_profile_task_end_fast(loc, task_region, now);
@@ -294,6 +323,7 @@ void pp_profile_task_end_at(pp_region_id task_region, uint64_t now)
     }
     if ((loc = pp_profile_event_loc()) != NULL)
         pp_profile_task_end_any(loc, task_region, now);
+    pp_profile_event_end();
 }
 
 /* The general form of the public events (no location yet, not measuring,
@@ -306,6 +336,7 @@ static __attribute__((noinline)) void pp_profile_task_begin_other(pp_region_id t
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_task_begin_loc(loc, task_region, task, untied, pp_timer_now());
+    pp_profile_event_end();
 }
 
 static __attribute__((noinline)) void pp_profile_task_end_other(pp_region_id task_region)
@@ -313,60 +344,74 @@ static __attribute__((noinline)) void pp_profile_task_end_other(pp_region_id tas
     pp_location *loc = pp_profile_event_loc();
     if (PP_LIKELY(loc != NULL))
         pp_profile_task_end_loc(loc, task_region, pp_timer_now());
+    pp_profile_event_end();
 }
 
 void pp_profile_task_begin(pp_region_id task_region, pp_task_handle task, bool untied)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL)) {
-        if (pp_profile_measuring())
-            pp_profile_task_begin_other(task_region, task, untied);
-    } else
+    if (PP_LIKELY(loc != NULL))
         pp_profile_task_begin_fast(loc, task_region, task, untied, pp_timer_tsc());
+    else if (pp_profile_measuring())
+        pp_profile_task_begin_other(task_region, task, untied);
+    else
+        pp_profile_event_end();
 }
 
 void pp_profile_task_begin_tied(pp_region_id task_region, pp_task_handle task)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL)) {
-        if (pp_profile_measuring())
-            pp_profile_task_begin_other(task_region, task, false);
-    } else
+    if (PP_LIKELY(loc != NULL))
         pp_profile_task_begin_fast(loc, task_region, task, false, pp_timer_tsc());
+    else if (pp_profile_measuring())
+        pp_profile_task_begin_other(task_region, task, false);
+    else
+        pp_profile_event_end();
 }
 
 void pp_profile_task_end(pp_region_id task_region)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
-    if (PP_UNLIKELY(loc == NULL)) {
-        if (pp_profile_measuring())
-            pp_profile_task_end_other(task_region);
-    } else
+    if (PP_LIKELY(loc != NULL))
         pp_profile_task_end_fast(loc, task_region, pp_timer_tsc());
+    else if (pp_profile_measuring())
+        pp_profile_task_end_other(task_region);
+    else
+        pp_profile_event_end();
 }
 
 void pp_profile_task_switch_to(pp_task_handle resumed)
 {
-    if (PP_UNLIKELY(!pp_profile_measuring()))
-        return;
+    pp_profile_event_begin();
     /* the common case (no other task ran) needs no clock read */
-    pp_location *loc = pp_profile_tls_;
-    if (loc && loc->current->handle == resumed)
-        return;
-    pp_profile_task_switch_to_at(resumed, pp_timer_now());
+    pp_location *loc;
+    if (PP_LIKELY(pp_profile_measuring()) && (loc = pp_profile_event_loc()) != NULL &&
+        loc->current->handle != resumed)
+        pp_profile_task_switch_loc(loc, resumed, pp_timer_now());
+    pp_profile_event_end();
 }
 
 /* ---- untied tasks that move (pp_profile_migrate.h) ---------------------------- */
 
 void *pp_profile_task_ref(void)
 {
+    pp_profile_event_begin();
     pp_location *loc = pp_profile_tls_;
-    return loc && loc->current->is_explicit ? loc->current : NULL;
+    void *ref = loc && !pp_profile_ended() && loc->current->is_explicit ? loc->current : NULL;
+    pp_profile_event_end();
+    return ref;
 }
 
 pp_region_id pp_profile_task_ref_region(const void *ref)
 {
-    return ref ? ((const pp_task *)ref)->region : PP_REGION_INVALID;
+    pp_profile_event_begin();
+    pp_region_id r = ref && !pp_profile_ended() ? ((const pp_task *)ref)->region
+                                                : PP_REGION_INVALID;
+    pp_profile_event_end();
+    return r;
 }
 
 #define PP_MIGRATE_DEPTH 256
@@ -417,7 +462,7 @@ static pp_task *pp_profile_task_move_here(pp_location *loc, pp_task *t, uint64_t
     return here;
 }
 
-void *pp_profile_task_resume_ref(void *ref, uint64_t now)
+static void *pp_profile_task_resume_ref_loc(void *ref, uint64_t now)
 {
     pp_location *loc = pp_profile_event_loc();
     pp_task *t = ref;
@@ -435,4 +480,12 @@ void *pp_profile_task_resume_ref(void *ref, uint64_t now)
     }
     pp_task *here = pp_profile_task_move_here(loc, t, now);
     return here ? here : ref;
+}
+
+void *pp_profile_task_resume_ref(void *ref, uint64_t now)
+{
+    pp_profile_event_begin();
+    void *r = pp_profile_task_resume_ref_loc(ref, now);
+    pp_profile_event_end();
+    return r;
 }

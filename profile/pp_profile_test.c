@@ -80,3 +80,46 @@ void pp_profile_test_set_max_parameter_values(uint32_t n)
 {
     pp_profile_g.max_param_values = n;
 }
+
+void pp_profile_test_enter_paused(pp_region_id region, uint64_t now, void (*inside)(void *),
+                                  void *arg)
+{
+    pp_profile_event_begin();
+    pp_location *loc = pp_profile_event_loc();
+    if (loc) {
+        inside(arg);
+        pp_task *t = loc->current;
+        pp_node *c = pp_profile_child(loc, t->pos, pp_node_key_of(region, 0), 0);
+        if (c) {
+            c->start = now - t->susp;
+            t->pos = c;
+            loc->last = now;
+        } else {
+            t->fold++;
+        }
+    }
+    pp_profile_event_end();
+}
+
+int pp_profile_test_assertions(void)
+{
+    return PP_ASSERTIONS;
+}
+
+void pp_profile_test_misplace_current(void)
+{
+    pp_location *loc = pp_profile_tls_;
+    if (loc)
+        loc->current->pos = loc->root;
+}
+
+void pp_profile_test_crashed_here(void)
+{
+    __atomic_store_n(&pp_profile_crashed_thread, &pp_profile_thread_, __ATOMIC_SEQ_CST);
+}
+
+uint32_t pp_profile_test_quiesce(uint64_t wait_ns)
+{
+    pp_profile_set_enabled(false);
+    return pp_profile_quiesce(wait_ns);
+}

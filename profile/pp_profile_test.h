@@ -27,5 +27,21 @@ uint64_t pp_profile_test_lost(int memory);
 const char *pp_profile_test_pset_text(uint32_t pset, char *buf, size_t size);
 /* POMPPROF_MAX_PARAMETER_VALUES for the next parameter values. */
 void pp_profile_test_set_max_parameter_values(uint32_t n);
+/* An enter of region at now (no trace, no counters) that stops inside the
+ * event: after it has read the measuring flag and taken the location,
+ * before it writes the tree, it calls inside(arg) (a thread that loses its
+ * core in the middle of an event). */
+void pp_profile_test_enter_paused(pp_region_id region, uint64_t now, void (*inside)(void *),
+                                  void *arg);
+/* The calling thread crashed (as a crash signal's handler notes it). */
+void pp_profile_test_crashed_here(void);
+/* The end's wait for the events in flight, at most wait_ns (after
+ * measurement was switched off): the number of threads given up on. */
+uint32_t pp_profile_test_quiesce(uint64_t wait_ns);
+/* 1 when the engine under test checks its invariants (PP_ASSERT). */
+int pp_profile_test_assertions(void);
+/* Break an invariant: the current task's position leaves its tree, as an
+ * engine bug would (its next end must stop on an assertion). */
+void pp_profile_test_misplace_current(void);
 
 #endif

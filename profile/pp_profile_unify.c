@@ -327,8 +327,11 @@ pp_unified *pp_profile_unify_at(uint64_t now)
 {
     if (!pp_profile_g.started || !pp_profile_g.config_enable || !pp_profile_g.first)
         return NULL;
+    /* a location whose thread finalize gave up waiting for is being
+     * written to (pp_profile_quiesce.c): left out, its thread shows none */
     for (pp_location *l = pp_profile_g.first; l; l = l->next)
-        pp_profile_close_location(l, now);
+        if (!l->busy_at_end)
+            pp_profile_close_location(l, now);
 
     pp_unified *u = calloc(1, sizeof *u);
     pp_unify_ctx c = {.u = u, .n_loc = pp_profile_g.n_locations, .n_ctr = pp_profile_g.n_ctr};
@@ -351,7 +354,8 @@ pp_unified *pp_profile_unify_at(uint64_t now)
         return NULL;
     }
     for (pp_location *l = pp_profile_g.first; l; l = l->next)
-        pp_unify_location(&c, l);
+        if (!l->busy_at_end)
+            pp_unify_location(&c, l);
     free(c.slots);
     if (c.failed)
         pp_message_warn("out of memory while unifying the threads' call trees; parts are missing");

@@ -19,6 +19,7 @@ pompprof_tools_wrapperdir = $(pompprof_toolsdir)/wrapper
 dist_pompprof_tools_wrapper_DATA = \
 	scripts/pompprof_tools/wrapper/__init__.py \
 	scripts/pompprof_tools/wrapper/main.py \
+	scripts/pompprof_tools/wrapper/noopenmp.py \
 	scripts/pompprof_tools/wrapper/adjacent.py \
 	scripts/pompprof_tools/wrapper/c_depend.py \
 	scripts/pompprof_tools/wrapper/cmdline.py \

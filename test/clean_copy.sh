@@ -6,7 +6,7 @@
 set -u
 : "${top_srcdir:?run through make check}" "${1:?usage: clean_copy.sh DEST}"
 mkdir -p "$1" || exit 1
-(cd "$top_srcdir" && tar -cf - --exclude=.git --exclude=_sanitize --exclude=_nompi \
+(cd "$top_srcdir" && tar -cf - --exclude=.git --exclude=_sanitize --exclude=_tsan --exclude=_nompi \
     --exclude='work-*' \
     --exclude='*.o' --exclude='*.lo' --exclude='*.la' --exclude=.libs --exclude=.deps \
     --exclude=.dirstamp --exclude=config.status --exclude=config.log --exclude=config.h \

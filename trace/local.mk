@@ -8,7 +8,8 @@
 noinst_LTLIBRARIES += trace/libpp_trace.la
 trace_libpp_trace_la_SOURCES = \
 	trace/pp_trace.h trace/pp_trace_record.h trace/pp_trace_internal.h \
-	trace/pp_trace_buffer.c trace/pp_trace_save.c trace/pp_trace_source.c trace/pp_trace_finish.c \
+	trace/pp_trace_buffer.c trace/pp_trace_crash.c trace/pp_trace_save.c trace/pp_trace_source.c \
+	trace/pp_trace_finish.c \
 	trace/pp_trace_job.h trace/pp_trace_job.c trace/pp_trace_rankdefs.h trace/pp_trace_rankdefs.c \
 	trace/pp_trace_unify.c
 if HAVE_OTF2

@@ -53,6 +53,11 @@ int pp_trace_active(void);
  * be had (one line; that thread goes untraced). */
 pp_trace_buf *pp_trace_thread_start(uint32_t location, uint64_t initial_task);
 
+/* A crash (in the signal handler, async-signal-safe): every thread's
+ * records still in memory written beside its raw file (pp_trace_crash.c),
+ * for pompprof-salvage when the run does not write its archive. */
+void pp_trace_crash_save(void);
+
 /* Write the buffer's records to its raw file and start over (the event
  * path's slow part; runs on the buffer's own thread). */
 void pp_trace_flush(pp_trace_buf *b);

@@ -227,6 +227,9 @@ int pp_trace_finish(const pp_trace_defs *defs)
     for (pp_trace_buf *b = pp_trace_g.first; b; b = b->next) {
         pp_trace_raw_path(b->location, raw, sizeof raw);
         unlink(raw);
+        pp_trace_tail_path(b->location, raw, sizeof raw);
+        if (raw[0])
+            unlink(raw); /* a crash's tail: the archive holds its records */
     }
     if (pp_trace_g.reserve[0])
         unlink(pp_trace_g.reserve);

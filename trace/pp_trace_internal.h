@@ -1,6 +1,7 @@
 /* trace/ internals shared by its files, lowest first:
  *
  *   pp_trace_buffer.c       start, the threads' buffers, flushes, the stop
+ *   pp_trace_crash.c        a crash: the buffers' records saved as tails
  *   pp_trace_source.c       reading one thread's records back at the end
  *   pp_trace_otf2_api.c     the OTF2 library, loaded when a trace starts
  *   pp_trace_otf2_defs.c    the archive's global definitions
@@ -112,8 +113,10 @@ int pp_trace_path(char *buf, size_t size, const char *fmt, ...)
 /* The archive name of number index: traces, traces.1, ... */
 void pp_trace_name(char *buf, size_t size, unsigned index);
 
-/* The raw file of location loc. */
+/* The raw file of location loc, and the tail a crash saved beside it
+ * (pp_trace_crash.c; "" when the path does not fit). */
 void pp_trace_raw_path(uint32_t loc, char *buf, size_t size);
+void pp_trace_tail_path(uint32_t loc, char *buf, size_t size);
 
 /* The definitions file (pp_trace_save.c): opened once the raw directory
  * exists (its first line: the pid), removed with the raw files. */

@@ -156,9 +156,11 @@ def main():
         with open("/proc/sys/kernel/perf_event_paranoid") as f:
             paranoid = int(f.read())
     except (OSError, ValueError):
-        skip("no /proc/sys/kernel/perf_event_paranoid: no perf_event on this system")
+        skip("no hardware counters here: no /proc/sys/kernel/perf_event_paranoid (no "
+             "perf_event on this system)")
     if paranoid > 2:
-        skip("perf_event_paranoid is %d: unprivileged processes cannot count events" % paranoid)
+        skip("no hardware counters here: perf_event_paranoid is %d (unprivileged processes "
+             "cannot count events)" % paranoid)
     scratch = tempfile.mkdtemp(prefix="pp_e2e_ctr_")
     try:
         exe = build(scratch, "prof_pagefaults.c")
@@ -166,7 +168,8 @@ def main():
                                capture_output=True, text=True)
         proc, _ = run(exe, 1, EVENT, scratch)
         if proc.stderr:
-            skip("PAPI cannot count %s here: %s" % (EVENT, proc.stderr.strip()))
+            skip("no hardware counters here: PAPI cannot count %s (%s)"
+                 % (EVENT, proc.stderr.strip()))
         for threads in (1, 2, 4):
             check_run(exe, threads, plain, scratch)
         check_left_out(exe, plain, scratch)

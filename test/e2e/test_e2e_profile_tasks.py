@@ -12,7 +12,8 @@ tools' reader.  What is checked, number by number:
 * summed over the threads, the time in the task roots matches the time in the
   stubs within a few percent;
 * no exclusive time is negative anywhere;
-* a task that spins a known duration gets that time within 10%;
+* a task that spins a known duration gets at least that time (within 10% in
+  make check-timing: a busy machine stretches any interval, never shrinks one);
 * the memory of a run does not grow with the number of tasks.
 """
 import os
@@ -25,6 +26,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_env import CC, ENV, OPENMP, PROGS, WRAPPER, cubex  # noqa: E402
 THREADS = (1, 2, 4)
+# upper wall-clock bounds: only in make check-timing (PP_TEST_TIMING=1)
+TIMING = os.environ.get("PP_TEST_TIMING") == "1"
 
 
 def pragma_lines(source, directive):
@@ -161,16 +164,20 @@ class TaskProfiles(unittest.TestCase):
                 expected = tasks * us * 1e-6
                 self.assertGreaterEqual(body_seconds, expected)
                 root_time = total(cube, "time", root)
-                self.assertAlmostEqual(root_time / body_seconds, 1.0, delta=0.10,
-                                       msg="spin tasks: %g s in the profile, %g s in the "
-                                       "task bodies" % (root_time, body_seconds))
+                # the task's time encloses its body (the program's clock, converted)
+                self.assertGreaterEqual(root_time, 0.98 * body_seconds,
+                                        "spin tasks: %g s in the profile, %g s in the task "
+                                        "bodies" % (root_time, body_seconds))
+                if TIMING:
+                    self.assertLessEqual(root_time, 1.10 * body_seconds)
                 stub_time = sum(total(cube, "time", s) for s in stubs)
                 self.assertAlmostEqual(stub_time / root_time, 1.0, delta=0.03)
                 # min/max per instance bracket the spin duration
                 tmin = min(v for v in cube.row("min_time", root) if v > 0)
                 tmax = max(cube.row("max_time", root))
                 self.assertGreaterEqual(tmin, 0.9 * us * 1e-6)
-                self.assertLess(tmax, 0.9 * body_seconds)
+                if TIMING:
+                    self.assertLess(tmax, 0.9 * body_seconds)
                 # workers hang below the fork path: program -> parallel on every thread
                 par = [c for c in cube.cnodes_in_order() if c.region.role == "parallel"]
                 self.assertEqual(len(par), 1)

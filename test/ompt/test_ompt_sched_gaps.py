@@ -98,7 +98,10 @@ class SchedGaps(unittest.TestCase):
                                                   work, gaps, outside, ran))
         self.assertEqual(total["undetermined"], 0, figures)
         self.assertGreaterEqual(total["work_task"], work - MS, figures)
-        self.assertLessEqual(total["work_task"], 1.05 * work + 2 * MS, figures)
+        if os.environ.get("PP_TEST_TIMING") == "1":
+            # a thread that loses its core between a task's begin and the program's
+            # first clock read adds time the program does not see: make check-timing
+            self.assertLessEqual(total["work_task"], 1.05 * work + 2 * MS, figures)
         self.assertGreaterEqual(
             total["overhead_switch"] + total["idleness"] + total["overhead_sync"],
             gaps - 2 * MS, figures)

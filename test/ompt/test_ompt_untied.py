@@ -11,17 +11,17 @@ and counts the tasks that resumed on another thread.  In the profile:
 Every run: the instances' time is at least the work time less 10 %.  A busy
 machine cannot break this; it can only add time.
 
-Some run of a case: the instances' time is the work time within 10 %.  This
-is the check that the time a yielded task waits to be resumed is not
-counted.  One run cannot be held to it on a busy machine: the work times
-are wall-clock time of the same intervals, but the thread can lose its
-core between the runtime's events and the program's clock reads (from the
-task's begin to its first statement, say), or inside a yield that found
-nothing to switch to, where the task stays current.  That time is rightly
-the task's, and the program cannot see it.  Seen under a parallel
-`make check`: about 1 run in 100, at 4 threads on 2 cores.  So each case
-runs again, up to 3 runs, until one holds it.  An engine that counted the
-wait fails every run (checked: 1.4 to 1.5 times the work time at 4 threads).
+In make check-timing (PP_TEST_TIMING=1) every run also holds the instances'
+time to the work time within 10 %: the check that the time a yielded task
+waits to be resumed is not counted.  make check cannot hold a run to it on
+a busy machine: the work times are wall-clock time of the same intervals,
+but the thread can lose its core between the runtime's events and the
+program's clock reads (from the task's begin to its first statement, say),
+or inside a yield that found nothing to switch to, where the task stays
+current.  That time is rightly the task's, and the program cannot see it
+(about 1 run in 100 under a parallel make check, at 4 threads on 2 cores).
+An engine that counted the wait fails every run of check-timing (1.4 to 1.5
+times the work time at 4 threads).
 
 Whether libomp moves a task is its choice: the moving cases also run until a
 run moved one (at most 10 runs); a case where none ever moved is skipped,
@@ -43,7 +43,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TASKS = 24
 ITERS = 600000
 ATTEMPTS = 10
-TIGHT_ATTEMPTS = 3
+# the upper bound: only in make check-timing
+TIMING = os.environ.get("PP_TEST_TIMING") == "1"
 
 
 def task_locations(archive):
@@ -92,19 +93,21 @@ class UntiedTasks(unittest.TestCase):
         return measured / own, moved, outdir
 
     def run_case(self, mode, threads, trace=False, until_moved=False):
-        """Runs until one holds the work time within 10 % (and, if asked, one
-        moved a task): the output directory of a run that moved one."""
+        """One run (if asked, runs until one moved a task: libomp's choice): the
+        output directory of a run that moved one."""
         ratios, moved_in = [], None
-        for _ in range(ATTEMPTS if until_moved else TIGHT_ATTEMPTS):
+        for _ in range(ATTEMPTS if until_moved else 1):
             ratio, moved, outdir = self.check_run(mode, threads, trace)
             ratios.append(ratio)
             if threads == 1:
                 self.assertEqual(moved, 0)
             if moved and moved_in is None:
                 moved_in = (moved, outdir)
-            if min(ratios) < 1.10 and (moved_in or not until_moved):
+            if moved_in or not until_moved:
                 break
-        self.assertLess(min(ratios), 1.10, "instances' time over work time, each run: %s" % ratios)
+        if TIMING:
+            self.assertLess(max(ratios), 1.10,
+                            "instances' time over work time, each run: %s" % ratios)
         return moved_in
 
     def test_moved_tasks(self):

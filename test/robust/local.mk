@@ -6,6 +6,8 @@
 ROBUST_TESTS = \
 	test/robust/faults.py \
 	test/robust/signals.py \
+	test/robust/exit_race.py \
+	test/robust/crash.py \
 	test/robust/bad_config.py \
 	test/robust/output_dir.py \
 	test/robust/bad_instrumentation.py \
@@ -36,6 +38,7 @@ EXTRA_DIST += $(ROBUST_TESTS) test/robust/README.md test/robust/robust_util.py \
 	test/robust/gen_task_program.py \
 	test/robust/progs/faults.c test/robust/progs/bad_pomp2.c \
 	test/robust/progs/tasks_small.c test/robust/progs/signal_in_write.c \
+	test/robust/progs/exit_race.c test/robust/progs/crash.c \
 	test/robust/corpus test/robust/regressions
 
 # ---- longer runs ---------------------------------------------------------------
@@ -54,8 +57,11 @@ check-long: all
 # profiled programs.  It is a test of 'make check' (about a minute on 2
 # cores); 'make check-sanitize' runs it alone.  The nested build asks for
 # its list with 'make print-sanitize-tests'.
+# (crash.py neither: the sanitizers catch the crash signals first, each
+# in its own way)
 SANITIZE_TESTS = $(filter test/unit/% test/robust/%,$(filter-out \
-	test/robust/sanitize.sh test/robust/valgrind.py test/robust/fuzz_%,$(TESTS))) \
+	test/robust/sanitize.sh test/robust/valgrind.py test/robust/fuzz_% \
+	test/robust/crash.py,$(TESTS))) \
 	$(filter test/e2e/test_e2e_programs.sh test/e2e/test_e2e_profile_tasks.py,$(TESTS))
 print-sanitize-tests:
 	@echo $(SANITIZE_TESTS)

@@ -86,7 +86,7 @@ static int run_child(void (*child)(void))
 
 static void child_raise_term(void)
 {
-    ck_assert_int_eq(pp_signals_install(flush_marks), 2);
+    ck_assert_int_eq(pp_signals_install(flush_marks, NULL), 2);
     raise(SIGTERM);
     _exit(3); /* reached only if the signal did not kill us */
 }
@@ -102,7 +102,7 @@ END_TEST
 
 static void child_raise_int(void)
 {
-    pp_signals_install(flush_marks);
+    pp_signals_install(flush_marks, NULL);
     raise(SIGINT);
     _exit(3);
 }
@@ -126,7 +126,7 @@ static void child_own_handler_first(void)
 {
     signal(SIGTERM, exit42);
     /* only SIGINT is still SIG_DFL */
-    ck_assert_int_eq(pp_signals_install(flush_marks), 1);
+    ck_assert_int_eq(pp_signals_install(flush_marks, NULL), 1);
     raise(SIGTERM);
     _exit(3);
 }
@@ -142,7 +142,7 @@ END_TEST
 
 static void child_own_handler_later(void)
 {
-    pp_signals_install(flush_marks);
+    pp_signals_install(flush_marks, NULL);
     signal(SIGTERM, exit42);
     raise(SIGTERM);
     _exit(3);
@@ -160,7 +160,7 @@ END_TEST
 static void child_ignored(void)
 {
     signal(SIGINT, SIG_IGN); /* like a background job started by a shell */
-    ck_assert_int_eq(pp_signals_install(flush_marks), 1);
+    ck_assert_int_eq(pp_signals_install(flush_marks, NULL), 1);
     raise(SIGINT);
     _exit(7);
 }
@@ -186,7 +186,7 @@ static void flush_signalled_again(void)
 
 static void child_second_signal(void)
 {
-    pp_signals_install(flush_signalled_again);
+    pp_signals_install(flush_signalled_again, NULL);
     raise(SIGTERM);
     _exit(3);
 }
@@ -210,7 +210,7 @@ static void *spin_forever(void *arg)
 
 static void child_threads_killed_from_outside(void)
 {
-    pp_signals_install(flush_marks);
+    pp_signals_install(flush_marks, NULL);
     pthread_t t[3];
     for (int i = 0; i < 3; i++)
         pthread_create(&t[i], NULL, spin_forever, NULL);
@@ -261,8 +261,8 @@ END_TEST
 
 static void child_install_twice(void)
 {
-    ck_assert_int_eq(pp_signals_install(flush_marks), 2);
-    ck_assert_int_eq(pp_signals_install(flush_marks), 0);
+    ck_assert_int_eq(pp_signals_install(flush_marks, NULL), 2);
+    ck_assert_int_eq(pp_signals_install(flush_marks, NULL), 0);
     raise(SIGTERM);
     _exit(3);
 }
@@ -278,7 +278,7 @@ END_TEST
 
 static void child_hold_during_write(void)
 {
-    pp_signals_install(flush_marks);
+    pp_signals_install(flush_marks, NULL);
     sigset_t saved;
     pp_signals_hold(&saved);
     raise(SIGTERM); /* arrives "during the write": must wait */

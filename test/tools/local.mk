@@ -21,6 +21,7 @@ TESTS += \
 	test/tools/test_wrapper_fortran_depend_marks.py \
 	test/tools/test_wrapper_adjacent.py \
 	test/tools/test_wrapper_prototypes.py \
+	test/tools/test_wrapper_noopenmp.py \
 	test/tools/test_text_outputs.py
 EXTRA_DIST += \
 	test/tools/test_cubex_reader.py \
@@ -37,6 +38,7 @@ EXTRA_DIST += \
 	test/tools/test_wrapper_fortran_depend_marks.py \
 	test/tools/test_wrapper_adjacent.py \
 	test/tools/test_wrapper_prototypes.py \
+	test/tools/test_wrapper_noopenmp.py \
 	test/tools/test_sanity_rule.py \
 	test/tools/test_counters_tools.py \
 	test/tools/test_readability.py \

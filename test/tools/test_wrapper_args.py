@@ -440,15 +440,21 @@ class Commands(InTempDir):
 
     PP_H = ["-DPOMPPROF_INSTRUMENTED=1", "-I/opt/pp/include"]
 
+    # src/a.c holds OpenMP directives: a line without -fopenmp that compiles it runs as
+    # written, then the wrapper preprocesses it with -fopenmp to see whether they count
+    # (wrapper/noopenmp.py: the note about the missing flag)
+    NOOMP_CHECK = ["-fopenmp", "-w", "-E", "src/a.c", "-o", "-"]
+
     def test_plain_lines_run_unchanged(self):
-        for args in (["-c", "src/a.c"], ["-fopenmp", "-E", "src/a.c"], ["--version"],
-                     ["-fopenmp", "-S", "src/a.c"], ["-fopenmp", "-v"]):
+        for args, after in ((["-c", "src/a.c"], [self.NOOMP_CHECK]),
+                            (["-fopenmp", "-E", "src/a.c"], []), (["--version"], []),
+                            (["-fopenmp", "-S", "src/a.c"], []), (["-fopenmp", "-v"], [])):
             with self.subTest(args):
-                self.assertEqual(self.runs([self.cc] + args), [args])
+                self.assertEqual(self.runs([self.cc] + args), [args] + after)
 
     def test_response_file_passes_through_unexpanded(self):
         self.write("args.rsp", "-c src/a.c")
-        self.assertEqual(self.runs([self.cc, "@args.rsp"]), [["@args.rsp"]])
+        self.assertEqual(self.runs([self.cc, "@args.rsp"]), [["@args.rsp"], self.NOOMP_CHECK])
 
     def test_c_compile_line(self):
         plain, pre, compile_ = self.runs([self.cc, "-fopenmp", "-O2", "-MMD", "-Werror", "-c",

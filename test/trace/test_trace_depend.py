@@ -108,13 +108,20 @@ class Depend(unittest.TestCase):
         task_work, task_span = d["total"]["work_task"], path[task[0]]
         what = "%s at %d threads: work %.4f (true %.4f), span %.4f (true %.4f)" % (
             name, threads, task_work, work, task_span, span)
-        self.assertAlmostEqual(task_work / work, 1, delta=0.15, msg=what)
-        self.assertAlmostEqual(task_span / span, 1, delta=0.15, msg=what)
+        # the tasks' work and span enclose the durations the program measured; within
+        # 15 % of them (and the parallelism with them) in make check-timing only: a busy
+        # machine stretches a task's time beyond its measured part, and one task's
+        # stretch changes the span and the parallelism
+        self.assertGreaterEqual(task_work, 0.99 * work, what)
+        self.assertGreaterEqual(task_span, 0.99 * span, what)
         parallelism = task_work / task_span
-        self.assertAlmostEqual(parallelism / (work / span), 1, delta=0.15, msg=what)
-        nominal = 8 if chains else 64 / 15
-        if even:
-            self.assertAlmostEqual(parallelism / nominal, 1, delta=0.15, msg=what)
+        if os.environ.get("PP_TEST_TIMING") == "1":
+            self.assertAlmostEqual(task_work / work, 1, delta=0.15, msg=what)
+            self.assertAlmostEqual(task_span / span, 1, delta=0.15, msg=what)
+            self.assertAlmostEqual(parallelism / (work / span), 1, delta=0.15, msg=what)
+            nominal = 8 if chains else 64 / 15
+            if even:
+                self.assertAlmostEqual(parallelism / nominal, 1, delta=0.15, msg=what)
         # the whole run: at least the tasks' work and their stretch of the span (the
         # creating thread's work, running beside the tasks, may raise its parallelism)
         self.assertGreaterEqual(g["work"], 0.99 * task_work)

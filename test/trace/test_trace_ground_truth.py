@@ -34,6 +34,9 @@ from pompprof_tools.cube import cubex
 
 
 REPLAY = os.path.join(TOP_BUILDDIR, "replay", "pompprof-replay")
+# upper wall-clock bounds: only in make check-timing (PP_TEST_TIMING=1); a busy machine
+# stretches the intervals a trace sees beyond what the program's clock saw, never less
+TIMING = os.environ.get("PP_TEST_TIMING") == "1"
 
 
 def near(value, expected, tolerance):
@@ -62,11 +65,16 @@ class GroundTruth(unittest.TestCase):
         return timeline(out), values, out
 
     def check(self, what, value, measured, nominal, tolerance):
-        self.assertTrue(near(value, measured, tolerance),
-                        "%s: %.6f, the program measured %.6f" % (what, value, measured))
-        if near(measured, nominal, 0.05):
-            self.assertTrue(near(value, nominal, tolerance),
-                            "%s: %.6f, expected %.6f" % (what, value, nominal))
+        """value is at least what the program measured (less the tolerance); in
+        make check-timing also at most, and near the nominal figure."""
+        self.assertGreaterEqual(value, (1 - tolerance) * measured,
+                                "%s: %.6f, the program measured %.6f" % (what, value, measured))
+        if TIMING:
+            self.assertTrue(near(value, measured, tolerance),
+                            "%s: %.6f, the program measured %.6f" % (what, value, measured))
+            if near(measured, nominal, 0.05):
+                self.assertTrue(near(value, nominal, tolerance),
+                                "%s: %.6f, expected %.6f" % (what, value, nominal))
 
     def test_idle(self):
         d, rep, out = self.traced("gt_idle")
@@ -83,7 +91,8 @@ class GroundTruth(unittest.TestCase):
         waiter_w = w["threads"][waiter["location"]]
         self.check("idleness of the other thread", waiter_w["idleness"], rep["task"], 0.1, 0.15)
         self.assertGreaterEqual(waiter["idleness"], waiter_w["idleness"])
-        self.assertLess(waiter_w["overhead"], 0.1 * waiter_w["idleness"])
+        if TIMING:
+            self.assertLess(waiter_w["overhead"], 0.1 * waiter_w["idleness"])
 
     def task_fragments(self, out):
         """The fragments [start, end] (seconds) in which the run's one task ran."""

@@ -144,7 +144,12 @@ class Salvage(unittest.TestCase):
             f.write(b"\x01\x00\x00\x00\x00\x00\x00\x00")
         r = subprocess.run([SALVAGE, raw], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            universal_newlines=True)
-        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # one line: what was salvaged, and what the kill lost, thread by thread
+        self.assertRegex(r.stderr, r"^pompprof-salvage: 2 threads, \d+ records; missing: what "
+                                   r"each thread recorded after its last write to disk .*: "
+                                   r"thread 0 stops [0-9.]+ s, thread 1 stops [0-9.]+ s before "
+                                   r"the trace's last record\n$")
         archive, seconds = r.stdout.split()
         self.assertEqual(archive, os.path.join(os.path.realpath(out), "traces.otf2"))
         self.assertGreater(float(seconds), 0)

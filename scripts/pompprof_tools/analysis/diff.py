@@ -329,8 +329,10 @@ def render_text(d: Diff, shown: list[dict], total: int) -> str:
     """shown: the rows to print (paths spelled out), of total rows."""
     out = []
     a, b = d.a, d.b
-    out.append("pompprof-diff: a = %s (%d threads)" % (a.path, a.nthreads))
-    out.append("               b = %s (%d threads)" % (b.path, b.nthreads))
+    for label, p in (("pompprof-diff: a", a), ("               b", b)):
+        tail = " (%d threads)" % p.nthreads
+        out.append("%s = %s%s" % (label, tf.shown_path(p.path, tf.WIDTH - 19 - len(tail)),
+                                  tail))
     srcs = runfacts.event_sources([a, b])
     if None not in srcs:
         out.append("event sources: a: %s, b: %s" % tuple(srcs))

@@ -265,6 +265,7 @@ class Report:
             "parallel_coverage": self.a.coverage(),
             "run_facts": f,
             "interrupted": runfacts.interrupted(f),
+            "incomplete": runfacts.incomplete(f),
             "oversubscribed": runfacts.oversubscribed(f, p.nthreads),
         }
 
@@ -841,9 +842,9 @@ def render_lines(d, thread_names):
 
 def _text_header(h, cols):
     """The profile, the facts of its run (warnings first), threads and times."""
-    yield "pompprof-report: %s" % h["file"]
+    yield "pompprof-report: %s" % tf.shown_path(h["file"], tf.WIDTH - 17)
     yield tf.heading("Header")
-    for warning in ("interrupted", "oversubscribed"):
+    for warning in ("interrupted", "incomplete", "oversubscribed"):
         if h.get(warning):
             yield from tf.wrapped(["*** " + h[warning]])
     yield "program            : %s" % h["program"]
@@ -1111,7 +1112,7 @@ def csv_rows(d):
     name, row: the sub-row (thread number or SUM, tree, parameter values, ...)."""
     h = d["header"]
     for k in ("file", "program", "date", "threads", "wall_time", "total_thread_time",
-              "parallel_coverage", "interrupted", "oversubscribed"):
+              "parallel_coverage", "interrupted", "incomplete", "oversubscribed"):
         yield ("header", "", "", "", k, h.get(k))
     yield ("header", "", "", "", "metrics", " ".join(h["metrics"]))
     for k, v in (h.get("run_facts") or {}).items():

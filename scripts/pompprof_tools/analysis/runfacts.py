@@ -41,6 +41,7 @@ def facts(cube) -> dict:
         "version": a.get(PREFIX + "version"),
         "end": a.get(PREFIX + "end"),
         "event_source": a.get(PREFIX + "event_source"),
+        "busy_threads": a.get(PREFIX + "busy_threads"),
         "env": env if env or PREFIX + "host" in a else None,
         "diff_of": ((a.get(PREFIX + "diff_a"), a.get(PREFIX + "diff_b"))
                     if PREFIX + "diff_a" in a else None),
@@ -69,9 +70,22 @@ def interrupted(f: dict) -> str | None:
         return None
     if end.startswith("signal "):
         return "INTERRUPTED by %s: the profile holds what was measured until then" % end[7:]
+    if end.startswith("crash: signal "):
+        return ("CRASHED (%s): the profile holds what was measured until the crash"
+                % end[len("crash: signal "):])
     if end.startswith("exit"):
         return ("EXITED EARLY (%s): the regions still open were closed at the exit" % end)
     return "ended: %s" % end
+
+
+def incomplete(f: dict) -> str | None:
+    """A warning when the end left threads out (they were inside an event)."""
+    busy = f.get("busy_threads")
+    if not busy:
+        return None
+    return ("INCOMPLETE: thread%s %s still inside an event when the profile was written: "
+            "%s values are left out" % ("s" if " " in busy else "", busy.replace(" ", ", "),
+                                        "their" if " " in busy else "its"))
 
 
 def oversubscribed(f: dict, nthreads: int) -> str | None:

@@ -230,7 +230,8 @@ def render_text(s):
     out = ["pompprof-scaling: %d profiles" % len(s.rows)]
     size = "ranks x threads" if s.hybrid else "threads"
     for r in s.rows:
-        out.append("  %5s %s: %s" % (r["label"], size, r["file"]))
+        head = "  %5s %s: " % (r["label"], size)
+        out.append(head + tf.shown_path(r["file"], tf.WIDTH - len(head)))
     sources = {r["event_source"] for r in s.rows}
     if len(sources) == 1 and None not in sources:   # (different ones: a NOTE names them)
         out.append("event source: %s" % sources.pop())

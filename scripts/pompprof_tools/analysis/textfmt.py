@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import math
+import os
 import textwrap
 
 WIDTH = 100
@@ -93,6 +94,28 @@ def shorten(text, width):
     head = min(keep // 3, 12)
     tail = keep - head
     return text[:head] + ".." + text[len(text) - tail:]
+
+
+def shown_path(path, width):
+    """A file's name for a text line of at most width characters: relative to the current
+    directory when it lies below it (what the user typed, most often), else as given; a
+    name still too long is shortened in the middle ('..'), keeping its start and its end,
+    the file's own name (the JSON and CSV outputs keep the whole path).  So no line
+    depends on where the profiles lie."""
+    text = path
+    try:
+        rel = os.path.relpath(path)
+        if not rel.startswith(".." + os.sep) and rel != ".." and len(rel) < len(text):
+            text = rel
+    except ValueError:
+        pass
+    if len(text) <= width:
+        return text
+    base = os.path.basename(text)
+    if len(base) + 6 >= width:
+        return shorten(text, width)
+    head = width - 2 - len(base) - 1
+    return text[:head] + ".." + os.sep + base
 
 
 def table(headers, rows, widths=None, first_left=True, width=WIDTH):

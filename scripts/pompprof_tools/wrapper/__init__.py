@@ -2,6 +2,7 @@
 
 main       the command: reads the compiler command line, compiles, links
 cmdline    what a compiler command line says (sources, outputs, languages, flags)
+noopenmp   sources with OpenMP directives on a line without -fopenmp: one note
 compile    the four passes per source: plain messages, preprocess, instrument, compile
 rewrite    construct rewrites before OPARI2 (combined constructs, hidden constructs)
 directive  reading OpenMP directives and their clauses

@@ -30,6 +30,7 @@ from .cmdline import (LAUNCHERS, CommandLine, expand_response_files,
                               is_dependency_flag)
 from .compile import compile_sources
 from . import functions as wrapper_functions
+from . import noopenmp
 from .. import filterfile
 from .link import init_functions_from_nm, libdir, link_additions, needs_pompprof
 from .mpi import mpi_link_flags, mpi_use
@@ -116,7 +117,11 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
             return run(compiler_cmd + args + extra)
     sources = cl.instrumented_c + cl.instrumented_fortran
     if not sources and not (cl.links and (cl.openmp or needs_pompprof(cl.objects))):
-        return run(passthrough)
+        status = run(passthrough)
+        missing = noopenmp.without_openmp(compiler_cmd, cl) if status == 0 else None
+        if missing:
+            note(missing)  # after the compiler's own output, which stays as it was
+        return status
 
     if cl.compile_only and cl.output and len(cl.input_indexes) > 1:
         return run(passthrough)     # gcc refuses -o with several inputs: its message

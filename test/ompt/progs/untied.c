@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static volatile double sink;
+/* one per thread: the tasks on different threads must not race on it */
+static __thread volatile double sink;
 
 static void work(long iters)
 {

@@ -20,14 +20,14 @@
 #include <pompprof.h>
 
 static pthread_t main_thread;
-static volatile int writing;
+static int writing; /* an atomic: the killer thread waits for it */
 static long delay_us;
 static int use_exit;
 
 static void *killer(void *arg)
 {
     (void)arg;
-    while (!writing)
+    while (!__atomic_load_n(&writing, __ATOMIC_ACQUIRE))
         ;
     if (delay_us > 0)
         usleep((useconds_t)delay_us);
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     }
     pthread_t t;
     pthread_create(&t, NULL, killer, NULL);
-    writing = 1;
+    __atomic_store_n(&writing, 1, __ATOMIC_RELEASE);
     pompprof_write_profile();
     for (;;)
         pause(); /* the signal ends us */

@@ -128,12 +128,14 @@ static void write_pack(const hpack *p, pp_mpi_buf *b)
     ck_assert(!b->failed);
 }
 
-static const hreg R_PROG = {"prog", "", "measurement", "artificial", -1, -1};
-static const hreg R_TASKS = {"TASKS", "", "openmp", "artificial", -1, -1};
-static const hreg R_SEND = {"MPI_Send", "", "mpi", "p2p", -1, -1};
-static const hreg R_LOOP = {"!$omp for @a.c:3", "a.c", "openmp", "loop", 3, 9};
-static const hreg R_TASK = {"!$omp task @a.c:5", "a.c", "openmp", "task", 5, 6};
-static const hreg R_ONLY_B = {"MPI_Recv", "", "mpi", "p2p", -1, -1};
+/* macros, not const objects: C (and clang) takes only constant expressions in the
+ * initializers of the arrays below */
+#define R_PROG {"prog", "", "measurement", "artificial", -1, -1}
+#define R_TASKS {"TASKS", "", "openmp", "artificial", -1, -1}
+#define R_SEND {"MPI_Send", "", "mpi", "p2p", -1, -1}
+#define R_LOOP {"!$omp for @a.c:3", "a.c", "openmp", "loop", 3, 9}
+#define R_TASK {"!$omp task @a.c:5", "a.c", "openmp", "task", 5, 6}
+#define R_ONLY_B {"MPI_Recv", "", "mpi", "p2p", -1, -1}
 
 /* rank 0 (2 locations): prog -> { loop -> send, TASKS -> task } */
 static const hreg A_REGIONS[] = {R_PROG, R_TASKS, R_LOOP, R_SEND, R_TASK};
@@ -410,10 +412,9 @@ END_TEST
  * in source order), at other indexes here.  Merged over three "ranks" and
  * written, every node keeps every location's values, the two barriers stay
  * two nodes of two regions, and nothing is added. */
-static const hreg R_PAR = {"!$omp parallel @h.c:5", "h.c", "openmp", "parallel", 5, 9};
-static const hreg R_SINGLE = {"!$omp single @h.c:6", "h.c", "openmp", "single", 6, 9};
-static const hreg R_BARRIER = {"!$omp implicit barrier @h.c:9", "h.c", "openmp",
-                               "implicit barrier", 9, 9};
+#define R_PAR {"!$omp parallel @h.c:5", "h.c", "openmp", "parallel", 5, 9}
+#define R_SINGLE {"!$omp single @h.c:6", "h.c", "openmp", "single", 6, 9}
+#define R_BARRIER {"!$omp implicit barrier @h.c:9", "h.c", "openmp", "implicit barrier", 9, 9}
 
 START_TEST(test_regions_alike)
 {

@@ -3,42 +3,50 @@
 if HAVE_CHECK
 check_PROGRAMS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output \
 	test/unit/profile/test_profile_deep test/unit/profile/test_profile_params \
-	test/unit/profile/test_profile_job test/unit/profile/test_profile_late
+	test/unit/profile/test_profile_job test/unit/profile/test_profile_late \
+	test/unit/profile/test_profile_quiesce
 TESTS += test/unit/profile/test_profile_engine test/unit/profile/test_profile_output \
 	test/unit/profile/test_profile_deep test/unit/profile/test_profile_params \
-	test/unit/profile/test_profile_job test/unit/profile/test_profile_late
+	test/unit/profile/test_profile_job test/unit/profile/test_profile_late \
+	test/unit/profile/test_profile_quiesce
 test_unit_profile_test_profile_engine_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_engine.c \
 	test/unit/profile/engine_check.h
 test_unit_profile_test_profile_engine_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-test_unit_profile_test_profile_engine_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+test_unit_profile_test_profile_engine_LDADD = profile/libpp_profile_debug.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 test_unit_profile_test_profile_output_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_output.c \
 	$(STDERR_CAPTURE)
 test_unit_profile_test_profile_output_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_profile_test_profile_output_CPPFLAGS = $(AM_CPPFLAGS) -DPP_DOCDIR='"$(docdir)"'
-test_unit_profile_test_profile_output_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+test_unit_profile_test_profile_output_LDADD = profile/libpp_profile_debug.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 test_unit_profile_test_profile_deep_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_deep.c
 test_unit_profile_test_profile_deep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-test_unit_profile_test_profile_deep_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+test_unit_profile_test_profile_deep_LDADD = profile/libpp_profile_debug.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 # parameters: scenarios, and the written file through the CUBE tests' reader
 test_unit_profile_test_profile_params_SOURCES = $(CHECK_MAIN) $(STDERR_CAPTURE) \
 	test/unit/profile/test_profile_params.c test/unit/profile/engine_check.h $(CUBE_TEST_HELPERS)
 test_unit_profile_test_profile_params_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-test_unit_profile_test_profile_params_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+test_unit_profile_test_profile_params_LDADD = profile/libpp_profile_debug.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 # regions named late, locations closed early, tasks that move (the OMPT layer's needs)
 test_unit_profile_test_profile_late_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_late.c \
 	test/unit/profile/engine_check.h
 test_unit_profile_test_profile_late_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-test_unit_profile_test_profile_late_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+test_unit_profile_test_profile_late_LDADD = profile/libpp_profile_debug.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 test_unit_profile_test_profile_job_SOURCES = $(CHECK_MAIN) test/unit/profile/test_profile_job.c \
 	$(STDERR_CAPTURE)
 test_unit_profile_test_profile_job_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-test_unit_profile_test_profile_job_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+test_unit_profile_test_profile_job_LDADD = profile/libpp_profile_debug.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
+# the end and the events in flight; the engine's assertions
+test_unit_profile_test_profile_quiesce_SOURCES = $(CHECK_MAIN) \
+	test/unit/profile/test_profile_quiesce.c test/unit/profile/engine_check.h
+test_unit_profile_test_profile_quiesce_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_profile_test_profile_quiesce_LDADD = profile/libpp_profile_debug.la \
+	cube-writer/libpp_cube.la lib/libpp_util.la $(PAPI_LIBS) $(CHECK_LIBS) -lpthread -lm
 endif
 
 # The enter+exit cost benchmark: prints figures, never fails on timing.

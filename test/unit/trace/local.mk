@@ -3,7 +3,7 @@
 if HAVE_OTF2
 check_PROGRAMS += test/unit/trace/trace_scenarios
 test_unit_trace_trace_scenarios_SOURCES = test/unit/trace/trace_scenarios.c
-test_unit_trace_trace_scenarios_LDADD = profile/libpp_profile.la cube-writer/libpp_cube.la \
+test_unit_trace_trace_scenarios_LDADD = profile/libpp_profile_debug.la cube-writer/libpp_cube.la \
 	lib/libpp_util.la $(PAPI_LIBS) -lpthread -lm
 TESTS += test/unit/trace/test_replay_scenarios.py
 # The event path's cost with tracing (prints, never fails on timing).
