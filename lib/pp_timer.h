@@ -1,7 +1,8 @@
 /* pp_timer: the one clock read per event.
  *
- * Two sources: the x86 time-stamp counter (cheapest; used only when the CPU
- * says it is invariant) and CLOCK_MONOTONIC.  Ticks are converted to seconds
+ * Two sources: the x86 time-stamp counter (cheapest; chosen by default only
+ * when the CPU says it is invariant, and whenever POMPPROF_TIMER=tsc asks for
+ * it) and CLOCK_MONOTONIC.  Ticks are converted to seconds
  * once, at the end, with a rate calibrated against CLOCK_MONOTONIC over the
  * whole run (a long baseline makes the rate exact to a few ppm). */
 #ifndef PP_TIMER_H

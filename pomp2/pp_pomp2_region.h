@@ -46,10 +46,6 @@ static inline pp_pomp2_region *pp_pomp2_region_of(void **slot, const char *ctc)
     return pp_pomp2_region_assign_slow(slot, ctc);
 }
 
-/* The entry of an assigned handle, NULL for an unassigned (or NULL) one:
- * the hot entry points (pp_pomp2_task.c) go to a cold path of their own
- * for the latter, which assigns it, so that their common case is a tail
- * call into the engine that needs no stack frame. */
 /* The entry of an assigned handle at an address that is never NULL (the
  * wrapper's own calls), NULL for an unassigned one. */
 static inline pp_pomp2_region *pp_pomp2_region_assigned(void **slot)
@@ -57,6 +53,10 @@ static inline pp_pomp2_region *pp_pomp2_region_assigned(void **slot)
     return __atomic_load_n((pp_pomp2_region **)slot, __ATOMIC_ACQUIRE);
 }
 
+/* The entry of an assigned handle, NULL for an unassigned (or NULL) one:
+ * the hot entry points (pp_pomp2_task.c) go to a cold path of their own
+ * for the latter, which assigns it, so that their common case is a tail
+ * call into the engine that needs no stack frame. */
 static inline pp_pomp2_region *pp_pomp2_region_known(void **slot)
 {
     if (__builtin_expect(slot == NULL, 0))

@@ -280,10 +280,8 @@ static void pp_profile_write_own(const pp_unified *u)
         pp_message_warn("%s %s", pp_profile_g.own_note, path);
 }
 
-/* Close everything and unify (and finish the trace), with SIGINT/SIGTERM
- * held (another thread that takes them waits in
- * pp_profile_wait_for_writer).  now_given: the end's timestamp (the tests'
- * fake clock), NULL: read it.  NULL when there is nothing to write. */
+/* What the event sources run at the end, once the events in flight are
+ * done and before the trees are closed (pp_profile_at_end). */
 static void (*pp_profile_end_hooks[PP_PROFILE_END_HOOKS])(void);
 static int pp_profile_n_end_hooks;
 
@@ -297,6 +295,10 @@ int pp_profile_at_end(void (*hook)(void))
     return ok ? 0 : -1;
 }
 
+/* Close everything and unify (and finish the trace), with SIGINT/SIGTERM
+ * held (another thread that takes them waits in
+ * pp_profile_wait_for_writer).  now_given: the end's timestamp (the tests'
+ * fake clock), NULL: read it.  NULL when there is nothing to write. */
 static pp_unified *pp_profile_end(const uint64_t *now_given)
 {
     sigset_t saved;

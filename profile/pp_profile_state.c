@@ -2,8 +2,13 @@
  * the flag the event path reads, and the thread's words.
  *
  * The event path reaches its location through an initial-exec TLS pointer
- * (libpompprof is linked into the program, never dlopen'ed, so the static TLS
- * model is available and costs one %fs-relative load).
+ * (one %fs-relative load).  libpompprof is linked into the program, so its
+ * static TLS is laid out at start-up.  libpompprof_ompt.so, which holds the
+ * engine too, is dlopen'ed by libomp (OMP_TOOL_LIBRARIES): its initial-exec
+ * TLS then comes from the spare static TLS glibc reserves for such
+ * libraries (glibc.rtld.optional_static_tls, 512 bytes by default).  It
+ * needs 64 bytes; test/ompt/test_ompt_static_tls.py keeps it far below
+ * that bound and loads the library with dlopen.
  *
  * Each thread has two more words of its own (pp_profile_thread_): the fast
  * pointer, non-NULL only while the fast paths apply, measurement being on

@@ -3,7 +3,8 @@
 # with OPARI2 mode of the same sources.
 OMPT_TESTS = test/ompt/test_ompt_profiles.py test/ompt/test_ompt_run.py \
 	test/ompt/test_ompt_untied.py test/ompt/test_ompt_depend.py \
-	test/ompt/test_ompt_sched_gaps.py test/ompt/test_ompt_rebuild.py
+	test/ompt/test_ompt_sched_gaps.py test/ompt/test_ompt_rebuild.py \
+	test/ompt/test_ompt_static_tls.py
 TESTS += $(OMPT_TESTS)
 EXTRA_DIST += $(OMPT_TESTS) test/ompt/ompt_env.py test/ompt/progs/taskloop.c \
 	test/ompt/progs/task_counter.c test/ompt/progs/untied.c test/ompt/progs/gaps.c \
