@@ -22,117 +22,63 @@ POMP2_Task_handle POMP2_Get_new_task_handle(void)
     return (POMP2_Task_handle)pp_profile_task_new_handle();
 }
 
-/* Each hot entry point below has a cold twin for a handle not assigned yet
- * (pp_pomp2_region_known); the twins assign it and do the same.  And each
- * has a second form, POMP2_..._wrapped, that the wrapper's code calls
- * instead (doc/wrapper.md): its handle address is never NULL (the address of
- * a handle the wrapper defines), so that form tests only the handle.  One
- * body serves both (pp_pomp2_..._body). */
+/* Each hot entry point below comes in three functions, which
+ * PP_POMP2_HOT_ENTRY(name, params, args, ctc, event) makes from one line of
+ * what it does (event, an engine call that reads the handle's entry r):
+ * - POMP2_<name>: OPARI2's form.  A handle not assigned yet (or a NULL
+ *   address, which hand-written calls may pass: pp_pomp2_region_known) goes
+ *   to the cold twin; else event runs, a tail call into the engine that
+ *   needs no stack frame;
+ * - POMP2_<name>_wrapped: the form the wrapper's code calls instead
+ *   (doc/wrapper.md): its handle address is never NULL (a handle the
+ *   wrapper defines), so it tests only the handle;
+ * - pp_pomp2_<name>_cold: out of line, assigns the handle (from ctc, the
+ *   construct's string where the entry point has one, else NULL) and does
+ *   the same. */
 #define PP_POMP2_COLD static __attribute__((noinline, cold))
-/* The two forms of a hot entry point, whose body takes the handle's entry
- * (NULL: not assigned yet) first and then the entry point's arguments. */
-#define PP_POMP2_TWO_FORMS(name, body, params, args)                                               \
-    void POMP2_##name params                                                                       \
+#define PP_POMP2_HOT_FORM(fn, entry, name, params, args, event)                                    \
+    void fn params                                                                                 \
     {                                                                                              \
-        body(pp_pomp2_region_known(pomp2_handle), PP_POMP2_UNPAREN args);                          \
-    }                                                                                              \
-    void POMP2_##name##_wrapped params                                                             \
-    {                                                                                              \
-        body(pp_pomp2_region_assigned(pomp2_handle), PP_POMP2_UNPAREN args);                       \
+        pp_pomp2_region *r = entry(pomp2_handle);                                                  \
+        if (__builtin_expect(r == NULL, 0))                                                        \
+            pp_pomp2_##name##_cold args;                                                           \
+        else                                                                                       \
+            event;                                                                                 \
     }
-#define PP_POMP2_UNPAREN(...) __VA_ARGS__
+#define PP_POMP2_HOT_ENTRY(name, params, args, ctc, event)                                         \
+    PP_POMP2_COLD void pp_pomp2_##name##_cold params                                               \
+    {                                                                                              \
+        pp_pomp2_region *r = pp_pomp2_region_of(pomp2_handle, ctc);                                \
+        event;                                                                                     \
+    }                                                                                              \
+    PP_POMP2_HOT_FORM(POMP2_##name, pp_pomp2_region_known, name, params, args, event)              \
+    PP_POMP2_HOT_FORM(POMP2_##name##_wrapped, pp_pomp2_region_assigned, name, params, args, event)
 
-PP_POMP2_COLD void pp_pomp2_task_create_begin_cold(POMP2_Region_handle *pomp2_handle,
-                                                   POMP2_Task_handle *pomp2_new_task,
-                                                   POMP2_Task_handle *pomp2_old_task,
-                                                   const char ctc_string[])
-{
-    pp_profile_task_create_begin(pp_pomp2_region_of(pomp2_handle, ctc_string)->inner,
-                                 (pp_task_handle *)pomp2_new_task,
-                                 (pp_task_handle *)pomp2_old_task);
-}
-
-static inline __attribute__((always_inline)) void
-pp_pomp2_task_create_begin_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle,
-                                POMP2_Task_handle *pomp2_new_task,
-                                POMP2_Task_handle *pomp2_old_task, int pomp2_if,
-                                const char ctc_string[])
-{
-    (void)pomp2_if; /* an undeferred task is measured like the others (see above) */
-    /* a scheduling point (pp_pomp2_scheduling_point_begin) whose enter also
-     * tells a trace which task is created; hand-written calls may pass NULL
-     * for either handle */
-    if (__builtin_expect(r == NULL, 0))
-        pp_pomp2_task_create_begin_cold(pomp2_handle, pomp2_new_task, pomp2_old_task, ctc_string);
-    else
-        pp_profile_task_create_begin(r->inner, (pp_task_handle *)pomp2_new_task,
-                                     (pp_task_handle *)pomp2_old_task);
-}
-
-PP_POMP2_TWO_FORMS(Task_create_begin, pp_pomp2_task_create_begin_body,
+/* A creation is a scheduling point (pp_pomp2_scheduling_point_begin) whose
+ * enter also tells a trace which task is created; hand-written calls may
+ * pass NULL for either task handle.  An undeferred task is measured like
+ * the others (above): pomp2_if is not needed. */
+PP_POMP2_HOT_ENTRY(Task_create_begin,
                    (POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *pomp2_new_task,
                     POMP2_Task_handle *pomp2_old_task, int pomp2_if, const char ctc_string[]),
-                   (pomp2_handle, pomp2_new_task, pomp2_old_task, pomp2_if, ctc_string))
+                   (pomp2_handle, pomp2_new_task, pomp2_old_task, pomp2_if, ctc_string),
+                   ctc_string,
+                   ((void)pomp2_if,
+                    pp_profile_task_create_begin(r->inner, (pp_task_handle *)pomp2_new_task,
+                                                 (pp_task_handle *)pomp2_old_task)))
 
-PP_POMP2_COLD void pp_pomp2_task_create_end_cold(POMP2_Region_handle *pomp2_handle,
-                                                 POMP2_Task_handle pomp2_old_task)
-{
-    pp_profile_exit_resume(pp_pomp2_region_of(pomp2_handle, NULL)->inner,
-                           (pp_task_handle)pomp2_old_task);
-}
-
-static inline __attribute__((always_inline)) void
-pp_pomp2_task_create_end_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle,
-                              POMP2_Task_handle pomp2_old_task)
-{
-    if (__builtin_expect(r == NULL, 0))
-        pp_pomp2_task_create_end_cold(pomp2_handle, pomp2_old_task);
-    else
-        pp_profile_exit_resume(r->inner, (pp_task_handle)pomp2_old_task);
-}
-
-PP_POMP2_TWO_FORMS(Task_create_end, pp_pomp2_task_create_end_body,
+PP_POMP2_HOT_ENTRY(Task_create_end,
                    (POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task),
-                   (pomp2_handle, pomp2_old_task))
+                   (pomp2_handle, pomp2_old_task), NULL,
+                   pp_profile_exit_resume(r->inner, (pp_task_handle)pomp2_old_task))
 
-PP_POMP2_COLD void pp_pomp2_task_begin_cold(POMP2_Region_handle *pomp2_handle,
-                                            POMP2_Task_handle pomp2_task)
-{
-    pp_profile_task_begin_tied(pp_pomp2_region_of(pomp2_handle, NULL)->main,
-                               (pp_task_handle)pomp2_task);
-}
-
-static inline __attribute__((always_inline)) void
-pp_pomp2_task_begin_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle,
-                         POMP2_Task_handle pomp2_task)
-{
-    if (__builtin_expect(r == NULL, 0))
-        pp_pomp2_task_begin_cold(pomp2_handle, pomp2_task);
-    else
-        pp_profile_task_begin_tied(r->main, (pp_task_handle)pomp2_task);
-}
-
-PP_POMP2_TWO_FORMS(Task_begin, pp_pomp2_task_begin_body,
+PP_POMP2_HOT_ENTRY(Task_begin,
                    (POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_task),
-                   (pomp2_handle, pomp2_task))
+                   (pomp2_handle, pomp2_task), NULL,
+                   pp_profile_task_begin_tied(r->main, (pp_task_handle)pomp2_task))
 
-PP_POMP2_COLD void pp_pomp2_task_end_cold(POMP2_Region_handle *pomp2_handle)
-{
-    pp_profile_task_end(pp_pomp2_region_of(pomp2_handle, NULL)->main);
-}
-
-static inline __attribute__((always_inline)) void
-pp_pomp2_task_end_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle)
-{
-    if (__builtin_expect(r == NULL, 0))
-        pp_pomp2_task_end_cold(pomp2_handle);
-    else
-        pp_profile_task_end(r->main);
-}
-
-PP_POMP2_TWO_FORMS(Task_end, pp_pomp2_task_end_body,
-                   (POMP2_Region_handle *pomp2_handle),
-                   (pomp2_handle))
+PP_POMP2_HOT_ENTRY(Task_end, (POMP2_Region_handle *pomp2_handle), (pomp2_handle), NULL,
+                   pp_profile_task_end(r->main))
 
 void POMP2_Untied_task_begin(POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_task)
 {
@@ -199,46 +145,13 @@ void POMP2_Task_create_end_wait(POMP2_Region_handle *ended, POMP2_Task_handle re
 
 /* A taskwait is measured as a barrier is (pp_pomp2_parallel.c): a scheduling
  * point in the entry's main region. */
-PP_POMP2_COLD void pp_pomp2_taskwait_begin_cold(POMP2_Region_handle *pomp2_handle,
-                                                POMP2_Task_handle *pomp2_old_task,
-                                                const char ctc_string[])
-{
-    pp_pomp2_scheduling_point_begin(pomp2_old_task,
-                                    pp_pomp2_region_of(pomp2_handle, ctc_string)->main);
-}
-
-static inline __attribute__((always_inline)) void
-pp_pomp2_taskwait_begin_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle,
-                             POMP2_Task_handle *pomp2_old_task, const char ctc_string[])
-{
-    if (__builtin_expect(r == NULL, 0))
-        pp_pomp2_taskwait_begin_cold(pomp2_handle, pomp2_old_task, ctc_string);
-    else
-        pp_pomp2_scheduling_point_begin(pomp2_old_task, r->main);
-}
-
-PP_POMP2_TWO_FORMS(Taskwait_begin, pp_pomp2_taskwait_begin_body,
+PP_POMP2_HOT_ENTRY(Taskwait_begin,
                    (POMP2_Region_handle *pomp2_handle, POMP2_Task_handle *pomp2_old_task,
                     const char ctc_string[]),
-                   (pomp2_handle, pomp2_old_task, ctc_string))
+                   (pomp2_handle, pomp2_old_task, ctc_string), ctc_string,
+                   pp_pomp2_scheduling_point_begin(pomp2_old_task, r->main))
 
-PP_POMP2_COLD void pp_pomp2_taskwait_end_cold(POMP2_Region_handle *pomp2_handle,
-                                              POMP2_Task_handle pomp2_old_task)
-{
-    pp_profile_exit_resume(pp_pomp2_region_of(pomp2_handle, NULL)->main,
-                           (pp_task_handle)pomp2_old_task);
-}
-
-static inline __attribute__((always_inline)) void
-pp_pomp2_taskwait_end_body(pp_pomp2_region *r, POMP2_Region_handle *pomp2_handle,
-                           POMP2_Task_handle pomp2_old_task)
-{
-    if (__builtin_expect(r == NULL, 0))
-        pp_pomp2_taskwait_end_cold(pomp2_handle, pomp2_old_task);
-    else
-        pp_profile_exit_resume(r->main, (pp_task_handle)pomp2_old_task);
-}
-
-PP_POMP2_TWO_FORMS(Taskwait_end, pp_pomp2_taskwait_end_body,
+PP_POMP2_HOT_ENTRY(Taskwait_end,
                    (POMP2_Region_handle *pomp2_handle, POMP2_Task_handle pomp2_old_task),
-                   (pomp2_handle, pomp2_old_task))
+                   (pomp2_handle, pomp2_old_task), NULL,
+                   pp_profile_exit_resume(r->main, (pp_task_handle)pomp2_old_task))

@@ -1,10 +1,37 @@
 /* The event path: enter/exit of regions, fork, parallel begin/end, join.
  *
  * Budget: an enter+exit pair must stay within a few timer reads.  So the
- * common case is: one relaxed load of the measuring flag, the TLS location,
- * the current task, its position, the position's last-entered child, and a
- * handful of stores.  Everything unusual (new child, folding, mismatched
- * exits, counters) is behind one predictable branch. */
+ * common case is: the in-event store (the bracket, pp_profile_internal.h),
+ * one relaxed load of the thread's fast pointer -- its own location, which
+ * other threads clear when they switch measurement off, so no flag is read
+ * -- the current task, its position, the position's last-entered child, and
+ * a handful of stores.  Everything unusual (no fast pointer, new child,
+ * folding, mismatched exits, counters, a trace) is behind one predictable
+ * branch.
+ *
+ * The names, here and in pp_profile_task.c (each tier exists for the
+ * instruction count: the fast paths need no stack frame and no saved
+ * register, because everything else is a tail call out of their way):
+ *   pp_profile_X           the public event: the bracket's begin, then the
+ *                          fast pointer decides between _fast and _other;
+ *   pp_profile_X_at        the same with the caller's timestamp (the unit
+ *                          tests' fake clock, an event source that read the
+ *                          clock for two events);
+ *   pp_profile_X_fast      inline: the common case on a location of the fast
+ *                          kind (loc->plain), straight-line code; anything
+ *                          else tail-calls _general before changing anything;
+ *   pp_profile_X_general   out of line: _body on a location, then the
+ *                          bracket's end;
+ *   pp_profile_X_other     out of line: the public event's form without a
+ *                          fast pointer (no location yet, measurement off, a
+ *                          trace, counters, no TSC): the flag, the location,
+ *                          the clock, then _body and the bracket's end;
+ *   pp_profile_X_body      inline: the complete event on a location of
+ *                          either kind, as before fast paths existed;
+ *   pp_profile_X_any       inline: _fast or _body by the location's kind;
+ *   pp_profile_X_loc       the body of an event that has no fast path.
+ * The fast and general forms end the event themselves, so a tail call into
+ * them ends it; a caller's end after them would only repeat the store. */
 #include "profile/pp_profile_internal.h"
 
 #include "lib/pp_message.h"
@@ -33,7 +60,7 @@ static inline __attribute__((always_inline)) void pp_profile_enter_body(pp_locat
         pp_profile_counters_enter(loc, t, c);
 }
 
-static void pp_profile_exit_slow(pp_location *loc, pp_task *t, pp_region_id region, uint64_t now)
+static void pp_profile_exit_unmatched(pp_location *loc, pp_task *t, pp_region_id region, uint64_t now)
 {
     if (t->fold) {
         t->fold--;
@@ -68,7 +95,7 @@ static inline __attribute__((always_inline)) void pp_profile_exit_body(pp_locati
     pp_node *n = t->pos;
     loc->last = now;
     if (PP_UNLIKELY(n->region != region || n == t->floor || t->fold)) {
-        pp_profile_exit_slow(loc, t, region, now);
+        pp_profile_exit_unmatched(loc, t, region, now);
         return;
     }
     if (PP_UNLIKELY(loc->n_ctr))
@@ -538,7 +565,7 @@ static __attribute__((noinline)) void pp_profile_switch_exit_other(pp_task_handl
 /* The body of both argument orders below, inlined into each (one copy of the
  * code in the source, two entry points without a call between). */
 static inline __attribute__((always_inline)) void
-pp_profile_switch_exit_inline(pp_task_handle resumed, pp_region_id region)
+pp_profile_switch_exit_public(pp_task_handle resumed, pp_region_id region)
 {
     pp_profile_event_begin();
     pp_location *loc = pp_profile_fast_loc();
@@ -552,12 +579,12 @@ pp_profile_switch_exit_inline(pp_task_handle resumed, pp_region_id region)
 
 void pp_profile_switch_exit(pp_task_handle resumed, pp_region_id region)
 {
-    pp_profile_switch_exit_inline(resumed, region);
+    pp_profile_switch_exit_public(resumed, region);
 }
 
 void pp_profile_exit_resume(pp_region_id region, pp_task_handle resumed)
 {
-    pp_profile_switch_exit_inline(resumed, region);
+    pp_profile_switch_exit_public(resumed, region);
 }
 
 /* Events an event source reports apart but whose first half it holds back

@@ -6,7 +6,10 @@
  * waiting in, also when the task started inside another explicit task's
  * taskwait or creation.  The instance trees therefore contain no stubs, and
  * a suspended task's open regions (stopped clock) never contain time of
- * other tasks, so no exclusive time can become negative. */
+ * other tasks, so no exclusive time can become negative.
+ *
+ * The events' tiers (_fast, _general, _other, _any, _at) are those of
+ * pp_profile_events.c, whose header has their legend. */
 #include "profile/pp_profile_internal.h"
 
 #include "lib/pp_message.h"
