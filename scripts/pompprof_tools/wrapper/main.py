@@ -87,7 +87,62 @@ def split_launcher(compiler: str, argv: list[str]) -> tuple[list[str], list[str]
     return [compiler], argv
 
 
+def _functions_flags(compiler_cmd, args, cl, wrapper_opts):
+    """--functions: the line with the flags that instrument its functions (and what the
+    filter leaves out at compile time): (args, command line, filter or None, the exit
+    status when the line needed no OPARI2 work and was run already, else None)."""
+    flt = None
+    path = wrapper_functions.filter_path(wrapper_opts)
+    if path:
+        try:
+            flt = filterfile.load(path)
+        except filterfile.FilterError as e:
+            note("%s; no function is left out at compile time" % e)
+    plain_c = not cl.fortran and not any(cl.is_cplusplus(i, compiler_cmd[-1])
+                                         for i in cl.sources)
+    args = args + wrapper_functions.compile_flags(args, compiler_cmd, flt=flt,
+                                                  filter_file=path, plain_c=plain_c)
+    cl = CommandLine(args)
+    if not cl.openmp and (cl.compile_only or not needs_pompprof(cl.objects)):
+        # no OPARI2 work: the line as written, its functions instrumented
+        # and, when it links, libpompprof added (objects with POMP2 calls
+        # take the link step below, for their region initialisation)
+        extra = [] if cl.compile_only else \
+            ["-L" + libdir(), "-Wl,-rpath," + libdir(), "-lpompprof"]
+        return args, cl, flt, run(compiler_cmd + args + extra)
+    return args, cl, flt, None
+
+
+def _link(compiler_cmd, cl, args, compiled, workdir) -> int:
+    """The link step of a line whose sources were compiled instrumented: the objects in
+    place of the sources, libpompprof and what the objects need."""
+    objects = {src.index: src.object for src in compiled}
+    link_args = []
+    for i, a in enumerate(args):
+        if i in objects:
+            link_args += ["-x", "none", objects[i], "-x", cl.languages[i]] \
+                if i in cl.languages else [objects[i]]
+        elif not is_dependency_flag(a) or not compiled:
+            link_args.append(a)
+    linked = cl.objects + list(objects.values())
+    functions = init_functions_from_nm(linked)
+    if not functions and not cl.shared and not mpi_use(compiler_cmd, args, linked)[0]:
+        # forgetting -fopenmp when compiling gives a serial program whose profile
+        # says "parallel coverage 0 %" and nothing else: say it now, once (also
+        # right for a program whose constructs are all ones pompprof does not measure;
+        # an MPI program has its MPI calls measured, or its own line about them)
+        note("no OpenMP construct of %s is measured: none of its objects was "
+             "instrumented (were its sources compiled through pompprof with -fopenmp?)"
+             % (cl.output or "a.out"))
+    extra, status = link_additions(compiler_cmd, cl, workdir, functions)
+    if extra is None:
+        return status
+    first = mpi_link_flags(compiler_cmd, args, linked, libdir())
+    return run(compiler_cmd + first + link_args + extra)
+
+
 def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
+    """One compiler line through pompprof: its exit status."""
     passthrough = [compiler] + argv
     compiler_cmd, argv = split_launcher(compiler, argv)
     args = expand_response_files(argv)
@@ -97,24 +152,9 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
         return run(passthrough)
     flt = None
     if wrapper_functions.enabled(wrapper_opts) and (cl.sources or cl.fortran):
-        path = wrapper_functions.filter_path(wrapper_opts)
-        if path:
-            try:
-                flt = filterfile.load(path)
-            except filterfile.FilterError as e:
-                note("%s; no function is left out at compile time" % e)
-        plain_c = not cl.fortran and not any(cl.is_cplusplus(i, compiler_cmd[-1])
-                                             for i in cl.sources)
-        args = args + wrapper_functions.compile_flags(args, compiler_cmd, flt=flt,
-                                                      filter_file=path, plain_c=plain_c)
-        cl = CommandLine(args)
-        if not cl.openmp and (cl.compile_only or not needs_pompprof(cl.objects)):
-            # no OPARI2 work: the line as written, its functions instrumented
-            # and, when it links, libpompprof added (objects with POMP2 calls
-            # take the link step below, for their region initialisation)
-            extra = [] if cl.compile_only else \
-                ["-L" + libdir(), "-Wl,-rpath," + libdir(), "-lpompprof"]
-            return run(compiler_cmd + args + extra)
+        args, cl, flt, status = _functions_flags(compiler_cmd, args, cl, wrapper_opts)
+        if status is not None:
+            return status
     sources = cl.instrumented_c + cl.instrumented_fortran
     if not sources and not (cl.links and (cl.openmp or needs_pompprof(cl.objects))):
         status = run(passthrough)
@@ -139,30 +179,7 @@ def build(compiler: str, argv: list[str], wrapper_opts: list[str]) -> int:
             return status
         if status != 0:
             return status
-        # link: the objects in place of the sources
-        objects = {src.index: src.object for src in compiled}
-        link_args = []
-        for i, a in enumerate(args):
-            if i in objects:
-                link_args += ["-x", "none", objects[i], "-x", cl.languages[i]] \
-                    if i in cl.languages else [objects[i]]
-            elif not is_dependency_flag(a) or not compiled:
-                link_args.append(a)
-        linked = cl.objects + list(objects.values())
-        functions = init_functions_from_nm(linked)
-        if not functions and not cl.shared and not mpi_use(compiler_cmd, args, linked)[0]:
-            # forgetting -fopenmp when compiling gives a serial program whose profile
-            # says "parallel coverage 0 %" and nothing else: say it now, once (also
-            # right for a program whose constructs are all ones pompprof does not measure;
-            # an MPI program has its MPI calls measured, or its own line about them)
-            note("no OpenMP construct of %s is measured: none of its objects was "
-                 "instrumented (were its sources compiled through pompprof with -fopenmp?)"
-                 % (cl.output or "a.out"))
-        extra, status = link_additions(compiler_cmd, cl, workdir, functions)
-        if extra is None:
-            return status
-        first = mpi_link_flags(compiler_cmd, args, linked, libdir())
-        return run(compiler_cmd + first + link_args + extra)
+        return _link(compiler_cmd, cl, args, compiled, workdir)
     finally:
         if "--keep" in wrapper_opts:
             note("kept intermediate files in %s" % workdir)
