@@ -118,6 +118,36 @@ class ReportText(unittest.TestCase):
             self.assertTrue(all(len(ln) <= 100 for ln in text.splitlines()))
 
 
+class LongPaths(unittest.TestCase):
+    """Profiles that lie deep (a checkout 150 characters down): every line of report,
+    diff and scaling still fits 100 columns, and the file's own name stays."""
+
+    def test_tools_fit_wherever_the_profiles_lie(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            deep = os.path.join(tmp, *(["a-rather-long-directory-name-%d" % k for k in range(5)]))
+            os.makedirs(deep)
+            self.assertGreater(len(deep), 150)
+            a, b = os.path.join(deep, "one.cubex"), os.path.join(deep, "two.cubex")
+            strassen_profile(a, constructs=3, instances=5)
+            strassen_profile(b, constructs=3, instances=7)
+            for tool, args in (("report", [a]), ("diff", [a, b]), ("scaling", [a, b])):
+                text = T.run_tool(tool, *args, check=True).stdout
+                long_lines = [ln for ln in text.splitlines() if len(ln) > 100]
+                self.assertEqual(long_lines, [], tool)
+                self.assertIn("one.cubex", text, tool)
+
+    def test_shown_path(self):
+        cwd = os.getcwd()
+        inside = os.path.join(cwd, "x", "p.cubex")
+        self.assertEqual(tf.shown_path(inside, 100), os.path.join("x", "p.cubex"))
+        far = "/" + "/".join(["d%03d" % k for k in range(40)]) + "/profile.cubex"
+        short = tf.shown_path(far, 60)
+        self.assertLessEqual(len(short), 60)
+        self.assertTrue(short.endswith("/profile.cubex"), short)
+        self.assertTrue(short.startswith(far[:10]), short)
+        self.assertIn("..", short)
+
+
 class DiffText(unittest.TestCase):
     def test_call_tree_and_task_tree_copies_differ(self):
         p = T.run_tool("diff", T.golden("tasks_t1"), T.golden("tasks_t2"), "--top", "60",
