@@ -5,9 +5,12 @@
 # which pompprof-score reads (scripts/pompprof_tools/analysis/costs.py): the
 # same profile gives the same estimate on every call.
 if !ENABLE_SANITIZERS
-# (a sanitizer build's figures are not this machine's costs, and its programs
-# need ASAN_OPTIONS to run at all: it measures none)
+if !ENABLE_TSAN
+# (a sanitizer build's figures are not this machine's costs, its programs
+# need ASAN_OPTIONS to run at all, and a ThreadSanitizer build's would need
+# -fsanitize=thread to link: it measures none)
 nodist_pkgdata_DATA = event-costs.txt
+endif
 endif
 EXTRA_DIST += calibration/event_costs.c calibration/event_costs.filter calibration/calibrate.py
 CLEANFILES += calibration/event_costs_plugin calibration/event_costs_address \
