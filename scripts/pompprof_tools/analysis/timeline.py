@@ -269,6 +269,10 @@ def pot_quadrant(total: dict) -> dict | None:
 
 # ---- output ------------------------------------------------------------------------------
 
+# the span path's constructs the text lists (the JSON has them all)
+SPAN_PATH_LINES = 40
+
+
 def result_without_pictures(data: dict) -> dict:
     return {k: v for k, v in data.items() if k != "pictures"}
 
@@ -303,94 +307,151 @@ def graph_lines(g: dict, title: str) -> list[str]:
 
 
 def render_text(data: dict) -> str:
+    """The text report: one renderer per section, in order (as pompprof-report's), so
+    that each section can be read and changed alone."""
+    out = _text_header(data)
+    out += _text_breakdown(data)
+    out += _text_shares(data)
+    out += _text_pot(data)
+    if data.get("ranks"):
+        out += timeline_mpi.render_text(data)
+    out += _text_dependences(data)
+    out += _text_ready_wait(data)
+    out += _text_task_graph(data)
+    return "\n".join(out) + "\n"
+
+
+def _text_header(data: dict) -> list[str]:
+    """The trace, its size and the window; how the run ended when it did not end
+    normally (a salvaged trace), which every number below depends on."""
     tr, win = data["trace"], data["window"]
     out = ["%s: %s (%d threads, %d events, %.4f s; window %.4f to %.4f s)" % (
         PROG, tr["archive"], tr["threads"], tr["events"], tr["seconds"], win["from"],
-        win["to"]), ""]
+        win["to"])]
     if tr.get("end") and tr["end"] != "normal":
-        out[-1:-1] = ["*** run ended: %s" % tr["end"]]
-    out.append("Breakdown (seconds; POT: overhead = not working while a task was ready)")
+        out.append("*** run ended: %s" % tr["end"])
+    return out + [""]
+
+
+def _text_breakdown(data: dict) -> list[str]:
+    """The breakdown's table: a row per thread and the total (the MPI columns only for
+    a trace with MPI time)."""
     keys = timeline_mpi.shown_keys(data)
-    out.append(tf.table(["thread"] + [overhead.part_column(k) for k in keys],
-                        _breakdown_rows(data), width=16 + 9 * len(keys)))
+    return ["Breakdown (seconds; POT: overhead = not working while a task was ready)",
+            tf.table(["thread"] + [overhead.part_column(k) for k in keys],
+                     _breakdown_rows(data), width=16 + 9 * len(keys))]
+
+
+def _text_shares(data: dict) -> list[str]:
+    """Each group's share of the threads' time, and the overhead by pompprof-report's
+    categories (to compare with its report); nothing when no time was measured."""
     total = data["total"]
-    if total["time"] > 0:
-        # every group but work, in the breakdown's order
-        groups = dict.fromkeys(p.group for p in overhead.TIMELINE_PARTS if p.group != "work")
-        out.append("total: work %.1f %%, %s" % (
-            100 * total["work"] / total["time"],
-            ", ".join("%s %.1f %%" % (name, 100 * total.get(name, 0.0) / total["time"])
-                      for name in groups
-                      if total.get(name, 0.0) or name in ("overhead", "idleness"))))
-        out.append("overhead by pompprof-report's categories (their time while a task was "
-                   "ready; creation and fork/join always):")
-        out.append("  " + ", ".join("%s %.4f s" % (name, sec)
-                                    for name, sec in data["categories"].items()))
-    pot = data.get("pot")
-    if pot:
-        rests = ("idleness %.4f s = %.1f %%, overhead %.4f s = %.1f %% of the team's %.4f s "
-                 "(%s left out); high from %.0f %%" % (
-                     total["idleness"], 100 * pot["idleness_share"], total["overhead"],
-                     100 * pot["overhead_share"], pot["team_time"], pot["left_out"],
-                     100 * pot["high"]))
-        out.append("POT quadrant: %s: %s" % (pot["quadrant"], pot["advice"]) if pot["quadrant"]
-                   else "POT quadrant: %s" % pot["advice"])
-        out.append("  (%s)" % rests)
-    if data.get("ranks"):
-        out += timeline_mpi.render_text(data)
+    if not total["time"] > 0:
+        return []
+    # every group but work, in the breakdown's order
+    groups = dict.fromkeys(p.group for p in overhead.TIMELINE_PARTS if p.group != "work")
+    return ["total: work %.1f %%, %s" % (
+                100 * total["work"] / total["time"],
+                ", ".join("%s %.1f %%" % (name, 100 * total.get(name, 0.0) / total["time"])
+                          for name in groups
+                          if total.get(name, 0.0) or name in ("overhead", "idleness"))),
+            "overhead by pompprof-report's categories (their time while a task was "
+            "ready; creation and fork/join always):",
+            "  " + ", ".join("%s %.4f s" % (name, sec)
+                             for name, sec in data["categories"].items())]
+
+
+def _text_pot(data: dict) -> list[str]:
+    """POT's quadrant (or why there is none) and the numbers it rests on."""
+    pot, total = data.get("pot"), data["total"]
+    if not pot:
+        return []
+    rests = ("idleness %.4f s = %.1f %%, overhead %.4f s = %.1f %% of the team's %.4f s "
+             "(%s left out); high from %.0f %%" % (
+                 total["idleness"], 100 * pot["idleness_share"], total["overhead"],
+                 100 * pot["overhead_share"], pot["team_time"], pot["left_out"],
+                 100 * pot["high"]))
+    return ["POT quadrant: %s: %s" % (pot["quadrant"], pot["advice"]) if pot["quadrant"]
+            else "POT quadrant: %s" % pot["advice"],
+            "  (%s)" % rests]
+
+
+def _text_dependences(data: dict) -> list[str]:
+    """The dependences recorded, and the tasks whose dependences are not: what the
+    trace cannot say about them (undetermined time, a span that is a lower bound)."""
     dep = data["depend"]
+    out = []
     if dep.get("recorded") or dep.get("taskwaits"):
-        out.append("")
-        out.append("Dependences: %d tasks with %d recorded list items, %d edges between "
-                   "siblings, %d taskwait depend" % (dep["recorded"], dep["items"],
-                                                     dep["edges"], dep["taskwaits"]))
+        out += ["", "Dependences: %d tasks with %d recorded list items, %d edges between "
+                "siblings, %d taskwait depend" % (dep["recorded"], dep["items"],
+                                                  dep["edges"], dep["taskwaits"])]
     if dep["tasks"]:
-        out.append("")
-        out.append("%d tasks had dependences that are not recorded (%s).  When they were "
-                   "ready is not in the trace:" % (
-                       dep["tasks"], ", ".join(dep["constructs"]) or "constructs unknown"))
-        out.append("  undetermined time is overhead or idleness (the two are bounds there, "
-                   "not measurements),")
-        out.append("  and the task graph lacks their dependence edges (the span is a lower "
-                   "bound).")
-    if data.get("ready_wait"):
-        out.append("")
-        out.append("Ready wait (from ready to begun; long: tasks queue for threads, short "
-                   "with idleness: threads starve):")
-        for r in data["ready_wait"]:
-            out.append("  %-40s %6d tasks  mean %.6f s  max %.6f s  total %.6f s" % (
-                r["construct"], r["tasks"], r["mean"], r["max"], r["total"]))
-    g = data["graph"]
-    out.append("")
+        out += ["", "%d tasks had dependences that are not recorded (%s).  When they were "
+                "ready is not in the trace:" % (
+                    dep["tasks"], ", ".join(dep["constructs"]) or "constructs unknown"),
+                "  undetermined time is overhead or idleness (the two are bounds there, "
+                "not measurements),",
+                "  and the task graph lacks their dependence edges (the span is a lower "
+                "bound)."]
+    return out
+
+
+def _text_ready_wait(data: dict) -> list[str]:
+    """Per task construct, how long its tasks waited from ready to begun."""
+    if not data.get("ready_wait"):
+        return []
+    out = ["", "Ready wait (from ready to begun; long: tasks queue for threads, short "
+           "with idleness: threads starve):"]
+    for r in data["ready_wait"]:
+        out.append("  %-40s %6d tasks  mean %.6f s  max %.6f s  total %.6f s" % (
+            r["construct"], r["tasks"], r["mean"], r["max"], r["total"]))
+    return out
+
+
+def _text_task_graph(data: dict) -> list[str]:
+    """The task graph of the window, then of the task region, its speedup bounds and
+    the span's path."""
+    g, tr, win = data["graph"], data["trace"], data["window"]
     whole = win["from"] == 0 and abs(win["to"] - tr["seconds"]) < 1e-9
-    lines = graph_lines(g, "Task graph (%s; creation, taskwait, barrier and dependence edges%s):"
-                        % ("whole trace" if whole else "window %.4f to %.4f s" % (win["from"],
-                                                                                  win["to"]),
-                           ", and MPI messages from send to receive" if timeline_mpi.is_job(data)
-                           else ""))
-    lines[-1] += " (%d explicit tasks%s)%s" % (
+    out = [""] + graph_lines(
+        g, "Task graph (%s; creation, taskwait, barrier and dependence edges%s):"
+        % ("whole trace" if whole else "window %.4f to %.4f s" % (win["from"], win["to"]),
+           ", and MPI messages from send to receive" if timeline_mpi.is_job(data) else ""))
+    out[-1] += " (%d explicit tasks%s)%s" % (
         g["tasks"],
         ", %d dependence edges" % g["dependence_edges"] if g.get("dependence_edges") else "",
         "; span is a lower bound (unrecorded dependences)" if g["depend_tasks"] else "")
-    out.extend(lines)
-    reg = data.get("task_region")
-    if reg:
-        out.extend(graph_lines(reg, "  task region (%.4f to %.4f s: the first task's creation "
-                                    "to the last task's end):" % (reg["from"], reg["to"]))[0:1])
-        out.append("    work %.6f s (task creation %.6f s included), span %.6f s, parallelism "
-                   "%.2f" % (reg["work"], reg["work_creation"], reg["span"], reg["parallelism"]))
-    out.append("  speedup bounds (Cilkview: upper = min(P, parallelism), lower = greedy "
-               "work/(work/P + span)):")
-    out.append("  " + "  ".join("%d: %.3g-%.3g" % (s["threads"], s["lower"], s["upper"])
-                                for s in g["speedup"]))
-    if g["span_path"]:
-        out.append("  span path, construct by construct (seconds, stretches):")
-        for p in g["span_path"][:40]:
-            out.append("    %10.6f  %5d  %s%s" % (p["seconds"], p["segments"], p["construct"],
-                                                 " (rank %d)" % p["rank"] if "rank" in p else ""))
-        if len(g["span_path"]) > 40:
-            out.append("    ... %d more" % (len(g["span_path"]) - 40))
-    return "\n".join(out) + "\n"
+    out += _text_task_region(data.get("task_region"))
+    out += ["  speedup bounds (Cilkview: upper = min(P, parallelism), lower = greedy "
+            "work/(work/P + span)):",
+            "  " + "  ".join("%d: %.3g-%.3g" % (s["threads"], s["lower"], s["upper"])
+                             for s in g["speedup"])]
+    return out + _text_span_path(g["span_path"])
+
+
+def _text_task_region(reg: dict | None) -> list[str]:
+    """The task graph where tasks exist (the first task's creation to the last task's
+    end), so that the code before and after them does not dilute its parallelism."""
+    if not reg:
+        return []
+    return ["  task region (%.4f to %.4f s: the first task's creation to the last task's "
+            "end):" % (reg["from"], reg["to"]),
+            "    work %.6f s (task creation %.6f s included), span %.6f s, parallelism %.2f"
+            % (reg["work"], reg["work_creation"], reg["span"], reg["parallelism"])]
+
+
+def _text_span_path(path: list[dict]) -> list[str]:
+    """The span's longest path, construct by construct: where shortening the critical
+    path pays."""
+    if not path:
+        return []
+    out = ["  span path, construct by construct (seconds, stretches):"]
+    for p in path[:SPAN_PATH_LINES]:
+        out.append("    %10.6f  %5d  %s%s" % (p["seconds"], p["segments"], p["construct"],
+                                             " (rank %d)" % p["rank"] if "rank" in p else ""))
+    if len(path) > SPAN_PATH_LINES:
+        out.append("    ... %d more" % (len(path) - SPAN_PATH_LINES))
+    return out
 
 
 # ---- command line --------------------------------------------------------------------------

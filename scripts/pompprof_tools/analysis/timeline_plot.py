@@ -39,6 +39,11 @@ CATEGORY_COLORS = {
 PALETTE = ("#1f77b4", "#2ca02c", "#edc948", "#17becf", "#8c564b", "#e377c2", "#393b79",
            "#bcbd22", "#7fc97f", "#a6cee3", "#6a3d9a", "#b15928", "#005824", "#fb9a99")
 
+# the most rows the task view draws (instances or constructs), and the most entries of
+# the thread view's legend: a picture stays legible
+TASK_VIEW_ROWS = 40
+LEGEND_ENTRIES = 14
+
 
 def check_matplotlib():
     try:
@@ -61,9 +66,10 @@ def _short(name: str, width: int = 38) -> str:
     return name if len(name) <= width else name[:width - 1] + "~"
 
 
-def _colors(pic: dict) -> dict:
+def _colors(pic: dict) -> tuple[dict, dict]:
     """Label id -> colour: the fixed ones for the kinds of waiting, a palette for the
-    regions and task constructs by how much of the picture they fill."""
+    regions and task constructs by how much of the picture they fill; and label id ->
+    that area (bins summed over the threads)."""
     labels = pic["labels"]
     area = {}
     for th in pic["threads"]:
@@ -91,101 +97,153 @@ def draw_timeline(data: dict, path: str, fmt: str):
 
 
 def timeline_figure(data: dict):
-    """The timeline pictures as one matplotlib figure (laid out, not yet saved)."""
+    """The timeline pictures as one matplotlib figure (laid out, not yet saved): the
+    thread view, the task view and the ready tasks, one above the other on one time
+    axis, so that what a thread did lines up with the tasks there were."""
     pic = data.get("pictures")
     if not pic:
         raise ToolError("the replay returned no picture data")
     plt = _pyplot()
-    labels = pic["labels"]
     colors, area = _colors(pic)
-    t0, t1, bins = pic["from"], pic["to"], pic["bins"]
-    width = (t1 - t0) / bins
+    ntask = _task_view_rows(pic)
     nthreads = len(pic["threads"])
-    instances = pic["instances"]
-    task_rows = instances if instances is not None else pic["task_rows"]
-    ntask = max(1, min(len(task_rows), 40))
     heights = [max(1.2, 0.35 * nthreads), max(1.0, 0.28 * ntask), 1.3]
     fig, axes = plt.subplots(3, 1, sharex=True, figsize=(12, sum(heights) + 1.6),
                              gridspec_kw={"height_ratios": heights})
     ax_thr, ax_task, ax_ready = axes
+    _draw_thread_view(ax_thr, data, colors)
+    _thread_legend(ax_thr, plt, pic["labels"], colors, area)
+    _draw_task_view(ax_task, pic, colors, ntask)
+    _draw_ready_tasks(ax_ready, pic)
+    ranks = len({t.get("rank", 0) for t in data["threads"]})
+    fig.suptitle("%s: %s%d threads, %.4g s" % (data["trace"]["archive"],
+                                              "%d ranks, " % ranks if ranks > 1 else "",
+                                              nthreads, pic["to"] - pic["from"]),
+                 fontsize=10, x=0.01, ha="left")
+    fig.tight_layout()
+    return fig
 
-    # thread view
+
+def _task_view_rows(pic: dict) -> int:
+    """How many rows the task view draws (at least one, for the layout)."""
+    rows = pic["instances"] if pic["instances"] is not None else pic["task_rows"]
+    return max(1, min(len(rows), TASK_VIEW_ROWS))
+
+
+def _bin_width(pic: dict) -> float:
+    """The seconds one bin of the replay's picture data covers."""
+    return (pic["to"] - pic["from"]) / pic["bins"]
+
+
+def _bin_edges(pic: dict) -> list[float]:
+    """The time of every bin's start, and the end of the last: a step curve's x."""
+    t0, width = pic["from"], _bin_width(pic)
+    return [t0 + k * width for k in range(pic["bins"] + 1)]
+
+
+def _draw_thread_view(ax, data: dict, colors: dict):
+    """One row per thread, each run of bins in the colour of what the thread did; a
+    job's ranks apart, with its messages."""
+    pic = data["pictures"]
+    t0, width = pic["from"], _bin_width(pic)
+    nthreads = len(pic["threads"])
     for i, th in enumerate(pic["threads"]):
+        # one broken bar per label: far fewer artists than one per run
         by_label = {}
         for start, count, label in th["runs"]:
             by_label.setdefault(label, []).append((t0 + start * width, count * width))
         for label, spans in by_label.items():
-            ax_thr.broken_barh(spans, (i - 0.4, 0.8), facecolors=colors.get(label, "#cccccc"),
-                               linewidth=0)
-    ax_thr.set_yticks(range(nthreads))
+            ax.broken_barh(spans, (i - 0.4, 0.8), facecolors=colors.get(label, "#cccccc"),
+                           linewidth=0)
+    ax.set_yticks(range(nthreads))
     names = [t.get("name", "thread %d" % i) for i, t in enumerate(data["threads"])]
-    ax_thr.set_yticklabels(names if len(names) == nthreads else
-                           ["thread %d" % i for i in range(nthreads)],
-                           fontsize=8 if nthreads > 16 else None)
-    ax_thr.set_ylim(nthreads - 0.5, -0.5)
-    ax_thr.set_title("thread view", loc="left", fontsize=10)
-    _draw_ranks(ax_thr, data)
+    ax.set_yticklabels(names if len(names) == nthreads else
+                       ["thread %d" % i for i in range(nthreads)],
+                       fontsize=8 if nthreads > 16 else None)
+    ax.set_ylim(nthreads - 0.5, -0.5)
+    ax.set_title("thread view", loc="left", fontsize=10)
+    _draw_ranks(ax, data)
+
+
+def _thread_legend(ax, plt, labels: dict, colors: dict, area: dict):
+    """The legend of the thread view, beside it: the labels that fill most of the
+    picture first, as many as stay legible."""
     handles = []
-    for label in sorted(area, key=lambda k: -area[k])[:14]:
+    for label in sorted(area, key=lambda k: -area[k])[:LEGEND_ENTRIES]:
         handles.append(plt.Rectangle((0, 0), 1, 1, color=colors[label],
                                      label=_short(labels.get(str(label), "?"), 44)))
     if handles:
-        ax_thr.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                      fontsize=7, frameon=False)
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                  fontsize=7, frameon=False)
 
-    # task view
-    names = []
-    if instances is not None:
-        for i, inst in enumerate(instances[:ntask]):
-            color = colors.get(inst["label"], PALETTE[0])
-            for a, b, _loc, running in inst["fragments"]:
-                ax_task.broken_barh([(a, b - a)], (i - 0.35, 0.7), facecolors=color,
-                                    alpha=1.0 if running else 0.3, linewidth=0)
-            par = inst.get("parameters") or ""     # the task's parameter values
-            names.append("%s #%d%s" % (_short(labels.get(str(inst["label"]), "?"), 30), i,
-                                       " (%s)" % _short(par, 30) if par else ""))
-        title = "task view: one row per task instance (dark: running, light: created, waiting)"
+
+def _draw_task_view(ax, pic: dict, colors: dict, ntask: int):
+    """The task view: a row per task instance when the replay sent them (a run with
+    few), else a row per task construct."""
+    if pic["instances"] is not None:
+        names, title = _draw_task_instances(ax, pic, colors, ntask)
     else:
-        xs = [t0 + k * width for k in range(bins + 1)]
-        for i, row in enumerate(task_rows[:ntask]):
-            color = colors.get(row["label"], PALETTE[0])
-            run, wait = row["running"], row["waiting"]
-            top_r, top_w = max(max(run), 1e-12), max(max(wait), 1e-12)
-            ys = [i + 0.4 - 0.8 * v / top_r for v in run + run[-1:]]
-            ax_task.fill_between(xs, i + 0.4, ys, step="post", color=color, linewidth=0)
-            yw = [i + 0.4 - 0.8 * v / top_w for v in wait + wait[-1:]]
-            ax_task.step(xs, yw, where="post", color="#333333", linewidth=0.6)
-            # a bin holds the average over its time, so the scale is the largest average
-            names.append("%s\n(largest bin average: %.2g running, %.3g waiting)" % (
-                _short(labels.get(str(row["label"]), "?"), 30), max(run), max(wait)))
-        title = ("task view: one row per task construct\n(filled: running, line: waiting; "
-                 "bin averages, each row to its own scale)")
-    ax_task.set_yticks(range(len(names)))
-    ax_task.set_yticklabels(names, fontsize=7)
-    ax_task.set_ylim(max(len(names), 1) - 0.5, -0.5)
-    ax_task.set_title(title, loc="left", fontsize=10)
+        names, title = _draw_task_constructs(ax, pic, colors, ntask)
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names, fontsize=7)
+    ax.set_ylim(max(len(names), 1) - 0.5, -0.5)
+    ax.set_title(title, loc="left", fontsize=10)
 
-    # ready tasks
-    xs = [t0 + k * width for k in range(bins + 1)]
+
+def _draw_task_instances(ax, pic: dict, colors: dict, ntask: int):
+    """A row per task instance, its fragments dark while running and light while
+    created and waiting; the row's name says its parameter values, which tell the
+    instances of one construct apart.  Returns (row names, title)."""
+    labels, names = pic["labels"], []
+    for i, inst in enumerate(pic["instances"][:ntask]):
+        color = colors.get(inst["label"], PALETTE[0])
+        for a, b, _loc, running in inst["fragments"]:
+            ax.broken_barh([(a, b - a)], (i - 0.35, 0.7), facecolors=color,
+                           alpha=1.0 if running else 0.3, linewidth=0)
+        par = inst.get("parameters") or ""     # the task's parameter values
+        names.append("%s #%d%s" % (_short(labels.get(str(inst["label"]), "?"), 30), i,
+                                   " (%s)" % _short(par, 30) if par else ""))
+    return names, ("task view: one row per task instance (dark: running, light: created, "
+                   "waiting)")
+
+
+def _draw_task_constructs(ax, pic: dict, colors: dict, ntask: int):
+    """A row per task construct: its running instances as a filled curve, its waiting
+    ones as a line, each scaled to the row's largest bin (a construct with few tasks
+    stays visible beside one with many).  Returns (row names, title)."""
+    labels, names, xs = pic["labels"], [], _bin_edges(pic)
+    for i, row in enumerate(pic["task_rows"][:ntask]):
+        color = colors.get(row["label"], PALETTE[0])
+        run, wait = row["running"], row["waiting"]
+        top_r, top_w = max(max(run), 1e-12), max(max(wait), 1e-12)
+        ys = [i + 0.4 - 0.8 * v / top_r for v in run + run[-1:]]
+        ax.fill_between(xs, i + 0.4, ys, step="post", color=color, linewidth=0)
+        yw = [i + 0.4 - 0.8 * v / top_w for v in wait + wait[-1:]]
+        ax.step(xs, yw, where="post", color="#333333", linewidth=0.6)
+        # a bin holds the average over its time, so the scale is the largest average
+        names.append("%s\n(largest bin average: %.2g running, %.3g waiting)" % (
+            _short(labels.get(str(row["label"]), "?"), 30), max(run), max(wait)))
+    return names, ("task view: one row per task construct\n(filled: running, line: "
+                   "waiting; bin averages, each row to its own scale)")
+
+
+def _draw_ready_tasks(ax, pic: dict):
+    """The number of ready tasks over time (with the depend tasks among them, whose
+    readiness is not known), below the views: threads idle while tasks were ready is
+    overhead, idle while none were is starvation.  It carries the time axis."""
+    xs = _bin_edges(pic)
     ready = pic["ready"] + pic["ready"][-1:]
-    ax_ready.fill_between(xs, 0, ready, step="post", color="#4e79a7", alpha=0.5, linewidth=0,
-                          label="ready tasks (average per bin)")
+    ax.fill_between(xs, 0, ready, step="post", color="#4e79a7", alpha=0.5, linewidth=0,
+                    label="ready tasks (average per bin)")
     dep = pic["ready_depend"]
     if any(dep):
-        ax_ready.step(xs, dep + dep[-1:], where="post", color="#8c8c8c", linewidth=0.8,
-                      label="of them: depend tasks, readiness unknown")
-    ax_ready.set_ylabel("ready tasks", fontsize=8)
-    ax_ready.set_ylim(bottom=0)
-    ax_ready.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
-    ax_ready.set_xlabel("seconds since the start of the trace")
-    ax_ready.set_xlim(t0, t1)
-    ranks = len({t.get("rank", 0) for t in data["threads"]})
-    fig.suptitle("%s: %s%d threads, %.4g s" % (data["trace"]["archive"],
-                                              "%d ranks, " % ranks if ranks > 1 else "",
-                                              nthreads, t1 - t0),
-                 fontsize=10, x=0.01, ha="left")
-    fig.tight_layout()
-    return fig
+        ax.step(xs, dep + dep[-1:], where="post", color="#8c8c8c", linewidth=0.8,
+                label="of them: depend tasks, readiness unknown")
+    ax.set_ylabel("ready tasks", fontsize=8)
+    ax.set_ylim(bottom=0)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
+    ax.set_xlabel("seconds since the start of the trace")
+    ax.set_xlim(pic["from"], pic["to"])
 
 
 def _draw_ranks(ax, data: dict):
