@@ -133,6 +133,7 @@ typedef struct pp_gomp_level {
 
 #define PP_GOMP_LEVELS 64 /* nested parallel regions a thread keeps */
 #define PP_GOMP_OPEN 64   /* nested critical, ordered, atomic, taskgroup */
+#define PP_GOMP_RECENT 16 /* call sites a thread keeps at hand (a power of two) */
 
 typedef struct pp_gomp_thread {
     void *location; /* the engine's location of the thread */
@@ -152,6 +153,12 @@ typedef struct pp_gomp_thread {
     /* constructs with an end call of their own, open on this thread */
     pp_callsite *open[PP_GOMP_OPEN];
     uint32_t n_open;
+    /* the constructs of the call sites met last, by return address
+     * (pp_gomp_site_of; direct-mapped, no tail calls) */
+    struct {
+        const void *ra;
+        pp_callsite *c;
+    } recent[PP_GOMP_RECENT];
 } pp_gomp_thread;
 
 /* The thread's own words, in one thread-local block (one address for all):
@@ -215,6 +222,21 @@ static inline pp_callsite *pp_gomp_site(const void *ra, pp_callsite_kind kind)
     return pp_callsite_get(ra, kind);
 }
 
+/* pp_gomp_site through t's recent call sites: a load and two compares when
+ * the call site is among them (a tail call never is: its construct depends
+ * on the body that runs). */
+pp_callsite *pp_gomp_site_recent_miss(pp_gomp_thread *t, const void *ra, pp_callsite_kind kind);
+static inline pp_callsite *pp_gomp_site_of(pp_gomp_thread *t, const void *ra,
+                                           pp_callsite_kind kind)
+{
+    uintptr_t a = (uintptr_t)ra;
+    unsigned i = (unsigned)(a ^ (a >> 4)) & (PP_GOMP_RECENT - 1);
+    pp_callsite *c = t->recent[i].c;
+    if (__builtin_expect(t->recent[i].ra == ra && c->kind == kind, 1))
+        return c;
+    return pp_gomp_site_recent_miss(t, ra, kind);
+}
+
 /* The begin of a construct at return address ra (after settling the level:
  * inside_single, see pp_gomp_settle): its construct, NULL when the thread is
  * not measured. */
@@ -271,7 +293,7 @@ static inline pp_callsite *pp_gomp_begin(const void *ra, pp_callsite_kind kind,
     if (!t)
         return NULL;
     pp_gomp_settle(t, inside_single);
-    return pp_gomp_site(ra, kind);
+    return pp_gomp_site_of(t, ra, kind);
 }
 
 /* ---- the parts ------------------------------------------------------------ */

@@ -163,8 +163,9 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
         return;
     }
     pp_gomp_settle(t, true);
-    pp_callsite *c = pp_gomp_site(ra, (flags & PP_GOMP_FLAG_UNTIED) ? PP_CALLSITE_UNTIED_TASK
-                                                                    : PP_CALLSITE_TASK);
+    pp_callsite *c = pp_gomp_site_of(t, ra,
+                                     (flags & PP_GOMP_FLAG_UNTIED) ? PP_CALLSITE_UNTIED_TASK
+                                                                   : PP_CALLSITE_TASK);
     if (__builtin_expect(c == NULL, 0)) { /* out of memory */
         PP_GOMP_REAL(GOMP_task)(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
                                 priority, detach);

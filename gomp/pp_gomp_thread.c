@@ -35,6 +35,18 @@ pp_gomp_thread *pp_gomp_thread_create(void)
     return t;
 }
 
+pp_callsite *pp_gomp_site_recent_miss(pp_gomp_thread *t, const void *ra, pp_callsite_kind kind)
+{
+    pp_callsite *c = pp_gomp_site(ra, kind);
+    if (c && (uintptr_t)ra - pp_gomp_text_lo >= pp_gomp_text_size) {
+        uintptr_t a = (uintptr_t)ra;
+        unsigned i = (unsigned)(a ^ (a >> 4)) & (PP_GOMP_RECENT - 1);
+        t->recent[i].ra = ra;
+        t->recent[i].c = c;
+    }
+    return c;
+}
+
 pp_callsite *pp_gomp_site_tail(const void *ra, pp_callsite_kind kind)
 {
     if (!pp_gomp_mine.body)
