@@ -133,6 +133,7 @@ typedef struct pp_gomp_level {
 
 #define PP_GOMP_LEVELS 64 /* nested parallel regions a thread keeps */
 #define PP_GOMP_OPEN 64   /* nested critical, ordered, atomic, taskgroup */
+#define PP_GOMP_RECENT 16 /* call sites a thread keeps at hand (a power of two) */
 
 typedef struct pp_gomp_thread {
     void *location; /* the engine's location of the thread */
@@ -152,17 +153,39 @@ typedef struct pp_gomp_thread {
     /* constructs with an end call of their own, open on this thread */
     pp_callsite *open[PP_GOMP_OPEN];
     uint32_t n_open;
+    /* the constructs of the call sites met last, by return address
+     * (pp_gomp_site_of; direct-mapped, no tail calls) */
+    struct {
+        const void *ra;
+        pp_callsite *c;
+    } recent[PP_GOMP_RECENT];
 } pp_gomp_thread;
 
-/* What the trampolines running on this thread tell the entry points: the
- * outlined body running now (for a tail call out of it) and whether an
- * explicit task's body runs (its events leave the implicit task's
- * worksharing construct alone).  Thread-local variables of their own, so a
- * task's trampoline sets them without looking up the thread's state. */
-extern __thread const void *pp_gomp_body __attribute__((tls_model("initial-exec")));
-extern __thread uint32_t pp_gomp_in_task __attribute__((tls_model("initial-exec")));
+/* The thread's own words, in one thread-local block (one address for all):
+ * - thread: its state (NULL until its first event);
+ * - body, in_task: what the trampolines running on this thread tell the
+ *   entry points: the outlined body running now (for a tail call out of
+ *   it) and whether an explicit task's body runs (its events leave the
+ *   implicit task's worksharing construct alone), so a task's trampoline
+ *   sets them without looking up the thread's state. */
+typedef struct pp_gomp_words {
+    struct pp_gomp_thread *thread;
+    const void *body;
+    uint32_t in_task;
+    /* - held: a task creation whose start GOMP_task holds back while libgomp
+     *   runs (pp_gomp_task.c): when no task ran meanwhile, its start and end
+     *   are one engine event at its return; a trampoline that runs first
+     *   records the start (pp_gomp_held_flush) and writes the creating
+     *   task's handle to *creator, for the creation's end. */
+    struct {
+        pp_task_handle task; /* 0: none held */
+        uint64_t time;       /* the creation's start */
+        pp_region_id region; /* its "create task" region */
+        pp_task_handle *creator;
+    } held;
+} pp_gomp_words;
+extern __thread pp_gomp_words pp_gomp_mine __attribute__((tls_model("initial-exec")));
 
-extern __thread pp_gomp_thread *pp_gomp_tls __attribute__((tls_model("initial-exec")));
 pp_gomp_thread *pp_gomp_thread_create(void);
 pp_gomp_thread *pp_gomp_threads(void);
 
@@ -170,7 +193,7 @@ pp_gomp_thread *pp_gomp_threads(void);
  * (the interposer off, the thread inside target or teams). */
 static inline pp_gomp_thread *pp_gomp_self(void)
 {
-    pp_gomp_thread *t = pp_gomp_tls;
+    pp_gomp_thread *t = pp_gomp_mine.thread;
     if (__builtin_expect(t != NULL, 1))
         return t->off ? NULL : t;
     return pp_gomp_on ? pp_gomp_thread_create() : NULL;
@@ -189,7 +212,7 @@ extern uintptr_t pp_gomp_text_lo, pp_gomp_text_size;
 
 /* The construct of the interposed call's return address ra.  A return
  * address inside the interposer's trampolines belongs to a tail call of
- * the outlined body they run (pp_gomp_body): that body is the construct's
+ * the outlined body they run (pp_gomp_mine.body): that body is the construct's
  * address, marked so for its name (callsite/pp_callsite_tail.c). */
 pp_callsite *pp_gomp_site_tail(const void *ra, pp_callsite_kind kind);
 static inline pp_callsite *pp_gomp_site(const void *ra, pp_callsite_kind kind)
@@ -197,6 +220,21 @@ static inline pp_callsite *pp_gomp_site(const void *ra, pp_callsite_kind kind)
     if (__builtin_expect((uintptr_t)ra - pp_gomp_text_lo < pp_gomp_text_size, 0))
         return pp_gomp_site_tail(ra, kind);
     return pp_callsite_get(ra, kind);
+}
+
+/* pp_gomp_site through t's recent call sites: a load and two compares when
+ * the call site is among them (a tail call never is: its construct depends
+ * on the body that runs). */
+pp_callsite *pp_gomp_site_recent_miss(pp_gomp_thread *t, const void *ra, pp_callsite_kind kind);
+static inline pp_callsite *pp_gomp_site_of(pp_gomp_thread *t, const void *ra,
+                                           pp_callsite_kind kind)
+{
+    uintptr_t a = (uintptr_t)ra;
+    unsigned i = (unsigned)(a ^ (a >> 4)) & (PP_GOMP_RECENT - 1);
+    pp_callsite *c = t->recent[i].c;
+    if (__builtin_expect(t->recent[i].ra == ra && c->kind == kind, 1))
+        return c;
+    return pp_gomp_site_recent_miss(t, ra, kind);
 }
 
 /* The begin of a construct at return address ra (after settling the level:
@@ -240,7 +278,7 @@ pp_callsite *pp_gomp_open_pop(pp_gomp_thread *t, pp_callsite_kind kind);
 void pp_gomp_settle_slow(pp_gomp_level *lv, bool inside_single, uint64_t now); /* now 0: read */
 static inline void pp_gomp_settle(pp_gomp_thread *t, bool inside_single)
 {
-    if (pp_gomp_in_task)
+    if (pp_gomp_mine.in_task)
         return; /* an explicit task's event: the implicit task waits meanwhile */
     pp_gomp_level *lv = pp_gomp_level_of(t);
     uint32_t s = lv->ws_state;
@@ -255,7 +293,7 @@ static inline pp_callsite *pp_gomp_begin(const void *ra, pp_callsite_kind kind,
     if (!t)
         return NULL;
     pp_gomp_settle(t, inside_single);
-    return pp_gomp_site(ra, kind);
+    return pp_gomp_site_of(t, ra, kind);
 }
 
 /* ---- the parts ------------------------------------------------------------ */

@@ -15,7 +15,7 @@
     do {                                                                                      \
         pp_callsite *c_ = pp_gomp_begin(__builtin_return_address(0), (kind), true);           \
         if (c_) {                                                                             \
-            pp_gomp_open_push(pp_gomp_tls, c_);                                               \
+            pp_gomp_open_push(pp_gomp_mine.thread, c_);                                               \
             pp_profile_enter(c_->main);                                                       \
         }                                                                                     \
         real_call;                                                                            \

@@ -84,10 +84,10 @@ static void pp_gomp_team_begin(pp_gomp_thread *t, pp_gomp_team *team)
         pp_profile_enter_at(team->ws->main, now);
     /* the implicit task's own events: no explicit task of an outer level
      * is running its body on this thread meanwhile */
-    lv->outer_body = pp_gomp_body;
-    lv->outer_in_task = pp_gomp_in_task;
-    pp_gomp_body = (const void *)team->fn;
-    pp_gomp_in_task = 0;
+    lv->outer_body = pp_gomp_mine.body;
+    lv->outer_in_task = pp_gomp_mine.in_task;
+    pp_gomp_mine.body = (const void *)team->fn;
+    pp_gomp_mine.in_task = 0;
 }
 
 /* Its function returned: it waits in the barrier after it (ended where the
@@ -95,8 +95,8 @@ static void pp_gomp_team_begin(pp_gomp_thread *t, pp_gomp_team *team)
 static void pp_gomp_team_finish(pp_gomp_thread *t, pp_gomp_team *team)
 {
     pp_gomp_level *lv = &t->level[t->depth];
-    pp_gomp_body = lv->outer_body;
-    pp_gomp_in_task = lv->outer_in_task;
+    pp_gomp_mine.body = lv->outer_body;
+    pp_gomp_mine.in_task = lv->outer_in_task;
     pp_gomp_final f;
     pp_gomp_final_begin(team, lv, &f, pp_timer_now());
     lv->team = NULL;
@@ -117,7 +117,7 @@ static void pp_gomp_team_finish(pp_gomp_thread *t, pp_gomp_team *team)
 static void pp_gomp_team_run(void *arg)
 {
     pp_gomp_team *team = arg;
-    pp_gomp_thread *t = pp_gomp_tls ? pp_gomp_tls : pp_gomp_thread_create();
+    pp_gomp_thread *t = pp_gomp_mine.thread ? pp_gomp_mine.thread : pp_gomp_thread_create();
     if (!t || t->depth + 1 >= PP_GOMP_LEVELS) {
         if (t)
             PP_WARN_ONCE("parallel regions nested deeper than %d are not measured",

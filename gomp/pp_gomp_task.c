@@ -40,9 +40,29 @@ void pp_gomp_task_copy(void *dst, void *from)
         memcpy(payload, src->data, src->arg_size);
 }
 
+/* A held creation's start, recorded before a task runs inside it (an
+ * undeferred task, when task is the created one: its begin in the same
+ * event; else task 0 and the caller begins its task). */
+static __attribute__((noinline)) void pp_gomp_held_flush(pp_gomp_words *w, pp_region_id task_region,
+                                                         pp_task_handle task)
+{
+    pp_task_handle created = w->held.task;
+    w->held.task = 0;
+    *w->held.creator = pp_profile_task_current();
+    if (created == task) {
+        pp_profile_task_create_run(w->held.region, task, w->held.time, task_region);
+        return;
+    }
+    pp_profile_task_create_enter_at(w->held.region, created, w->held.time);
+    if (task)
+        pp_profile_task_begin_tied(task_region, task);
+}
+
 void pp_gomp_task_run(void *block)
 {
     pp_gomp_task_head *h = block;
+    if (__builtin_expect(pp_gomp_mine.held.task != 0, 0))
+        pp_gomp_held_flush(&pp_gomp_mine, PP_REGION_INVALID, 0);
     uintptr_t *payload = (uintptr_t *)((unsigned char *)block + h->payload);
     if (__builtin_expect(h->flags != 0, 0)) {
         if (h->flags & PP_GOMP_TASK_BOUNDS) {
@@ -52,9 +72,9 @@ void pp_gomp_task_run(void *block)
         if (h->flags & PP_GOMP_TASK_DETACH)
             payload[0] = h->scratch[0];
     }
-    const void *outer = pp_gomp_body;
-    pp_gomp_body = (const void *)h->fn;
-    pp_gomp_in_task++;
+    const void *outer = pp_gomp_mine.body;
+    pp_gomp_mine.body = (const void *)h->fn;
+    pp_gomp_mine.in_task++;
     pp_task_handle task = h->handle;
     if (!task) { /* a taskloop's task: made inside libgomp, unseen */
         task = pp_profile_task_new_handle();
@@ -63,15 +83,37 @@ void pp_gomp_task_run(void *block)
     pp_profile_task_begin_tied(h->region, task);
     h->fn(payload);
     pp_profile_task_end(h->region);
-    pp_gomp_body = outer;
-    pp_gomp_in_task--;
+    pp_gomp_mine.body = outer;
+    pp_gomp_mine.in_task--;
 }
 
-void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-               long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
-               void *detach)
+/* A plain block's trampoline: the general one without the scratch words
+ * and the taskloop's late handle. */
+void pp_gomp_task_run_plain(void *block)
 {
-    pp_callsite *c = pp_gomp_begin(__builtin_return_address(0),
+    pp_gomp_plain_head *h = block;
+    pp_gomp_words *w = &pp_gomp_mine;
+    const void *outer = w->body;
+    w->body = (const void *)h->fn;
+    w->in_task++;
+    if (__builtin_expect(w->held.task != 0, 0))
+        pp_gomp_held_flush(w, h->region, h->handle);
+    else
+        pp_profile_task_begin_tied(h->region, h->handle);
+    h->fn(h + 1);
+    pp_profile_task_end(h->region);
+    w->body = outer;
+    w->in_task--;
+}
+
+/* Any task: a copy function, a detach clause, a large or overaligned
+ * payload (the block through pp_gomp_block_fill), a thread not measured. */
+static __attribute__((noinline)) void
+pp_gomp_task_general(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                     long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
+                     int priority, void *detach, const void *ra)
+{
+    pp_callsite *c = pp_gomp_begin(ra,
                                    (flags & PP_GOMP_FLAG_UNTIED) ? PP_CALLSITE_UNTIED_TASK
                                                                  : PP_CALLSITE_TASK,
                                    true);
@@ -101,6 +143,67 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
                             (long)hs + arg_size, align, if_clause, flags, depend, priority,
                             detach);
     pp_profile_exit_resume(c->inner, current);
+}
+
+/* The plain tasks take the short way: the thread's state in one load, its
+ * call site from the thread's table, a fixed block on the stack (no frame
+ * of variable size), the three-word head and the payload behind it. */
+void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+               long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+               void *detach)
+{
+    const void *ra = __builtin_return_address(0);
+    pp_gomp_thread *t = pp_gomp_mine.thread;
+    if (__builtin_expect(t == NULL || t->off || cpyfn || (flags & PP_GOMP_FLAG_DETACH) ||
+                             (unsigned long)arg_size > PP_GOMP_PLAIN_PAYLOAD ||
+                             arg_align > PP_GOMP_PLAIN_ALIGN,
+                         0)) {
+        pp_gomp_task_general(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+                             priority, detach, ra);
+        return;
+    }
+    pp_gomp_settle(t, true);
+    pp_callsite *c = pp_gomp_site_of(t, ra,
+                                     (flags & PP_GOMP_FLAG_UNTIED) ? PP_CALLSITE_UNTIED_TASK
+                                                                   : PP_CALLSITE_TASK);
+    if (__builtin_expect(c == NULL, 0)) { /* out of memory */
+        PP_GOMP_REAL(GOMP_task)(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+                                priority, detach);
+        return;
+    }
+    pp_callsite_body(c, (const void *)fn);
+    struct {
+        pp_gomp_plain_head head;
+        unsigned char payload[PP_GOMP_PLAIN_PAYLOAD];
+    } block;
+    block.head.fn = fn;
+    block.head.region = c->main;
+    pp_task_handle current, task;
+    pp_region_id create = c->inner;
+    pp_gomp_words *w = &pp_gomp_mine;
+    if (__builtin_expect(!(flags & PP_GOMP_FLAG_DEPEND), 1)) {
+        /* the start held back (libgomp may run other tasks for the
+         * dependences: not held then) */
+        task = pp_profile_task_new_handle();
+        w->held.task = task;
+        w->held.region = create;
+        w->held.creator = &current;
+        w->held.time = pp_timer_now();
+    } else {
+        pp_profile_task_create_begin(create, &task, &current);
+        pp_gomp_depend(task, depend);
+    }
+    block.head.handle = task;
+    pp_gomp_copy_words(block.payload, data, (size_t)arg_size);
+    PP_GOMP_REAL(GOMP_task)(pp_gomp_task_run_plain, &block, NULL,
+                            (long)sizeof block.head + arg_size, PP_GOMP_PLAIN_ALIGN, if_clause,
+                            flags, depend, priority, detach);
+    if (__builtin_expect(w->held.task == task, 1)) { /* queued, or not made (cancelled) */
+        w->held.task = 0;
+        pp_profile_task_create_visit(create, task, w->held.time);
+        return;
+    }
+    pp_profile_exit_resume(create, current);
 }
 
 void GOMP_taskwait(void)
@@ -135,7 +238,7 @@ void GOMP_taskgroup_start(void)
 {
     pp_callsite *c = pp_gomp_begin(__builtin_return_address(0), PP_CALLSITE_TASKGROUP, true);
     if (c)
-        pp_gomp_open_push(pp_gomp_tls, c);
+        pp_gomp_open_push(pp_gomp_mine.thread, c);
     PP_GOMP_REAL(GOMP_taskgroup_start)();
 }
 

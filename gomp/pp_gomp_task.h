@@ -45,6 +45,22 @@ typedef struct pp_gomp_task_head {
     uint32_t flags;
 } pp_gomp_task_head;
 
+/* The block of a plain task (the common case: no copy function, no detach,
+ * a small payload aligned to at most a word), built by a shorter way: a
+ * head of three words, which libgomp never writes into, so there is no
+ * scratch to move and the payload is at a fixed place behind it; its own
+ * trampoline (pp_gomp_task_run_plain). */
+typedef struct pp_gomp_plain_head {
+    void (*fn)(void *);
+    pp_task_handle handle;
+    pp_region_id region; /* the task construct's */
+} pp_gomp_plain_head;
+
+/* The payloads a plain block takes (on the stack, in a buffer of fixed
+ * size: no frame of variable size). */
+#define PP_GOMP_PLAIN_PAYLOAD 256
+#define PP_GOMP_PLAIN_ALIGN ((long)sizeof(uintptr_t))
+
 /* The source of the copy function's way: the head to copy and the program's
  * block (head first: libgomp's write of a detachable task's event goes to
  * the source block's first word). */
@@ -88,28 +104,34 @@ static inline pp_gomp_task_head *pp_gomp_aligned(unsigned char *stack, long alig
 
 /* The trampoline of every task instance, and the copy function's way. */
 void pp_gomp_task_run(void *block);
+void pp_gomp_task_run_plain(void *block);
 void pp_gomp_task_copy(void *dst, void *src);
 
 /* The block behind head, its head filled in but the payload: on the stack
  * (src NULL) the payload copied behind the head, for libgomp's memcpy (the
  * copy function returned: NULL); else src made the source of
  * pp_gomp_task_copy, returned. */
+/* n bytes from `from` to `to`, word by word: task blocks are small, a call
+ * of memcpy costs more. */
+static inline void pp_gomp_copy_words(unsigned char *to, const unsigned char *from, size_t n)
+{
+    size_t i = 0;
+    for (; i + sizeof(uintptr_t) <= n; i += sizeof(uintptr_t)) {
+        uintptr_t w;
+        __builtin_memcpy(&w, from + i, sizeof w);
+        __builtin_memcpy(to + i, &w, sizeof w);
+    }
+    for (; i < n; i++)
+        to[i] = from[i];
+}
+
 static inline void (*pp_gomp_block_fill(pp_gomp_task_head *head, pp_gomp_task_src *src,
                                         void *data, void (*cpyfn)(void *, void *),
                                         long arg_size))(void *, void *)
 {
     if (!src) {
-        unsigned char *to = (unsigned char *)head + head->payload;
-        const unsigned char *from = data;
-        size_t n = arg_size > 0 ? (size_t)arg_size : 0, i = 0;
-        /* word by word: task blocks are small, a call of memcpy costs more */
-        for (; i + sizeof(uintptr_t) <= n; i += sizeof(uintptr_t)) {
-            uintptr_t w;
-            __builtin_memcpy(&w, from + i, sizeof w);
-            __builtin_memcpy(to + i, &w, sizeof w);
-        }
-        for (; i < n; i++)
-            to[i] = from[i];
+        pp_gomp_copy_words((unsigned char *)head + head->payload, data,
+                           arg_size > 0 ? (size_t)arg_size : 0);
         return NULL;
     }
     src->data = data;

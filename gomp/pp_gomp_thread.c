@@ -11,9 +11,7 @@
 #include "lib/pp_timer.h"
 #include "profile/pp_profile_names.h"
 
-__thread pp_gomp_thread *pp_gomp_tls __attribute__((tls_model("initial-exec")));
-__thread const void *pp_gomp_body __attribute__((tls_model("initial-exec")));
-__thread uint32_t pp_gomp_in_task __attribute__((tls_model("initial-exec")));
+__thread pp_gomp_words pp_gomp_mine __attribute__((tls_model("initial-exec")));
 static pp_gomp_thread *pp_gomp_thread_list;
 
 pp_gomp_thread *pp_gomp_threads(void)
@@ -33,15 +31,27 @@ pp_gomp_thread *pp_gomp_thread_create(void)
     while (!__atomic_compare_exchange_n(&pp_gomp_thread_list, &t->next, t, 1, __ATOMIC_RELEASE,
                                         __ATOMIC_RELAXED)) {
     }
-    pp_gomp_tls = t;
+    pp_gomp_mine.thread = t;
     return t;
+}
+
+pp_callsite *pp_gomp_site_recent_miss(pp_gomp_thread *t, const void *ra, pp_callsite_kind kind)
+{
+    pp_callsite *c = pp_gomp_site(ra, kind);
+    if (c && (uintptr_t)ra - pp_gomp_text_lo >= pp_gomp_text_size) {
+        uintptr_t a = (uintptr_t)ra;
+        unsigned i = (unsigned)(a ^ (a >> 4)) & (PP_GOMP_RECENT - 1);
+        t->recent[i].ra = ra;
+        t->recent[i].c = c;
+    }
+    return c;
 }
 
 pp_callsite *pp_gomp_site_tail(const void *ra, pp_callsite_kind kind)
 {
-    if (!pp_gomp_body)
+    if (!pp_gomp_mine.body)
         return pp_callsite_get(ra, kind);
-    pp_callsite *c = pp_callsite_get(pp_gomp_body, kind);
+    pp_callsite *c = pp_callsite_get(pp_gomp_mine.body, kind);
     if (c && !__atomic_load_n(&c->tail_body, __ATOMIC_RELAXED))
         __atomic_store_n(&c->tail_body, true, __ATOMIC_RELAXED);
     return c;

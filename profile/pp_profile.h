@@ -173,6 +173,10 @@ void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp
 void pp_profile_task_create_run(pp_region_id region, pp_task_handle task, uint64_t created,
                                 pp_region_id task_region);
 void pp_profile_scheduling_visit(pp_region_id region, uint64_t entered, pp_task_handle resumed);
+/* - task_create_visit: a creation in which no task ran on this thread (the
+ *   task was queued): task_create_enter(region, task) at `created`, then
+ *   exit(region) now, the task that created still current. */
+void pp_profile_task_create_visit(pp_region_id region, pp_task_handle task, uint64_t created);
 
 /* Parameters: a value that splits the current call path.  Called inside a
  * region or a task, the node of the innermost open region (or the task's

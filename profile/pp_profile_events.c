@@ -689,6 +689,53 @@ void pp_profile_scheduling_visit(pp_region_id region, uint64_t entered, pp_task_
     pp_profile_event_end();
 }
 
+/* create_visit: a creation in which no task ran on this thread (the
+ * libgomp interposer's deferred task, doc/gomp.md "Cost"):
+ * task_create_enter(region, task) at `created`, then exit(region) now; the
+ * current task is the one that created. */
+static __attribute__((noinline)) void
+pp_profile_task_create_visit_general(pp_location *loc, pp_region_id region, pp_task_handle task,
+                                     uint64_t created, uint64_t now)
+{
+    pp_profile_task_create_enter_loc(loc, region, task, created);
+    pp_profile_exit_body(loc, region, now);
+    pp_profile_event_end();
+}
+
+static __attribute__((noinline)) void pp_profile_task_create_visit_other(pp_region_id region,
+                                                                         pp_task_handle task,
+                                                                         uint64_t created)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (loc != NULL)
+        pp_profile_task_create_visit_general(loc, region, task, created, pp_timer_now());
+    else
+        pp_profile_event_end();
+}
+
+void pp_profile_task_create_visit(pp_region_id region, pp_task_handle task, uint64_t created)
+{
+    pp_profile_event_begin();
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        if (pp_profile_measuring())
+            pp_profile_task_create_visit_other(region, task, created);
+        else
+            pp_profile_event_end();
+        return;
+    }
+    uint64_t now = pp_timer_tsc();
+    pp_task *t = loc->current;
+    pp_node *n;
+    if (PP_UNLIKELY(t->fold || !(n = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+        pp_profile_task_create_visit_general(loc, region, task, created, now);
+        return;
+    }
+    loc->last = now;
+    pp_profile_node_visit(n, now > created ? now - created : 0);
+    pp_profile_event_end();
+}
+
 /* The end of a task and what comes with it at the same time, in one event
  * (the OMPT layer's task_schedule that completes a task): the task that
  * goes on resumes, and an undeferred task's creation region (created_in)

@@ -828,7 +828,9 @@ END_TEST
 /* The events of an event source that reports a task's creation, begin and
  * end as separate events and holds the first half back (the OMPT layer):
  * fib without cut-off, every task undeferred (libomp on one thread: it runs
- * inside its creation), then every task deferred and run at the taskwait.
+ * inside its creation), then every task deferred and run at the taskwait
+ * (its creation of no duration, or held back as the libgomp interposer
+ * does).
  * Each combined event must give the tree its separate events give. */
 typedef enum { FIB_SEPARATE, FIB_COMBINED } fib_form;
 
@@ -867,8 +869,10 @@ static void fib_deferred(const fib_regions *r, int n, pp_task_handle me, fib_for
     pp_task_handle h[2];
     for (int i = 0; i < 2; i++) {
         h[i] = pp_profile_task_new_handle();
-        if (form == FIB_COMBINED) {
+        if (form == FIB_COMBINED && i == 0) {
             pp_profile_task_create_point(r->create[i], h[i]);
+        } else if (form == FIB_COMBINED) { /* a held creation (the libgomp interposer) */
+            pp_profile_task_create_visit(r->create[i], h[i], pp_timer_now());
         } else {
             pp_profile_task_create_enter(r->create[i], h[i]);
             pp_profile_exit(r->create[i]);
