@@ -7,7 +7,9 @@
 if HAVE_OTF2
 pkglibexec_PROGRAMS += salvage/pompprof-salvage
 salvage_pompprof_salvage_SOURCES = salvage/pp_salvage.h salvage/pp_salvage_main.c \
-	salvage/pp_salvage_defs.c salvage/pp_salvage_job.c
+	salvage/pp_salvage_job.c salvage/pp_salvage_defs.c salvage/pp_salvage_say.c \
+	salvage/pp_salvage_util.c
 salvage_pompprof_salvage_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
-salvage_pompprof_salvage_LDADD = trace/libpp_trace.la lib/libpp_util.la -lpthread -lm
+salvage_pompprof_salvage_LDADD = trace/libpp_trace_resume.la trace/libpp_trace.la \
+	lib/libpp_util.la -lpthread -lm
 endif

@@ -1,286 +1,109 @@
 /* pompprof-salvage RAWDIR: convert what an interrupted traced run left in
- * DIR/<name>.raw (the threads' raw files, the definitions saved while it
- * ran, the space reserve) into the archive DIR/<name>.otf2 that the run
- * would have written, with the trace layer's own conversion.  The archive
- * is marked: its POMPPROF::END property says the run was interrupted and
- * the trace salvaged.  The raw files go only once the archive is complete.
+ * DIR/<name>.raw (the threads' raw files, the tails a crash handler saved
+ * beside them, the definitions saved while it ran, the space reserve) into
+ * the archive DIR/<name>.otf2 that the run would have written, with the
+ * trace layer's own conversion.  The archive is marked: its POMPPROF::END
+ * property says the run was interrupted and the trace salvaged.  The raw
+ * files go only once the archive is complete.
  *
  * What died with the process is lost: the records still in the threads'
- * buffers and everything after the last flush.  The trace ends with the
- * latest record on disk; what is open there is closed there.
+ * buffers, unless a crash handler saved them as tails.  The trace ends with
+ * the latest record on disk; what is open there is closed there.  One line
+ * on stderr says what was salvaged and what is missing.
  *
  * Exit status: 0 salvaged, 1 a shorter archive (said why), 2 nothing
  * written (one line why). */
 #define _GNU_SOURCE
 #include "salvage/pp_salvage.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "trace/pp_trace_internal.h"
-
-static void pp_salvage_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void pp_salvage_die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("pompprof-salvage: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
-
-/* The region a record names (0 and no region: UINT32_MAX). */
-static uint32_t pp_salvage_record_region(const uint64_t *rec)
-{
-    switch ((unsigned)(rec[0] & 0xff)) {
-    case PP_TRACE_ENTER:
-    case PP_TRACE_LEAVE:
-    case PP_TRACE_TEAM_END: return (uint32_t)rec[1];
-    case PP_TRACE_TEAM_BEGIN:
-    case PP_TRACE_TASK_BEGIN:
-    case PP_TRACE_TASK_END: return (uint32_t)rec[2];
-    default: return UINT32_MAX;
-    }
-}
-
-/* One raw file: its header checked, its whole records counted (a record
- * cut by the interruption is left out), its latest time and highest region
- * id noted.  Returns the buffer to convert, NULL (with a line) when the
- * file is not usable. */
-pp_trace_buf *pp_salvage_raw(const char *path, uint64_t *t_last, uint32_t *max_region,
-                             uint64_t *records)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    pp_trace_raw_header h;
-    if (fd < 0 || read(fd, &h, sizeof h) != (ssize_t)sizeof h || h.magic != PP_TRACE_RAW_MAGIC ||
-        h.version != PP_TRACE_RAW_VERSION) {
-        fprintf(stderr, "pompprof-salvage: %s is not a raw trace file of this pompprof; "
-                        "left out\n", path);
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    size_t cap = 1 << 16, have = 0;
-    uint64_t *w = malloc(cap * sizeof *w);
-    uint64_t whole = sizeof h;
-    ssize_t got;
-    while (w && (got = read(fd, (char *)w + have * 8, (cap - have) * 8)) > 0) {
-        have += (size_t)got / 8; /* a file is written in whole words */
-        size_t at = 0;
-        for (;;) {
-            if (have - at < 2)
-                break;
-            unsigned kind = (unsigned)(w[at] & 0xff);
-            if (kind == 0 || kind >= PP_TRACE_KIND_END)
-                goto done; /* garbage: the file ends before it */
-            unsigned n = pp_trace_record_words(kind);
-            if (kind == PP_TRACE_METRICS)
-                n = w[at + 1] <= PP_TRACE_METRICS_MAX ? 2 + (unsigned)w[at + 1] : 0;
-            if (!n)
-                goto done;
-            if (have - at < n)
-                break;
-            if (kind != PP_TRACE_METRICS && h.t0 + (w[at] >> 8) > *t_last)
-                *t_last = h.t0 + (w[at] >> 8);
-            uint32_t r = pp_salvage_record_region(w + at);
-            if (r != UINT32_MAX && (*max_region == UINT32_MAX || r > *max_region))
-                *max_region = r;
-            at += n;
-            whole += (uint64_t)n * 8;
-            (*records)++;
-        }
-        memmove(w, w + at, (have - at) * 8);
-        have -= at;
-    }
-done:
-    free(w);
-    close(fd);
-    pp_trace_buf *b = calloc(1, sizeof *b);
-    if (!b)
-        pp_salvage_die("out of memory");
-    b->fd = -1;
-    b->location = h.location;
-    b->initial_task = h.initial_task;
-    b->t0 = h.t0;
-    b->file_bytes = whole;
-    return b;
-}
-
-/* A zombie is dead: one whose parent ended without reaping it stays so
- * where nothing reaps orphans (a container's init; mpirun's ranks). */
-static int pp_salvage_zombie(long pid)
-{
-    char path[64], stat[256];
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    size_t n = fread(stat, 1, sizeof stat - 1, f);
-    fclose(f);
-    stat[n] = '\0';
-    const char *paren = strrchr(stat, ')'); /* the state follows the name */
-    return paren && paren[1] == ' ' && paren[2] == 'Z';
-}
-
-int pp_salvage_process_alive(long pid, const pp_salvage_defs *d)
-{
-    if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno != EPERM) || pp_salvage_zombie(pid))
-        return 0;
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    for (uint32_t i = 0; i < d->n_facts; i++)
-        if (!strcmp(d->fact_keys[i], "host"))
-            return !strcmp(d->fact_values[i], host);
-    return 1;
-}
-
-int main(int argc, char **argv)
+/* The command line: the raw directory, and the archive it becomes, which
+ * must not exist yet. */
+static void pp_salvage_args(int argc, char **argv, pp_salvage_target *t)
 {
     if (argc != 2 || argv[1][0] == '-')
         pp_salvage_die("usage: pompprof-salvage DIR/traces.raw (what an interrupted run with "
                        "POMPPROF_TRACE=1 left); writes DIR/traces.otf2");
-    char raw_dir[PATH_MAX];
-    if (!realpath(argv[1], raw_dir))
+    if (!realpath(argv[1], t->raw_dir))
         pp_salvage_die("%s: %s", argv[1], strerror(errno));
-    size_t len = strlen(raw_dir);
-    char *slash = strrchr(raw_dir, '/');
-    if (len < 5 || strcmp(raw_dir + len - 4, ".raw") || !slash || len - (size_t)(slash - raw_dir) > 60)
-        pp_salvage_die("%s is not a raw trace directory (DIR/traces.raw)", raw_dir);
-
-    pp_trace_state *g = &pp_trace_g;
-    snprintf(g->raw_dir, sizeof g->raw_dir, "%s", raw_dir);
-    snprintf(g->name, sizeof g->name, "%.*s", (int)(len - 4 - (size_t)(slash + 1 - raw_dir)),
+    size_t len = strlen(t->raw_dir);
+    char *slash = strrchr(t->raw_dir, '/');
+    if (len < 5 || strcmp(t->raw_dir + len - 4, ".raw") || !slash ||
+        len - (size_t)(slash - t->raw_dir) > 60)
+        pp_salvage_die("%s is not a raw trace directory (DIR/traces.raw)", t->raw_dir);
+    snprintf(t->name, sizeof t->name, "%.*s", (int)(len - 4 - (size_t)(slash + 1 - t->raw_dir)),
              slash + 1);
-    snprintf(g->dir, sizeof g->dir, "%.*s", slash == raw_dir ? 1 : (int)(slash - raw_dir), raw_dir);
-    if (pp_trace_path(g->anchor, sizeof g->anchor, "%s/%s.otf2", g->dir, g->name) != 0)
-        pp_salvage_die("path too long: %s", raw_dir);
-    char archive_dir[PATH_MAX];
-    pp_trace_path(archive_dir, sizeof archive_dir, "%s/%s", g->dir, g->name);
-    if (access(g->anchor, F_OK) == 0 || access(archive_dir, F_OK) == 0)
+    snprintf(t->dir, sizeof t->dir, "%.*s", slash == t->raw_dir ? 1 : (int)(slash - t->raw_dir),
+             t->raw_dir);
+    char archive_dir[sizeof t->anchor];
+    snprintf(t->anchor, sizeof t->anchor, "%s/%s.otf2", t->dir, t->name);
+    snprintf(archive_dir, sizeof archive_dir, "%s/%s", t->dir, t->name);
+    if (access(t->anchor, F_OK) == 0 || access(archive_dir, F_OK) == 0)
         pp_salvage_die("%s exists already: remove it (or move %s elsewhere) to salvage into it",
-                       g->anchor, raw_dir);
+                       t->anchor, t->raw_dir);
+}
 
-    if (pp_salvage_is_job(raw_dir))
-        return pp_salvage_job(raw_dir); /* the ranks of a job, into its one archive */
+/* A single process's raw files, read with its definitions: r. */
+static pp_trace_resume *pp_salvage_process_read(const pp_salvage_target *t, pp_salvage_defs *d)
+{
     char path[PATH_MAX + 64], why[PATH_MAX + 256];
-    pp_salvage_defs d = {0};
-    snprintf(path, sizeof path, "%s/defs", raw_dir);
-    if (pp_salvage_defs_read(path, &d, why, sizeof why) != 0)
+    pp_trace_resume *r = pp_salvage_check(pp_trace_resume_new(t->raw_dir));
+    snprintf(path, sizeof path, "%s/defs", t->raw_dir);
+    if (pp_salvage_defs_read(path, d, r, why, sizeof why) != 0)
         pp_salvage_die("%s", why);
-    if (pp_salvage_process_alive(d.pid, &d))
+    if (pp_salvage_process_alive(d->pid, pp_salvage_defs_fact_of(d, "host")))
         pp_salvage_die("process %ld, which writes %s, is still running: its trace is converted "
-                       "when it ends", d.pid, raw_dir);
-
-    /* the threads' raw files, in the order of their location index */
-    DIR *dh = opendir(raw_dir);
-    if (!dh)
-        pp_salvage_die("%s: %s", raw_dir, strerror(errno));
-    uint64_t t_last = d.t0;
-    uint32_t max_region = UINT32_MAX;
-    uint64_t records = 0;
-    struct dirent *e;
-    while ((e = readdir(dh))) {
-        size_t n = strlen(e->d_name);
-        if (n < 5 || strcmp(e->d_name + n - 4, ".raw") || e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        snprintf(path, sizeof path, "%s/%s", raw_dir, e->d_name);
-        pp_trace_buf *b = pp_salvage_raw(path, &t_last, &max_region, &records);
-        if (!b)
-            continue;
-        pp_trace_buf **at = &g->first;
-        while (*at && (*at)->location < b->location)
-            at = &(*at)->next;
-        b->next = *at;
-        *at = b;
-        g->n_buffers++;
-    }
-    closedir(dh);
-    if (!g->first)
-        pp_salvage_die("%s holds no raw thread file: nothing to salvage", raw_dir);
-    if (!records)
+                       "when it ends", d->pid, t->raw_dir);
+    if (pp_trace_resume_scan(r) != 0)
+        pp_salvage_die("%s: %s", t->raw_dir, strerror(errno));
+    pp_salvage_sum s = pp_salvage_sum_of(r, d->t0);
+    if (!s.threads)
+        pp_salvage_die("%s holds no raw thread file: nothing to salvage", t->raw_dir);
+    if (!s.records)
         pp_salvage_die("no record reached the disk before the process died: every event was "
                        "still in the threads' trace buffers (a buffer is written when full; "
                        "a smaller POMPPROF_TRACE_BUFFER writes sooner), so there is nothing "
-                       "to salvage; remove %s", raw_dir);
+                       "to salvage; remove %s", t->raw_dir);
+    return r;
+}
 
-    /* regions the records name but the definitions lack get their number */
-    if (max_region != UINT32_MAX && pp_salvage_defs_regions(&d, max_region + 1) != 0)
-        pp_salvage_die("out of memory");
-    char (*unnamed)[32] = calloc(d.n_regions ? d.n_regions : 1, sizeof *unnamed);
-    for (uint32_t i = 0; unnamed && i < d.n_regions; i++)
-        if (!d.regions[i].name) {
-            snprintf(unnamed[i], sizeof unnamed[i], "region %u (not saved)", i);
-            d.regions[i] = (pp_trace_region){.name = strdup(unnamed[i]), .paradigm = strdup("user"),
-                                             .role = strdup("unknown"), .begin_line = -1,
-                                             .end_line = -1};
-        }
-    free(unnamed);
-    for (uint32_t i = 0; i < d.n_metrics; i++)
-        if (!d.metrics[i]) {
-            char m[32];
-            snprintf(m, sizeof m, "metric %u", i);
-            d.metrics[i] = strdup(m);
-        }
-    double seconds = (double)(t_last - d.t0) / d.ticks_per_second;
-    snprintf(why, sizeof why, "interrupted: trace salvaged from raw files by pompprof-salvage; "
+/* A single process's raw files into its archive; the exit status. */
+static int pp_salvage_process(const pp_salvage_target *t)
+{
+    pp_salvage_defs d;
+    pp_trace_resume *r = pp_salvage_process_read(t, &d);
+    pp_salvage_defs_complete(&d, pp_trace_resume_max_region(r));
+    pp_salvage_say_process(r, &d);
+    pp_salvage_sum s = pp_salvage_sum_of(r, d.t0);
+    double seconds = (double)(s.last - d.t0) / d.ticks_per_second;
+    char end[256], threads[16];
+    snprintf(end, sizeof end, "interrupted: trace salvaged from raw files by pompprof-salvage; "
              "ends %.3f s into the run, at the last record on disk", seconds);
-    char threads[16];
-    snprintf(threads, sizeof threads, "%u", g->n_buffers);
-    if (pp_salvage_defs_fact(&d, "end", why) != 0 || pp_salvage_defs_fact(&d, "salvaged", "1") != 0 ||
-        pp_salvage_defs_fact(&d, "threads", threads) != 0)
-        pp_salvage_die("out of memory");
-
-    /* the trace layer's state as the run would have left it */
-    pp_trace_path(g->reserve, sizeof g->reserve, "%s/reserve", raw_dir);
-    if (access(g->reserve, F_OK) != 0)
-        g->reserve[0] = '\0';
-    g->t0 = d.t0;
-    g->pid = getpid();
-    g->active = 1;
-    g->salvage = 1;
-    g->save_fd = -1;
-    struct rlimit rl;
-    g->fsize_limit = getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
-                         ? (uint64_t)rl.rlim_cur
-                         : UINT64_MAX;
-    pp_trace_defs defs = {
-        .regions = d.regions,
-        .n_regions = d.n_regions,
-        .metrics = (const char *const *)d.metrics,
-        .n_metrics = d.n_metrics,
-        .program = d.program,
-        .host = NULL,
-        .pid = d.pid,
-        .t_end = t_last,
-        .ticks_per_second = d.ticks_per_second,
-        .wall_t0 = d.wall_t0,
-        .fact_keys = (const char *const *)d.fact_keys,
-        .fact_values = (const char *const *)d.fact_values,
-        .n_facts = d.n_facts,
-    };
-    for (uint32_t i = 0; i < d.n_facts; i++)
-        if (!strcmp(d.fact_keys[i], "host"))
-            defs.host = d.fact_values[i]; /* the run's machine, not the salvager's */
-    int status = pp_trace_finish(&defs);
-    char anchor[sizeof g->anchor];
-    memcpy(anchor, g->anchor, sizeof anchor); /* the reset below clears it */
-    pp_trace_reset();
+    snprintf(threads, sizeof threads, "%u", s.threads);
+    pp_salvage_defs_fact(&d, "end", end);
+    pp_salvage_defs_fact(&d, "salvaged", "1");
+    pp_salvage_defs_fact(&d, "threads", threads);
+    pp_trace_defs defs = pp_salvage_defs_trace(&d, s.last);
+    int status = pp_trace_resume_write(r, t->dir, t->name, d.t0, &defs);
+    pp_trace_resume_free(r);
     pp_salvage_defs_free(&d);
     if (status < 0)
-        pp_salvage_die("no archive written; %s is left as it was", raw_dir);
+        pp_salvage_die("no archive written; %s is left as it was", t->raw_dir);
     /* what the tools show: the archive, and how far it goes */
-    printf("%s\n%.6f\n", anchor, seconds);
+    printf("%s\n%.6f\n", t->anchor, seconds);
     return status == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    pp_salvage_target t;
+    pp_salvage_args(argc, argv, &t);
+    if (pp_salvage_is_job(t.raw_dir))
+        return pp_salvage_job(&t); /* the ranks of a job, into its one archive */
+    return pp_salvage_process(&t);
 }

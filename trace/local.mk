@@ -7,7 +7,7 @@
 # OTF2's headers.
 noinst_LTLIBRARIES += trace/libpp_trace.la
 trace_libpp_trace_la_SOURCES = \
-	trace/pp_trace.h trace/pp_trace_record.h trace/pp_trace_internal.h \
+	trace/pp_trace.h trace/pp_trace_record.h trace/pp_trace_resume.h trace/pp_trace_internal.h \
 	trace/pp_trace_buffer.c trace/pp_trace_crash.c trace/pp_trace_save.c trace/pp_trace_source.c \
 	trace/pp_trace_finish.c \
 	trace/pp_trace_job.h trace/pp_trace_job.c trace/pp_trace_rankdefs.h trace/pp_trace_rankdefs.c \
@@ -21,3 +21,12 @@ endif
 trace_libpp_trace_la_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
 trace_libpp_trace_la_CFLAGS = $(AM_CFLAGS) -O2
 trace_libpp_trace_la_LIBADD = -ldl -lm
+
+# Resuming from the raw files a run left (pp_trace_resume.h): for
+# pompprof-salvage only, so the libraries of the runtime do not carry it.
+if HAVE_OTF2
+noinst_LTLIBRARIES += trace/libpp_trace_resume.la
+trace_libpp_trace_resume_la_SOURCES = trace/pp_trace_resume.h trace/pp_trace_resume.c \
+	trace/pp_trace_resume_job.c
+trace_libpp_trace_resume_la_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
+endif

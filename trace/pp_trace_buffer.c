@@ -62,9 +62,14 @@ void pp_trace_name(char *buf, size_t size, unsigned index)
         snprintf(buf, size, "traces.%u", index);
 }
 
+void pp_trace_raw_path_in(const char *raw_dir, uint32_t loc, char *buf, size_t size)
+{
+    pp_trace_path(buf, size, "%s/%u.raw", raw_dir, loc);
+}
+
 void pp_trace_raw_path(uint32_t loc, char *buf, size_t size)
 {
-    pp_trace_path(buf, size, "%s/%u.raw", pp_trace_g.raw_dir, loc);
+    pp_trace_raw_path_in(pp_trace_g.raw_dir, loc, buf, size);
 }
 
 /* ---- writing ------------------------------------------------------------------- */

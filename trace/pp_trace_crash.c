@@ -8,7 +8,13 @@
  * not whole).  When the end of the run writes the archive after all, it
  * removes the tails with the raw files; when it does not (the process died
  * first, POMPPROF_CRASH_WAIT=0), pompprof-salvage appends each tail to its
- * raw file's records, so nothing recorded before the crash is lost. */
+ * raw file's records, so nothing recorded before the crash is lost.
+ *
+ * The other threads may still flush after the save, and a rank of a job
+ * that ends alone writes what its buffers hold to the raw files
+ * (pp_trace_job_leave): a tail's header says how long its raw file was when
+ * it was saved, and the salvage passes over the part of the tail that
+ * reached the file since (pp_trace_resume.c). */
 #include "trace/pp_trace_internal.h"
 
 #include <fcntl.h>
@@ -35,10 +41,15 @@ static int pp_trace_crash_path(char *buf, size_t size, const char *dir, uint32_t
     return 0;
 }
 
+void pp_trace_tail_path_in(const char *raw_dir, uint32_t loc, char *buf, size_t size)
+{
+    if (pp_trace_crash_path(buf, size, raw_dir, loc, ".tail") != 0)
+        buf[0] = '\0';
+}
+
 void pp_trace_tail_path(uint32_t loc, char *buf, size_t size)
 {
-    if (pp_trace_crash_path(buf, size, pp_trace_g.raw_dir, loc, ".tail") != 0)
-        buf[0] = '\0';
+    pp_trace_tail_path_in(pp_trace_g.raw_dir, loc, buf, size);
 }
 
 static void pp_trace_crash_write(int fd, const void *data, size_t n)
@@ -59,9 +70,12 @@ void pp_trace_crash_save(void)
         return;
     for (pp_trace_buf *b = __atomic_load_n(&pp_trace_g.first, __ATOMIC_ACQUIRE); b;
          b = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE)) {
+        /* the file's length before the buffer's end: a flush between the two
+         * makes the tail's records the file's, which the salvage then sees */
+        uint64_t raw_bytes = __atomic_load_n(&b->file_bytes, __ATOMIC_ACQUIRE);
         const uint64_t *end = b->stopped ? b->kept_end : __atomic_load_n(&b->pos, __ATOMIC_ACQUIRE);
-        if (!end || end <= b->start || end > b->end)
-            continue;
+        if (!end || end < b->start || end > b->end)
+            continue; /* an empty buffer still gets its tail: saved, nothing is missing */
         char path[PATH_MAX];
         pp_trace_tail_path(b->location, path, sizeof path);
         int fd = path[0] ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
@@ -69,7 +83,7 @@ void pp_trace_crash_save(void)
             continue;
         pp_trace_raw_header h = {.magic = PP_TRACE_RAW_MAGIC, .version = PP_TRACE_RAW_VERSION,
                                  .location = b->location, .initial_task = b->initial_task,
-                                 .t0 = b->t0};
+                                 .t0 = b->t0, .raw_bytes = raw_bytes};
         pp_trace_crash_write(fd, &h, sizeof h);
         pp_trace_crash_write(fd, b->start, (size_t)(end - b->start) * sizeof(uint64_t));
         close(fd);

@@ -14,6 +14,9 @@
  *   pp_trace_otf2_mpi.c     MPI records as OTF2's MPI events
  *   pp_trace_otf2_job.c     the job's archive, written by all ranks together
  *   pp_trace_otf2_jobdefs.c its global and local definitions
+ *   pp_trace_resume.c       raw files another process left, read back and
+ *                           converted (pp_trace_resume.h, pompprof-salvage)
+ *   pp_trace_resume_job.c   a job's: its ranks into one archive
  *
  * Nothing here knows the engine (test/unit/trace/test_trace_layers.py
  * checks that trace objects use no profile or adapter symbol). */
@@ -28,6 +31,7 @@
 #include <sys/types.h>
 
 #include "trace/pp_trace.h"
+#include "trace/pp_trace_resume.h"
 
 /* ---- a rank of a job (pp_trace_job.c) --------------------------------------- */
 
@@ -114,9 +118,12 @@ int pp_trace_path(char *buf, size_t size, const char *fmt, ...)
 void pp_trace_name(char *buf, size_t size, unsigned index);
 
 /* The raw file of location loc, and the tail a crash saved beside it
- * (pp_trace_crash.c; "" when the path does not fit). */
+ * (pp_trace_crash.c; "" when the path does not fit); _in: in raw_dir
+ * rather than the trace's. */
 void pp_trace_raw_path(uint32_t loc, char *buf, size_t size);
 void pp_trace_tail_path(uint32_t loc, char *buf, size_t size);
+void pp_trace_raw_path_in(const char *raw_dir, uint32_t loc, char *buf, size_t size);
+void pp_trace_tail_path_in(const char *raw_dir, uint32_t loc, char *buf, size_t size);
 
 /* The definitions file (pp_trace_save.c): opened once the raw directory
  * exists (its first line: the pid), removed with the raw files. */
@@ -146,6 +153,28 @@ void pp_trace_job_reset(void);
 int pp_trace_job_leave(uint64_t t_end);
 /* Write the buffer's records to its raw file (no flush records): 0, or an errno. */
 int pp_trace_spill(pp_trace_buf *b);
+
+/* ---- resuming from raw files (pp_trace_resume.c, pp_trace_resume.h) ---------- */
+
+struct pp_trace_resume {
+    char raw_dir[PATH_MAX];
+    pp_trace_buf *first;              /* the threads' buffers, by location */
+    pp_trace_resume_thread *threads;  /* the same threads, as read */
+    uint32_t n_threads, cap_threads;
+    uint32_t n_locations;             /* the highest location + 1 */
+    uint32_t max_region;              /* UINT32_MAX: none */
+    pp_trace_jobstate job;            /* the job layer's lines of its definitions */
+    uint64_t job_end;
+};
+
+/* This process converts another's raw files into DIR/<name>: the layer's
+ * state as that process would have left it (pp_trace_g.salvage: the raw
+ * files stay until the archive is complete).  0, or -1 (one line) when the
+ * paths do not fit. */
+int pp_trace_resume_begin(const char *dir, const char *name);
+/* r's threads as the layer's buffers (timestamps from t0), and back. */
+void pp_trace_resume_lend(pp_trace_resume *r, uint64_t t0);
+void pp_trace_resume_return(void);
 
 /* ---- reading records back (pp_trace_source.c) -------------------------------- */
 

@@ -15,6 +15,7 @@
 #ifndef PP_TRACE_RECORD_H
 #define PP_TRACE_RECORD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lib/pp_counters.h"
@@ -108,14 +109,34 @@ static inline uint64_t pp_trace_mpi_word(uint32_t rank, uint32_t tag)
 #define PP_TRACE_RAW_MAGIC 0x3177617270706d70ull /* "pmpprawb" read little-endian */
 #define PP_TRACE_RAW_VERSION 1
 
-/* The first 64 bytes of a raw file. */
+/* The first 64 bytes of a raw file, and of the tail a crash saves beside
+ * it (trace/pp_trace_crash.c). */
 typedef struct pp_trace_raw_header {
     uint64_t magic;
     uint32_t version;
     uint32_t location;      /* the thread's index, in order of first event */
     uint64_t initial_task;  /* the thread's implicit task outside parallel regions */
     uint64_t t0;            /* ticks at the start of the trace */
-    uint64_t reserved[4];
+    uint64_t raw_bytes;     /* a tail: the bytes of the raw file complete when it was
+                               saved (what reached the file after is not the tail's
+                               again); 0 in a raw file, and unknown */
+    uint64_t reserved[3];
 } pp_trace_raw_header;
+
+/* The length in words of the record at p (n words there), 0 when it is cut
+ * off or not a record. */
+static inline unsigned pp_trace_record_length(const uint64_t *p, size_t n)
+{
+    unsigned kind = (unsigned)(p[0] & 0xff);
+    if (n < 2 || kind == 0 || kind >= PP_TRACE_KIND_END)
+        return 0;
+    unsigned w = pp_trace_record_words(kind);
+    if (kind == PP_TRACE_METRICS) {
+        if (p[1] > PP_TRACE_METRICS_MAX)
+            return 0;
+        w = 2 + (unsigned)p[1];
+    }
+    return w <= n ? w : 0;
+}
 
 #endif

@@ -75,22 +75,6 @@ static int pp_trace_source_fill(pp_trace_source *s)
     return 0;
 }
 
-/* The length of the record at p (n words available), 0 if it is cut off or
- * malformed. */
-static unsigned pp_trace_source_length(const uint64_t *p, size_t n)
-{
-    unsigned kind = (unsigned)(p[0] & 0xff);
-    if (kind == 0 || kind >= PP_TRACE_KIND_END || n < 2)
-        return 0;
-    unsigned w = pp_trace_record_words(kind);
-    if (kind == PP_TRACE_METRICS) {
-        if (p[1] > PP_TRACE_METRICS_MAX)
-            return 0;
-        w = 2 + (unsigned)p[1];
-    }
-    return w <= n ? w : 0;
-}
-
 int pp_trace_source_next(pp_trace_source *s, const uint64_t **rec, unsigned *words)
 {
     if (!s->in_memory) {
@@ -98,7 +82,7 @@ int pp_trace_source_next(pp_trace_source *s, const uint64_t **rec, unsigned *wor
             pp_trace_source_fill(s) != 0)
             return -1;
         if (s->blk_pos < s->blk_n) {
-            unsigned w = pp_trace_source_length(s->blk + s->blk_pos, s->blk_n - s->blk_pos);
+            unsigned w = pp_trace_record_length(s->blk + s->blk_pos, s->blk_n - s->blk_pos);
             if (!w)
                 return -1;
             *rec = s->blk + s->blk_pos;
@@ -110,7 +94,7 @@ int pp_trace_source_next(pp_trace_source *s, const uint64_t **rec, unsigned *wor
     }
     if (s->mem >= s->mem_end)
         return 0;
-    unsigned w = pp_trace_source_length(s->mem, (size_t)(s->mem_end - s->mem));
+    unsigned w = pp_trace_record_length(s->mem, (size_t)(s->mem_end - s->mem));
     if (!w)
         return -1;
     *rec = s->mem;

@@ -11,6 +11,12 @@ ring while the others wait for it, under mpirun with POMPPROF_TRACE=1:
   the archive, named cut short (POMPPROF::CUT_RANKS);
 - MPI_Abort: every rank wrote what it held, none is missing or cut, and every message
   of the ring is matched;
+- a crash (SIGSEGV): pompprof's handler saves what rank 1's buffers hold beside its raw
+  files (tails).  With no time for more (POMPPROF_CRASH_WAIT=0) the tails are all there
+  is of rank 1 (its buffers never reached the disk), and pompprof-salvage reads them:
+  rank 1 is neither missing nor cut short, and says so; with time, the rank also writes
+  all it holds to its raw files, and the tails' records are not counted twice: in both,
+  every message of the ring once, matched;
 - pompprof-timeline DIR salvages the leftovers itself and reads the archive, saying how
   the run ended.
 """
@@ -47,7 +53,7 @@ def mpirun_failing(exe, how, out, env):
 
 def run_case(work, exe, how, env, errors):
     """Run the job, salvage it; the archive's Trace, or None (errors said why)."""
-    out = os.path.join(work, "%s-%s" % (how, env.get("POMPPROF_TRACE_BUFFER", "default")))
+    out = os.path.join(work, "-".join([how] + ["%s=%s" % kv for kv in sorted(env.items())]))
     status = mpirun_failing(exe, how, out, env)
     if status in (0, 124):
         errors.append("%s: the job %s" % (how, "hung" if status else "ended with status 0"))
@@ -85,6 +91,24 @@ def check_ring(how, tr, ranks, errors):
         errors.append("%s: %d matched, expected %d" % (how, len(pairs), want))
     if any(r < s for s, r, _, _ in pairs):
         errors.append("%s: a message received before it was sent" % how)
+
+
+def check_crash(work, exe, wait, errors):
+    """Rank 1 crashes: its buffers saved as tails, salvaged, its records there once."""
+    how = "segv, POMPPROF_CRASH_WAIT=%s" % wait
+    tr, info = run_case(work, exe, "segv", {"POMPPROF_CRASH_WAIT": wait}, errors)
+    if not tr:
+        return
+    archive, said, _ = info
+    props = properties(archive)
+    if (props.get("POMPPROF::MISSING_RANKS"), props.get("POMPPROF::CUT_RANKS")) != \
+            ("none", "none"):
+        errors.append("%s: missing %r, cut %r" % (how, props.get("POMPPROF::MISSING_RANKS"),
+                                                  props.get("POMPPROF::CUT_RANKS")))
+    if "nothing recorded before the end is missing" not in said or \
+            (wait == "0") != ("saved from the buffers by a crash handler" in said):
+        errors.append("%s: pompprof-salvage says %r" % (how, said))
+    check_ring(how, tr, set(range(RANKS)), errors)
 
 
 def main():
@@ -132,6 +156,8 @@ def main():
             d = json.loads(tt.timeline(info[2], "--format", "json"))
             if d["mpi"]["receives_before_send"] or not d["trace"]["end"].startswith("interrupted"):
                 errors.append("abort: pompprof-timeline: %r, %r" % (d["mpi"], d["trace"]["end"]))
+        for wait in ("0", "10"):
+            check_crash(work, exe, wait, errors)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return mc.verdict(errors)

@@ -2,7 +2,9 @@
  * every rank runs tasks and exchanges ROUNDS rounds of a ring, then rank 1
  * ends as argv[1] says, while the others wait for a message from it:
  *   kill   raise(SIGKILL): it leaves what it flushed, nothing more;
- *   abort  MPI_Abort(MPI_COMM_WORLD, 3).
+ *   abort  MPI_Abort(MPI_COMM_WORLD, 3);
+ *   segv   a crash (raise(SIGSEGV)): pompprof's handler saves what its
+ *          buffers hold (and, with time for it, writes all it holds).
  * The launcher then ends the others.  Nothing is printed. */
 #include <mpi.h>
 #include <signal.h>
@@ -46,7 +48,7 @@ int main(int argc, char **argv)
     if (rank == 1) {
         if (argc > 1 && !strcmp(argv[1], "abort"))
             MPI_Abort(MPI_COMM_WORLD, 3);
-        raise(SIGKILL);
+        raise(argc > 1 && !strcmp(argv[1], "segv") ? SIGSEGV : SIGKILL);
     }
     long never = 0;
     MPI_Recv(&never, 1, MPI_LONG, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
