@@ -58,10 +58,14 @@ static struct {
     int n_end_hooks;
 } pp_profile_life = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
+/* POMP2_On/Off.  Under the lock: a call racing with finalize must not
+ * switch measurement on again after the end switched it off. */
 void pp_profile_set_enabled(bool on)
 {
+    pthread_mutex_lock(&pp_profile_life.lock);
     pp_profile_g.enabled_by_user = on;
     pp_profile_update_measuring();
+    pthread_mutex_unlock(&pp_profile_life.lock);
 }
 
 /* ---- program name, command line, date ------------------------------------- */
