@@ -41,10 +41,14 @@ typedef struct pp_mpi_comm_info {
     char *name;
 } pp_mpi_comm_info;
 
-static pp_mpi_comm_table *pp_mpi_comms;  /* read without the lock */
-static pthread_mutex_t pp_mpi_comm_lock = PTHREAD_MUTEX_INITIALIZER;
-static pp_mpi_comm_info *pp_mpi_infos;    /* by number */
-static uint32_t pp_mpi_n_infos, pp_mpi_cap_infos, pp_mpi_n_used;
+/* Written under the lock; the handles' table is read without it. */
+static struct {
+    pthread_mutex_t lock;
+    pp_mpi_comm_table *table;  /* handles to numbers (n_used of its slots) */
+    uint32_t n_used;
+    pp_mpi_comm_info *infos;   /* by number */
+    uint32_t n_infos, cap_infos;
+} pp_mpi_comms = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static uintptr_t pp_mpi_comm_handle(MPI_Comm c)
 {
@@ -58,7 +62,7 @@ static uint32_t pp_mpi_comm_hash(uintptr_t h, uint32_t cap)
 
 uint32_t pp_mpi_comm_index(MPI_Comm comm)
 {
-    pp_mpi_comm_table *t = __atomic_load_n(&pp_mpi_comms, __ATOMIC_ACQUIRE);
+    pp_mpi_comm_table *t = __atomic_load_n(&pp_mpi_comms.table, __ATOMIC_ACQUIRE);
     uintptr_t h = pp_mpi_comm_handle(comm);
     if (!t)
         return UINT32_MAX;
@@ -75,8 +79,8 @@ uint32_t pp_mpi_comm_index(MPI_Comm comm)
 /* Set handle's number in the table (under the lock): 0, or -1. */
 static int pp_mpi_comm_set(uintptr_t h, uint32_t index)
 {
-    pp_mpi_comm_table *t = pp_mpi_comms;
-    if (!t || 2 * (pp_mpi_n_used + 1) > t->cap) {
+    pp_mpi_comm_table *t = pp_mpi_comms.table;
+    if (!t || 2 * (pp_mpi_comms.n_used + 1) > t->cap) {
         uint32_t cap = t ? 2 * t->cap : 256;
         pp_mpi_comm_table *n = calloc(1, sizeof *n + cap * sizeof n->slot[0]);
         if (!n)
@@ -90,14 +94,14 @@ static int pp_mpi_comm_set(uintptr_t h, uint32_t index)
                 j = (j + 1) & (cap - 1);
             n->slot[j] = t->slot[i];
         }
-        __atomic_store_n(&pp_mpi_comms, n, __ATOMIC_RELEASE);
+        __atomic_store_n(&pp_mpi_comms.table, n, __ATOMIC_RELEASE);
         t = n; /* the old table stays: a lookup may be reading it */
     }
     uint32_t j = pp_mpi_comm_hash(h, t->cap);
     while (t->slot[j].handle && t->slot[j].handle != h)
         j = (j + 1) & (t->cap - 1);
     if (!t->slot[j].handle)
-        pp_mpi_n_used++;
+        pp_mpi_comms.n_used++;
     __atomic_store_n(&t->slot[j].index, index, __ATOMIC_RELAXED);
     __atomic_store_n(&t->slot[j].handle, h, __ATOMIC_RELEASE);
     return 0;
@@ -115,19 +119,19 @@ static uint64_t pp_mpi_mix(uint64_t h, uint64_t v)
 static uint32_t pp_mpi_comm_define(uint64_t key, const char *name, uint32_t parent,
                                    const uint32_t *world, uint32_t n)
 {
-    if (pp_mpi_n_infos == pp_mpi_cap_infos) {
-        uint32_t cap = pp_mpi_cap_infos ? 2 * pp_mpi_cap_infos : 16;
-        pp_mpi_comm_info *i = realloc(pp_mpi_infos, cap * sizeof *i);
+    if (pp_mpi_comms.n_infos == pp_mpi_comms.cap_infos) {
+        uint32_t cap = pp_mpi_comms.cap_infos ? 2 * pp_mpi_comms.cap_infos : 16;
+        pp_mpi_comm_info *i = realloc(pp_mpi_comms.infos, cap * sizeof *i);
         if (!i)
             return UINT32_MAX;
-        pp_mpi_infos = i;
-        pp_mpi_cap_infos = cap;
+        pp_mpi_comms.infos = i;
+        pp_mpi_comms.cap_infos = cap;
     }
     char *copy = strdup(name);
     if (!copy)
         return UINT32_MAX;
-    uint32_t index = pp_mpi_n_infos++;
-    pp_mpi_infos[index] = (pp_mpi_comm_info){key, 0, copy};
+    uint32_t index = pp_mpi_comms.n_infos++;
+    pp_mpi_comms.infos[index] = (pp_mpi_comm_info){key, 0, copy};
     pp_trace_job_comm(index, parent, key, name, world, n);
     return index;
 }
@@ -140,7 +144,7 @@ int pp_mpi_comm_start(int rank, int size)
     for (int i = 0; i < size; i++)
         world[i] = (uint32_t)i;
     uint32_t self = (uint32_t)rank;
-    pthread_mutex_lock(&pp_mpi_comm_lock);
+    pthread_mutex_lock(&pp_mpi_comms.lock);
     int rc = pp_mpi_comm_define(pp_mpi_mix(1, 0), "MPI_COMM_WORLD", UINT32_MAX, world,
                                 (uint32_t)size) == 0 &&
                      pp_mpi_comm_define(pp_mpi_mix(2, self), "MPI_COMM_SELF", UINT32_MAX, &self,
@@ -149,7 +153,7 @@ int pp_mpi_comm_start(int rank, int size)
                      pp_mpi_comm_set(pp_mpi_comm_handle(MPI_COMM_SELF), 1) == 0
                  ? 0
                  : -1;
-    pthread_mutex_unlock(&pp_mpi_comm_lock);
+    pthread_mutex_unlock(&pp_mpi_comms.lock);
     free(world);
     return rc;
 }
@@ -195,17 +199,18 @@ void pp_mpi_comm_created(MPI_Comm parent, MPI_Comm made, const char *how)
         return;
     uint32_t n = 0;
     uint32_t *world = made != MPI_COMM_NULL ? pp_mpi_comm_members(made, &n) : NULL;
-    pthread_mutex_lock(&pp_mpi_comm_lock);
-    uint32_t seq = pp_mpi_infos[p].made++;
+    pthread_mutex_lock(&pp_mpi_comms.lock);
+    uint32_t seq = pp_mpi_comms.infos[p].made++;
     if (world) {
-        uint64_t key = pp_mpi_mix(pp_mpi_mix(pp_mpi_mix(pp_mpi_infos[p].key, seq), world[0]), n);
+        uint64_t parent_key = pp_mpi_comms.infos[p].key;
+        uint64_t key = pp_mpi_mix(pp_mpi_mix(pp_mpi_mix(parent_key, seq), world[0]), n);
         char name[256];
-        snprintf(name, sizeof name, "%s #%u of %s", how, seq + 1, pp_mpi_infos[p].name);
+        snprintf(name, sizeof name, "%s #%u of %s", how, seq + 1, pp_mpi_comms.infos[p].name);
         uint32_t index = pp_mpi_comm_define(key, name, p, world, n);
         if (index != UINT32_MAX)
             pp_mpi_comm_set(pp_mpi_comm_handle(made), index);
     }
-    pthread_mutex_unlock(&pp_mpi_comm_lock);
+    pthread_mutex_unlock(&pp_mpi_comms.lock);
     free(world);
 }
 
@@ -213,7 +218,7 @@ void pp_mpi_comm_freed(MPI_Comm comm)
 {
     if (pp_mpi_comm_index(comm) == UINT32_MAX)
         return;
-    pthread_mutex_lock(&pp_mpi_comm_lock);
+    pthread_mutex_lock(&pp_mpi_comms.lock);
     pp_mpi_comm_set(pp_mpi_comm_handle(comm), UINT32_MAX);
-    pthread_mutex_unlock(&pp_mpi_comm_lock);
+    pthread_mutex_unlock(&pp_mpi_comms.lock);
 }

@@ -13,10 +13,14 @@
 
 #define PP_POMP2_BUCKETS 1024u
 
-static pthread_mutex_t pp_pomp2_registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static pp_pomp2_region *pp_pomp2_buckets[PP_POMP2_BUCKETS];
-static pp_pomp2_region pp_pomp2_unknown_entry;
-static bool pp_pomp2_unknown_defined;
+/* The registry: entries by region string, and the entry of every region
+ * not known otherwise (defined on first use), all under the lock. */
+static struct {
+    pthread_mutex_t lock;
+    pp_pomp2_region *buckets[PP_POMP2_BUCKETS];
+    pp_pomp2_region unknown;
+    bool unknown_defined;
+} pp_pomp2_registry = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* FNV-1a over the string's content: equal strings (also copies made by other
  * translation units) land on the same entry. */
@@ -31,19 +35,19 @@ static uint32_t pp_pomp2_hash(const char *s)
 /* Caller holds the registry lock. */
 static pp_pomp2_region *pp_pomp2_unknown_locked(void)
 {
-    if (!pp_pomp2_unknown_defined) {
-        pp_pomp2_region_define(&pp_pomp2_unknown_entry, NULL);
-        pp_pomp2_unknown_defined = true;
+    if (!pp_pomp2_registry.unknown_defined) {
+        pp_pomp2_region_define(&pp_pomp2_registry.unknown, NULL);
+        pp_pomp2_registry.unknown_defined = true;
     }
-    return &pp_pomp2_unknown_entry;
+    return &pp_pomp2_registry.unknown;
 }
 
 pp_pomp2_region *pp_pomp2_region_unknown(void)
 {
     pp_pomp2_ensure_init();
-    pthread_mutex_lock(&pp_pomp2_registry_lock);
+    pthread_mutex_lock(&pp_pomp2_registry.lock);
     pp_pomp2_region *u = pp_pomp2_unknown_locked();
-    pthread_mutex_unlock(&pp_pomp2_registry_lock);
+    pthread_mutex_unlock(&pp_pomp2_registry.lock);
     return u;
 }
 
@@ -51,7 +55,7 @@ pp_pomp2_region *pp_pomp2_region_unknown(void)
 static pp_pomp2_region *pp_pomp2_lookup_locked(const char *ctc)
 {
     uint32_t b = pp_pomp2_hash(ctc) % PP_POMP2_BUCKETS;
-    for (pp_pomp2_region *e = pp_pomp2_buckets[b]; e; e = e->next)
+    for (pp_pomp2_region *e = pp_pomp2_registry.buckets[b]; e; e = e->next)
         if (e->ctc == ctc || strcmp(e->ctc, ctc) == 0)
             return e;
 
@@ -79,17 +83,17 @@ static pp_pomp2_region *pp_pomp2_lookup_locked(const char *ctc)
     }
     pp_pomp2_region_info_free(&info);
     e->ctc = copy;
-    e->next = pp_pomp2_buckets[b];
-    pp_pomp2_buckets[b] = e;
+    e->next = pp_pomp2_registry.buckets[b];
+    pp_pomp2_registry.buckets[b] = e;
     return e;
 }
 
 pp_pomp2_region *pp_pomp2_region_lookup(const char *ctc)
 {
     pp_pomp2_ensure_init();
-    pthread_mutex_lock(&pp_pomp2_registry_lock);
+    pthread_mutex_lock(&pp_pomp2_registry.lock);
     pp_pomp2_region *e = ctc ? pp_pomp2_lookup_locked(ctc) : pp_pomp2_unknown_locked();
-    pthread_mutex_unlock(&pp_pomp2_registry_lock);
+    pthread_mutex_unlock(&pp_pomp2_registry.lock);
     return e;
 }
 
@@ -109,14 +113,14 @@ pp_pomp2_region *pp_pomp2_region_assign_slow(void **slot, const char *ctc)
         return pp_pomp2_region_unknown();
     }
     pp_pomp2_ensure_init();
-    pthread_mutex_lock(&pp_pomp2_registry_lock);
+    pthread_mutex_lock(&pp_pomp2_registry.lock);
     /* Double-checked: another thread may have assigned it meanwhile. */
     pp_pomp2_region *e = __atomic_load_n((pp_pomp2_region **)slot, __ATOMIC_RELAXED);
     if (!e) {
         e = pp_pomp2_lookup_locked(ctc);
         __atomic_store_n((pp_pomp2_region **)slot, e, __ATOMIC_RELEASE);
     }
-    pthread_mutex_unlock(&pp_pomp2_registry_lock);
+    pthread_mutex_unlock(&pp_pomp2_registry.lock);
     return e;
 }
 

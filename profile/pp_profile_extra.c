@@ -17,9 +17,11 @@
 
 #include "lib/pp_message.h"
 
-static pp_extra_def pp_extra_defs[PP_PROFILE_EXTRA_MAX];
-static uint32_t pp_extra_n; /* published count */
-static pthread_mutex_t pp_extra_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    pthread_mutex_t lock; /* definitions */
+    uint32_t n;           /* published count */
+    pp_extra_def defs[PP_PROFILE_EXTRA_MAX];
+} pp_extra = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static void pp_extra_clear(pp_extra_def *d)
 {
@@ -32,42 +34,42 @@ int pp_profile_extra_define(const char *uniq_name, const char *display_name, con
 {
     if (!uniq_name || !*uniq_name)
         return -1;
-    pthread_mutex_lock(&pp_extra_lock);
-    uint32_t n = pp_extra_n;
+    pthread_mutex_lock(&pp_extra.lock);
+    uint32_t n = pp_extra.n;
     for (uint32_t k = 0; k < n; k++)
-        if (strcmp(pp_extra_defs[k].uniq, uniq_name) == 0) {
-            pthread_mutex_unlock(&pp_extra_lock);
+        if (strcmp(pp_extra.defs[k].uniq, uniq_name) == 0) {
+            pthread_mutex_unlock(&pp_extra.lock);
             return (int)k;
         }
     if (n == PP_PROFILE_EXTRA_MAX) {
-        pthread_mutex_unlock(&pp_extra_lock);
+        pthread_mutex_unlock(&pp_extra.lock);
         PP_WARN_ONCE("more than %d extra metrics defined; '%s' is not measured",
                      PP_PROFILE_EXTRA_MAX, uniq_name);
         return -1;
     }
-    pp_extra_def *d = &pp_extra_defs[n];
+    pp_extra_def *d = &pp_extra.defs[n];
     d->uniq = strdup(uniq_name);
     d->disp = strdup(display_name ? display_name : uniq_name);
     d->unit = strdup(unit ? unit : "#");
     d->descr = strdup(description ? description : "");
     if (!d->uniq || !d->disp || !d->unit || !d->descr) {
         pp_extra_clear(d);
-        pthread_mutex_unlock(&pp_extra_lock);
+        pthread_mutex_unlock(&pp_extra.lock);
         return -1;
     }
-    __atomic_store_n(&pp_extra_n, n + 1, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&pp_extra_lock);
+    __atomic_store_n(&pp_extra.n, n + 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&pp_extra.lock);
     return (int)n;
 }
 
 uint32_t pp_profile_extra_count(void)
 {
-    return __atomic_load_n(&pp_extra_n, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&pp_extra.n, __ATOMIC_ACQUIRE);
 }
 
 const pp_extra_def *pp_profile_extra_get(uint32_t metric)
 {
-    return metric < pp_profile_extra_count() ? &pp_extra_defs[metric] : NULL;
+    return metric < pp_profile_extra_count() ? &pp_extra.defs[metric] : NULL;
 }
 
 const char *pp_profile_extra_name(int metric)
@@ -80,7 +82,7 @@ int pp_profile_extra_index(const char *uniq_name)
 {
     uint32_t n = pp_profile_extra_count();
     for (uint32_t k = 0; uniq_name && k < n; k++)
-        if (strcmp(pp_extra_defs[k].uniq, uniq_name) == 0)
+        if (strcmp(pp_extra.defs[k].uniq, uniq_name) == 0)
             return (int)k;
     return -1;
 }
@@ -117,9 +119,9 @@ void pp_profile_extra_move(pp_location *loc, pp_node *src, pp_node *dst)
 /* Tests only: forget every definition. */
 void pp_profile_extra_reset(void)
 {
-    pthread_mutex_lock(&pp_extra_lock);
-    for (uint32_t k = 0; k < pp_extra_n; k++)
-        pp_extra_clear(&pp_extra_defs[k]);
-    __atomic_store_n(&pp_extra_n, 0, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&pp_extra_lock);
+    pthread_mutex_lock(&pp_extra.lock);
+    for (uint32_t k = 0; k < pp_extra.n; k++)
+        pp_extra_clear(&pp_extra.defs[k]);
+    __atomic_store_n(&pp_extra.n, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&pp_extra.lock);
 }

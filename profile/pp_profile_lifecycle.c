@@ -33,12 +33,39 @@
 #include "profile/pp_profile_runfacts.h"
 #include "profile/pp_profile_unify.h"
 
-static pthread_mutex_t pp_profile_init_lock = PTHREAD_MUTEX_INITIALIZER;
+/* finalize's progress (final_state): a second caller (exit() on another
+ * thread, SIGINT or SIGTERM arriving while the profile is written) must
+ * neither write again nor let the process die before the running write is
+ * complete.  HELD: a layer above took the unified tree (pp_profile_hold); a
+ * finalize then writes that tree as the process's own profile. */
+enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_HELD, PP_FINAL_DONE };
 
+/* The lifecycle's own state.  Apart from pp_profile_g because the tests'
+ * reset (pp_profile_lifecycle_reset) clears pp_profile_g, while the end
+ * hooks and the handlers registered with the C library stay. */
+static struct {
+    /* start, the end's switch, the end hooks' list, the job's settings
+     * (doc/engine.md, "Locks and global state") */
+    pthread_mutex_t lock;
+    int final_state;        /* atomic: PP_FINAL_* */
+    pthread_t final_writer; /* the thread that writes (or wrote) the profile */
+    pp_unified *held;       /* the tree a layer above holds (PP_FINAL_HELD) */
+    int registering;        /* atomic: the first pp_profile_init registers the handlers */
+    int atexit_registered;  /* atomic: the atexit handler is registered */
+    int atexit_done;        /* atomic: the atexit handler has written the profile */
+    /* what the event sources run at the end (pp_profile_at_end) */
+    void (*end_hooks[PP_PROFILE_END_HOOKS])(void);
+    int n_end_hooks;
+} pp_profile_life = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* POMP2_On/Off.  Under the lock: a call racing with finalize must not
+ * switch measurement on again after the end switched it off. */
 void pp_profile_set_enabled(bool on)
 {
+    pthread_mutex_lock(&pp_profile_life.lock);
     pp_profile_g.enabled_by_user = on;
     pp_profile_update_measuring();
+    pthread_mutex_unlock(&pp_profile_life.lock);
 }
 
 /* ---- program name, command line, date ------------------------------------- */
@@ -102,9 +129,9 @@ static void pp_profile_define_builtin_regions(void)
 
 void pp_profile_start_at(uint64_t now)
 {
-    pthread_mutex_lock(&pp_profile_init_lock);
+    pthread_mutex_lock(&pp_profile_life.lock);
     if (pp_profile_g.started) {
-        pthread_mutex_unlock(&pp_profile_init_lock);
+        pthread_mutex_unlock(&pp_profile_life.lock);
         return;
     }
     const pp_config *cfg = pp_config_get();
@@ -128,7 +155,7 @@ void pp_profile_start_at(uint64_t now)
     }
     pp_profile_g.started = 1;
     pp_profile_update_measuring();
-    pthread_mutex_unlock(&pp_profile_init_lock);
+    pthread_mutex_unlock(&pp_profile_life.lock);
     if (!cfg->enable)
         return;
     /* the initialising thread is the master: its program root is open from
@@ -145,36 +172,22 @@ void pp_profile_start_at(uint64_t now)
     }
 }
 
-/* finalize's progress: a second caller (exit() on another thread, SIGINT or
- * SIGTERM arriving while the profile is written) must neither write again
- * nor let the process die before the running write is complete.  HELD: a
- * layer above took the unified tree (pp_profile_hold); a finalize then
- * writes that tree as the process's own profile. */
-enum { PP_FINAL_NONE = 0, PP_FINAL_WRITING, PP_FINAL_HELD, PP_FINAL_DONE };
-static int pp_profile_final_state;
-static pthread_t pp_profile_final_writer;
-static pp_unified *pp_profile_held;
-
-/* Set once the atexit handler has written the profile (pp_profile_exit_wait). */
-static int pp_profile_atexit_done;
-static int pp_profile_atexit_registered;
-
 static void pp_profile_atexit(void)
 {
     pp_profile_finalize();
-    __atomic_store_n(&pp_profile_atexit_done, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&pp_profile_life.atexit_done, 1, __ATOMIC_RELEASE);
 }
 
 int pp_profile_exit_wait(void)
 {
-    if (!__atomic_load_n(&pp_profile_atexit_registered, __ATOMIC_ACQUIRE))
+    if (!__atomic_load_n(&pp_profile_life.atexit_registered, __ATOMIC_ACQUIRE))
         return 0;
     /* bounded like pp_profile_wait_for_writer: a first exit() whose own
      * atexit handlers never return must not hang this one forever */
     struct timespec ms = {0, 1000000};
     for (int i = 0; i < 60000; i++) {
-        if (__atomic_load_n(&pp_profile_atexit_done, __ATOMIC_ACQUIRE) ||
-            __atomic_load_n(&pp_profile_final_state, __ATOMIC_ACQUIRE) == PP_FINAL_DONE)
+        if (__atomic_load_n(&pp_profile_life.atexit_done, __ATOMIC_ACQUIRE) ||
+            __atomic_load_n(&pp_profile_life.final_state, __ATOMIC_ACQUIRE) == PP_FINAL_DONE)
             return 1;
         nanosleep(&ms, NULL);
     }
@@ -187,7 +200,7 @@ static void pp_profile_atfork_child(void)
 {
     pp_profile_g.finished = 1;
     pp_profile_update_measuring_in_child();
-    __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
+    __atomic_store_n(&pp_profile_life.final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
 }
 
 /* Whether the calling thread is inside an event (for a signal handler:
@@ -222,10 +235,9 @@ void pp_profile_init(void)
     pp_location *loc = pp_profile_tls_;
     if (loc && loc->trace)
         pp_trace_started(loc->trace, t0);
-    static int registered;
-    if (!__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL) && cfg->enable) {
+    if (!__atomic_exchange_n(&pp_profile_life.registering, 1, __ATOMIC_ACQ_REL) && cfg->enable) {
         atexit(pp_profile_atexit);
-        __atomic_store_n(&pp_profile_atexit_registered, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&pp_profile_life.atexit_registered, 1, __ATOMIC_RELEASE);
         pthread_atfork(NULL, NULL, pp_profile_atfork_child);
         /* the end's barrier (pp_profile_quiesce.c), registered while the
          * process most likely has one thread: the kernel then needs no
@@ -258,13 +270,13 @@ static void pp_profile_report_losses(void)
 
 static void pp_profile_wait_for_writer(void)
 {
-    if (pthread_equal(pp_profile_final_writer, pthread_self()))
+    if (pthread_equal(pp_profile_life.final_writer, pthread_self()))
         return; /* re-entered on the writing thread: nothing to wait for */
     /* nanosleep is async-signal-safe; bounded so a stuck writer never hangs
      * the program's exit forever */
     struct timespec ms = {0, 1000000};
     for (int i = 0; i < 60000; i++) {
-        if (__atomic_load_n(&pp_profile_final_state, __ATOMIC_ACQUIRE) == PP_FINAL_DONE)
+        if (__atomic_load_n(&pp_profile_life.final_state, __ATOMIC_ACQUIRE) == PP_FINAL_DONE)
             return;
         nanosleep(&ms, NULL);
     }
@@ -280,18 +292,15 @@ static void pp_profile_write_own(const pp_unified *u)
         pp_message_warn("%s %s", pp_profile_g.own_note, path);
 }
 
-/* What the event sources run at the end, once the events in flight are
- * done and before the trees are closed (pp_profile_at_end). */
-static void (*pp_profile_end_hooks[PP_PROFILE_END_HOOKS])(void);
-static int pp_profile_n_end_hooks;
-
+/* The hooks run at the end, once the events in flight are done and before
+ * the trees are closed (pp_profile.h). */
 int pp_profile_at_end(void (*hook)(void))
 {
-    pthread_mutex_lock(&pp_profile_init_lock);
-    int ok = pp_profile_n_end_hooks < PP_PROFILE_END_HOOKS;
+    pthread_mutex_lock(&pp_profile_life.lock);
+    int ok = pp_profile_life.n_end_hooks < PP_PROFILE_END_HOOKS;
     if (ok)
-        pp_profile_end_hooks[pp_profile_n_end_hooks++] = hook;
-    pthread_mutex_unlock(&pp_profile_init_lock);
+        pp_profile_life.end_hooks[pp_profile_life.n_end_hooks++] = hook;
+    pthread_mutex_unlock(&pp_profile_life.lock);
     return ok ? 0 : -1;
 }
 
@@ -303,11 +312,11 @@ static pp_unified *pp_profile_end(const uint64_t *now_given)
 {
     sigset_t saved;
     pp_signals_hold(&saved);
-    pthread_mutex_lock(&pp_profile_init_lock);
+    pthread_mutex_lock(&pp_profile_life.lock);
     int write = pp_profile_g.started && !pp_profile_g.finished;
     pp_profile_g.finished = 1;
     pp_profile_update_measuring();
-    pthread_mutex_unlock(&pp_profile_init_lock);
+    pthread_mutex_unlock(&pp_profile_life.lock);
     pp_unified *u = NULL;
     if (write && pp_profile_g.config_enable) {
         /* Threads may still be inside an event that started before the flag
@@ -317,8 +326,8 @@ static pp_unified *pp_profile_end(const uint64_t *now_given)
         pp_profile_quiesce_default();
         uint64_t now = now_given ? *now_given : pp_timer_now();
         pp_profile_runfacts_note_end();
-        for (int i = 0; i < pp_profile_n_end_hooks; i++)
-            pp_profile_end_hooks[i]();
+        for (int i = 0; i < pp_profile_life.n_end_hooks; i++)
+            pp_profile_life.end_hooks[i]();
         u = pp_profile_unify_at(now);
         pp_profile_report_losses();
         pp_profile_trace_finish(now, u ? u->ticks_per_second : 0);
@@ -330,24 +339,24 @@ static pp_unified *pp_profile_end(const uint64_t *now_given)
 static void pp_profile_finalize_impl(const uint64_t *now_given)
 {
     int expected = PP_FINAL_NONE;
-    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+    if (!__atomic_compare_exchange_n(&pp_profile_life.final_state, &expected, PP_FINAL_WRITING, 0,
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         if (expected == PP_FINAL_HELD &&
-            __atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+            __atomic_compare_exchange_n(&pp_profile_life.final_state, &expected, PP_FINAL_WRITING, 0,
                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             /* the job never wrote its common profile: this process's own */
-            pp_profile_final_writer = pthread_self();
+            pp_profile_life.final_writer = pthread_self();
             sigset_t saved;
             pp_signals_hold(&saved);
-            pp_profile_write_own(pp_profile_held);
-            __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
+            pp_profile_write_own(pp_profile_life.held);
+            __atomic_store_n(&pp_profile_life.final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
             pp_signals_release(&saved);
         } else if (expected == PP_FINAL_WRITING) {
             pp_profile_wait_for_writer();
         }
         return;
     }
-    pp_profile_final_writer = pthread_self();
+    pp_profile_life.final_writer = pthread_self();
     sigset_t saved;
     pp_signals_hold(&saved);
     pp_unified *u = pp_profile_end(now_given);
@@ -355,7 +364,7 @@ static void pp_profile_finalize_impl(const uint64_t *now_given)
         pp_profile_write_own(u);
         pp_unified_free(u);
     }
-    __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
+    __atomic_store_n(&pp_profile_life.final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
     pp_signals_release(&saved);
 }
 
@@ -372,27 +381,27 @@ void pp_profile_finalize_at(uint64_t now)
 void pp_profile_discard(void)
 {
     int expected = PP_FINAL_NONE;
-    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_DONE, 0,
+    if (!__atomic_compare_exchange_n(&pp_profile_life.final_state, &expected, PP_FINAL_DONE, 0,
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return; /* finalize ran, runs, or the tree is held: nothing to undo */
-    pthread_mutex_lock(&pp_profile_init_lock);
+    pthread_mutex_lock(&pp_profile_life.lock);
     pp_profile_g.finished = 1;
     pp_profile_update_measuring();
-    pthread_mutex_unlock(&pp_profile_init_lock);
+    pthread_mutex_unlock(&pp_profile_life.lock);
 }
 
 /* ---- a process of a job (pp_profile_job.h) ------------------------------------ */
 
 void pp_profile_set_process(int rank, const char *name, const char *output, const char *note)
 {
-    pthread_mutex_lock(&pp_profile_init_lock);
+    pthread_mutex_lock(&pp_profile_life.lock);
     pp_profile_g.process_rank = rank;
     snprintf(pp_profile_g.process_name, sizeof pp_profile_g.process_name, "%s", name ? name : "");
     free(pp_profile_g.own_output);
     free(pp_profile_g.own_note);
     pp_profile_g.own_output = output ? strdup(output) : NULL;
     pp_profile_g.own_note = note ? strdup(note) : NULL;
-    pthread_mutex_unlock(&pp_profile_init_lock);
+    pthread_mutex_unlock(&pp_profile_life.lock);
 }
 
 const char *pp_profile_program_name(void)
@@ -403,13 +412,14 @@ const char *pp_profile_program_name(void)
 pp_unified *pp_profile_hold(void)
 {
     int expected = PP_FINAL_NONE;
-    if (!__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+    if (!__atomic_compare_exchange_n(&pp_profile_life.final_state, &expected, PP_FINAL_WRITING, 0,
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return NULL;
-    pp_profile_final_writer = pthread_self();
+    pp_profile_life.final_writer = pthread_self();
     pp_unified *u = pp_profile_end(NULL);
-    pp_profile_held = u;
-    __atomic_store_n(&pp_profile_final_state, u ? PP_FINAL_HELD : PP_FINAL_DONE, __ATOMIC_RELEASE);
+    pp_profile_life.held = u;
+    __atomic_store_n(&pp_profile_life.final_state, u ? PP_FINAL_HELD : PP_FINAL_DONE,
+                     __ATOMIC_RELEASE);
     return u;
 }
 
@@ -418,29 +428,29 @@ void pp_profile_release(pp_unified *u, int written)
     if (!u)
         return;
     int expected = PP_FINAL_HELD;
-    if (__atomic_compare_exchange_n(&pp_profile_final_state, &expected, PP_FINAL_WRITING, 0,
+    if (__atomic_compare_exchange_n(&pp_profile_life.final_state, &expected, PP_FINAL_WRITING, 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        pp_profile_final_writer = pthread_self();
+        pp_profile_life.final_writer = pthread_self();
         if (!written) {
             sigset_t saved;
             pp_signals_hold(&saved);
             pp_profile_write_own(u);
             pp_signals_release(&saved);
         }
-        pp_profile_held = NULL;
-        __atomic_store_n(&pp_profile_final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
+        pp_profile_life.held = NULL;
+        __atomic_store_n(&pp_profile_life.final_state, PP_FINAL_DONE, __ATOMIC_RELEASE);
     } else {
         /* a finalize wrote it as the process's own (or is writing it) */
         pp_profile_wait_for_writer();
-        pp_profile_held = NULL;
+        pp_profile_life.held = NULL;
     }
     pp_unified_free(u);
 }
 
 void pp_profile_lifecycle_reset(void)
 {
-    pthread_mutex_lock(&pp_profile_init_lock);
-    __atomic_store_n(&pp_profile_final_state, PP_FINAL_NONE, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&pp_profile_life.lock);
+    __atomic_store_n(&pp_profile_life.final_state, PP_FINAL_NONE, __ATOMIC_RELEASE);
     pp_location *l = pp_profile_g.first;
     while (l) {
         pp_location *n = l->next;
@@ -451,8 +461,8 @@ void pp_profile_lifecycle_reset(void)
     free(pp_profile_g.command_line);
     free(pp_profile_g.own_output);
     free(pp_profile_g.own_note);
-    pp_unified_free(pp_profile_held);
-    pp_profile_held = NULL;
+    pp_unified_free(pp_profile_life.held);
+    pp_profile_life.held = NULL;
     pp_profile_paths_reset();
     pp_profile_extra_reset();
     pp_profile_regions_reset();
@@ -466,5 +476,5 @@ void pp_profile_lifecycle_reset(void)
     pp_profile_thread_.source_listed = 0; /* the list is gone with the global record */
     __atomic_store_n(&pp_profile_crashed_thread, NULL, __ATOMIC_RELAXED);
     pp_profile_update_measuring();
-    pthread_mutex_unlock(&pp_profile_init_lock);
+    pthread_mutex_unlock(&pp_profile_life.lock);
 }

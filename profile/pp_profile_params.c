@@ -49,6 +49,8 @@ struct pp_param_site {
 
 #define PP_SITE_BUCKETS 1024 /* power of two */
 
+/* Beside pp_params, not in it: the tests' reset clears pp_params while
+ * holding it. */
 static pthread_mutex_t pp_param_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     char **names;

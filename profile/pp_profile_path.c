@@ -14,18 +14,20 @@
 
 #include "lib/pp_message.h"
 
-static pthread_mutex_t pp_path_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* Every path ever created, for the reset (chained through a side list). */
 typedef struct pp_path_block {
     struct pp_path_block *next;
     pp_path path;
 } pp_path_block;
-static pp_path_block *pp_path_all;
+
+static struct {
+    pthread_mutex_t lock;
+    /* every path ever created, for the reset (chained through a side list) */
+    pp_path_block *all;
+} pp_paths = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 pp_path *pp_profile_path_child(pp_path *parent, pp_region_id region, uint32_t pset)
 {
-    pthread_mutex_lock(&pp_path_lock);
+    pthread_mutex_lock(&pp_paths.lock);
     pp_path *c = parent ? parent->first_child : NULL, *last = NULL;
     for (; c; last = c, c = c->next_sibling)
         if (c->region == region && c->pset == pset)
@@ -33,8 +35,8 @@ pp_path *pp_profile_path_child(pp_path *parent, pp_region_id region, uint32_t ps
     if (!c) {
         pp_path_block *b = calloc(1, sizeof *b);
         if (b) {
-            b->next = pp_path_all;
-            pp_path_all = b;
+            b->next = pp_paths.all;
+            pp_paths.all = b;
             c = &b->path;
             c->parent = parent;
             c->region = region;
@@ -50,17 +52,17 @@ pp_path *pp_profile_path_child(pp_path *parent, pp_region_id region, uint32_t ps
             PP_WARN_ONCE("out of memory for a fork path; workers attach below the program root");
         }
     }
-    pthread_mutex_unlock(&pp_path_lock);
+    pthread_mutex_unlock(&pp_paths.lock);
     return c;
 }
 
 void pp_profile_paths_reset(void)
 {
-    pthread_mutex_lock(&pp_path_lock);
-    while (pp_path_all) {
-        pp_path_block *n = pp_path_all->next;
-        free(pp_path_all);
-        pp_path_all = n;
+    pthread_mutex_lock(&pp_paths.lock);
+    while (pp_paths.all) {
+        pp_path_block *n = pp_paths.all->next;
+        free(pp_paths.all);
+        pp_paths.all = n;
     }
-    pthread_mutex_unlock(&pp_path_lock);
+    pthread_mutex_unlock(&pp_paths.lock);
 }

@@ -14,9 +14,11 @@
 #define PP_REGION_CHUNK (1u << PP_REGION_CHUNK_BITS)
 #define PP_REGION_MAX_CHUNKS 4096 /* 4 M regions */
 
-static pp_region_rec *pp_region_chunks[PP_REGION_MAX_CHUNKS];
-static uint32_t pp_region_n; /* published count */
-static pthread_mutex_t pp_region_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    pthread_mutex_t lock; /* defining, renaming (never held while taking another) */
+    uint32_t n;           /* published count */
+    pp_region_rec *chunks[PP_REGION_MAX_CHUNKS];
+} pp_regions = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static char *pp_region_strdup(const char *s, int *failed)
 {
@@ -32,23 +34,23 @@ pp_region_id pp_profile_region_define(const pp_region_def *def)
 {
     if (!def)
         return PP_REGION_INVALID;
-    pthread_mutex_lock(&pp_region_lock);
-    uint32_t id = pp_region_n;
+    pthread_mutex_lock(&pp_regions.lock);
+    uint32_t id = pp_regions.n;
     uint32_t c = id >> PP_REGION_CHUNK_BITS;
     if (c >= PP_REGION_MAX_CHUNKS) {
-        pthread_mutex_unlock(&pp_region_lock);
+        pthread_mutex_unlock(&pp_regions.lock);
         PP_WARN_ONCE("too many regions (more than %u); further regions are not measured",
                      PP_REGION_MAX_CHUNKS * PP_REGION_CHUNK);
         return PP_REGION_INVALID;
     }
-    if (!pp_region_chunks[c]) {
-        pp_region_chunks[c] = calloc(PP_REGION_CHUNK, sizeof(pp_region_rec));
-        if (!pp_region_chunks[c]) {
-            pthread_mutex_unlock(&pp_region_lock);
+    if (!pp_regions.chunks[c]) {
+        pp_regions.chunks[c] = calloc(PP_REGION_CHUNK, sizeof(pp_region_rec));
+        if (!pp_regions.chunks[c]) {
+            pthread_mutex_unlock(&pp_regions.lock);
             return PP_REGION_INVALID;
         }
     }
-    pp_region_rec *r = &pp_region_chunks[c][id & (PP_REGION_CHUNK - 1)];
+    pp_region_rec *r = &pp_regions.chunks[c][id & (PP_REGION_CHUNK - 1)];
     int failed = 0;
     r->name = pp_region_strdup(def->name ? def->name : "unknown", &failed);
     r->file = pp_region_strdup(def->file, &failed);
@@ -62,11 +64,11 @@ pp_region_id pp_profile_region_define(const pp_region_def *def)
         free(r->name), free(r->file), free(r->paradigm), free(r->role), free(r->description);
         free(r->mangled);
         memset(r, 0, sizeof *r);
-        pthread_mutex_unlock(&pp_region_lock);
+        pthread_mutex_unlock(&pp_regions.lock);
         return PP_REGION_INVALID;
     }
-    __atomic_store_n(&pp_region_n, id + 1, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&pp_region_lock);
+    __atomic_store_n(&pp_regions.n, id + 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&pp_regions.lock);
     pp_profile_region_save(id);
     return id;
 }
@@ -86,7 +88,7 @@ int pp_profile_region_rename(pp_region_id id, const pp_region_def *def)
         free(name), free(file), free(mangled), free(role);
         return -1;
     }
-    pthread_mutex_lock(&pp_region_lock);
+    pthread_mutex_lock(&pp_regions.lock);
     if (name)
         free(r->name), r->name = name;
     if (role)
@@ -99,7 +101,7 @@ int pp_profile_region_rename(pp_region_id id, const pp_region_def *def)
         r->begin_line = def->begin_line;
     if (def->end_line >= 0)
         r->end_line = def->end_line;
-    pthread_mutex_unlock(&pp_region_lock);
+    pthread_mutex_unlock(&pp_regions.lock);
     pp_profile_region_save(id);
     return 0;
 }
@@ -123,9 +125,9 @@ void pp_profile_region_save(pp_region_id id)
 
 const pp_region_rec *pp_profile_region_get(pp_region_id id)
 {
-    if (id >= __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE))
+    if (id >= __atomic_load_n(&pp_regions.n, __ATOMIC_ACQUIRE))
         return NULL;
-    return &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
+    return &pp_regions.chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
 }
 
 int pp_profile_region_describe(pp_region_id id, pp_region_def *def)
@@ -141,16 +143,16 @@ int pp_profile_region_describe(pp_region_id id, pp_region_def *def)
 
 uint32_t pp_profile_region_count(void)
 {
-    return __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&pp_regions.n, __ATOMIC_ACQUIRE);
 }
 
 /* ---- regions named late (pp_profile_names.h) ---------------------------------- */
 
 static pp_region_rec *pp_region_slot(pp_region_id id)
 {
-    if (id >= __atomic_load_n(&pp_region_n, __ATOMIC_ACQUIRE))
+    if (id >= __atomic_load_n(&pp_regions.n, __ATOMIC_ACQUIRE))
         return NULL;
-    return &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
+    return &pp_regions.chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
 }
 
 void pp_profile_region_alias(pp_region_id id, pp_region_id same_as)
@@ -169,13 +171,13 @@ pp_region_id pp_profile_region_canonical(pp_region_id id)
 /* Tests only: forget every region. */
 void pp_profile_regions_reset(void)
 {
-    pthread_mutex_lock(&pp_region_lock);
-    for (uint32_t id = 0; id < pp_region_n; id++) {
-        pp_region_rec *r = &pp_region_chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
+    pthread_mutex_lock(&pp_regions.lock);
+    for (uint32_t id = 0; id < pp_regions.n; id++) {
+        pp_region_rec *r = &pp_regions.chunks[id >> PP_REGION_CHUNK_BITS][id & (PP_REGION_CHUNK - 1)];
         free(r->name), free(r->file), free(r->paradigm), free(r->role), free(r->description);
         free(r->mangled);
         memset(r, 0, sizeof *r);
     }
-    __atomic_store_n(&pp_region_n, 0, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&pp_region_lock);
+    __atomic_store_n(&pp_regions.n, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&pp_regions.lock);
 }

@@ -20,38 +20,43 @@
 
 extern char **environ;
 
-static char pp_runfacts_end[96];
-static const char *pp_runfacts_source = "opari2";
-static char pp_runfacts_threads[24];
-/* the event sources' facts (pp_profile_runfacts_set) */
-static char *pp_runfacts_keys[PP_RUNFACTS_SET], *pp_runfacts_values[PP_RUNFACTS_SET];
-static pthread_mutex_t pp_runfacts_lock = PTHREAD_MUTEX_INITIALIZER;
+/* What the run's end and the event sources tell.  The lock guards the
+ * sources' facts only: the rest is written by the end (note_end, note_busy,
+ * note_barrier) or once at start (set_source), before it is read. */
+static struct {
+    char end[96];
+    const char *source;
+    char threads[24];
+    const char *barrier;
+    /* the threads finalize gave up waiting for, by index ("2 5"), "" for none */
+    char busy[256];
+    pthread_mutex_t lock;
+    /* the event sources' facts (pp_profile_runfacts_set) */
+    char *keys[PP_RUNFACTS_SET], *values[PP_RUNFACTS_SET];
+} pp_runfacts = {.source = "opari2", .lock = PTHREAD_MUTEX_INITIALIZER};
 
 int pp_profile_runfacts_set(const char *key, const char *value)
 {
     int rc = -1;
-    pthread_mutex_lock(&pp_runfacts_lock);
+    pthread_mutex_lock(&pp_runfacts.lock);
     for (int i = 0; i < PP_RUNFACTS_SET; i++) {
-        if (pp_runfacts_keys[i] && strcmp(pp_runfacts_keys[i], key) != 0)
+        if (pp_runfacts.keys[i] && strcmp(pp_runfacts.keys[i], key) != 0)
             continue;
-        char *v = strdup(value), *k = pp_runfacts_keys[i] ? pp_runfacts_keys[i] : strdup(key);
+        char *v = strdup(value), *k = pp_runfacts.keys[i] ? pp_runfacts.keys[i] : strdup(key);
         if (v && k) {
-            free(pp_runfacts_values[i]);
-            pp_runfacts_keys[i] = k, pp_runfacts_values[i] = v;
+            free(pp_runfacts.values[i]);
+            pp_runfacts.keys[i] = k, pp_runfacts.values[i] = v;
             rc = 0;
         } else {
             free(v);
-            if (k != pp_runfacts_keys[i])
+            if (k != pp_runfacts.keys[i])
                 free(k);
         }
         break;
     }
-    pthread_mutex_unlock(&pp_runfacts_lock);
+    pthread_mutex_unlock(&pp_runfacts.lock);
     return rc;
 }
-static const char *pp_runfacts_barrier;
-/* the threads finalize gave up waiting for, by index ("2 5"), "" for none */
-static char pp_runfacts_busy[256];
 
 /* "SIGTERM" for 15 (sigabbrev_np is glibc 2.32+; Debian 12 has 2.36) */
 static void pp_runfacts_signal_name(int sig, char *buf, size_t size)
@@ -66,7 +71,7 @@ static void pp_runfacts_signal_name(int sig, char *buf, size_t size)
 void pp_profile_runfacts_set_source(const char *source)
 {
     if (source)
-        pp_runfacts_source = source;
+        pp_runfacts.source = source;
 }
 
 long pp_profile_runfacts_cores(void)
@@ -83,19 +88,19 @@ void pp_profile_runfacts_note_end(void)
         /* the write runs on the signal thread while the crashed thread waits */
         char name[32];
         pp_runfacts_signal_name(crash, name, sizeof name);
-        snprintf(pp_runfacts_end, sizeof pp_runfacts_end, "crash: signal %s", name);
+        snprintf(pp_runfacts.end, sizeof pp_runfacts.end, "crash: signal %s", name);
     } else if (sig) {
         char name[32];
         pp_runfacts_signal_name(sig, name, sizeof name);
-        snprintf(pp_runfacts_end, sizeof pp_runfacts_end, "signal %s", name);
+        snprintf(pp_runfacts.end, sizeof pp_runfacts.end, "signal %s", name);
     } else if (master && master->implicit && master->implicit != &master->initial) {
         /* the master is still inside a team: exit() (or a write of the
          * profile) before the parallel region ended */
-        snprintf(pp_runfacts_end, sizeof pp_runfacts_end, "exit inside a parallel region");
+        snprintf(pp_runfacts.end, sizeof pp_runfacts.end, "exit inside a parallel region");
     } else {
-        snprintf(pp_runfacts_end, sizeof pp_runfacts_end, "normal");
+        snprintf(pp_runfacts.end, sizeof pp_runfacts.end, "normal");
     }
-    snprintf(pp_runfacts_threads, sizeof pp_runfacts_threads, "%u",
+    snprintf(pp_runfacts.threads, sizeof pp_runfacts.threads, "%u",
              (unsigned)pp_profile_g.n_locations);
     long cores = pp_profile_runfacts_cores();
     /* at POMPPROF_VERBOSE=1: a default run prints nothing of ours on the
@@ -109,21 +114,21 @@ void pp_profile_runfacts_note_end(void)
 
 void pp_profile_runfacts_note_barrier(const char *method)
 {
-    pp_runfacts_barrier = method;
+    pp_runfacts.barrier = method;
 }
 
 void pp_profile_runfacts_note_busy(void)
 {
     size_t k = 0;
-    pp_runfacts_busy[0] = '\0';
+    pp_runfacts.busy[0] = '\0';
     for (const pp_location *l = pp_profile_g.first; l; l = l->next)
-        if (l->busy_at_end && k < sizeof pp_runfacts_busy - 12)
-            k += (size_t)snprintf(pp_runfacts_busy + k, sizeof pp_runfacts_busy - k, "%s%u",
+        if (l->busy_at_end && k < sizeof pp_runfacts.busy - 12)
+            k += (size_t)snprintf(pp_runfacts.busy + k, sizeof pp_runfacts.busy - k, "%s%u",
                                   k ? " " : "", (unsigned)l->index);
     if (k)
         pp_message_verbose(1, "thread%s %s still inside an event after the wait at the end: "
                               "left out of the profile",
-                           strchr(pp_runfacts_busy, ' ') ? "s" : "", pp_runfacts_busy);
+                           strchr(pp_runfacts.busy, ' ') ? "s" : "", pp_runfacts.busy);
 }
 
 static int pp_runfacts_wanted(const char *entry)
@@ -144,17 +149,17 @@ int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user)
     rc |= fn(user, "version", PACKAGE_VERSION);
     rc |= fn(user, "host", host);
     rc |= fn(user, "cores_online", cores);
-    rc |= fn(user, "threads", pp_runfacts_threads[0] ? pp_runfacts_threads : "0");
-    rc |= fn(user, "end", pp_runfacts_end[0] ? pp_runfacts_end : "normal");
-    rc |= fn(user, "event_source", pp_runfacts_source);
-    pthread_mutex_lock(&pp_runfacts_lock);
-    for (int i = 0; i < PP_RUNFACTS_SET && pp_runfacts_keys[i]; i++)
-        rc |= fn(user, pp_runfacts_keys[i], pp_runfacts_values[i]);
-    pthread_mutex_unlock(&pp_runfacts_lock);
-    if (pp_runfacts_barrier)
-        rc |= fn(user, "end_barrier", pp_runfacts_barrier);
-    if (pp_runfacts_busy[0])
-        rc |= fn(user, "busy_threads", pp_runfacts_busy);
+    rc |= fn(user, "threads", pp_runfacts.threads[0] ? pp_runfacts.threads : "0");
+    rc |= fn(user, "end", pp_runfacts.end[0] ? pp_runfacts.end : "normal");
+    rc |= fn(user, "event_source", pp_runfacts.source);
+    pthread_mutex_lock(&pp_runfacts.lock);
+    for (int i = 0; i < PP_RUNFACTS_SET && pp_runfacts.keys[i]; i++)
+        rc |= fn(user, pp_runfacts.keys[i], pp_runfacts.values[i]);
+    pthread_mutex_unlock(&pp_runfacts.lock);
+    if (pp_runfacts.barrier)
+        rc |= fn(user, "end_barrier", pp_runfacts.barrier);
+    if (pp_runfacts.busy[0])
+        rc |= fn(user, "busy_threads", pp_runfacts.busy);
     /* the settings, in the order of the environment */
     for (char **e = environ; e && *e; e++) {
         if (!pp_runfacts_wanted(*e))
@@ -171,8 +176,8 @@ int pp_profile_runfacts_each(pp_profile_runfacts_fn fn, void *user)
 
 void pp_profile_runfacts_reset(void)
 {
-    pp_runfacts_end[0] = '\0';
-    pp_runfacts_threads[0] = '\0';
-    pp_runfacts_barrier = NULL;
-    pp_runfacts_busy[0] = '\0';
+    pp_runfacts.end[0] = '\0';
+    pp_runfacts.threads[0] = '\0';
+    pp_runfacts.barrier = NULL;
+    pp_runfacts.busy[0] = '\0';
 }

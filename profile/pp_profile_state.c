@@ -32,9 +32,13 @@ pp_thread_words *pp_profile_crashed_thread;
 __thread pp_location *pp_profile_tls_ __attribute__((tls_model("initial-exec")));
 __thread pp_thread_words pp_profile_thread_ __attribute__((tls_model("initial-exec")));
 
-static pthread_key_t pp_profile_thread_key;
-static pthread_once_t pp_profile_thread_key_once = PTHREAD_ONCE_INIT;
-static int pp_profile_thread_key_ok;
+/* The key whose destructor tells of a thread's end (made once; ok: it
+ * could be made).  Apart from pp_profile_g, which the tests' reset clears. */
+static struct {
+    pthread_key_t key;
+    pthread_once_t once;
+    int ok;
+} pp_profile_thread_key = {.once = PTHREAD_ONCE_INIT};
 
 /* The thread whose words are at slot ends. */
 static void pp_profile_thread_ends(void *slot)
@@ -54,7 +58,7 @@ static void pp_profile_thread_ends(void *slot)
 
 static void pp_profile_thread_key_make(void)
 {
-    pp_profile_thread_key_ok = pthread_key_create(&pp_profile_thread_key, pp_profile_thread_ends) == 0;
+    pp_profile_thread_key.ok = pthread_key_create(&pp_profile_thread_key.key, pp_profile_thread_ends) == 0;
 }
 
 /* Whether the fast paths may apply to loc on the calling thread now. */
@@ -69,9 +73,9 @@ static int pp_profile_fast_applies(const pp_location *loc)
  * pointer: its words could not be forgotten safely. */
 static void pp_profile_thread_set_locked(pp_location *loc)
 {
-    pthread_once(&pp_profile_thread_key_once, pp_profile_thread_key_make);
-    int tied = loc && pp_profile_thread_key_ok &&
-               pthread_setspecific(pp_profile_thread_key, &pp_profile_thread_) == 0;
+    pthread_once(&pp_profile_thread_key.once, pp_profile_thread_key_make);
+    int tied = loc && pp_profile_thread_key.ok &&
+               pthread_setspecific(pp_profile_thread_key.key, &pp_profile_thread_) == 0;
     if (tied)
         loc->thread = &pp_profile_thread_;
     __atomic_store_n(&pp_profile_thread_.fast, tied && pp_profile_fast_applies(loc) ? loc : NULL,
@@ -80,11 +84,11 @@ static void pp_profile_thread_set_locked(pp_location *loc)
 
 void pp_profile_source_register(void)
 {
-    pthread_once(&pp_profile_thread_key_once, pp_profile_thread_key_make);
+    pthread_once(&pp_profile_thread_key.once, pp_profile_thread_key_make);
     pthread_mutex_lock(&pp_profile_g.lock);
     pp_thread_words *w = &pp_profile_thread_;
-    if (!w->source_listed && pp_profile_thread_key_ok &&
-        pthread_setspecific(pp_profile_thread_key, w) == 0) {
+    if (!w->source_listed && pp_profile_thread_key.ok &&
+        pthread_setspecific(pp_profile_thread_key.key, w) == 0) {
         w->next_source = pp_profile_g.source_threads;
         pp_profile_g.source_threads = w;
         w->source_listed = 1;
