@@ -282,6 +282,76 @@ done:
         free(x);
 }
 
+/* The tables after the header: a's counter and extra names, regions,
+ * locations and parameter sets, each followed by b's that a lacks (the maps
+ * say which: an entry mapped to the next new index is new). */
+static void pp_mpi_merge_tables(pp_mpi_buf *out, const pp_mpi_view *a, const pp_mpi_view *b,
+                                const uint32_t *cmap, const uint32_t *xmap, const uint32_t *rmap,
+                                const uint32_t *pmap)
+{
+    for (uint32_t k = 0; k < a->n_ctr; k++)
+        pp_mpi_buf_str(out, a->ctr_names[k].s, a->ctr_names[k].n);
+    for (uint32_t k = 0, next = a->n_ctr; k < b->n_ctr; k++)
+        if (cmap[k] == next) {
+            pp_mpi_buf_str(out, b->ctr_names[k].s, b->ctr_names[k].n);
+            next++;
+        }
+    for (uint32_t k = 0; k < a->n_extra; k++)
+        pp_mpi_buf_str(out, a->extra_names[k].s, a->extra_names[k].n);
+    for (uint32_t k = 0, next = a->n_extra; k < b->n_extra; k++)
+        if (xmap[k] == next) {
+            pp_mpi_buf_str(out, b->extra_names[k].s, b->extra_names[k].n);
+            next++;
+        }
+    if (a->n_regions)
+        pp_mpi_buf_put(out, a->data + a->region_at[0], a->region_end[a->n_regions - 1] - a->region_at[0]);
+    for (uint32_t k = 0, next = a->n_regions; k < b->n_regions; k++)
+        if (rmap[k] == next) {
+            pp_mpi_buf_put(out, b->data + b->region_at[k], b->region_end[k] - b->region_at[k]);
+            next++;
+        }
+    pp_mpi_buf_put(out, a->data + a->locations_at, a->locations_end - a->locations_at);
+    pp_mpi_buf_put(out, b->data + b->locations_at, b->locations_end - b->locations_at);
+    if (a->n_psets)
+        pp_mpi_buf_put(out, a->data + a->pset_at[0], a->pset_end[a->n_psets - 1] - a->pset_at[0]);
+    for (uint32_t k = 0, next = a->n_psets; k < b->n_psets; k++)
+        if (pmap[k] == next) {
+            pp_mpi_buf_put(out, b->data + b->pset_at[k], b->pset_end[k] - b->pset_at[k]);
+            next++;
+        }
+}
+
+/* The merged tree's nodes in pre-order, each with its entries of a and of
+ * b (out_id: the output number of each node, filled on the way). */
+static void pp_mpi_merge_nodes(pp_mpi_buf *out, const pp_mpi_tree *tp, const pp_mpi_view *a,
+                               const pp_mpi_view *b, const uint32_t *cmap, const uint32_t *xmap,
+                               uint32_t n_ctr, uint32_t n_extra, uint32_t *out_id)
+{
+    const pp_mpi_tree t = *tp;
+    uint32_t id = 0;
+    for (uint32_t m = t.n ? 0 : PP_MPI_NONE; m != PP_MPI_NONE && !out->failed;) {
+        out_id[m] = id++;
+        uint32_t ka = t.from_a[m], kb = t.from_b[m];
+        pp_mpi_buf_u32(out, t.parent[m] == PP_MPI_NONE ? PP_MPI_NONE : out_id[t.parent[m]]);
+        pp_mpi_buf_u32(out, t.region[m]);
+        pp_mpi_buf_u32(out, t.pset[m]);
+        pp_mpi_buf_u32(out, (ka != PP_MPI_NONE ? a->entries[ka] : 0) +
+                                (kb != PP_MPI_NONE ? b->entries[kb] : 0));
+        if (ka != PP_MPI_NONE)
+            pp_mpi_copy_entries(out, a, ka, 0, NULL, n_ctr, NULL, n_extra);
+        if (kb != PP_MPI_NONE)
+            pp_mpi_copy_entries(out, b, kb, a->n_loc, cmap, n_ctr, xmap, n_extra);
+        /* next in pre-order */
+        if (t.first[m] != PP_MPI_NONE) {
+            m = t.first[m];
+            continue;
+        }
+        while (m != PP_MPI_NONE && t.next[m] == PP_MPI_NONE)
+            m = t.parent[m];
+        m = m == PP_MPI_NONE ? PP_MPI_NONE : t.next[m];
+    }
+}
+
 int pp_mpi_merge(const pp_mpi_view *a, const pp_mpi_view *b, pp_mpi_buf *out)
 {
     *out = (pp_mpi_buf){0};
@@ -321,60 +391,10 @@ int pp_mpi_merge(const pp_mpi_view *a, const pp_mpi_view *b, pp_mpi_buf *out)
     pp_mpi_buf_u32(out, t.n);
     pp_mpi_buf_u32(out, tasks);
     pp_mpi_buf_u32(out, a->n_psets + (uint32_t)new_psets);
-    for (uint32_t k = 0; k < a->n_ctr; k++)
-        pp_mpi_buf_str(out, a->ctr_names[k].s, a->ctr_names[k].n);
-    for (uint32_t k = 0, next = a->n_ctr; k < b->n_ctr; k++)
-        if (cmap[k] == next) {
-            pp_mpi_buf_str(out, b->ctr_names[k].s, b->ctr_names[k].n);
-            next++;
-        }
-    for (uint32_t k = 0; k < a->n_extra; k++)
-        pp_mpi_buf_str(out, a->extra_names[k].s, a->extra_names[k].n);
-    for (uint32_t k = 0, next = a->n_extra; k < b->n_extra; k++)
-        if (xmap[k] == next) {
-            pp_mpi_buf_str(out, b->extra_names[k].s, b->extra_names[k].n);
-            next++;
-        }
-    if (a->n_regions)
-        pp_mpi_buf_put(out, a->data + a->region_at[0], a->region_end[a->n_regions - 1] - a->region_at[0]);
-    for (uint32_t k = 0, next = a->n_regions; k < b->n_regions; k++)
-        if (rmap[k] == next) {
-            pp_mpi_buf_put(out, b->data + b->region_at[k], b->region_end[k] - b->region_at[k]);
-            next++;
-        }
-    pp_mpi_buf_put(out, a->data + a->locations_at, a->locations_end - a->locations_at);
-    pp_mpi_buf_put(out, b->data + b->locations_at, b->locations_end - b->locations_at);
-    if (a->n_psets)
-        pp_mpi_buf_put(out, a->data + a->pset_at[0], a->pset_end[a->n_psets - 1] - a->pset_at[0]);
-    for (uint32_t k = 0, next = a->n_psets; k < b->n_psets; k++)
-        if (pmap[k] == next) {
-            pp_mpi_buf_put(out, b->data + b->pset_at[k], b->pset_end[k] - b->pset_at[k]);
-            next++;
-        }
+    pp_mpi_merge_tables(out, a, b, cmap, xmap, rmap, pmap);
 
     /* the nodes in pre-order */
-    uint32_t id = 0;
-    for (uint32_t m = t.n ? 0 : PP_MPI_NONE; m != PP_MPI_NONE && !out->failed;) {
-        out_id[m] = id++;
-        uint32_t ka = t.from_a[m], kb = t.from_b[m];
-        pp_mpi_buf_u32(out, t.parent[m] == PP_MPI_NONE ? PP_MPI_NONE : out_id[t.parent[m]]);
-        pp_mpi_buf_u32(out, t.region[m]);
-        pp_mpi_buf_u32(out, t.pset[m]);
-        pp_mpi_buf_u32(out, (ka != PP_MPI_NONE ? a->entries[ka] : 0) +
-                                (kb != PP_MPI_NONE ? b->entries[kb] : 0));
-        if (ka != PP_MPI_NONE)
-            pp_mpi_copy_entries(out, a, ka, 0, NULL, n_ctr, NULL, n_extra);
-        if (kb != PP_MPI_NONE)
-            pp_mpi_copy_entries(out, b, kb, a->n_loc, cmap, n_ctr, xmap, n_extra);
-        /* next in pre-order */
-        if (t.first[m] != PP_MPI_NONE) {
-            m = t.first[m];
-            continue;
-        }
-        while (m != PP_MPI_NONE && t.next[m] == PP_MPI_NONE)
-            m = t.parent[m];
-        m = m == PP_MPI_NONE ? PP_MPI_NONE : t.next[m];
-    }
+    pp_mpi_merge_nodes(out, &t, a, b, cmap, xmap, n_ctr, n_extra, out_id);
 done:
     free(rmap), free(cmap), free(xmap), free(pmap), free(node_a), free(node_b), free(out_id);
     pp_mpi_tree_free(&t);

@@ -362,6 +362,128 @@ static double pp_trace_job_clock(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Step 2 of the job's archive: the first location number of each rank,
+ * gathered on rank 0 and scattered back (c->loc_offset).  Whether every
+ * rank took part. */
+static int pp_trace_job_offsets(pp_trace_conv *c, pp_coll *k)
+{
+    uint64_t *counts = calloc(k->size, sizeof *counts);
+    if (!pp_coll_all(k, counts != NULL)) {
+        free(counts);
+        return 0;
+    }
+    pp_coll_gather64(k, c->n_locations, counts);
+    if (k->rank == 0) {
+        for (uint32_t i = 1; i < k->size; i++)
+            counts[i] += counts[i - 1];
+        for (uint32_t i = k->size; i > 0; i--)
+            counts[i - 1] = i > 1 ? counts[i - 2] : 0;
+    }
+    pp_coll_rc(k, k->cb->otf2_scatter(k->data, k->ctx, counts, &c->loc_offset, 1,
+                                       OTF2_TYPE_UINT64, 0));
+    free(counts);
+    return 1;
+}
+
+/* Step 4: this rank's definitions to rank 0, which unifies them and writes
+ * the global ones; the map of each rank's ids back to it (*map_bytes, its
+ * size; NULL when a rank failed).  Whether all went well. */
+static int pp_trace_job_exchange(pp_trace_conv *c, pp_trace_jobstate *j, pp_coll *k, int failed,
+                                 uint8_t **map_bytes, size_t *map_size)
+{
+    pp_trace_rank mine = {0};
+    uint8_t *packed = NULL;
+    size_t packed_size = 0;
+    if (failed || pp_trace_job_summary(c, j, &mine) != 0 ||
+        pp_trace_rank_pack(&mine, &packed, &packed_size) != 0)
+        failed = 1;
+    pp_trace_rank_free(&mine);
+    uint64_t *sizes = j->rank == 0 ? calloc(k->size, sizeof *sizes) : NULL;
+    uint64_t *map_sizes = j->rank == 0 ? calloc(k->size, sizeof *map_sizes) : NULL;
+    uint8_t **maps = j->rank == 0 ? calloc(k->size, sizeof *maps) : NULL;
+    int ok = pp_coll_all(k, !failed && (j->rank != 0 || (sizes && map_sizes && maps)));
+    uint8_t *all = ok ? pp_coll_gatherv(k, packed, packed_size, sizes) : NULL;
+    free(packed);
+    int root_ok = 1;
+    if (ok && j->rank == 0)
+        root_ok = all &&
+                  pp_trace_job_unify_root(c->archive, all, sizes, k->size, maps, map_sizes) == 0;
+    free(all);
+    ok = ok && pp_coll_all(k, root_ok);
+    *map_size = 0;
+    *map_bytes = ok ? pp_coll_scatterv(k, maps, map_sizes, map_size) : NULL;
+    for (uint32_t i = 0; maps && i < k->size; i++)
+        free(maps[i]);
+    free(maps), free(sizes), free(map_sizes);
+    return ok;
+}
+
+/* Step 5: the rank's local definitions (the global ones rank 0 wrote in
+ * step 4), translated by the map.  Whether it failed. */
+static int pp_trace_job_local_defs(pp_trace_conv *c, pp_trace_jobstate *j, uint8_t *map_bytes,
+                                   size_t map_size)
+{
+    pp_trace_jobmap map;
+    int have_map = map_bytes && pp_trace_jobmap_unpack(map_bytes, map_size, &map) == 0;
+    int failed = !have_map;
+    failed |= OTF2_Archive_OpenDefFiles(c->archive) != OTF2_SUCCESS;
+    if (have_map) {
+        pp_trace_rank defs_r;
+        if (pp_trace_job_summary(c, j, &defs_r) != 0 ||
+            pp_trace_otf2_job_locals(c->archive, &defs_r, &map) != 0)
+            failed = 1;
+        pp_trace_rank_free(&defs_r);
+        pp_trace_jobmap_free(&map);
+    }
+    failed |= OTF2_Archive_CloseDefFiles(c->archive) != OTF2_SUCCESS;
+    return failed;
+}
+
+/* Step 6's verdict, said once: -1 (nothing written: the files removed), 1
+ * (written, cut short by the disk or a stop), 0 (whole). */
+static int pp_trace_job_outcome(pp_trace_conv *c, pp_trace_jobstate *j, int ok)
+{
+    if (!ok) {
+        pp_trace_job_remove(c->loc_offset, c->n_locations, j->rank == 0);
+        if (j->rank == 0)
+            pp_message_warn("trace: the job's trace could not be written (a rank failed or the "
+                            "OTF2 library reported an error); no trace is written (the profile "
+                            "is not affected)");
+        return -1;
+    }
+    if (c->cut_locations) {
+        pp_message_warn("trace: rank %d: not enough disk space for its whole trace; %s ends "
+                        "%.3f s into the run on %llu of its threads and is complete up to there",
+                        j->rank, pp_trace_g.anchor, c->cut_at,
+                        (unsigned long long)c->cut_locations);
+        return 1;
+    }
+    return __atomic_load_n(&pp_trace_g.stopped, __ATOMIC_ACQUIRE) ? 1 : 0;
+}
+
+/* Step 1: the archive opened by every rank, with OTF2's MPI collectives;
+ * NULL (the rank's records left for pompprof-salvage, said once) when that
+ * fails. */
+static OTF2_Archive *pp_trace_job_open(pp_trace_jobstate *j)
+{
+    OTF2_Archive *archive =
+        OTF2_Archive_Open(pp_trace_g.dir, pp_trace_g.name, OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+                          OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    /* without the collectives nothing can be written together (nor agreed) */
+    if (!archive ||
+        OTF2_Archive_SetFlushCallbacks(archive, (OTF2_FlushCallbacks *)&pp_trace_flush_callbacks,
+                                       NULL) != OTF2_SUCCESS ||
+        !j->set_collectives || j->set_collectives(archive, j->user) != 0 || !j->coll_callbacks) {
+        if (archive)
+            OTF2_Archive_Close(archive);
+        pp_message_warn("trace: rank %d cannot write the job's trace with the other ranks; its "
+                        "records stay for pompprof-salvage",
+                        j->rank);
+        return NULL;
+    }
+    return archive;
+}
+
 int pp_trace_write_job_archive(const pp_trace_defs *defs)
 {
     pp_trace_jobstate *j = &pp_trace_g.job;
@@ -383,20 +505,9 @@ int pp_trace_write_job_archive(const pp_trace_defs *defs)
     if (pp_trace_g.reserve[0])
         unlink(pp_trace_g.reserve);
     OTF2_ErrorCallback previous = OTF2_Error_RegisterCallback(pp_trace_otf2_error, &c);
-    c.archive = OTF2_Archive_Open(pp_trace_g.dir, pp_trace_g.name, OTF2_FILEMODE_WRITE, 1 << 20,
-                                  4 << 20, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    /* without the collectives nothing can be written together (nor agreed) */
-    if (!c.archive ||
-        OTF2_Archive_SetFlushCallbacks(c.archive, (OTF2_FlushCallbacks *)&pp_trace_flush_callbacks,
-                                       NULL) != OTF2_SUCCESS ||
-        !j->set_collectives || j->set_collectives(c.archive, j->user) != 0 || !j->coll_callbacks) {
-        if (c.archive)
-            OTF2_Archive_Close(c.archive);
+    if (!(c.archive = pp_trace_job_open(j))) {
         OTF2_Error_RegisterCallback(previous, NULL);
         pp_trace_conv_free(&c);
-        pp_message_warn("trace: rank %d cannot write the job's trace with the other ranks; its "
-                        "records stay for pompprof-salvage",
-                        j->rank);
         j->together = 0;
         return pp_trace_job_leave(defs->t_end);
     }
@@ -410,23 +521,7 @@ int pp_trace_write_job_archive(const pp_trace_defs *defs)
         OTF2_Archive_SetProperty(c.archive, "POMPPROF::RANKS", ranks, true);
     }
     failed |= OTF2_Archive_OpenEvtFiles(c.archive) != OTF2_SUCCESS;
-    /* 2: the first location number of each rank */
-    uint64_t *counts = calloc(k.size, sizeof *counts);
-    if (!pp_coll_all(&k, counts != NULL)) {
-        failed = 1;
-        free(counts);
-        counts = NULL;
-    }
-    if (counts)
-        pp_coll_gather64(&k, c.n_locations, counts);
-    for (uint32_t i = 1; counts && j->rank == 0 && i < k.size; i++)
-        counts[i] += counts[i - 1];
-    for (uint32_t i = k.size; counts && j->rank == 0 && i > 0; i--)
-        counts[i - 1] = i > 1 ? counts[i - 2] : 0;
-    if (counts)
-        pp_coll_rc(&k, k.cb->otf2_scatter(k.data, k.ctx, counts, &c.loc_offset, 1,
-                                          OTF2_TYPE_UINT64, 0));
-    free(counts);
+    failed |= !pp_trace_job_offsets(&c, &k);
     /* 3: this rank's threads */
     if (!failed) {
         pp_trace_otf2_event_sizes(&c);
@@ -437,67 +532,18 @@ int pp_trace_write_job_archive(const pp_trace_defs *defs)
     }
     failed |= OTF2_Archive_CloseEvtFiles(c.archive) != OTF2_SUCCESS;
     double t_events = pp_trace_job_clock();
-    /* 4: the definitions to rank 0, the maps back */
-    pp_trace_rank mine = {0};
-    uint8_t *packed = NULL;
-    size_t packed_size = 0;
-    if (failed || pp_trace_job_summary(&c, j, &mine) != 0 ||
-        pp_trace_rank_pack(&mine, &packed, &packed_size) != 0)
-        failed = 1;
-    pp_trace_rank_free(&mine);
-    uint64_t *sizes = j->rank == 0 ? calloc(k.size, sizeof *sizes) : NULL;
-    uint64_t *map_sizes = j->rank == 0 ? calloc(k.size, sizeof *map_sizes) : NULL;
-    uint8_t **maps = j->rank == 0 ? calloc(k.size, sizeof *maps) : NULL;
-    int ok = pp_coll_all(&k, !failed && (j->rank != 0 || (sizes && map_sizes && maps)));
-    uint8_t *all = ok ? pp_coll_gatherv(&k, packed, packed_size, sizes) : NULL;
-    free(packed);
-    int root_ok = 1;
-    if (ok && j->rank == 0)
-        root_ok = all &&
-                  pp_trace_job_unify_root(c.archive, all, sizes, k.size, maps, map_sizes) == 0;
-    free(all);
-    ok = ok && pp_coll_all(&k, root_ok);
-    size_t map_size = 0;
-    uint8_t *map_bytes = ok ? pp_coll_scatterv(&k, maps, map_sizes, &map_size) : NULL;
-    for (uint32_t i = 0; maps && i < k.size; i++)
-        free(maps[i]);
-    free(maps), free(sizes), free(map_sizes);
-    /* 5: the local definitions (the global ones rank 0 wrote above) */
-    pp_trace_jobmap map;
-    int have_map = map_bytes && pp_trace_jobmap_unpack(map_bytes, map_size, &map) == 0;
+    uint8_t *map_bytes;
+    size_t map_size;
+    int ok = pp_trace_job_exchange(&c, j, &k, failed, &map_bytes, &map_size);
+    failed |= !ok;
+    failed |= pp_trace_job_local_defs(&c, j, map_bytes, map_size);
     free(map_bytes);
-    failed |= !ok || !have_map;
-    failed |= OTF2_Archive_OpenDefFiles(c.archive) != OTF2_SUCCESS;
-    if (have_map) {
-        pp_trace_rank defs_r;
-        if (pp_trace_job_summary(&c, j, &defs_r) != 0 ||
-            pp_trace_otf2_job_locals(c.archive, &defs_r, &map) != 0)
-            failed = 1;
-        pp_trace_rank_free(&defs_r);
-        pp_trace_jobmap_free(&map);
-    }
-    failed |= OTF2_Archive_CloseDefFiles(c.archive) != OTF2_SUCCESS;
     /* 6: all or nothing */
     ok = pp_coll_all(&k, !failed && !c.otf2_failed);
     if (OTF2_Archive_Close(c.archive) != OTF2_SUCCESS)
         ok = 0;
     OTF2_Error_RegisterCallback(previous, NULL);
-    int status = -1;
-    if (!ok) {
-        pp_trace_job_remove(c.loc_offset, c.n_locations, j->rank == 0);
-        if (j->rank == 0)
-            pp_message_warn("trace: the job's trace could not be written (a rank failed or the "
-                            "OTF2 library reported an error); no trace is written (the profile "
-                            "is not affected)");
-    } else if (c.cut_locations) {
-        pp_message_warn("trace: rank %d: not enough disk space for its whole trace; %s ends "
-                        "%.3f s into the run on %llu of its threads and is complete up to there",
-                        j->rank, pp_trace_g.anchor, c.cut_at,
-                        (unsigned long long)c.cut_locations);
-        status = 1;
-    } else {
-        status = __atomic_load_n(&pp_trace_g.stopped, __ATOMIC_ACQUIRE) ? 1 : 0;
-    }
+    int status = pp_trace_job_outcome(&c, j, ok);
     if (ok && j->rank == 0) {
         double t_end = pp_trace_job_clock();
         pp_message_verbose(1, "the job's trace of %d ranks written in %.6f s (rank 0's events "
