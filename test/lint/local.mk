@@ -1,5 +1,6 @@
 # test/lint: checks on the repository's own text.
-TESTS += test/lint/test_file_references.py test/lint/test_merge_markers.py \
-	test/lint/test_settings_known.py test/lint/test_function_length.py
-EXTRA_DIST += test/lint/test_file_references.py test/lint/test_merge_markers.py \
-	test/lint/test_settings_known.py test/lint/test_function_length.py
+LINT_TESTS = test/lint/test_file_references.py test/lint/test_merge_markers.py \
+	test/lint/test_settings_known.py test/lint/test_function_length.py \
+	test/lint/test_c_function_length.py
+TESTS += $(LINT_TESTS)
+EXTRA_DIST += $(LINT_TESTS)
