@@ -8,23 +8,13 @@
  * because the replay of a trace of ten million events must take seconds
  * (doc/trace.md has the figures).  Any problem: one line on stderr, exit 1. */
 #include "replay/pp_replay.h"
+#include "replay/pp_replay_fail.h"
 
 #include <errno.h>
 #include <otf2/otf2.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void pp_replay_die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("pompprof-replay: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
 
 static OTF2_ErrorCode pp_replay_otf2_error(void *user, const char *file, uint64_t line,
                                            const char *function, OTF2_ErrorCode code,
@@ -62,15 +52,11 @@ static OTF2_CallbackCode pp_def_string(void *user, OTF2_StringRef self, const ch
     pp_replay *r = pp_replay_of(user);
     if (self >= r->n_strings) {
         uint32_t n = self + 1 > 2 * r->n_strings ? self + 1 : 2 * r->n_strings;
-        char **t = realloc(r->strings, n * sizeof *t);
-        if (!t)
-            pp_replay_die("out of memory");
-        memset(t + r->n_strings, 0, (n - r->n_strings) * sizeof *t);
-        r->strings = t;
+        r->strings = pp_replay_resize_zero(r->strings, r->n_strings, n, sizeof *r->strings);
         r->n_strings = n;
     }
     free(r->strings[self]);
-    r->strings[self] = strdup(s ? s : "");
+    r->strings[self] = pp_replay_strdup(s ? s : "");
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -113,9 +99,7 @@ static OTF2_CallbackCode pp_def_parameter(void *user, OTF2_ParameterRef self,
     if (self >= (1u << 20))
         return OTF2_CALLBACK_SUCCESS; /* not ours: pompprof numbers them from 0 */
     if (self >= r->n_params) {
-        uint32_t *t = realloc(r->param_name, (self + 1) * sizeof *t);
-        if (!t)
-            return OTF2_CALLBACK_ERROR;
+        uint32_t *t = pp_replay_resize(r->param_name, self + 1, sizeof *t);
         for (uint32_t i = r->n_params; i <= self; i++)
             t[i] = UINT32_MAX;
         r->param_name = t;
@@ -136,15 +120,11 @@ static OTF2_CallbackCode pp_def_region(void *user, OTF2_RegionRef self, OTF2_Str
     if (self >= 1u << 24)
         pp_replay_die("region id %u out of range: not a pompprof trace", (unsigned)self);
     if (self >= r->n_regions) {
-        pp_replay_region *t = realloc(r->regions, (self + 1) * sizeof *t);
-        if (!t)
-            pp_replay_die("out of memory");
-        memset(t + r->n_regions, 0, (self + 1 - r->n_regions) * sizeof *t);
-        r->regions = t;
+        r->regions = pp_replay_resize_zero(r->regions, r->n_regions, self + 1, sizeof *r->regions);
         r->n_regions = self + 1;
     }
     pp_replay_region *g = &r->regions[self];
-    g->name = strdup(pp_def_str(r, name));
+    g->name = pp_replay_strdup(pp_def_str(r, name));
     g->kind = pp_def_kind(role, paradigm, g->name);
     g->depend = strstr(pp_def_str(r, description), "depend") != NULL;
     if (g->kind == PP_RK_PROGRAM && r->program_region == PP_LABEL_NONE)
@@ -168,11 +148,7 @@ static OTF2_CallbackCode pp_def_attribute(void *user, OTF2_AttributeRef self, OT
         if (strcmp(field, fields[k]) || self != 3 * i + k)
             continue;
         if (self >= r->n_attr_roles) {
-            uint8_t *t = realloc(r->attr_role, self + 1);
-            if (!t)
-                pp_replay_die("out of memory");
-            memset(t + r->n_attr_roles, 0, self + 1 - r->n_attr_roles);
-            r->attr_role = t;
+            r->attr_role = pp_replay_resize_zero(r->attr_role, r->n_attr_roles, self + 1, 1);
             r->n_attr_roles = self + 1;
         }
         r->attr_role[self] = (uint8_t)(1 + k);
@@ -186,16 +162,13 @@ static OTF2_CallbackCode pp_def_location(void *user, OTF2_LocationRef self, OTF2
 {
     (void)type;
     pp_replay *r = pp_replay_of(user);
-    pp_replay_loc *t = realloc(r->locs, (r->n_locs + 1) * sizeof *t);
-    if (!t)
-        pp_replay_die("out of memory");
+    pp_replay_loc *t = pp_replay_resize_zero(r->locs, r->n_locs, r->n_locs + 1, sizeof *t);
     r->locs = t;
-    memset(&t[r->n_locs], 0, sizeof *t);
     t[r->n_locs].id = self;
     t[r->n_locs].events = events;
     /* a job's location group is named "rank R" (pp_def_location_group) */
     t[r->n_locs].rank = group < r->n_group_ranks ? r->group_rank[group] : 0;
-    t[r->n_locs].name = strdup(pp_def_str(r, name));
+    t[r->n_locs].name = pp_replay_strdup(pp_def_str(r, name));
     r->n_locs++;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -212,11 +185,8 @@ static OTF2_CallbackCode pp_def_location_group(void *user, OTF2_LocationGroupRef
         return OTF2_CALLBACK_SUCCESS;
     r->job = 1;
     if (self >= r->n_group_ranks) {
-        uint32_t *g = realloc(r->group_rank, (self + 1) * sizeof *g);
-        if (!g)
-            pp_replay_die("out of memory");
-        memset(g + r->n_group_ranks, 0, (self + 1 - r->n_group_ranks) * sizeof *g);
-        r->group_rank = g;
+        r->group_rank = pp_replay_resize_zero(r->group_rank, r->n_group_ranks, self + 1,
+                                              sizeof *r->group_rank);
         r->n_group_ranks = (uint32_t)self + 1;
     }
     r->group_rank[self] = rank;
@@ -284,11 +254,7 @@ static uint32_t pp_event_deps(pp_replay *r, OTF2_AttributeList *attrs)
         uint32_t i = id / 3;
         if (i >= r->cap_items) {
             uint32_t cap = i + 1 > 2 * r->cap_items ? i + 1 : 2 * r->cap_items;
-            pp_replay_dep *t = realloc(r->items, cap * sizeof *t);
-            if (!t)
-                pp_replay_die("out of memory");
-            memset(t + r->cap_items, 0, (cap - r->cap_items) * sizeof *t);
-            r->items = t;
+            r->items = pp_replay_resize_zero(r->items, r->cap_items, cap, sizeof *r->items);
             r->cap_items = cap;
         }
         while (n <= i)
@@ -539,17 +505,12 @@ static void pp_replay_setup(pp_replay *r, const pp_replay_options *o)
         pp_replay_die("the window --from %g --to %g is empty (the trace lasts %.6g s)", o->from,
                       o->to, pp_replay_seconds(r, r->length));
     }
-    r->depend_construct = calloc(r->n_regions + 1, 1);
-    r->ready_wait = calloc(r->n_regions + 1, sizeof *r->ready_wait);
-    if (!r->depend_construct || !r->ready_wait)
-        pp_replay_die("out of memory");
-    if (o->pictures && !(r->view = pp_replay_view_new(r, o->bins, o->instances, o->levels)))
-        pp_replay_die("out of memory");
-    if (o->chrome) {
-        char err[600];
-        if (!(r->chrome = pp_replay_chrome_open(o->chrome, err, sizeof err)))
-            pp_replay_die("%s", err);
-    }
+    r->depend_construct = pp_replay_alloc_zero(r->n_regions + 1, 1);
+    r->ready_wait = pp_replay_alloc_zero(r->n_regions + 1, sizeof *r->ready_wait);
+    if (o->pictures)
+        r->view = pp_replay_view_new(r, o->bins, o->instances, o->levels);
+    if (o->chrome && !(r->chrome = pp_replay_chrome_open(o->chrome)))
+        pp_replay_die("cannot write %s: %s", o->chrome, strerror(errno));
 }
 
 static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_options *o)
@@ -575,8 +536,7 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
     OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dc, pp_def_location_group);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, pp_def_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, pp_def_comm);
-    if (pp_replay_mpi_init(r) != 0)
-        pp_replay_die("out of memory");
+    pp_replay_mpi_init(r);
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dc, r);
     uint64_t n = 0;
     OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
@@ -603,8 +563,7 @@ static void pp_replay_read(pp_replay *r, const char *path, const pp_replay_optio
     OTF2_Reader_CloseDefFiles(rd);
 
     pp_replay_setup(r, o);
-    if (pp_replay_model_init(r) != 0)
-        pp_replay_die("out of memory");
+    pp_replay_model_init(r);
     OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(rd);
     OTF2_GlobalEvtReaderCallbacks *ec = OTF2_GlobalEvtReaderCallbacks_New();
     if (!ger || !ec)
@@ -693,19 +652,16 @@ static void pp_print_graph(FILE *out, pp_replay *r)
     /* the path from its end back to the start, then printed forwards with
      * the stretches of one construct merged */
     size_t n = 0, cap = 64;
-    pp_replay_seg **chain = malloc(cap * sizeof *chain);
-    for (pp_replay_seg *s = r->span_seg; s && chain; s = s->pred) {
+    pp_replay_seg **chain = pp_replay_alloc(cap, sizeof *chain);
+    for (pp_replay_seg *s = r->span_seg; s; s = s->pred) {
         if (n == cap) {
             cap *= 2;
-            pp_replay_seg **c = realloc(chain, cap * sizeof *c);
-            if (!c)
-                break;
-            chain = c;
+            chain = pp_replay_resize(chain, cap, sizeof *chain);
         }
         chain[n++] = s;
     }
     int printed = 0;
-    for (size_t i = n; chain && i > 0;) {
+    for (size_t i = n; i > 0;) {
         uint32_t label = chain[i - 1]->label;
         uint32_t loc = chain[i - 1]->loc, rank = loc < r->n_locs ? r->locs[loc].rank : 0;
         uint64_t dur = 0, segs = 0;

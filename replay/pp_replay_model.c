@@ -21,6 +21,7 @@
  * (pp_replay_settle) before anything that changes its class or its
  * readiness; a change of the global readiness settles every thread. */
 #include "replay/pp_replay.h"
+#include "replay/pp_replay_fail.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,11 +50,7 @@ static void pp_replay_table_grow(pp_replay *r)
     pp_replay_task **old = r->table;
     uint64_t cap = r->table_cap;
     r->table_cap = cap * 2;
-    r->table = calloc(r->table_cap, sizeof *r->table);
-    if (!r->table) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
+    r->table = pp_replay_alloc_zero(r->table_cap, sizeof *r->table);
     r->table_n = 0;
     for (uint64_t i = 0; i < cap; i++)
         if (old[i])
@@ -100,11 +97,7 @@ static void pp_replay_table_remove(pp_replay *r, uint64_t id)
 static pp_replay_task *pp_replay_task_new(uint64_t id, pp_replay_seg *pred, uint64_t span,
                                          uint64_t rspan)
 {
-    pp_replay_task *t = calloc(1, sizeof *t);
-    if (!t) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
+    pp_replay_task *t = pp_replay_alloc_zero(1, sizeof *t);
     t->id = id;
     t->label = PP_LABEL_NONE;
     t->create_region = UINT32_MAX;
@@ -141,11 +134,7 @@ static void pp_replay_push(pp_replay_task *t, uint32_t region, uint64_t now)
 {
     if (t->depth == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 8;
-        t->stack = realloc(t->stack, t->cap * sizeof *t->stack);
-        if (!t->stack) {
-            fprintf(stderr, "pompprof-replay: out of memory\n");
-            exit(1);
-        }
+        t->stack = pp_replay_resize(t->stack, t->cap, sizeof *t->stack);
     }
     t->stack[t->depth++] = (pp_replay_entry){now, region};
 }
@@ -334,12 +323,10 @@ static void pp_replay_switch_out(pp_replay *r, pp_replay_loc *l, pp_replay_task 
 
 /* ---- events ---------------------------------------------------------------------------- */
 
-int pp_replay_model_init(pp_replay *r)
+void pp_replay_model_init(pp_replay *r)
 {
     r->table_cap = 1024;
-    r->table = calloc(r->table_cap, sizeof *r->table);
-    if (!r->table)
-        return -1;
+    r->table = pp_replay_alloc_zero(r->table_cap, sizeof *r->table);
     for (uint32_t i = 0; i < r->n_locs; i++) {
         pp_replay_loc *l = &r->locs[i];
         l->index = i;
@@ -349,7 +336,6 @@ int pp_replay_model_init(pp_replay *r)
         l->initial->seg->label = r->program_region;
         l->cur = l->initial;
     }
-    return 0;
 }
 
 void pp_replay_param(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t param,
@@ -364,9 +350,7 @@ void pp_replay_param(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t param,
         i++;
     if (i == PP_REPLAY_PARAMS)
         return;
-    char *copy = strdup(value ? value : "");
-    if (!copy)
-        return;
+    char *copy = pp_replay_strdup(value ? value : "");
     if (i == task->n_par)
         task->par_id[task->n_par++] = param;
     else
@@ -470,11 +454,7 @@ static void pp_replay_team_release(pp_replay *r, pp_replay_team *team);
 static pp_replay_team *pp_replay_team_new(pp_replay *r, uint32_t comm, uint32_t requested,
                                           uint32_t rank)
 {
-    pp_replay_team *team = calloc(1, sizeof *team);
-    if (!team) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
+    pp_replay_team *team = pp_replay_alloc_zero(1, sizeof *team);
     team->comm = comm;
     team->requested = requested;
     team->rank = rank;
@@ -544,11 +524,7 @@ void pp_replay_team_begin(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t c
         team->refs++;
     if (l->n_levels == l->cap_levels) {
         l->cap_levels = l->cap_levels ? 2 * l->cap_levels : 4;
-        l->levels = realloc(l->levels, l->cap_levels * sizeof *l->levels);
-        if (!l->levels) {
-            fprintf(stderr, "pompprof-replay: out of memory\n");
-            exit(1);
-        }
+        l->levels = pp_replay_resize(l->levels, l->cap_levels, sizeof *l->levels);
     }
     pp_replay_task *implicit =
         pp_replay_task_new(0, team->fork_seg, team->fork_span, team->fork_rspan);
@@ -591,11 +567,8 @@ static void pp_replay_team_member_end(pp_replay_team *team, const pp_replay_loc 
         team->end_max = t;
     if (lv->forked)
         return;
-    struct pp_replay_member *w = realloc(team->workers, (team->n_workers + 1) * sizeof *w);
-    if (!w) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
+    struct pp_replay_member *w =
+        pp_replay_resize(team->workers, team->n_workers + 1, sizeof *w);
     w[team->n_workers++] = (struct pp_replay_member){l->index, own};
     team->workers = w;
 }
@@ -639,11 +612,7 @@ static void pp_replay_inst_new(pp_replay *r, pp_replay_task *task, uint32_t loc)
 {
     if (r->n_insts == r->cap_insts) {
         r->cap_insts = r->cap_insts ? 2 * r->cap_insts : 256;
-        r->insts = realloc(r->insts, r->cap_insts * sizeof *r->insts);
-        if (!r->insts) {
-            fprintf(stderr, "pompprof-replay: out of memory\n");
-            exit(1);
-        }
+        r->insts = pp_replay_resize(r->insts, r->cap_insts, sizeof *r->insts);
     }
     r->insts[r->n_insts] = (pp_replay_inst){.label = PP_LABEL_NONE, .loc = loc,
                                             .t_create = task->t_create};
