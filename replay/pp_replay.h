@@ -338,6 +338,9 @@ void pp_replay_task_ready(pp_replay *r, pp_replay_task *t, uint64_t now);
 void pp_replay_check_tied(pp_replay *r, pp_replay_task *t, uint64_t now);
 void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
 void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
+/* Drop a reference to t (the table's, a child's, a dependence's, ...); the
+ * last one frees it and releases its parent. */
+void pp_replay_task_release(pp_replay_task *t);
 void pp_replay_finish(pp_replay *r, uint64_t t);
 /* The team is gone: its members' fork/join gaps (pp_replay_class.c). */
 void pp_replay_team_gaps(pp_replay *r, const pp_replay_team *team);

@@ -56,9 +56,6 @@ static void pp_replay_tlist_add(pp_replay_tlist *l, pp_replay_task *t)
     t->refs++;
 }
 
-/* Task references go through the model's unref (tasks are freed there). */
-void pp_replay_task_release(pp_replay_task *t);
-
 static void pp_replay_tlist_clear(pp_replay_tlist *l)
 {
     for (uint32_t i = 0; i < l->n; i++)

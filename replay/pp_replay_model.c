@@ -124,7 +124,6 @@ static void pp_replay_task_unref(pp_replay_task *t)
     }
 }
 
-void pp_replay_task_release(pp_replay_task *t);
 void pp_replay_task_release(pp_replay_task *t)
 {
     pp_replay_task_unref(t);
