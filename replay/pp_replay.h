@@ -10,11 +10,13 @@
  * - on request, a Chrome trace (Trace Event JSON) of the same events.
  *
  * Events are replayed in time order across threads (OTF2's global event
- * reader).  Files: main (options, reading), model (threads, tasks, classes,
+ * reader).  Files: main (the command line), read (OTF2's definitions and the
+ * reader), events (OTF2's events), model (threads, tasks, classes,
  * readiness), class (the breakdown's columns), depend (the dependence graph
  * of depend clauses), span (the task graph), mpi (a hybrid trace's messages
- * and collectives), view (pictures), chrome, dot (Graphviz), json (output),
- * fail (the one error policy: a line on stderr and exit 1, out of memory too). */
+ * and collectives), print (the JSON result), view (pictures), graph
+ * (--graph), chrome, dot (Graphviz), json (JSON values), fail (the one error
+ * policy: a line on stderr and exit 1, out of memory too). */
 #ifndef PP_REPLAY_H
 #define PP_REPLAY_H
 
@@ -311,6 +313,21 @@ typedef struct pp_replay {
     pp_replay_chrome *chrome;
     pp_replay_mpi *mpi;        /* MPI definitions, messages, collectives */
 } pp_replay;
+
+/* reading (pp_replay_read.c) */
+typedef struct pp_replay_options {
+    double from, to; /* seconds; to < 0: the end */
+    uint32_t bins, instances, levels;
+    int pictures;
+    const char *chrome;
+} pp_replay_options;
+/* Read the trace at path and replay its events into r: its definitions, the
+ * window and the outputs o asks for, then every event in time order. */
+void pp_replay_read(pp_replay *r, const char *path, const pp_replay_options *o);
+
+/* printing (pp_replay_print.c): the JSON result; graph: with --graph N, the
+ * path's stretches and the dependence graph */
+void pp_replay_print(FILE *out, pp_replay *r, const char *path, uint32_t graph);
 
 /* model */
 void pp_replay_model_init(pp_replay *r);
