@@ -10,13 +10,14 @@
  * - on request, a Chrome trace (Trace Event JSON) of the same events.
  *
  * Events are replayed in time order across threads (OTF2's global event
- * reader).  Files: main (the command line), read (OTF2's definitions and the
- * reader), events (OTF2's events), model (threads, tasks, classes,
- * readiness), class (the breakdown's columns), depend (the dependence graph
- * of depend clauses), span (the task graph), mpi (a hybrid trace's messages
- * and collectives), print (the JSON result), view (pictures), graph
- * (--graph), chrome, dot (Graphviz), json (JSON values), fail (the one error
- * policy: a line on stderr and exit 1, out of memory too). */
+ * reader).  Files: main (the command line), read (OTF2's reader and
+ * definitions), events (OTF2's events), model (a thread's time: classes,
+ * readiness), task (tasks), team (thread teams), class (the breakdown's
+ * columns), depend (the dependence graph of depend clauses), span (the task
+ * graph), mpi (a hybrid trace's messages and collectives), print (the JSON
+ * result), view (pictures), graph (--graph), chrome, dot (Graphviz), json
+ * (JSON values), fail (the one error policy: a line on stderr and exit 1,
+ * out of memory too). */
 #ifndef PP_REPLAY_H
 #define PP_REPLAY_H
 
@@ -92,7 +93,7 @@ pp_replay_seg *pp_replay_seg_new(pp_replay_seg *pred, uint32_t label);
 void pp_replay_seg_ref(pp_replay_seg *s);
 void pp_replay_seg_unref(pp_replay_seg *s);
 
-/* ---- tasks and threads (pp_replay_model.c) ------------------------------------------ */
+/* ---- tasks and threads (pp_replay_model.c, pp_replay_task.c, pp_replay_team.c) ------ */
 
 typedef struct pp_replay_team pp_replay_team;
 

@@ -1,7 +1,7 @@
 /* The events of a trace (pp_replay_read.c reads them in time order across
  * the threads): each OTF2 event callback hands its event to the model
- * (pp_replay_model.c) or to the MPI part (pp_replay_mpi.c), and every event
- * counts and moves the trace's end. */
+ * (pp_replay_model.c, pp_replay_task.c, pp_replay_team.c) or to the MPI part
+ * (pp_replay_mpi.c), and every event counts and moves the trace's end. */
 #include "replay/pp_replay.h"
 #include "replay/pp_replay_fail.h"
 #include "replay/pp_replay_read.h"
