@@ -3,9 +3,7 @@
 #include "replay/pp_replay_fail.h"
 
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 void pp_replay_die(const char *fmt, ...)
@@ -19,37 +17,11 @@ void pp_replay_die(const char *fmt, ...)
     exit(1);
 }
 
-/* n elements of each bytes, in bytes (at least one, so that NULL means failure). */
-static size_t pp_replay_bytes(size_t n, size_t each)
+void pp_replay_out_of_memory(size_t n, size_t each)
 {
     if (each && n > SIZE_MAX / each)
         pp_replay_die("out of memory (%zu elements of %zu bytes)", n, each);
-    return n && each ? n * each : 1;
-}
-
-static void *pp_replay_checked(void *p, size_t bytes)
-{
-    if (!p)
-        pp_replay_die("out of memory (asking for %zu bytes)", bytes);
-    return p;
-}
-
-void *pp_replay_alloc(size_t n, size_t each)
-{
-    size_t bytes = pp_replay_bytes(n, each);
-    return pp_replay_checked(malloc(bytes), bytes);
-}
-
-void *pp_replay_alloc_zero(size_t n, size_t each)
-{
-    size_t bytes = pp_replay_bytes(n, each);
-    return pp_replay_checked(calloc(1, bytes), bytes);
-}
-
-void *pp_replay_resize(void *p, size_t n, size_t each)
-{
-    size_t bytes = pp_replay_bytes(n, each);
-    return pp_replay_checked(realloc(p, bytes), bytes);
+    pp_replay_die("out of memory (asking for %zu bytes)", pp_replay_bytes(n, each));
 }
 
 void *pp_replay_resize_zero(void *p, size_t old_n, size_t n, size_t each)

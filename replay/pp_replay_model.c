@@ -47,7 +47,7 @@ static int pp_replay_top_kind(const pp_replay *r, const pp_replay_task *t)
     return region < r->n_regions ? r->regions[region].kind : PP_RK_OTHER;
 }
 
-static int pp_replay_cat_of(const pp_replay *r, const pp_replay_loc *l)
+int pp_replay_cat_of(const pp_replay *r, const pp_replay_loc *l)
 {
     if (l->n_levels == 0 && l->initial->depth == 0)
         return PP_CAT_OFF;
@@ -135,17 +135,6 @@ void pp_replay_settle(pp_replay *r, pp_replay_loc *l, uint64_t t)
     }
     if (r->view)
         pp_replay_view_segment(r->view, r, l->index, a, t, pp_replay_label(r, l));
-}
-
-void pp_replay_settle_all(pp_replay *r, uint64_t t)
-{
-    for (uint32_t i = 0; i < r->n_locs; i++)
-        pp_replay_settle(r, &r->locs[i], t);
-}
-
-void pp_replay_update(pp_replay *r, pp_replay_loc *l)
-{
-    l->cat = pp_replay_cat_of(r, l);
 }
 
 /* Change the ready counts at t (sure/maybe: tasks created and not begun;

@@ -110,15 +110,6 @@ void pp_replay_task_release(pp_replay_task *t)
     }
 }
 
-void pp_replay_task_push(pp_replay_task *t, uint32_t region, uint64_t now)
-{
-    if (t->depth == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 8;
-        t->stack = pp_replay_resize(t->stack, t->cap, sizeof *t->stack);
-    }
-    t->stack[t->depth++] = (pp_replay_entry){now, region};
-}
-
 /* ---- the Chrome trace's slices: a task's open regions, per fragment -------------- */
 
 void pp_replay_switch_out(pp_replay *r, pp_replay_loc *l, pp_replay_task *t, uint64_t now)
