@@ -5,7 +5,10 @@
 if HAVE_OTF2
 pkglibexec_PROGRAMS = replay/pompprof-replay
 replay_pompprof_replay_SOURCES = replay/pp_replay.h replay/pp_replay_main.c \
-	replay/pp_replay_model.c replay/pp_replay_span.c replay/pp_replay_view.c replay/pp_replay_mpi.c \
+	replay/pp_replay_read.h replay/pp_replay_read.c replay/pp_replay_events.c \
+	replay/pp_replay_print.c replay/pp_replay_fail.h replay/pp_replay_fail.c \
+	replay/pp_replay_model.h replay/pp_replay_model.c replay/pp_replay_task.c \
+	replay/pp_replay_team.c replay/pp_replay_span.c replay/pp_replay_view.c replay/pp_replay_mpi.c \
 	replay/pp_replay_chrome.c replay/pp_replay_json.c \
 	replay/pp_replay_depend.c replay/pp_replay_dot.c replay/pp_replay_graph.c \
 	replay/pp_replay_class.c

@@ -10,10 +10,14 @@
  * - on request, a Chrome trace (Trace Event JSON) of the same events.
  *
  * Events are replayed in time order across threads (OTF2's global event
- * reader).  Files: main (options, reading), model (threads, tasks, classes,
- * readiness), class (the breakdown's columns), depend (the dependence graph
- * of depend clauses), span (the task graph), mpi (a hybrid trace's messages
- * and collectives), view (pictures), chrome, dot (Graphviz), json (output). */
+ * reader).  Files: main (the command line), read (OTF2's reader and
+ * definitions), events (OTF2's events), model (a thread's time: classes,
+ * readiness), task (tasks), team (thread teams), class (the breakdown's
+ * columns), depend (the dependence graph of depend clauses), span (the task
+ * graph), mpi (a hybrid trace's messages and collectives), print (the JSON
+ * result), view (pictures), graph (--graph), chrome, dot (Graphviz), json
+ * (JSON values), fail (the one error policy: a line on stderr and exit 1,
+ * out of memory too). */
 #ifndef PP_REPLAY_H
 #define PP_REPLAY_H
 
@@ -89,7 +93,7 @@ pp_replay_seg *pp_replay_seg_new(pp_replay_seg *pred, uint32_t label);
 void pp_replay_seg_ref(pp_replay_seg *s);
 void pp_replay_seg_unref(pp_replay_seg *s);
 
-/* ---- tasks and threads (pp_replay_model.c) ------------------------------------------ */
+/* ---- tasks and threads (pp_replay_model.c, pp_replay_task.c, pp_replay_team.c) ------ */
 
 typedef struct pp_replay_team pp_replay_team;
 
@@ -311,8 +315,23 @@ typedef struct pp_replay {
     pp_replay_mpi *mpi;        /* MPI definitions, messages, collectives */
 } pp_replay;
 
+/* reading (pp_replay_read.c) */
+typedef struct pp_replay_options {
+    double from, to; /* seconds; to < 0: the end */
+    uint32_t bins, instances, levels;
+    int pictures;
+    const char *chrome;
+} pp_replay_options;
+/* Read the trace at path and replay its events into r: its definitions, the
+ * window and the outputs o asks for, then every event in time order. */
+void pp_replay_read(pp_replay *r, const char *path, const pp_replay_options *o);
+
+/* printing (pp_replay_print.c): the JSON result; graph: with --graph N, the
+ * path's stretches and the dependence graph */
+void pp_replay_print(FILE *out, pp_replay *r, const char *path, uint32_t graph);
+
 /* model */
-int pp_replay_model_init(pp_replay *r);
+void pp_replay_model_init(pp_replay *r);
 void pp_replay_enter(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t region);
 /* A parameter's value (as text) in the task running on l. */
 void pp_replay_param(pp_replay *r, pp_replay_loc *l, uint64_t t, uint32_t param,
@@ -337,6 +356,9 @@ void pp_replay_task_ready(pp_replay *r, pp_replay_task *t, uint64_t now);
 void pp_replay_check_tied(pp_replay *r, pp_replay_task *t, uint64_t now);
 void pp_replay_task_switch(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
 void pp_replay_task_complete(pp_replay *r, pp_replay_loc *l, uint64_t t, uint64_t id);
+/* Drop a reference to t (the table's, a child's, a dependence's, ...); the
+ * last one frees it and releases its parent. */
+void pp_replay_task_release(pp_replay_task *t);
 void pp_replay_finish(pp_replay *r, uint64_t t);
 /* The team is gone: its members' fork/join gaps (pp_replay_class.c). */
 void pp_replay_team_gaps(pp_replay *r, const pp_replay_team *team);
@@ -363,7 +385,7 @@ uint32_t pp_replay_label(const pp_replay *r, const pp_replay_loc *l);
 pp_replay_task *pp_replay_running(pp_replay_loc *l);
 
 /* mpi (pp_replay_mpi.c): a hybrid trace's MPI definitions and events */
-int pp_replay_mpi_init(pp_replay *r);
+void pp_replay_mpi_init(pp_replay *r);
 /* definitions: a group's members; a communicator's group */
 void pp_replay_mpi_group(pp_replay *r, uint32_t id, int is_mpi, int is_locations, uint32_t n,
                          const uint64_t *members);
@@ -402,8 +424,7 @@ void pp_replay_depend_mark_critical(pp_replay *r);
 /* dot: the dependence graph as Graphviz; instances up to max_instances,
  * collapsed to constructs beyond.  0, or -1 (errno). */
 int pp_replay_dot_write(const pp_replay *r, const char *path, uint32_t max_instances);
-/* The instances along the span's path, from its end back (each once);
- * NULL when out of memory. */
+/* The instances along the span's path, from its end back (each once). */
 uint32_t *pp_replay_chain(const pp_replay *r, uint32_t *n);
 /* Whether the path (a chain) goes from instance a straight to instance b. */
 int pp_replay_on_path(const uint32_t *chain, uint32_t n, uint32_t a, uint32_t b);
@@ -427,7 +448,7 @@ typedef struct pp_replay_collapsed {
     pp_replay_pair *pairs;
     uint64_t n_pairs;
 } pp_replay_collapsed;
-int pp_replay_collapse(const pp_replay *r, pp_replay_collapsed *c);
+void pp_replay_collapse(const pp_replay *r, pp_replay_collapsed *c);
 void pp_replay_collapsed_free(pp_replay_collapsed *c);
 
 /* graph: for pompprof-view (--graph N), the span's path stretch by stretch
@@ -507,7 +528,8 @@ enum {
 const char *pp_replay_label_name(const pp_replay *r, uint32_t label);
 
 /* chrome */
-pp_replay_chrome *pp_replay_chrome_open(const char *path, char *err, size_t err_size);
+/* NULL when path cannot be written (errno says why). */
+pp_replay_chrome *pp_replay_chrome_open(const char *path);
 void pp_replay_chrome_slice(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint32_t region,
                             uint64_t a, uint64_t b, const pp_replay_task *task);
 void pp_replay_chrome_flow(pp_replay_chrome *c, const pp_replay *r, uint32_t loc, uint64_t t,

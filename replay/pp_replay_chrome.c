@@ -4,10 +4,9 @@
  * tasks as a counter.  A region of a task that is suspended is cut into the
  * fragments during which the task ran, so the slices of a thread nest. */
 #include "replay/pp_replay.h"
+#include "replay/pp_replay_fail.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 struct pp_replay_chrome {
     FILE *f;
@@ -16,19 +15,13 @@ struct pp_replay_chrome {
     int have_ready;
 };
 
-pp_replay_chrome *pp_replay_chrome_open(const char *path, char *err, size_t err_size)
+pp_replay_chrome *pp_replay_chrome_open(const char *path)
 {
-    pp_replay_chrome *c = calloc(1, sizeof *c);
-    if (!c) {
-        snprintf(err, err_size, "out of memory");
+    FILE *f = fopen(path, "w");
+    if (!f)
         return NULL;
-    }
-    c->f = fopen(path, "w");
-    if (!c->f) {
-        snprintf(err, err_size, "cannot write %s: %s", path, strerror(errno));
-        free(c);
-        return NULL;
-    }
+    pp_replay_chrome *c = pp_replay_alloc_zero(1, sizeof *c);
+    c->f = f;
     c->first = 1;
     fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", c->f);
     return c;

@@ -23,6 +23,7 @@
  * completed), the span (a task begins with at least each predecessor's
  * span at its end) and the graph export. */
 #include "replay/pp_replay.h"
+#include "replay/pp_replay_fail.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,28 +46,15 @@ struct pp_replay_depmap {
     pp_replay_storage zero; /* address 0 */
 };
 
-static void *pp_replay_xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
-    return q;
-}
-
 static void pp_replay_tlist_add(pp_replay_tlist *l, pp_replay_task *t)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 4;
-        l->v = pp_replay_xrealloc(l->v, l->cap * sizeof *l->v);
+        l->v = pp_replay_resize(l->v, l->cap, sizeof *l->v);
     }
     l->v[l->n++] = t;
     t->refs++;
 }
-
-/* Task references go through the model's unref (tasks are freed there). */
-void pp_replay_task_release(pp_replay_task *t);
 
 static void pp_replay_tlist_clear(pp_replay_tlist *l)
 {
@@ -96,11 +84,7 @@ static void pp_replay_depmap_grow(pp_replay_depmap *m)
     pp_replay_storage *old = m->slots;
     uint64_t cap = m->cap;
     m->cap = cap ? 2 * cap : 16;
-    m->slots = calloc(m->cap, sizeof *m->slots);
-    if (!m->slots) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
+    m->slots = pp_replay_alloc_zero(m->cap, sizeof *m->slots);
     m->n = 0;
     for (uint64_t i = 0; i < cap; i++)
         if (old[i].addr)
@@ -208,7 +192,7 @@ static void pp_replay_edge_add(pp_replay *r, pp_replay_task *from, pp_replay_tas
         return;
     if (r->n_edges == r->cap_edges) {
         r->cap_edges = r->cap_edges ? 2 * r->cap_edges : 256;
-        r->edges = pp_replay_xrealloc(r->edges, r->cap_edges * sizeof *r->edges);
+        r->edges = pp_replay_resize(r->edges, r->cap_edges, sizeof *r->edges);
     }
     r->edges[r->n_edges++] = (pp_replay_edge){from->inst - 1, to->inst - 1};
 }
@@ -217,7 +201,7 @@ static void pp_replay_succ_add(pp_replay_task *pred, pp_replay_task *succ, int w
 {
     if (pred->n_succ == pred->cap_succ) {
         pred->cap_succ = pred->cap_succ ? 2 * pred->cap_succ : 4;
-        pred->succ = pp_replay_xrealloc(pred->succ, pred->cap_succ * sizeof *pred->succ);
+        pred->succ = pp_replay_resize(pred->succ, pred->cap_succ, sizeof *pred->succ);
     }
     pred->succ[pred->n_succ++] = (pp_replay_succ){succ, wait};
     succ->refs++;
@@ -242,13 +226,8 @@ uint32_t pp_replay_depend_add(pp_replay *r, pp_replay_task *parent, pp_replay_ta
                               const pp_replay_dep *items, uint32_t n, uint64_t now)
 {
     (void)now;
-    if (!parent->children_deps) {
-        parent->children_deps = calloc(1, sizeof *parent->children_deps);
-        if (!parent->children_deps) {
-            fprintf(stderr, "pompprof-replay: out of memory\n");
-            exit(1);
-        }
-    }
+    if (!parent->children_deps)
+        parent->children_deps = pp_replay_alloc_zero(1, sizeof *parent->children_deps);
     pp_replay_tlist preds = {0};
     for (uint32_t i = 0; i < n; i++) {
         if (items[i].kind < PP_DEP_IN || items[i].kind >= PP_DEP_UNKNOWN)

@@ -9,6 +9,7 @@
  * each predecessor counted once however many successors it has there); bold
  * where the span's path passes. */
 #include "replay/pp_replay.h"
+#include "replay/pp_replay_fail.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,20 +39,17 @@ static void pp_dot_string(FILE *f, const char *s)
 uint32_t *pp_replay_chain(const pp_replay *r, uint32_t *n)
 {
     uint32_t cap = 64, k = 0;
-    uint32_t *v = malloc(cap * sizeof *v);
-    for (pp_replay_seg *s = r->span_seg; s && v; s = s->pred) {
+    uint32_t *v = pp_replay_alloc(cap, sizeof *v);
+    for (pp_replay_seg *s = r->span_seg; s; s = s->pred) {
         if (!s->inst || (k && v[k - 1] == s->inst - 1))
             continue;
         if (k == cap) {
-            uint32_t *w = realloc(v, 2 * cap * sizeof *v);
-            if (!w)
-                break;
-            v = w;
             cap *= 2;
+            v = pp_replay_resize(v, cap, sizeof *v);
         }
         v[k++] = s->inst - 1;
     }
-    *n = v ? k : 0;
+    *n = k;
     return v;
 }
 
@@ -67,9 +65,7 @@ int pp_replay_on_path(const uint32_t *chain, uint32_t n, uint32_t a, uint32_t b)
 /* Dense construct numbers (colours) in order of first appearance. */
 static uint32_t *pp_dot_construct_numbers(const pp_replay *r, uint32_t *n_constructs)
 {
-    uint32_t *num = malloc((r->n_regions + 1) * sizeof *num);
-    if (!num)
-        return NULL;
+    uint32_t *num = pp_replay_alloc(r->n_regions + 1, sizeof *num);
     for (uint32_t i = 0; i <= r->n_regions; i++)
         num[i] = UINT32_MAX;
     uint32_t n = 0;
@@ -118,23 +114,18 @@ static int pp_dot_pair_cmp(const void *a, const void *b)
     return x->pred < y->pred ? -1 : x->pred > y->pred;
 }
 
-int pp_replay_collapse(const pp_replay *r, pp_replay_collapsed *c)
+void pp_replay_collapse(const pp_replay *r, pp_replay_collapsed *c)
 {
     uint32_t n_chain = 0;
     uint32_t *chain = pp_replay_chain(r, &n_chain);
     memset(c, 0, sizeof *c);
     c->num = pp_dot_construct_numbers(r, &c->n_cons);
     uint32_t n = c->n_cons + 1;
-    c->count = calloc(n, sizeof *c->count);
-    c->work = calloc(n, sizeof *c->work);
-    c->label = calloc(n, sizeof *c->label);
-    c->critical = calloc(n, 1);
-    c->pairs = malloc((r->n_edges + 1) * sizeof *c->pairs);
-    if (!chain || !c->num || !c->count || !c->work || !c->label || !c->critical || !c->pairs) {
-        free(chain);
-        pp_replay_collapsed_free(c);
-        return -1;
-    }
+    c->count = pp_replay_alloc_zero(n, sizeof *c->count);
+    c->work = pp_replay_alloc_zero(n, sizeof *c->work);
+    c->label = pp_replay_alloc_zero(n, sizeof *c->label);
+    c->critical = pp_replay_alloc_zero(n, 1);
+    c->pairs = pp_replay_alloc(r->n_edges + 1, sizeof *c->pairs);
     for (uint32_t i = 0; i < r->n_insts; i++) {
         uint32_t k = c->num[pp_dot_slot(r, r->insts[i].label)];
         c->count[k]++;
@@ -172,7 +163,6 @@ int pp_replay_collapse(const pp_replay *r, pp_replay_collapsed *c)
     }
     c->n_pairs = out;
     free(chain);
-    return 0;
 }
 
 void pp_replay_collapsed_free(pp_replay_collapsed *c)
@@ -185,8 +175,7 @@ void pp_replay_collapsed_free(pp_replay_collapsed *c)
 static void pp_dot_collapsed(FILE *f, const pp_replay *r)
 {
     pp_replay_collapsed c;
-    if (pp_replay_collapse(r, &c) != 0)
-        return;
+    pp_replay_collapse(r, &c);
     for (uint32_t k = 0; k < c.n_cons; k++) {
         char text[600];
         snprintf(text, sizeof text, "%s\n%llu tasks, %.3g ms", pp_replay_label_name(r, c.label[k]),
@@ -218,9 +207,9 @@ int pp_replay_dot_write(const pp_replay *r, const char *path, uint32_t max_insta
                "  rankdir=TB;\n  node [shape=box, style=filled, fontname=\"Helvetica\", "
                "fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n",
             collapsed ? "task constructs (instances collapsed)" : "dependent task instances");
-    if (num && collapsed)
+    if (collapsed)
         pp_dot_collapsed(f, r);
-    else if (num)
+    else
         pp_dot_instances(f, r, num, chain, n_chain);
     fprintf(f, "}\n");
     free(num);

@@ -12,6 +12,7 @@
  * Constructs are indices into "constructs" (names), so that the file stays
  * small for long paths. */
 #include "replay/pp_replay.h"
+#include "replay/pp_replay_fail.h"
 
 #include <stdlib.h>
 
@@ -42,23 +43,20 @@ static double pp_graph_time(const pp_replay *r, uint64_t t)
 static void pp_graph_path(FILE *out, const pp_replay *r, pp_graph_names *g)
 {
     size_t n = 0, cap = 64;
-    const pp_replay_seg **v = malloc(cap * sizeof *v);
-    for (const pp_replay_seg *s = r->span_seg; s && v; s = s->pred) {
+    const pp_replay_seg **v = pp_replay_alloc(cap, sizeof *v);
+    for (const pp_replay_seg *s = r->span_seg; s; s = s->pred) {
         if (!s->dur)
             continue;
         if (n == cap) {
-            const pp_replay_seg **w = realloc(v, 2 * cap * sizeof *v);
-            if (!w)
-                break;
-            v = w;
             cap *= 2;
+            v = pp_replay_resize(v, cap, sizeof *v);
         }
         v[n++] = s;
     }
     /* the first stretches when the path is longer than a page can use */
     size_t first = n > PP_GRAPH_MAX_STRETCHES ? n - PP_GRAPH_MAX_STRETCHES : 0;
     fprintf(out, "{\"stretches_total\": %llu, \"stretches\": [", (unsigned long long)n);
-    for (size_t i = n; v && i > first; i--) {
+    for (size_t i = n; i > first; i--) {
         const pp_replay_seg *s = v[i - 1];
         fprintf(out, "%s[", i == n ? "" : ", ");
         pp_replay_json_seconds(out, pp_graph_time(r, s->t0));
@@ -94,7 +92,7 @@ static void pp_graph_instances(FILE *out, const pp_replay *r, pp_graph_names *g)
     fprintf(out, "], \"edges\": [");
     for (uint64_t e = 0; e < r->n_edges; e++)
         fprintf(out, "%s[%u,%u,%d]", e ? ", " : "", r->edges[e].from, r->edges[e].to,
-                chain ? pp_replay_on_path(chain, n_chain, r->edges[e].from, r->edges[e].to) : 0);
+                pp_replay_on_path(chain, n_chain, r->edges[e].from, r->edges[e].to));
     fprintf(out, "]}");
     free(chain);
 }
@@ -103,33 +101,28 @@ static void pp_graph_collapsed(FILE *out, const pp_replay *r, pp_graph_names *g)
 {
     pp_replay_collapsed c;
     fprintf(out, "{\"collapsed\": true, \"nodes\": [");
-    int ok = pp_replay_collapse(r, &c) == 0;
-    for (uint32_t k = 0; ok && k < c.n_cons; k++) {
+    pp_replay_collapse(r, &c);
+    for (uint32_t k = 0; k < c.n_cons; k++) {
         fprintf(out, "%s[%u,%llu,", k ? ", " : "", pp_graph_name(g, r, c.label[k]),
                 (unsigned long long)c.count[k]);
         pp_replay_json_seconds(out, pp_replay_seconds(r, c.work[k]));
         fprintf(out, ",%d]", c.critical[k]);
     }
     fprintf(out, "], \"edges\": [");
-    for (uint64_t i = 0; ok && i < c.n_pairs; i++) {
+    for (uint64_t i = 0; i < c.n_pairs; i++) {
         const pp_replay_pair *p = &c.pairs[i];
         fprintf(out, "%s[%u,%u,%llu,", i ? ", " : "", p->from, p->to, (unsigned long long)p->count);
         pp_replay_json_seconds(out, pp_replay_seconds(r, p->weight));
         fprintf(out, ",%llu,%d]", (unsigned long long)p->preds, p->on_path);
     }
     fprintf(out, "]}");
-    if (ok)
-        pp_replay_collapsed_free(&c);
+    pp_replay_collapsed_free(&c);
 }
 
 void pp_replay_graph_print(FILE *out, const pp_replay *r, uint32_t max_instances)
 {
-    pp_graph_names g = {calloc(r->n_regions + 1, sizeof(uint32_t)),
-                        calloc(r->n_regions + 1, sizeof(uint32_t)), 0};
-    if (!g.index || !g.label) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
+    pp_graph_names g = {pp_replay_alloc_zero(r->n_regions + 1, sizeof(uint32_t)),
+                        pp_replay_alloc_zero(r->n_regions + 1, sizeof(uint32_t)), 0};
     for (uint32_t i = 0; i <= r->n_regions; i++)
         g.index[i] = UINT32_MAX;
     fprintf(out, "{\"path\": ");

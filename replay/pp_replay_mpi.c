@@ -23,6 +23,7 @@
  * message is the rank of the location it was recorded on (its location
  * group). */
 #include "replay/pp_replay.h"
+#include "replay/pp_replay_fail.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,22 +94,16 @@ static void *pp_mpi_grow(void *p, uint64_t *cap, uint64_t n, size_t each)
     if (n < *cap)
         return p;
     uint64_t c = *cap ? 2 * *cap : 64;
-    void *q = realloc(p, c * each);
-    if (!q) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
-    memset((char *)q + *cap * each, 0, (c - *cap) * each);
+    void *q = pp_replay_resize_zero(p, *cap, c, each);
     *cap = c;
     return q;
 }
 
-int pp_replay_mpi_init(pp_replay *r)
+void pp_replay_mpi_init(pp_replay *r)
 {
-    if (!r->mpi && !(r->mpi = calloc(1, sizeof *r->mpi)))
-        return -1;
+    if (!r->mpi)
+        r->mpi = pp_replay_alloc_zero(1, sizeof *r->mpi);
     r->mpi->world_group = UINT32_MAX;
-    return 0;
 }
 
 /* ---- definitions ------------------------------------------------------------------------ */
@@ -126,11 +121,7 @@ void pp_replay_mpi_group(pp_replay *r, uint32_t id, int is_mpi, int is_locations
     }
     pp_mpi_group *g = &m->groups[id];
     free(g->members);
-    g->members = malloc((n ? n : 1) * sizeof *g->members);
-    if (!g->members) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
+    g->members = pp_replay_alloc(n, sizeof *g->members);
     memcpy(g->members, members, n * sizeof *members);
     g->n = n;
     g->defined = 1;
@@ -180,11 +171,7 @@ static pp_mpi_queue *pp_mpi_queue_of(pp_replay_mpi *m, uint32_t comm, uint32_t f
         pp_mpi_queue *old = m->q;
         uint64_t cap = m->q_cap;
         m->q_cap = cap ? 2 * cap : 256;
-        m->q = calloc(m->q_cap, sizeof *m->q);
-        if (!m->q) {
-            fprintf(stderr, "pompprof-replay: out of memory\n");
-            exit(1);
-        }
+        m->q = pp_replay_alloc_zero(m->q_cap, sizeof *m->q);
         for (uint64_t i = 0; i < cap; i++) {
             if (!old[i].used)
                 continue;
@@ -330,12 +317,8 @@ static uint32_t pp_mpi_seq(pp_replay_mpi *m, uint32_t rank, uint32_t comm)
 {
     if (2 * (m->seq_n + 1) > m->seq_cap) {
         uint64_t cap = m->seq_cap, ncap = cap ? 2 * cap : 256;
-        uint64_t *keys = calloc(ncap, sizeof *keys);
-        uint32_t *vals = calloc(ncap, sizeof *vals);
-        if (!keys || !vals) {
-            fprintf(stderr, "pompprof-replay: out of memory\n");
-            exit(1);
-        }
+        uint64_t *keys = pp_replay_alloc_zero(ncap, sizeof *keys);
+        uint32_t *vals = pp_replay_alloc_zero(ncap, sizeof *vals);
         for (uint64_t i = 0; i < cap; i++) {
             if (!m->seq_key[i])
                 continue;

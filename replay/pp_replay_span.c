@@ -25,8 +25,7 @@
  * (from the first task's creation on; pp_replay_model.c takes it as it was
  * at the last task's end): its own longest path, without a path kept. */
 #include "replay/pp_replay.h"
-
-#include <stdlib.h>
+#include "replay/pp_replay_fail.h"
 
 static pp_replay_seg *pp_replay_seg_free_list;
 
@@ -35,10 +34,8 @@ pp_replay_seg *pp_replay_seg_new(pp_replay_seg *pred, uint32_t label)
     pp_replay_seg *s = pp_replay_seg_free_list;
     if (s)
         pp_replay_seg_free_list = s->pred;
-    else if (!(s = malloc(sizeof *s))) {
-        fprintf(stderr, "pompprof-replay: out of memory\n");
-        exit(1);
-    }
+    else
+        s = pp_replay_alloc(1, sizeof *s);
     s->pred = pred;
     if (pred)
         pred->refs++;

@@ -14,6 +14,7 @@
  * one before, so that a viewer can zoom into a trace of millions of events
  * and show what each thread did per pixel without holding the events. */
 #include "replay/pp_replay.h"
+#include "replay/pp_replay_fail.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,10 +74,9 @@ struct pp_replay_view {
 
 static pp_view_thread *pp_view_threads_new(uint32_t n, uint32_t bins)
 {
-    pp_view_thread *th = calloc(n ? n : 1, sizeof *th);
-    for (uint32_t i = 0; th && i < n; i++) {
-        if (!(th[i].label = malloc(bins * sizeof(uint32_t))))
-            return NULL;
+    pp_view_thread *th = pp_replay_alloc_zero(n, sizeof *th);
+    for (uint32_t i = 0; i < n; i++) {
+        th[i].label = pp_replay_alloc(bins, sizeof(uint32_t));
         for (uint32_t b = 0; b < bins; b++)
             th[i].label[b] = PP_LABEL_NONE;
         th[i].bin = -1;
@@ -87,9 +87,7 @@ static pp_view_thread *pp_view_threads_new(uint32_t n, uint32_t bins)
 pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t max_instances,
                                    uint32_t levels)
 {
-    pp_replay_view *v = calloc(1, sizeof *v);
-    if (!v)
-        return NULL;
+    pp_replay_view *v = pp_replay_alloc_zero(1, sizeof *v);
     v->bins = bins;
     v->width = (double)(r->to - r->from) / bins;
     if (v->width <= 0)
@@ -97,9 +95,7 @@ pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t m
     v->n_threads = r->n_locs;
     v->threads = pp_view_threads_new(r->n_locs, bins);
     v->n_levels = levels > 1 ? levels - 1 : 0;
-    v->levels = calloc(v->n_levels + 1, sizeof *v->levels);
-    if (!v->levels)
-        return NULL;
+    v->levels = pp_replay_alloc_zero(v->n_levels + 1, sizeof *v->levels);
     for (uint32_t k = 0; k < v->n_levels; k++) {
         pp_view_level *lv = &v->levels[k];
         lv->bins = bins << (2 * (k + 1));
@@ -107,18 +103,14 @@ pp_replay_view *pp_replay_view_new(const pp_replay *r, uint32_t bins, uint32_t m
         if (lv->width <= 0)
             lv->width = 1;
         lv->threads = pp_view_threads_new(r->n_locs, lv->bins);
-        lv->ready = calloc(lv->bins, sizeof *lv->ready);
-        if (!lv->threads || !lv->ready)
-            return NULL;
+        lv->ready = pp_replay_alloc_zero(lv->bins, sizeof *lv->ready);
     }
-    v->row_of = malloc((r->n_regions + 1) * sizeof *v->row_of);
-    v->rows = calloc(r->n_regions + 1, sizeof *v->rows);
-    v->ready = calloc(bins, sizeof *v->ready);
-    v->ready_depend = calloc(bins, sizeof *v->ready_depend);
+    v->row_of = pp_replay_alloc(r->n_regions + 1, sizeof *v->row_of);
+    v->rows = pp_replay_alloc_zero(r->n_regions + 1, sizeof *v->rows);
+    v->ready = pp_replay_alloc_zero(bins, sizeof *v->ready);
+    v->ready_depend = pp_replay_alloc_zero(bins, sizeof *v->ready_depend);
     v->max_inst = max_instances;
-    v->inst = calloc(max_instances ? max_instances : 1, sizeof *v->inst);
-    if (!v->threads || !v->row_of || !v->rows || !v->ready || !v->ready_depend || !v->inst)
-        return NULL;
+    v->inst = pp_replay_alloc_zero(max_instances, sizeof *v->inst);
     for (uint32_t i = 0; i <= r->n_regions; i++)
         v->row_of[i] = -1;
     return v;
@@ -285,12 +277,8 @@ void pp_replay_view_task(pp_replay_view *v, const pp_replay *r, pp_replay_task *
         v->row_of[label] = (int32_t)v->n_rows;
         pp_view_row *row = &v->rows[v->n_rows++];
         row->label = label;
-        row->running = calloc(v->bins, sizeof(double));
-        row->waiting = calloc(v->bins, sizeof(double));
-        if (!row->running || !row->waiting) {
-            fprintf(stderr, "pompprof-replay: out of memory\n");
-            exit(1);
-        }
+        row->running = pp_replay_alloc_zero(v->bins, sizeof(double));
+        row->waiting = pp_replay_alloc_zero(v->bins, sizeof(double));
     }
     pp_view_row *row = &v->rows[v->row_of[label]];
     double *acc = running ? row->running : row->waiting;
@@ -326,7 +314,7 @@ static void pp_view_print_runs(FILE *out, pp_view_thread *th, uint32_t bins, uin
             fprintf(out, flat ? "%s%u,%u,%u" : "%s[%u, %u, %u]", first ? "" : flat ? "," : ", ",
                     b, e - b, th->label[b]);
             first = 0;
-            if (used && th->label[b] < r->n_regions)
+            if (th->label[b] < r->n_regions)
                 used[th->label[b]] = 1;
         }
         b = e;
@@ -354,7 +342,7 @@ static void pp_view_print_levels(FILE *out, pp_replay_view *v, const pp_replay *
 
 void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out)
 {
-    uint8_t *used = calloc(r->n_regions + 16, 1);
+    uint8_t *used = pp_replay_alloc_zero(r->n_regions + 16, 1);
     fprintf(out, "{\"bins\": %u, \"from\": ", v->bins);
     pp_replay_json_seconds(out, pp_replay_seconds(r, r->from - r->offset));
     fprintf(out, ", \"to\": ");
@@ -369,8 +357,7 @@ void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out)
     fprintf(out, "],\n  \"task_rows\": [");
     for (uint32_t i = 0; i < v->n_rows; i++) {
         fprintf(out, "%s\n    {\"label\": %u, \"running\": ", i ? "," : "", v->rows[i].label);
-        if (used)
-            used[v->rows[i].label] = 1;
+        used[v->rows[i].label] = 1;
         pp_view_print_averages(out, v, v->rows[i].running);
         fprintf(out, ", \"waiting\": ");
         pp_view_print_averages(out, v, v->rows[i].waiting);
@@ -384,7 +371,7 @@ void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out)
         fputc('[', out);
         for (uint32_t i = 0; i < v->n_inst; i++) {
             pp_view_instance *in = &v->inst[i];
-            if (used && in->label < r->n_regions)
+            if (in->label < r->n_regions)
                 used[in->label] = 1;
             fprintf(out, "%s\n    {\"label\": %u, \"creator\": %u, \"parameters\": ",
                     i ? "," : "", in->label, in->creator);
@@ -405,7 +392,7 @@ void pp_replay_view_print(pp_replay_view *v, const pp_replay *r, FILE *out)
     pp_view_print_averages(out, v, v->ready_depend);
     fprintf(out, ",\n  \"labels\": {");
     int first = 1;
-    for (uint32_t l = 0; used && l < r->n_regions; l++) {
+    for (uint32_t l = 0; l < r->n_regions; l++) {
         if (!used[l])
             continue;
         fprintf(out, "%s\"%u\": ", first ? "" : ", ", l);
