@@ -90,8 +90,8 @@ typedef struct pp_ompt_thread {
     struct pp_ompt_thread *next; /* every thread's state, for the end */
     uint32_t counter;    /* task handles made by this thread */
     /* what the fast paths must know, in one word (pp_ompt_pending_update):
-     * 0, nothing waits for the thread's next event; PP_OMPT_PENDING_CREATE
-     * or _WAIT, one of the two events the fast paths hold back until the
+     * 0, nothing waits for the thread's next event; PP_OMPT_PENDING_CREATE,
+     * _RUN or _WAIT, one of the events the fast paths hold back until the
      * next one (below); anything else (another bit), the general paths:
      * something else waits for the next event, a taskloop creates tasks
      * here, or, for good, the thread is beyond the limit of task handles */
@@ -138,6 +138,10 @@ typedef struct pp_ompt_thread {
     ompt_data_t *create_task;
     pp_callsite *create_c;
     uint64_t create_time;
+    /* the same task's begin, held back too (run_held: its value is made),
+     * until its end (one engine call for the whole task) or another event */
+    bool run_held;
+    uint64_t run_time;
     pp_callsite *wait_c;
     uint64_t wait_time;
 } pp_ompt_thread;
@@ -145,6 +149,7 @@ typedef struct pp_ompt_thread {
 #define PP_OMPT_PENDING_OTHER 1u
 #define PP_OMPT_PENDING_CREATE 2u
 #define PP_OMPT_PENDING_WAIT 4u
+#define PP_OMPT_PENDING_RUN 8u
 
 /* What the thread's fast paths must know (t->pending), after a change. */
 static inline void pp_ompt_pending_update(pp_ompt_thread *t)
@@ -152,7 +157,8 @@ static inline void pp_ompt_pending_update(pp_ompt_thread *t)
     bool other = t->ws_pending || t->wait_done || t->begin_task || t->group_pending ||
                  t->n_sources || t->league || !t->value_base;
     t->pending = (other ? PP_OMPT_PENDING_OTHER : 0) |
-                 (t->create_task ? PP_OMPT_PENDING_CREATE : 0) |
+                 (t->create_task ? (t->run_held ? PP_OMPT_PENDING_RUN : PP_OMPT_PENDING_CREATE)
+                                 : 0) |
                  (t->wait_c ? PP_OMPT_PENDING_WAIT : 0);
 }
 
