@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "callsite/pp_callsite.h"
+#include "lib/pp_timer.h"
 #include "ompt/pp_ompt_handle.h"
 #include "profile/pp_profile.h"
 
@@ -94,7 +95,8 @@ typedef struct pp_ompt_thread {
      * _RUN or _WAIT, one of the events the fast paths hold back until the
      * next one (below); anything else (another bit), the general paths:
      * something else waits for the next event, a taskloop creates tasks
-     * here, or, for good, the thread is beyond the limit of task handles */
+     * here, or, for good, the thread is beyond the limit of task handles or
+     * the clock is no time-stamp counter (pp_ompt_fast_now) */
     uint32_t pending;
     uint64_t value_base; /* pp_ompt_value_base of the thread: 0, its tasks are not measured */
     pp_ompt_cached cache[PP_OMPT_CACHE];
@@ -151,11 +153,23 @@ typedef struct pp_ompt_thread {
 #define PP_OMPT_PENDING_WAIT 4u
 #define PP_OMPT_PENDING_RUN 8u
 
+/* The clock of the fast paths: the time-stamp counter, read without the
+ * test of the source that pp_timer_now makes (and without its call, which
+ * would cost the callbacks a stack frame).  The fast paths run only where
+ * it is the source: elsewhere every thread's pending word keeps them off
+ * (pp_ompt_pending_update; the source is chosen before the first thread's
+ * state is made, and does not change). */
+static inline uint64_t pp_ompt_fast_now(void)
+{
+    return pp_timer_tsc();
+}
+
 /* What the thread's fast paths must know (t->pending), after a change. */
 static inline void pp_ompt_pending_update(pp_ompt_thread *t)
 {
     bool other = t->ws_pending || t->wait_done || t->begin_task || t->group_pending ||
-                 t->n_sources || t->league || !t->value_base;
+                 t->n_sources || t->league || !t->value_base ||
+                 (PP_TIMER_HAVE_TSC && !pp_timer_is_tsc());
     t->pending = (other ? PP_OMPT_PENDING_OTHER : 0) |
                  (t->create_task ? (t->run_held ? PP_OMPT_PENDING_RUN : PP_OMPT_PENDING_CREATE)
                                  : 0) |

@@ -479,7 +479,7 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
                                                                    PP_CALLSITE_TASKWAIT)) != NULL,
                                  1)) {
                 t->wait_c = c;
-                t->wait_time = pp_timer_now();
+                t->wait_time = pp_ompt_fast_now();
                 t->pending = PP_OMPT_PENDING_WAIT;
                 return;
             }

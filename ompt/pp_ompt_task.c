@@ -102,7 +102,7 @@ pp_ompt_task_create_after_run(pp_ompt_thread *t, ompt_data_t *new_task_data, pp_
     uint64_t created = t->create_time;
     t->create_task = new_task_data;
     t->create_c = c;
-    t->create_time = pp_timer_now();
+    t->create_time = pp_ompt_fast_now();
     t->run_held = false;
     t->pending = PP_OMPT_PENDING_CREATE;
     pp_profile_task_create_run_at(held_c->inner, pp_ompt_engine_handle_explicit(held->value),
@@ -134,7 +134,7 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
             }
             t->create_task = new_task_data;
             t->create_c = c;
-            t->create_time = pp_timer_now();
+            t->create_time = pp_ompt_fast_now();
             t->pending = PP_OMPT_PENDING_CREATE;
             return;
         }
@@ -264,7 +264,7 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
         pp_callsite *c = t->create_c;
         next_task_data->value = pp_ompt_value_set_state(
             pp_ompt_value_new(t->value_base, c->index, ++t->counter, true), PP_OMPT_BEGUN);
-        t->run_time = pp_timer_now();
+        t->run_time = pp_ompt_fast_now();
         t->run_held = true;
         t->pending = PP_OMPT_PENDING_RUN;
         return;
