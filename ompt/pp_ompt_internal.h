@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "callsite/pp_callsite.h"
+#include "lib/pp_timer.h"
 #include "ompt/pp_ompt_handle.h"
 #include "profile/pp_profile.h"
 
@@ -90,11 +91,12 @@ typedef struct pp_ompt_thread {
     struct pp_ompt_thread *next; /* every thread's state, for the end */
     uint32_t counter;    /* task handles made by this thread */
     /* what the fast paths must know, in one word (pp_ompt_pending_update):
-     * 0, nothing waits for the thread's next event; PP_OMPT_PENDING_CREATE
-     * or _WAIT, one of the two events the fast paths hold back until the
+     * 0, nothing waits for the thread's next event; PP_OMPT_PENDING_CREATE,
+     * _RUN or _WAIT, one of the events the fast paths hold back until the
      * next one (below); anything else (another bit), the general paths:
      * something else waits for the next event, a taskloop creates tasks
-     * here, or, for good, the thread is beyond the limit of task handles */
+     * here, or, for good, the thread is beyond the limit of task handles or
+     * the clock is no time-stamp counter (pp_ompt_fast_now) */
     uint32_t pending;
     uint64_t value_base; /* pp_ompt_value_base of the thread: 0, its tasks are not measured */
     pp_ompt_cached cache[PP_OMPT_CACHE];
@@ -138,6 +140,10 @@ typedef struct pp_ompt_thread {
     ompt_data_t *create_task;
     pp_callsite *create_c;
     uint64_t create_time;
+    /* the same task's begin, held back too (run_held: its value is made),
+     * until its end (one engine call for the whole task) or another event */
+    bool run_held;
+    uint64_t run_time;
     pp_callsite *wait_c;
     uint64_t wait_time;
 } pp_ompt_thread;
@@ -145,24 +151,39 @@ typedef struct pp_ompt_thread {
 #define PP_OMPT_PENDING_OTHER 1u
 #define PP_OMPT_PENDING_CREATE 2u
 #define PP_OMPT_PENDING_WAIT 4u
+#define PP_OMPT_PENDING_RUN 8u
+
+/* The clock of the fast paths: the time-stamp counter, read without the
+ * test of the source that pp_timer_now makes (and without its call, which
+ * would cost the callbacks a stack frame).  The fast paths run only where
+ * it is the source: elsewhere every thread's pending word keeps them off
+ * (pp_ompt_pending_update; the source is chosen before the first thread's
+ * state is made, and does not change). */
+static inline uint64_t pp_ompt_fast_now(void)
+{
+    return pp_timer_tsc();
+}
 
 /* What the thread's fast paths must know (t->pending), after a change. */
 static inline void pp_ompt_pending_update(pp_ompt_thread *t)
 {
     bool other = t->ws_pending || t->wait_done || t->begin_task || t->group_pending ||
-                 t->n_sources || t->league || !t->value_base;
+                 t->n_sources || t->league || !t->value_base ||
+                 (PP_TIMER_HAVE_TSC && !pp_timer_is_tsc());
     t->pending = (other ? PP_OMPT_PENDING_OTHER : 0) |
-                 (t->create_task ? PP_OMPT_PENDING_CREATE : 0) |
+                 (t->create_task ? (t->run_held ? PP_OMPT_PENDING_RUN : PP_OMPT_PENDING_CREATE)
+                                 : 0) |
                  (t->wait_c ? PP_OMPT_PENDING_WAIT : 0);
 }
 
-/* The slot of (codeptr, kind) in a thread's cache. */
+/* The slot of (codeptr, kind) in a thread's cache: the code address's low
+ * bits (the constructs a thread meets in turn lie a few bytes to a few
+ * kilobytes apart, so their low bits differ; a product would spread them
+ * better at three instructions more per event), the kind folded in. */
 static inline uint32_t pp_ompt_cache_slot(const void *codeptr, pp_callsite_kind kind)
 {
-    return (uint32_t)((((uint64_t)(uintptr_t)codeptr ^ (uint64_t)kind) * 0x9E3779B97F4A7C15ull) >>
-                      58);
+    return (uint32_t)(((uintptr_t)codeptr ^ (uintptr_t)kind * 0x15u) & (PP_OMPT_CACHE - 1));
 }
-_Static_assert(PP_OMPT_CACHE == 64, "the cache slot takes 6 bits");
 
 /* The construct of (codeptr, kind) in thread t's cache, NULL if not there
  * (the fast paths: the general path then fills it). */

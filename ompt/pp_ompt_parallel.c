@@ -41,9 +41,16 @@ pp_callsite *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_callsite_kind kind, uin
 
 void pp_ompt_settle_slow(pp_ompt_thread *t)
 {
-    /* the events the fast paths held back: an undeferred task's creation, a
-     * taskwait's begin (the earliest: set only when nothing else waited) */
-    if (t->create_task) {
+    /* the events the fast paths held back: an undeferred task's creation
+     * (and its begin), a taskwait's begin (the earliest: set only when nothing else waited) */
+    if (t->create_task && t->run_held) { /* and its begin (the value is made) */
+        pp_callsite *c = t->create_c;
+        pp_profile_task_create_run_at(c->inner,
+                                      pp_ompt_engine_handle_explicit(t->create_task->value),
+                                      t->create_time, c->main, t->run_time);
+        t->create_task = NULL;
+        t->run_held = false;
+    } else if (t->create_task) {
         uint64_t v = pp_ompt_value_new(t->value_base, t->create_c->index, ++t->counter, true);
         t->create_task->value = v;
         pp_profile_task_create_enter_at(t->create_c->inner, pp_ompt_engine_handle_explicit(v),
@@ -472,7 +479,7 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
                                                                    PP_CALLSITE_TASKWAIT)) != NULL,
                                  1)) {
                 t->wait_c = c;
-                t->wait_time = pp_timer_now();
+                t->wait_time = pp_ompt_fast_now();
                 t->pending = PP_OMPT_PENDING_WAIT;
                 return;
             }

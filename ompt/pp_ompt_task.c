@@ -90,6 +90,25 @@ pp_ompt_task_create_general(ompt_data_t *encountering_task_data, ompt_data_t *ne
     }
 }
 
+/* An undeferred task's creation (construct c) held back while the
+ * creation and begin of the task that creates it wait (pending RUN: that
+ * task creates before anything else): those go to the engine, the new
+ * creation waits in their place. */
+static inline __attribute__((always_inline)) void
+pp_ompt_task_create_after_run(pp_ompt_thread *t, ompt_data_t *new_task_data, pp_callsite *c)
+{
+    ompt_data_t *held = t->create_task;
+    pp_callsite *held_c = t->create_c;
+    uint64_t created = t->create_time;
+    t->create_task = new_task_data;
+    t->create_c = c;
+    t->create_time = pp_ompt_fast_now();
+    t->run_held = false;
+    t->pending = PP_OMPT_PENDING_CREATE;
+    pp_profile_task_create_run_at(held_c->inner, pp_ompt_engine_handle_explicit(held->value),
+                                  created, held_c->main, t->run_time);
+}
+
 static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
                                 const ompt_frame_t *encountering_task_frame,
                                 ompt_data_t *new_task_data, int flags, int has_dependences,
@@ -98,7 +117,8 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
     (void)encountering_task_frame;
     pp_ompt_thread *t = pp_ompt_tls;
     pp_callsite *c;
-    if (__builtin_expect(t != NULL && !t->pending && !has_dependences &&
+    if (__builtin_expect(t != NULL && (t->pending & ~PP_OMPT_PENDING_RUN) == 0 &&
+                             !has_dependences &&
                              (flags & (ompt_task_explicit | ompt_task_taskwait |
                                        ompt_task_untied)) == ompt_task_explicit &&
                              (c = pp_ompt_construct_cached(t, codeptr_ra, PP_CALLSITE_TASK)) !=
@@ -108,10 +128,19 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
             /* it runs inside its creation, and its begin comes next: held
              * back until then, one engine call does both (its value is
              * made then, or when something else settles the creation) */
+            if (t->pending) { /* (its creator's creation and begin wait) */
+                pp_ompt_task_create_after_run(t, new_task_data, c);
+                return;
+            }
             t->create_task = new_task_data;
             t->create_c = c;
-            t->create_time = pp_timer_now();
+            t->create_time = pp_ompt_fast_now();
             t->pending = PP_OMPT_PENDING_CREATE;
+            return;
+        }
+        if (t->pending) {
+            pp_ompt_task_create_general(encountering_task_data, new_task_data, flags,
+                                        has_dependences, codeptr_ra);
             return;
         }
         uint64_t value = pp_ompt_value_new(t->value_base, c->index, ++t->counter, false);
@@ -229,16 +258,35 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
                              next_task_data == t->create_task &&
                              prior_status == ompt_task_switch,
                          1)) {
-        /* the begin of the undeferred task whose creation was held back */
+        /* the begin of the undeferred task whose creation was held back:
+         * held back too, until the task's end (a task in which nothing
+         * else happens is one engine call) or another event */
         pp_callsite *c = t->create_c;
-        uint64_t next = pp_ompt_value_set_state(
+        next_task_data->value = pp_ompt_value_set_state(
             pp_ompt_value_new(t->value_base, c->index, ++t->counter, true), PP_OMPT_BEGUN);
-        next_task_data->value = next;
-        t->create_task = NULL;
-        t->pending = 0;
-        pp_profile_task_create_run(c->inner, pp_ompt_engine_handle_explicit(next), t->create_time,
-                                   c->main);
+        t->run_time = pp_ompt_fast_now();
+        t->run_held = true;
+        t->pending = PP_OMPT_PENDING_RUN;
         return;
+    }
+    if (__builtin_expect(t != NULL && t->pending == PP_OMPT_PENDING_RUN &&
+                             prior_task_data == t->create_task &&
+                             prior_status == ompt_task_complete && next_task_data != NULL,
+                         1)) {
+        uint64_t next = next_task_data->value;
+        if (__builtin_expect(pp_ompt_value_resumable(next), 1)) {
+            /* the end of that task, which did nothing the layer saw */
+            pp_callsite *c = t->create_c;
+            uint64_t prior = prior_task_data->value;
+            prior_task_data->value = pp_ompt_value_set_state(prior, PP_OMPT_ENDED);
+            t->create_task = NULL;
+            t->run_held = false;
+            t->pending = 0;
+            pp_profile_task_create_run_end(c->inner, pp_ompt_engine_handle_explicit(prior),
+                                           t->create_time, t->run_time, c->main,
+                                           pp_ompt_engine_handle(next));
+            return;
+        }
     }
     if (__builtin_expect(t != NULL && !t->pending && next_task_data != NULL, 1)) {
         uint64_t next = next_task_data->value;

@@ -177,6 +177,17 @@ void pp_profile_scheduling_visit(pp_region_id region, uint64_t entered, pp_task_
  *   task was queued): task_create_enter(region, task) at `created`, then
  *   exit(region) now, the task that created still current. */
 void pp_profile_task_create_visit(pp_region_id region, pp_task_handle task, uint64_t created);
+/* - task_create_run_at: task_create_run with the begin at `begun` too (the
+ *   source held it back as well, and then saw another event than the
+ *   task's end);
+ * - task_create_run_end: a whole undeferred task in which nothing else
+ *   happened: task_create_run(region, task, created, task_region) at
+ *   `begun`, then task_end_resume(task_region, resumed, region) now. */
+void pp_profile_task_create_run_at(pp_region_id region, pp_task_handle task, uint64_t created,
+                                   pp_region_id task_region, uint64_t begun);
+void pp_profile_task_create_run_end(pp_region_id region, pp_task_handle task, uint64_t created,
+                                    uint64_t begun, pp_region_id task_region,
+                                    pp_task_handle resumed);
 
 /* Parameters: a value that splits the current call path.  Called inside a
  * region or a task, the node of the innermost open region (or the task's

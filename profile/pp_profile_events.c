@@ -1183,3 +1183,133 @@ void pp_profile_exit_resume_enter(pp_region_id ended, pp_task_handle resumed, pp
     else
         pp_profile_event_end();
 }
+
+/* ---- a task's events held back by the OMPT layer (doc/ompt.md "Cost") ----------- */
+
+/* create_run_at: pp_profile_task_create_run with its second half at `begun`
+ * too (the layer held the begin back as well, and the next event was no
+ * end of the task). */
+static __attribute__((noinline)) void pp_profile_task_create_run_at_other(pp_region_id region,
+                                                                          pp_task_handle task,
+                                                                          uint64_t created,
+                                                                          pp_region_id task_region,
+                                                                          uint64_t begun)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (loc != NULL)
+        pp_profile_task_create_run_general(loc, region, task, created, task_region, begun);
+    else
+        pp_profile_event_end();
+}
+
+void pp_profile_task_create_run_at(pp_region_id region, pp_task_handle task, uint64_t created,
+                                   pp_region_id task_region, uint64_t begun)
+{
+    pp_profile_event_begin();
+    pp_location *loc = pp_profile_fast_loc();
+    if (PP_UNLIKELY(loc == NULL)) {
+        pp_profile_task_create_run_at_other(region, task, created, task_region, begun);
+        return;
+    }
+    pp_task *t = loc->current;
+    pp_node *c;
+    if (PP_UNLIKELY(t->fold || !(c = pp_profile_child_near(t->pos, pp_node_key_of(region, 0))))) {
+        pp_profile_task_create_run_general(loc, region, task, created, task_region, begun);
+        return;
+    }
+    c->start = created - t->susp;
+    t->pos = c;
+    pp_profile_task_begin_fast(loc, task_region, task, false, begun);
+}
+
+/* create_run_end: a whole undeferred task in which nothing else happened
+ * (a leaf of a recursion): create_run(region, task, created, task_region)
+ * at `begun`, then end_resume(task_region, resumed, region) now.  Its
+ * instance never becomes the location's current task: the values go
+ * straight to the nodes its events would visit. */
+static __attribute__((noinline)) void
+pp_profile_task_create_run_end_general(pp_location *loc, pp_region_id region, pp_task_handle task,
+                                       uint64_t created, uint64_t begun, pp_region_id task_region,
+                                       pp_task_handle resumed, uint64_t now)
+{
+    pp_profile_task_create_enter_loc(loc, region, task, created);
+    pp_profile_task_begin_within(loc, task_region, task, begun);
+    pp_profile_task_end_within(loc, task_region, now);
+    if (loc->current->handle != resumed)
+        pp_profile_task_switch_loc(loc, resumed, now);
+    pp_profile_exit_body(loc, region, now);
+    pp_profile_event_end();
+}
+
+/* (also the fast path's way out, before it read the clock) */
+static __attribute__((noinline)) void
+pp_profile_task_create_run_end_other(pp_region_id region, pp_task_handle task, uint64_t created,
+                                     uint64_t begun, pp_region_id task_region,
+                                     pp_task_handle resumed)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (loc != NULL)
+        pp_profile_task_create_run_end_general(loc, region, task, created, begun, task_region,
+                                               resumed, pp_timer_now());
+    else
+        pp_profile_event_end();
+}
+
+/* The fast path: the creating task p is the one to resume, with no folded
+ * region, its creation node next to the one entered last; the task's
+ * construct has a spare instance tree and its stub's node at hand
+ * (pp_profile_task_begin_fast's case); an explicit p has its stub open
+ * (the node its resumption would find).  All this is checked before the
+ * clock is read, so that anything else is the general form's, which reads
+ * it (a tail call).  Then what the five events would do to the nodes, in
+ * their order (p's stub and the task's may be one node): p's stub closes
+ * at `begun` (p is suspended from then to now), the task's root and stub
+ * get a visit from `begun` to now, p's stub opens again now, the creation
+ * node gets its visit in p's clock.  The spare tree goes back where it was
+ * taken from, and the task record the separate events would take from the
+ * free list and give back is not needed. */
+void pp_profile_task_create_run_end(pp_region_id region, pp_task_handle task, uint64_t created,
+                                    uint64_t begun, pp_region_id task_region,
+                                    pp_task_handle resumed)
+{
+    pp_profile_event_begin();
+    pp_location *loc = pp_profile_fast_loc();
+    pp_task *p;
+    pp_node *m, *c, *root, *s, *below, *ps;
+    uint64_t key = pp_node_key_of(task_region, 0);
+    if (PP_UNLIKELY(loc == NULL || (p = loc->current)->handle != resumed || p->fold ||
+                    !(m = loc->construct_cache[pp_profile_construct_slot(key)]) ||
+                    m->key != key || !(root = m->link) || !root->link))
+        goto other;
+    below = loc->implicit->pos;
+    ps = p->stub;
+    if (PP_UNLIKELY((p->is_explicit && (ps == NULL || ps->parent != below)) ||
+                    !(c = pp_profile_child_near(p->pos, pp_node_key_of(region, 0)))))
+        goto other;
+    s = m->stub_hint;
+    if (PP_UNLIKELY(s == NULL || s->parent != below || s->key != key)) {
+        if (!(s = pp_profile_child_near(below, key)))
+            goto other;
+        m->stub_hint = s;
+    }
+    uint64_t now = pp_timer_tsc();
+    loc->last = now;
+    uint64_t d = now > begun ? now - begun : 0;
+    uint64_t until = now;
+    if (p->is_explicit) {
+        pp_profile_node_close_at(ps, begun); /* before the task's stub: it may be ps */
+        p->suspend_start = begun;
+        p->susp += now - begun;
+        until = begun; /* p's clock stops while the task runs */
+    }
+    pp_profile_node_visit(root, d);
+    s->start = begun;
+    pp_profile_node_visit(s, d);
+    if (p->is_explicit)
+        ps->start = now;
+    pp_profile_node_visit(c, until - created);
+    pp_profile_event_end_reloaded();
+    return;
+other:
+    pp_profile_task_create_run_end_other(region, task, created, begun, task_region, resumed);
+}

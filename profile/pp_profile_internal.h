@@ -578,6 +578,9 @@ void pp_profile_task_end_general(pp_location *loc, pp_region_id task_region, uin
 /* The general body of a task's end inside an event that goes on after it
  * (pp_profile_task_end_resume): it leaves the event's end to its caller. */
 void pp_profile_task_end_within(pp_location *loc, pp_region_id task_region, uint64_t now);
+/* The same for a tied task's begin (pp_profile_task_create_run_end). */
+void pp_profile_task_begin_within(pp_location *loc, pp_region_id task_region, pp_task_handle task,
+                                  uint64_t now);
 static inline __attribute__((always_inline)) void
 pp_profile_task_end_fast(pp_location *loc, pp_region_id task_region, uint64_t now)
 {

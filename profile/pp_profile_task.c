@@ -280,6 +280,12 @@ void pp_profile_task_end_within(pp_location *loc, pp_region_id task_region, uint
     pp_profile_task_end_loc(loc, task_region, now);
 }
 
+void pp_profile_task_begin_within(pp_location *loc, pp_region_id task_region, pp_task_handle task,
+                                  uint64_t now)
+{
+    pp_profile_task_begin_loc(loc, task_region, task, false, now);
+}
+
 /* Either body, for a location of either kind (the _at forms and the
  * public events' general form). */
 static inline __attribute__((always_inline)) void

@@ -830,9 +830,11 @@ END_TEST
  * fib without cut-off, every task undeferred (libomp on one thread: it runs
  * inside its creation), then every task deferred and run at the taskwait
  * (its creation of no duration, or held back as the libgomp interposer
- * does).
+ * does).  FIB_HELD holds the begin back too, as the OMPT layer does now: a
+ * leaf task is one event (task_create_run_end), the others' creation and
+ * begin one at the begin's time (task_create_run_at).
  * Each combined event must give the tree its separate events give. */
-typedef enum { FIB_SEPARATE, FIB_COMBINED } fib_form;
+typedef enum { FIB_SEPARATE, FIB_COMBINED, FIB_HELD } fib_form;
 
 static void fib_undeferred(const fib_regions *r, int n, pp_task_handle me, fib_form form)
 {
@@ -840,21 +842,28 @@ static void fib_undeferred(const fib_regions *r, int n, pp_task_handle me, fib_f
         return;
     for (int i = 0; i < 2; i++) {
         pp_task_handle h = pp_profile_task_new_handle();
-        if (form == FIB_COMBINED) {
+        if (form == FIB_HELD) {
+            uint64_t created = pp_timer_now(), begun = pp_timer_now();
+            if (n - 1 - i < 2) { /* a leaf: nothing happens inside it */
+                pp_profile_task_create_run_end(r->create[i], h, created, begun, r->task[i], me);
+                continue;
+            }
+            pp_profile_task_create_run_at(r->create[i], h, created, r->task[i], begun);
+        } else if (form == FIB_COMBINED) {
             pp_profile_task_create_run(r->create[i], h, pp_timer_now(), r->task[i]);
         } else {
             pp_profile_task_create_enter(r->create[i], h);
             pp_profile_task_begin(r->task[i], h, false);
         }
         fib_undeferred(r, n - 1 - i, h, form);
-        if (form == FIB_COMBINED) {
+        if (form != FIB_SEPARATE) {
             pp_profile_task_end_resume(r->task[i], me, r->create[i]);
         } else {
             pp_profile_task_end(r->task[i]);
             pp_profile_switch_exit(me, r->create[i]);
         }
     }
-    if (form == FIB_COMBINED) {
+    if (form != FIB_SEPARATE) {
         pp_profile_scheduling_visit(r->taskwait, pp_timer_now(), me);
     } else {
         pp_profile_scheduling_enter(r->taskwait, NULL);
@@ -869,9 +878,9 @@ static void fib_deferred(const fib_regions *r, int n, pp_task_handle me, fib_for
     pp_task_handle h[2];
     for (int i = 0; i < 2; i++) {
         h[i] = pp_profile_task_new_handle();
-        if (form == FIB_COMBINED && i == 0) {
+        if (form != FIB_SEPARATE && i == 0) {
             pp_profile_task_create_point(r->create[i], h[i]);
-        } else if (form == FIB_COMBINED) { /* a held creation (the libgomp interposer) */
+        } else if (form != FIB_SEPARATE) { /* a held creation (the libgomp interposer) */
             pp_profile_task_create_visit(r->create[i], h[i], pp_timer_now());
         } else {
             pp_profile_task_create_enter(r->create[i], h[i]);
@@ -882,7 +891,7 @@ static void fib_deferred(const fib_regions *r, int n, pp_task_handle me, fib_for
     for (int i = 0; i < 2; i++) {
         pp_profile_task_begin(r->task[i], h[i], false);
         fib_deferred(r, n - 1 - i, h[i], form);
-        if (form == FIB_COMBINED) {
+        if (form != FIB_SEPARATE) {
             pp_profile_task_end_resume(r->task[i], me, PP_REGION_INVALID);
         } else {
             pp_profile_task_end(r->task[i]);
@@ -920,20 +929,69 @@ static int fib_tree(fib_form form, int deferred, pp_region_id *regions, uint64_t
 START_TEST(test_combined_events_equal_separate)
 {
     for (int deferred = 0; deferred < 2; deferred++) {
-        enum { MAX = 64 };
-        pp_region_id ra[MAX], rb[MAX];
-        uint64_t va[MAX], vb[MAX];
-        uint64_t ia, ib;
-        int na = fib_tree(FIB_SEPARATE, deferred, ra, va, MAX, &ia);
-        int nb = fib_tree(FIB_COMBINED, deferred, rb, vb, MAX, &ib);
-        ck_assert_int_gt(na, 8);
-        ck_assert_int_eq(na, nb);
-        for (int i = 0; i < na; i++) {
-            ck_assert_uint_eq(ra[i], rb[i]);
-            ck_assert_uint_eq(va[i], vb[i]);
+        for (fib_form form = FIB_COMBINED; form <= FIB_HELD; form++) {
+            enum { MAX = 64 };
+            pp_region_id ra[MAX], rb[MAX];
+            uint64_t va[MAX], vb[MAX];
+            uint64_t ia, ib;
+            int na = fib_tree(FIB_SEPARATE, deferred, ra, va, MAX, &ia);
+            int nb = fib_tree(form, deferred, rb, vb, MAX, &ib);
+            ck_assert_int_gt(na, 8);
+            ck_assert_int_eq(na, nb);
+            for (int i = 0; i < na; i++) {
+                ck_assert_uint_eq(ra[i], rb[i]);
+                ck_assert_uint_eq(va[i], vb[i]);
+            }
+            ck_assert_uint_eq(ia, 2 * 89 - 2); /* fib(10): 2 F(11) - 2 tasks */
+            ck_assert_uint_eq(ib, ia);
         }
-        ck_assert_uint_eq(ia, 2 * 89 - 2); /* fib(10): 2 F(11) - 2 tasks */
-        ck_assert_uint_eq(ib, ia);
+    }
+}
+END_TEST
+
+/* task_create_run_end inside an explicit task: the creation region counts
+ * the creating task's time only (from the creation to the begin: the
+ * creating task is suspended while the new one runs), as the separate
+ * events with the same timestamps give; the leaf's instance and its stub
+ * one visit each.  Its first instance (no spare tree yet) takes the
+ * general form, the second the fast path: both the same. */
+START_TEST(test_create_run_end_times)
+{
+    for (int held = 0; held < 2; held++) {
+        fib_regions r = fib_start();
+        pp_task_handle implicit = pp_profile_task_current(), hp = pp_profile_task_new_handle();
+        pp_profile_task_create_enter(r.create[0], hp);
+        pp_profile_task_begin(r.task[0], hp, false);
+        for (int i = 0; i < 2; i++) {
+            /* timestamps between the events before and the event's own */
+            uint64_t created = pp_timer_now() + 10, begun = created + 1000;
+            while (pp_timer_now() < begun + 1000)
+                ;
+            pp_task_handle h = pp_profile_task_new_handle();
+            if (held) {
+                pp_profile_task_create_run_end(r.create[1], h, created, begun, r.task[1], hp);
+            } else {
+                pp_profile_task_create_enter_at(r.create[1], h, created);
+                pp_profile_task_begin_at(r.task[1], h, false, begun);
+                uint64_t now = pp_timer_now();
+                pp_profile_task_end_at(r.task[1], now);
+                pp_profile_switch_exit_at(hp, r.create[1], now);
+            }
+        }
+        pp_profile_task_end(r.task[0]);
+        pp_profile_switch_exit(implicit, r.create[0]);
+        pp_unified *u = pp_profile_unify_at(pp_timer_now());
+        ck_assert_ptr_nonnull(u);
+        check_no_negative(u);
+        pp_unode *outer = pp_unified_child(u->tasks, r.task[0]);
+        ck_assert_uint_eq(outer->visits[0], 1);
+        CHECK_NODE(pp_unified_child(outer, r.create[1]), 0, 2, 2000, 1000, 1000);
+        ck_assert_uint_eq(pp_unified_child(u->tasks, r.task[1])->visits[0], 2);
+        /* the stubs, where the implicit task was: in the outer creation */
+        pp_unode *in = pp_unified_child(u->root, r.create[0]);
+        ck_assert_uint_eq(pp_unified_child(in, r.task[1])->visits[0], 2);
+        ck_assert_uint_eq(pp_unified_child(in, r.task[0])->visits[0], 3); /* 3 pieces */
+        pp_unified_free(u);
     }
 }
 END_TEST
@@ -962,6 +1020,7 @@ Suite *profile_engine_suite(void)
     tcase_add_test(tc, test_disabled_records_nothing);
     tcase_add_test(tc, test_fast_path_fib);
     tcase_add_test(tc, test_combined_events_equal_separate);
+    tcase_add_test(tc, test_create_run_end_times);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     /* no fixture: the configuration is read once per process, so this test
