@@ -106,12 +106,21 @@ class GroundTruth(unittest.TestCase):
         d, rep, _ = self.traced("gt_critical")
         blocked = d["threads"][1]
         # overhead while a task was ready; what a descheduled thread 1 waited
-        # beyond that (every task started) is idleness
-        self.check("overhead of the blocked thread", blocked["overhead"], rep["blocked_ready"],
-                   0.05, 0.15)
+        # beyond that (every task started) is idleness.  The program's clock
+        # reads lie outside the events around the critical section (before its
+        # enter, after its acquire, inside the task after its begin), so on a
+        # loaded machine a thread descheduled between a read and an event makes
+        # the program's windows longer than the trace's by any amount: the
+        # comparisons with them are make check-timing's; make check keeps what
+        # no load changes -- the wait is there, and it is the critical's.
         self.assertLessEqual(rep["blocked_ready"], rep["blocked"])
-        self.assertGreaterEqual(blocked["overhead"] + blocked["idleness"],
-                                0.85 * rep["blocked"])
+        if TIMING:
+            self.check("overhead of the blocked thread", blocked["overhead"],
+                       rep["blocked_ready"], 0.05, 0.15)
+            self.assertGreaterEqual(blocked["overhead"] + blocked["idleness"],
+                                    0.85 * rep["blocked"])
+        elif rep["blocked_ready"] > 0.01:
+            self.assertGreater(blocked["overhead"], 0)
         self.assertGreater(blocked["overhead_sync"], 0.8 * blocked["overhead"])
 
     def test_cutoff_adds_up(self):
