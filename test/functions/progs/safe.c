@@ -18,6 +18,7 @@
  *                   later, interrupt malloc holding its lock and wait for it
  *                   forever (N: the deliveries, at most 512) */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,8 +109,23 @@ __attribute__((destructor)) static void after_profile(void)
         late();
 }
 
+/* SIGALRM is a process's signal: any thread that does not block it may
+ * run the handler, also the team's other thread waiting at the single's
+ * barrier, concurrently with the count read after the timer stops.  So
+ * every thread blocks it (main, before the team exists: the team's threads
+ * inherit the mask) and the thread that runs the timer unblocks it for
+ * itself: the handler runs on that thread only, and a delivery still
+ * pending when the timer stops happens before setitimer returns. */
+static sigset_t alarm_set;
+
+static void alarm_here(void)
+{
+    pthread_sigmask(SIG_UNBLOCK, &alarm_set, NULL);
+}
+
 static int signals(int n)
 {
+    alarm_here();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_usr1;
@@ -152,6 +168,7 @@ static int forks(int n)
 static int first_calls(int n)
 {
     first_limit = n < 512 ? n : 512;
+    alarm_here();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_alarm_first;
@@ -196,6 +213,9 @@ int main(int argc, char **argv)
     const char *what = argc > 1 ? argv[1] : "";
     int n = argc > 2 ? atoi(argv[argc - 1]) : 100;
     int rc = 2;
+    sigemptyset(&alarm_set);
+    sigaddset(&alarm_set, SIGALRM);
+    pthread_sigmask(SIG_BLOCK, &alarm_set, NULL);
 #pragma omp parallel
 #pragma omp single
     {
