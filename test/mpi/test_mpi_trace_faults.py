@@ -89,7 +89,9 @@ def check_ring(how, tr, ranks, errors):
     pairs, _ = tr.matched()
     if len(pairs) != want:
         errors.append("%s: %d matched, expected %d" % (how, len(pairs), want))
-    if any(r < s for s, r, _, _ in pairs):
+    # (beyond the clocks' stated uncertainty, as in test_mpi_trace: 0 on one host)
+    if any(s - r > tr.uncertainty.get(sl, 0.0) + tr.uncertainty.get(rl, 0.0)
+           for s, r, _, _, sl, rl in pairs):
         errors.append("%s: a message received before it was sent" % how)
 
 
