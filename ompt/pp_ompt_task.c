@@ -371,11 +371,23 @@ static void pp_ompt_task_schedule_marked(ompt_data_t *prior_task_data,
     if (prior_task_data)
         PP_TSAN_RELEASE(prior_task_data);
 }
+
+/* A dependent task's dependences come after its creation and before the
+ * runtime queues it: the same hand-over, released once more after them. */
+static void pp_ompt_dependences_marked(ompt_data_t *task_data, const ompt_dependence_t *deps,
+                                       int ndeps)
+{
+    pp_ompt_dependences(task_data, deps, ndeps);
+    if (task_data)
+        PP_TSAN_RELEASE(task_data);
+}
 #define PP_OMPT_TASK_CREATE pp_ompt_task_create_marked
 #define PP_OMPT_TASK_SCHEDULE pp_ompt_task_schedule_marked
+#define PP_OMPT_DEPENDENCES pp_ompt_dependences_marked
 #else
 #define PP_OMPT_TASK_CREATE pp_ompt_task_create
 #define PP_OMPT_TASK_SCHEDULE pp_ompt_task_schedule
+#define PP_OMPT_DEPENDENCES pp_ompt_dependences
 #endif
 
 void pp_ompt_task_register(ompt_set_callback_t set, const char **missing, int *n_missing)
@@ -384,7 +396,7 @@ void pp_ompt_task_register(ompt_set_callback_t set, const char **missing, int *n
     pp_ompt_want(set, ompt_callback_##name, (ompt_callback_t)(fn), #name, missing, n_missing)
     PP_WANT(task_create, PP_OMPT_TASK_CREATE);
     PP_WANT(task_schedule, PP_OMPT_TASK_SCHEDULE);
-    PP_WANT(dependences, pp_ompt_dependences);
+    PP_WANT(dependences, PP_OMPT_DEPENDENCES);
     PP_WANT(cancel, pp_ompt_cancel);
 #undef PP_WANT
 }

@@ -48,7 +48,7 @@ static struct {
      * (doc/engine.md, "Locks and global state") */
     pthread_mutex_t lock;
     int final_state;        /* atomic: PP_FINAL_* */
-    pthread_t final_writer; /* the thread that writes (or wrote) the profile */
+    pthread_t final_writer; /* atomic: the thread that writes (or wrote) the profile */
     pp_unified *held;       /* the tree a layer above holds (PP_FINAL_HELD) */
     int registering;        /* atomic: the first pp_profile_init registers the handlers */
     int atexit_registered;  /* atomic: the atexit handler is registered */
@@ -268,9 +268,20 @@ static void pp_profile_report_losses(void)
                         (unsigned long long)memory);
 }
 
+/* The writer is named after the state says WRITING, so another thread may
+ * read it before or while it is set: atomic.  A stale value is never this
+ * thread's own (it sets the name before it could re-enter). */
+static void pp_profile_life_claim_writer(void)
+{
+    pthread_t self = pthread_self();
+    __atomic_store(&pp_profile_life.final_writer, &self, __ATOMIC_RELAXED);
+}
+
 static void pp_profile_wait_for_writer(void)
 {
-    if (pthread_equal(pp_profile_life.final_writer, pthread_self()))
+    pthread_t writer;
+    __atomic_load(&pp_profile_life.final_writer, &writer, __ATOMIC_RELAXED);
+    if (pthread_equal(writer, pthread_self()))
         return; /* re-entered on the writing thread: nothing to wait for */
     /* nanosleep is async-signal-safe; bounded so a stuck writer never hangs
      * the program's exit forever */
@@ -345,7 +356,7 @@ static void pp_profile_finalize_impl(const uint64_t *now_given)
             __atomic_compare_exchange_n(&pp_profile_life.final_state, &expected, PP_FINAL_WRITING, 0,
                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             /* the job never wrote its common profile: this process's own */
-            pp_profile_life.final_writer = pthread_self();
+            pp_profile_life_claim_writer();
             sigset_t saved;
             pp_signals_hold(&saved);
             pp_profile_write_own(pp_profile_life.held);
@@ -356,7 +367,7 @@ static void pp_profile_finalize_impl(const uint64_t *now_given)
         }
         return;
     }
-    pp_profile_life.final_writer = pthread_self();
+    pp_profile_life_claim_writer();
     sigset_t saved;
     pp_signals_hold(&saved);
     pp_unified *u = pp_profile_end(now_given);
@@ -415,7 +426,7 @@ pp_unified *pp_profile_hold(void)
     if (!__atomic_compare_exchange_n(&pp_profile_life.final_state, &expected, PP_FINAL_WRITING, 0,
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return NULL;
-    pp_profile_life.final_writer = pthread_self();
+    pp_profile_life_claim_writer();
     pp_unified *u = pp_profile_end(NULL);
     pp_profile_life.held = u;
     __atomic_store_n(&pp_profile_life.final_state, u ? PP_FINAL_HELD : PP_FINAL_DONE,
@@ -430,7 +441,7 @@ void pp_profile_release(pp_unified *u, int written)
     int expected = PP_FINAL_HELD;
     if (__atomic_compare_exchange_n(&pp_profile_life.final_state, &expected, PP_FINAL_WRITING, 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        pp_profile_life.final_writer = pthread_self();
+        pp_profile_life_claim_writer();
         if (!written) {
             sigset_t saved;
             pp_signals_hold(&saved);
