@@ -24,8 +24,10 @@
  *                      for them, fib's; and a tree of four tasks per task,
  *                      each with a taskwait, also the leaves, health's)
  *   taskwait_ns        a taskwait (without children to wait for)
- * and, for make bench: leaf_pair_ns, recursion_pair_ns, inlined_pair_ns,
- * plain_call_ns.  `event_costs --nothing` runs one parallel region and
+ * and each shape on its own, which pompprof-score gives each region by its
+ * shape in the profile: leaf_pair_ns, recursion_pair_ns, inlined_pair_ns
+ * (the function shapes), task_binary_ns, task_quad_ns (fib's and health's
+ * task shapes); and, for make bench, plain_call_ns.  `event_costs --nothing` runs one parallel region and
  * ends: what a run costs whatever it measures (calibrate.py).
  * Each figure is the least over REPEATS timed loops of the initial thread
  * (OMP_NUM_THREADS=1: tasks run where they are created), in CPU time: a
@@ -265,15 +267,15 @@ NI int main(int argc, char **argv)
     double leaf_pair = least_ns(loop_leaf, n) - plain;
     double rec_pair = added_ns(loop_rec, loop_rec_plain, n_rec) / CALLS_OF_REC_16;
     double inlined_pair = added_ns(loop_force, loop_force_plain, n) / 2;
-    double atomic = 0, task = 0, taskwait = 0;
+    double atomic = 0, task = 0, taskwait = 0, fib_shape = 0, health_shape = 0;
 #pragma omp parallel
 #pragma omp single
     {
         atomic = added_ns(loop_atomic, loop_atomic_plain, n);
         taskwait = added_ns(loop_taskwait, loop_taskwait_plain, n_tasks);
-        double fib_shape = added_ns(loop_tasks, loop_tasks_plain, n_trees) / TASKS_OF_TREE_14 -
+        fib_shape = added_ns(loop_tasks, loop_tasks_plain, n_trees) / TASKS_OF_TREE_14 -
                            taskwait * TASKWAITS_OF_TREE_14 / TASKS_OF_TREE_14;
-        double health_shape = added_ns(loop_quads, loop_quads_plain, n_trees) / TASKS_OF_QUAD_5 -
+        health_shape = added_ns(loop_quads, loop_quads_plain, n_trees) / TASKS_OF_QUAD_5 -
                               taskwait * TASKWAITS_OF_QUAD_5 / TASKS_OF_QUAD_5;
         task = (fib_shape + health_shape) / 2;
     }
@@ -290,5 +292,7 @@ NI int main(int argc, char **argv)
     printf("recursion_pair_ns %.2f\n", rec_pair);
     printf("inlined_pair_ns %.2f\n", inlined_pair);
     printf("plain_call_ns %.2f\n", plain);
+    printf("task_binary_ns %.2f\n", fib_shape);
+    printf("task_quad_ns %.2f\n", health_shape);
     return 0;
 }

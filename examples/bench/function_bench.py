@@ -111,7 +111,7 @@ def estimate(score, prof, costs, flt=None):
     return float(re.search(r"estimated cost of this run \S+ s: ([0-9.]+) %", text).group(1))
 
 
-def side_by_side(wrapper, score, cc, cxx, omp, srcdir, work, env, reps):
+def side_by_side(wrapper, score, cc, cxx, omp, srcdir, work, env, reps, costs):
     print("== Side by side: median CPU time of %d runs, %d thread; overhead over plain; "
           "pompprof-score's estimate (median over the functions runs' profiles)" % (reps, THREADS))
     head = "%-10s %9s %10s %10s %9s %6s %12s %9s %6s  %s" % (
@@ -143,8 +143,8 @@ def side_by_side(wrapper, score, cc, cxx, omp, srcdir, work, env, reps):
                 out = os.path.join(work, "%s.%s.%d" % (name, k, r))
                 times[k].append(cpu_seconds([e] + pargs, dict(renv, POMPPROF_OUTPUT=out)))
                 if k == "functions":
-                    est_all.append(estimate(score, out, None))
-                    est_filtered.append(estimate(score, out, None, gen))
+                    est_all.append(estimate(score, out, costs))
+                    est_filtered.append(estimate(score, out, costs, gen))
         med = {k: statistics.median(v) for k, v in times.items()}
         pct = {k: 100.0 * (med[k] / med["plain"] - 1.0) for k in med}
         e_all, e_f = statistics.median(est_all), statistics.median(est_filtered)
@@ -181,8 +181,9 @@ def main():
         with open(os.path.join(b, "event-costs.txt")) as f:
             sys.stdout.write("".join("  " + line for line in f if not line.startswith("#")))
         print()
+        # this build's figures, not an installed pompprof's
         side_by_side(wrapper, score, cc, cxx, omp, s, work, env,
-                     int(os.environ.get("BENCH_REPS", "5")))
+                     int(os.environ.get("BENCH_REPS", "5")), os.path.join(b, "event-costs.txt"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

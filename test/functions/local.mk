@@ -13,7 +13,7 @@ TESTS += $(FUNCTIONS_TESTS)
 EXTRA_DIST += $(FUNCTIONS_TESTS) test/functions/functions_common.py \
 	test/functions/progs/fig2.c test/functions/progs/names.cpp test/functions/progs/names.f90 \
 	test/functions/progs/filter.c test/functions/progs/filter_lib.c \
-	test/functions/progs/recursive.c test/functions/progs/safe.c \
+	test/functions/progs/recursive.c test/functions/progs/taskshape.c test/functions/progs/safe.c \
 	test/functions/progs/safe_lib.c test/functions/progs/exact.cpp
 check_SCRIPTS += scripts/pompprof-score
 # the library's filter reader alone (test_functions_filterfile)

@@ -9,7 +9,11 @@
   functions (the profile's pompprof::functions);
 * the table per region kind and per region: the visits of rec, tiny and
   medium are the program's calls, OpenMP constructs are OMP, functions FUN,
-  and each region's cost is its visits times the cost of its kind;
+  and each region's cost is its visits times the cost of its kind in its
+  shape (rec a recursion, tiny a short function, medium and main called);
+* a task costs between the calibration's two task shapes by the run's
+  taskwaits per task (progs/taskshape.c in four shapes, with costs whose
+  two task figures differ);
 * -f FILTER marks exactly the regions the filter excludes;
 * -g writes a filter in Score-P syntax that excludes exactly the functions
   with many short visits (tiny, rec) and neither medium, main nor any OpenMP
@@ -90,15 +94,27 @@ class Score(ScratchTest):
         n = PHASES * calls(DEPTH)
         self.assertEqual(total(self.cube, "visits", cnodes_of(self.cube, "rec")), n)
         c = self.costs()
-        pair = c["function_pair_ns"] if PLUGIN else c["function_pair_address_ns"]
-        for name, visits in (("rec", n), ("tiny", n), ("medium", PHASES * 200), ("main", 1)):
+        # -finstrument-functions scales the shapes measured with the plugin
+        scale = 1.0 if PLUGIN else c["function_pair_address_ns"] / c["function_pair_ns"]
+        for name, visits, shape in (("rec", n, "recursion_pair_ns"), ("tiny", n, None),
+                                    ("medium", PHASES * 200, "leaf_pair_ns"),
+                                    ("main", 1, "leaf_pair_ns")):
             row = self.region_row(text, name)
             self.assertEqual(row[1], "FUN")
             if visits < 1e6:
                 self.assertEqual(row[2], str(visits))
-            # cost: visits x the cost of a function, as printed (4 digits)
+            if shape is None:   # a short leaf, unless a busy machine stretched its visits
+                shape = "inlined_pair_ns" if float(row[4]) < 200e-9 else "leaf_pair_ns"
+            # cost: visits x the cost of a call of its shape, as printed (4 digits)
+            pair = c[shape] * scale
             self.assertAlmostEqual(float(row[5]), visits * pair * 1e-9,
-                                   delta=visits * pair * 1e-9 * 1e-3 + 1e-12)
+                                   delta=visits * pair * 1e-9 * 1e-3 + 1e-12, msg=name)
+        # the header names the figures of each shape
+        first = text.splitlines()[0]
+        for key, what in (("leaf_pair_ns", "called function"), ("recursion_pair_ns",
+                                                                  "recursive one"),
+                          ("inlined_pair_ns", "short one")):
+            self.assertIn("%.1f ns a %s" % (c[key] * scale, what), first)
         kinds = {line.split()[0] for line in text.splitlines() if line.split()
                  and line.split()[0] in ("ALL", "OMP", "FUN", "USR", "MPI")}
         self.assertEqual(kinds, {"ALL", "OMP", "FUN"})
@@ -144,6 +160,37 @@ class Score(ScratchTest):
         if PLUGIN:     # exact at build time
             self.assertEqual({c.region.name for c in cube.cnodes_in_order()}
                              & {"tiny", "rec", "medium", "main"}, kept)
+
+    def test_task_shape(self):
+        """A task costs between the two calibrated shapes by the run's taskwaits
+        per task: fib's (half a taskwait per task) and health's (one)."""
+        costs = self.write("shapes.txt", "function_pair_ns 20\nfiltered_pair_ns 2\n"
+                           "construct_pair_ns 25\ntask_ns 60\ntaskwait_ns 20\n"
+                           "task_binary_ns 40\ntask_quad_ns 80\n")
+        exe = build(self.scratch, "taskshape.c", wrapper_opts=())
+        seen = []
+        for args in ((2, 0, 6), (4, 1, 3), (3, 0, 4), (2, 2, 6)):
+            out, cube, _ = run(self.scratch, exe, 1, *args)
+            text = subprocess.run([SCORE, os.path.dirname(cube.path), "--costs", costs,
+                                   "--top", "0"], stdout=subprocess.PIPE,
+                                  universal_newlines=True, env=ENV, check=True).stdout
+            instances = total(cube, "visits", cube.task_roots())
+            waits = total(cube, "visits", [c for c in cube.cnodes_in_order()
+                                           if c.region.role == "taskwait"])
+            self.assertEqual(instances + 1, int(out))    # every tree call but the first
+            ratio = waits / instances
+            ns = 40 + 40 * min(max((ratio - 0.5) / 0.5, 0.0), 1.0)
+            self.assertIn("%.1f ns a task (%.2f taskwaits per task)" % (ns, ratio),
+                          text.splitlines()[0])
+            row = [line.split() for line in text.splitlines()
+                   if line.startswith("!$omp task @")][0]
+            self.assertEqual(int(row[-5]), instances)
+            self.assertAlmostEqual(float(row[-2]), instances * ns * 1e-9,
+                                   delta=instances * ns * 1e-12 + 1e-12)
+            seen.append(ns)
+        # both ends and a shape between them
+        self.assertEqual((min(seen), max(seen)), (40, 80))
+        self.assertTrue(any(40 < ns < 80 for ns in seen), seen)
 
     def test_no_costs(self):
         proc = subprocess.run([SCORE, self.profile], stdout=subprocess.PIPE,

@@ -11,6 +11,11 @@ time:
     construct_pair_ns 24.1           an OpenMP construct entered and left
     task_ns 47.9                     a task instance: creation, start, end
     taskwait_ns 19.3                 a taskwait
+    leaf_pair_ns 19.0                the function shapes (function_pair_ns is
+    recursion_pair_ns 18.4           their mean): a called function, a
+    inlined_pair_ns 20.6             recursion, a short one plain code inlines
+    task_binary_ns 45.1              the task shapes (task_ns is their mean):
+    task_quad_ns 51.6                fib's two tasks a taskwait, health's four
     function_pair_address_ns 20.2    the same two with -finstrument-functions
     filtered_pair_address_ns 2.8
     run_fixed_ns 2546000             once per run: the library's start and end
@@ -34,7 +39,10 @@ FILE_NAME = "event-costs.txt"
 KEYS = ("function_pair_ns", "filtered_pair_ns", "construct_pair_ns", "task_ns", "taskwait_ns")
 # figures of the -finstrument-functions build: the plugin's where missing
 ADDRESS_KEYS = ("function_pair_address_ns", "filtered_pair_address_ns")
-OPTIONAL_KEYS = ADDRESS_KEYS + ("run_fixed_ns",)
+# the shapes of a function call and of a task: their means where missing
+FUNCTION_SHAPE_KEYS = ("leaf_pair_ns", "recursion_pair_ns", "inlined_pair_ns")
+TASK_SHAPE_KEYS = ("task_binary_ns", "task_quad_ns")
+OPTIONAL_KEYS = ADDRESS_KEYS + FUNCTION_SHAPE_KEYS + TASK_SHAPE_KEYS + ("run_fixed_ns",)
 
 
 @dataclass
@@ -46,6 +54,11 @@ class Costs:
     taskwait_ns: float
     function_pair_address_ns: float
     filtered_pair_address_ns: float
+    leaf_pair_ns: float
+    recursion_pair_ns: float
+    inlined_pair_ns: float
+    task_binary_ns: float
+    task_quad_ns: float
     run_fixed_ns: float
     source: str
 
@@ -64,6 +77,10 @@ def parse(text: str, source: str) -> Costs:
         raise ToolError("%s: no %s" % (source, ", ".join(missing)))
     values.setdefault("function_pair_address_ns", values["function_pair_ns"])
     values.setdefault("filtered_pair_address_ns", values["filtered_pair_ns"])
+    for k in FUNCTION_SHAPE_KEYS:
+        values.setdefault(k, values["function_pair_ns"])
+    for k in TASK_SHAPE_KEYS:
+        values.setdefault(k, values["task_ns"])
     values.setdefault("run_fixed_ns", 0.0)
     return Costs(source=source, **values)
 

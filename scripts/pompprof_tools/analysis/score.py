@@ -9,10 +9,17 @@ time, and the estimated cost of measuring it:
   trace = visits x 2 events x TRACE_BYTES_PER_EVENT
 
 The costs were measured when pompprof was built (event-costs.txt, see
-costs.py), in the shapes of real code: a function (as the run instrumented
-them: pompprof's GCC plugin or -finstrument-functions, the profile's
-pompprof::functions), a task instance (its creation included: `create
-task` regions cost nothing of their own), a taskwait, another construct.
+costs.py), in the shapes of real code, and each region takes its shape's:
+a function (as the run instrumented them: pompprof's GCC plugin or
+-finstrument-functions, the profile's pompprof::functions) is a recursion
+when most of its visits lie below a visit of itself, else a short one when
+its mean visit is under SHORT_VISIT_S (the kind an optimising compiler
+inlines in the plain build, where the measured build keeps the calls), else
+a called function; a task instance (its creation included: `create task`
+regions cost nothing of their own) costs between the two task shapes
+measured, fib's (two tasks per taskwait: half a taskwait per task) and
+health's (four tasks per taskwait, the leaves' included: one per task), by
+the run's taskwaits per task; a taskwait; another construct.
 Task constructs count their instances (the roots below TASKS), not their
 fragments (stubs).  A function a filter leaves out costs nothing when the
 plugin instrumented the run (rebuilt with the filter, it is not
@@ -57,15 +64,26 @@ TRACE_BYTES_PER_EVENT = event_costs.TRACE_BYTES_PER_EVENT
 # -g never leaves out a function whose estimated cost is below this share of
 # the program's own time
 NEGLIGIBLE_PCT = 0.1
+# a function whose mean visit (its measurement included) is shorter is one the
+# plain build would inline: the calibration's inlined shape
+SHORT_VISIT_S = 200e-9
+# taskwaits per task instance of the two task shapes the calibration measures
+BINARY_TASKWAITS, QUAD_TASKWAITS = 0.5, 1.0
+# the program's own time is taken as at least this share of the run's: costs
+# measured on a busier machine than the run's can exceed the time they are
+# part of (a measurement that costs 49 times the program's time is possible)
+PLAIN_FLOOR = 0.02
 
 
 class Region:
-    __slots__ = ("name", "mangled", "file", "line", "kind", "role", "visits", "time", "filtered")
+    __slots__ = ("name", "mangled", "file", "line", "kind", "role", "visits", "time", "filtered",
+                 "recursive_visits")
 
     def __init__(self, r, kind):
         self.name, self.mangled = r.name, r.mangled_name or ""
         self.file, self.line, self.kind, self.role = r.mod or "", r.begin, kind, r.role
         self.visits, self.time, self.filtered = 0, 0.0, False
+        self.recursive_visits = 0       # visits below a visit of the same function
 
     @property
     def per_visit(self):
@@ -80,7 +98,9 @@ class Score:
         # how the run instrumented its functions: the GCC plugin unless it says otherwise
         self.instrumented = cube.attrs.get("pompprof::functions", "") or "gcc-plugin"
         address = "instrument-functions" in self.instrumented
-        self.function_ns = costs.function_pair_address_ns if address else costs.function_pair_ns
+        # the shapes were measured with the plugin: -finstrument-functions scales them
+        self.address_scale = (costs.function_pair_address_ns / costs.function_pair_ns
+                              if address and costs.function_pair_ns > 0 else 1.0)
         self.filtered_ns = costs.filtered_pair_address_ns if address else 0.0
         self.regions: dict[int, Region] = {}
         tasks = {c.id for c in cube.tasks_nodes()}
@@ -101,8 +121,12 @@ class Score:
             reg = self.regions.get(c.region.id)
             if reg is None:
                 reg = self.regions[c.region.id] = Region(c.region, kind)
-            reg.visits += sum(cube.row("visits", c))
+            visits = sum(cube.row("visits", c))
+            reg.visits += visits
             reg.time += sum(cube.exclusive_row("time", c))
+            if kind == "FUN" and self._below_itself(c):
+                reg.recursive_visits += visits
+        self.taskwaits_per_task, self.task_ns = self._task_shape()
 
     @staticmethod
     def _cpu_time(cube):
@@ -110,6 +134,40 @@ class Score:
             return float(cube.attrs.get("pompprof::cpu_time", ""))
         except ValueError:
             return None
+
+    @staticmethod
+    def _below_itself(c):
+        p = c.parent
+        while p is not None:
+            if p.region.id == c.region.id:
+                return True
+            p = p.parent
+        return False
+
+    def _task_shape(self):
+        """The run's taskwaits per task instance, and the cost of a task there:
+        between the calibration's two shapes, by that ratio."""
+        tasks = sum(r.visits for r in self.regions.values() if r.role in ("task", "untied task"))
+        waits = sum(r.visits for r in self.regions.values() if r.role == "taskwait")
+        c = self.costs
+        if not tasks:
+            return 0.0, c.task_ns
+        ratio = waits / tasks
+        q = min(max((ratio - BINARY_TASKWAITS) / (QUAD_TASKWAITS - BINARY_TASKWAITS), 0.0), 1.0)
+        return ratio, c.task_binary_ns + q * (c.task_quad_ns - c.task_binary_ns)
+
+    def shape(self, r: Region) -> str:
+        """The calibrated shape a function's calls take: recursion, short or called."""
+        if 2 * r.recursive_visits > r.visits:
+            return "recursion"
+        return "short" if r.per_visit < SHORT_VISIT_S else "called"
+
+    def pair_ns(self, r: Region) -> float:
+        """What measuring one call of the function costs, by its shape."""
+        c = self.costs
+        ns = {"recursion": c.recursion_pair_ns, "short": c.inlined_pair_ns,
+              "called": c.leaf_pair_ns}[self.shape(r)]
+        return ns * self.address_scale
 
     @staticmethod
     def _in_tasks(cube, c, tasks):
@@ -123,9 +181,9 @@ class Score:
         """Seconds of measurement the region's visits cost (as the run measured it,
         or with r.filtered: what is left of a filtered function)."""
         if r.kind == "FUN":
-            ns = self.filtered_ns if r.filtered else self.function_ns
+            ns = self.filtered_ns if r.filtered else self.pair_ns(r)
         elif r.role in ("task", "untied task"):
-            ns = self.costs.task_ns
+            ns = self.task_ns
         elif r.role in ("task create", "untied task create"):
             ns = 0.0
         elif r.role == "taskwait":
@@ -156,9 +214,9 @@ class Score:
 
     def plain_time(self) -> float:
         """The program's own time: the measured total minus what measuring cost
-        (at least a tenth of the total: costs measured on a busier machine than
+        (at least PLAIN_FLOOR of the total: costs measured on a busier machine than
         the run's can exceed the time they are part of; render() says so)."""
-        return max(self.total - self.measured_cost(), 0.1 * self.total, 1e-12)
+        return max(self.total - self.measured_cost(), PLAIN_FLOOR * self.total, 1e-12)
 
     def overhead_pct(self) -> float:
         return 100.0 * self.total_cost() / self.plain_time()
@@ -181,7 +239,7 @@ class Score:
             # its measurement takes more than the target share of its own time: the
             # function's figures are distorted by it whatever the program's total
             # (which a busy machine stretches) says
-            short = r.per_visit * target_pct / 100.0 < self.function_ns * 1e-9
+            short = r.per_visit * target_pct / 100.0 < self.pair_ns(r) * 1e-9
             if self.overhead_pct() <= target_pct and not short:
                 break
             if self.cost(r) < negligible:
@@ -201,18 +259,22 @@ class Score:
 def render(score: Score, flt_name: str | None, top: int | None) -> str:
     c = score.costs
     out = []
+    k = score.address_scale
     out.append("Estimated measurement cost (%s; functions instrumented by %s: %.1f ns a "
-               "function, %.1f ns one a filter leaves out; %.1f ns a task, %.1f ns a taskwait, "
-               "%.1f ns another construct; %s s once, for the start and the end; trace %d bytes "
-               "per event)"
-               % (c.source, score.instrumented, score.function_ns, score.filtered_ns,
-                  c.task_ns, c.taskwait_ns, c.construct_pair_ns, tf.fmt_time(score.fixed_cost()),
-                  TRACE_BYTES_PER_EVENT))
+               "called function, %.1f ns a recursive one, %.1f ns a short one, %.1f ns one a "
+               "filter leaves out; %.1f ns a task (%.2f taskwaits per task), %.1f ns a "
+               "taskwait, %.1f ns another construct; %s s once, for the start and the end; "
+               "trace %d bytes per event)"
+               % (c.source, score.instrumented, c.leaf_pair_ns * k, c.recursion_pair_ns * k,
+                  c.inlined_pair_ns * k, score.filtered_ns, score.task_ns,
+                  score.taskwaits_per_task, c.taskwait_ns, c.construct_pair_ns,
+                  tf.fmt_time(score.fixed_cost()), TRACE_BYTES_PER_EVENT))
     measured = score.measured_cost()
-    if measured > 0.9 * score.total:
-        out.append("note: the estimated cost is more than 90 % of the measured time: the event "
+    if measured > (1 - PLAIN_FLOOR) * score.total:
+        out.append("note: the estimated cost is more than %g %% of the measured time: the event "
                    "costs were measured under other conditions than this run (a busier "
-                   "machine?); percentages are relative to a tenth of the measured time")
+                   "machine?); percentages are relative to %g %% of the measured time"
+                   % (100 * (1 - PLAIN_FLOOR), 100 * PLAIN_FLOOR))
     if score.cpu_time:
         out.append("CPU time of the run %s s, total thread time %s s; the lesser is the base "
                    "(a thread waiting for a core or blocked stretches the thread time)"
@@ -243,7 +305,7 @@ def render(score: Score, flt_name: str | None, top: int | None) -> str:
     out.append("")
     regs.sort(key=lambda r: (-score.cost(r) if not r.filtered else 0, -r.visits, r.name))
     if flt_name:
-        regs.sort(key=lambda r: (not r.filtered, -r.visits * (score.function_ns
+        regs.sort(key=lambda r: (not r.filtered, -r.visits * (score.pair_ns(r)
                                                               if r.kind == "FUN" else 0)))
     shown = regs[:top] if top else regs
     rows = []
