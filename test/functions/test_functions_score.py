@@ -20,6 +20,7 @@
   construct, its estimate with the filter under the target (10 %); the run
   with it (POMPPROF_FILTER) measures exactly the others, and so does the
   build with it (--filter=FILE);
+* the estimate's range with every event cost 3 % lower and higher;
 * without event costs: one line saying where they come from, exit 1.
 How close the estimate comes to the measured overhead is a figure of `make
 bench-functions` (examples/bench/function_bench.py), not a test: times of a
@@ -160,6 +161,22 @@ class Score(ScratchTest):
         if PLUGIN:     # exact at build time
             self.assertEqual({c.region.name for c in cube.cnodes_in_order()}
                              & {"tiny", "rec", "medium", "main"}, kept)
+
+    def test_range(self):
+        """The estimate with every event cost 3 % lower and higher: around it, and
+        the run's time less the scaled cost as the program's own."""
+        text = self.score()
+        m = re.search(r"estimated cost of this run (\S+) s: ([0-9.]+) % over the program's own "
+                      r"(\S+) s \(([0-9.]+) to ([0-9.]+) % with every event cost 3 % lower or "
+                      r"higher\)", text)
+        self.assertIsNotNone(m, text)
+        cost, pct, own, low, high = map(float, m.groups())
+        run_time = cost + own
+        for scale, got in ((0.97, low), (1.03, high)):
+            want = 100.0 * scale * cost / (run_time - scale * cost)
+            self.assertAlmostEqual(got, want, delta=0.05 + want * 2e-3)
+        self.assertLess(low, pct)
+        self.assertLess(pct, high)
 
     def test_task_shape(self):
         """A task costs between the two calibrated shapes by the run's taskwaits

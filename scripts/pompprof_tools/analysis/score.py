@@ -73,6 +73,10 @@ BINARY_TASKWAITS, QUAD_TASKWAITS = 0.5, 1.0
 # measured on a busier machine than the run's can exceed the time they are
 # part of (a measurement that costs 49 times the program's time is possible)
 PLAIN_FLOOR = 0.02
+# how far the event costs may be off for this run: the calibration of one
+# machine moves by 2 to 4 % from build to build (doc/functions.md); the
+# estimate is also given with costs this much lower and higher
+COST_SPREAD = 0.03
 
 
 class Region:
@@ -103,6 +107,7 @@ class Score:
                               if address and costs.function_pair_ns > 0 else 1.0)
         self.filtered_ns = costs.filtered_pair_address_ns if address else 0.0
         self.regions: dict[int, Region] = {}
+        self.cost_scale = 1.0       # overhead_range() varies it
         tasks = {c.id for c in cube.tasks_nodes()}
         self.total = 0.0
         for root in cube.roots:
@@ -190,14 +195,14 @@ class Score:
             ns = self.costs.taskwait_ns
         else:
             ns = self.costs.construct_pair_ns
-        return r.visits * ns * 1e-9
+        return r.visits * ns * 1e-9 * self.cost_scale
 
     def trace_bytes(self, r: Region) -> int:
         return 0 if r.filtered else 2 * r.visits * TRACE_BYTES_PER_EVENT
 
     def fixed_cost(self) -> float:
         """What the run paid once, whatever it measured: the library's start and end."""
-        return self.costs.run_fixed_ns * 1e-9
+        return self.costs.run_fixed_ns * 1e-9 * self.cost_scale
 
     def total_cost(self) -> float:
         return self.fixed_cost() + sum(self.cost(r) for r in self.regions.values())
@@ -220,6 +225,17 @@ class Score:
 
     def overhead_pct(self) -> float:
         return 100.0 * self.total_cost() / self.plain_time()
+
+    def overhead_range(self, spread: float = COST_SPREAD) -> tuple[float, float]:
+        """The estimate (%) with every event cost spread lower and higher: a
+        small error of the costs is a large one of the estimate where measuring
+        costs several times the program's own time."""
+        low_high = []
+        for scale in (1.0 - spread, 1.0 + spread):
+            self.cost_scale = scale
+            low_high.append(self.overhead_pct())
+        self.cost_scale = 1.0
+        return low_high[0], low_high[1]
 
     def apply(self, flt: filterfile.Filter | None):
         for r in self.regions.values():
@@ -281,9 +297,15 @@ def render(score: Score, flt_name: str | None, top: int | None) -> str:
                    % (tf.fmt_time(score.cpu_time), tf.fmt_time(score.thread_time)))
     else:
         out.append("total thread time %s s" % tf.fmt_time(score.total))
-    out.append("estimated cost of this run %s s: %.1f %% over the program's own %s s"
+    saved = [r.filtered for r in score.regions.values()]
+    score.apply(None)
+    low, high = score.overhead_range()
+    for r, f in zip(score.regions.values(), saved):
+        r.filtered = f
+    out.append("estimated cost of this run %s s: %.1f %% over the program's own %s s "
+               "(%.1f to %.1f %% with every event cost %g %% lower or higher)"
                % (tf.fmt_time(measured), 100.0 * measured / score.plain_time(),
-                  tf.fmt_time(score.plain_time())))
+                  tf.fmt_time(score.plain_time()), low, high, 100 * COST_SPREAD))
     if flt_name:
         out.append("with the filter %s: estimated cost %s s, %.1f %%"
                    % (flt_name, tf.fmt_time(score.total_cost()), score.overhead_pct()))
