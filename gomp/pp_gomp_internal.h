@@ -50,6 +50,7 @@ void pp_gomp_resolve(void);
 /* The interposer measures (libgomp found, POMPPROF_ENABLE not 0, the program
  * not measured by OPARI2 already): set once at start. */
 extern bool pp_gomp_on;
+extern bool pp_gomp_run_hold; /* pp_gomp_task.c */
 
 /* A lock routine was measured (constructs: pp_callsite_count): for the line
  * a run that measured nothing gets at its end. */
@@ -183,8 +184,35 @@ typedef struct pp_gomp_words {
         pp_region_id region; /* its "create task" region */
         pp_task_handle *creator;
     } held;
+    /* - run: a task's begin its trampoline holds back while the program's
+     *   function runs (pp_gomp_task.c): when nothing of the interposer's ran
+     *   meanwhile (a leaf task), its begin and end are one engine event at
+     *   its end; every entry point that records an event records the begin
+     *   first (pp_gomp_run_flush, through pp_gomp_self and GOMP_task). */
+    struct {
+        pp_task_handle task; /* 0: none held; PP_GOMP_RUN_OFF: none ever */
+        uint64_t time;       /* the task's begin */
+        pp_region_id region; /* its task construct's */
+    } run;
 } pp_gomp_words;
+
+/* run.task of a thread whose trampolines hold nothing back (counters, or a
+ * clock that is no TSC: pp_gomp_run_hold), set with its state: no handle
+ * of a measured task (those are positive as signed numbers; the ones made
+ * while measurement is off are not, and their events record nothing), so
+ * the trampolines' one test of the held words sends them the other way, and
+ * the flushes, which test for a positive handle, leave it. */
+#define PP_GOMP_RUN_OFF ((pp_task_handle)-1)
 extern __thread pp_gomp_words pp_gomp_mine __attribute__((tls_model("initial-exec")));
+
+/* Record the calling thread's held task begin (pp_gomp_words.run), if any:
+ * before any other event of the thread's, and at exit. */
+void pp_gomp_run_flush_slow(pp_gomp_words *w);
+static inline void pp_gomp_run_flush(pp_gomp_words *w)
+{
+    if (__builtin_expect((int64_t)w->run.task > 0, 0))
+        pp_gomp_run_flush_slow(w);
+}
 
 pp_gomp_thread *pp_gomp_thread_create(void);
 pp_gomp_thread *pp_gomp_threads(void);
@@ -194,6 +222,7 @@ pp_gomp_thread *pp_gomp_threads(void);
 static inline pp_gomp_thread *pp_gomp_self(void)
 {
     pp_gomp_thread *t = pp_gomp_mine.thread;
+    pp_gomp_run_flush(&pp_gomp_mine);
     if (__builtin_expect(t != NULL, 1))
         return t->off ? NULL : t;
     return pp_gomp_on ? pp_gomp_thread_create() : NULL;

@@ -14,6 +14,7 @@ typedef struct pp_gomp_league {
 static void pp_gomp_league_run(void *arg)
 {
     pp_gomp_league *league = arg;
+    pp_gomp_run_flush(&pp_gomp_mine);
     pp_gomp_thread *t = pp_gomp_mine.thread ? pp_gomp_mine.thread : pp_gomp_thread_create();
     if (t)
         t->off++;

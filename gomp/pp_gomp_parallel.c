@@ -117,6 +117,7 @@ static void pp_gomp_team_finish(pp_gomp_thread *t, pp_gomp_team *team)
 static void pp_gomp_team_run(void *arg)
 {
     pp_gomp_team *team = arg;
+    pp_gomp_run_flush(&pp_gomp_mine);
     pp_gomp_thread *t = pp_gomp_mine.thread ? pp_gomp_mine.thread : pp_gomp_thread_create();
     if (!t || t->depth + 1 >= PP_GOMP_LEVELS) {
         if (t)

@@ -66,6 +66,7 @@ static int pp_gomp_find_text(struct dl_phdr_info *info, size_t size, void *addr)
  * measured nothing writes none, and says why. */
 static void pp_gomp_atexit(void)
 {
+    pp_gomp_run_flush(&pp_gomp_mine); /* exit() called inside a task */
     pp_callsite_unmeasured_run(__atomic_load_n(&pp_gomp_measured, __ATOMIC_RELAXED),
                                __atomic_load_n(&pp_gomp_unmeasured, __ATOMIC_RELAXED));
 }
@@ -93,5 +94,7 @@ __attribute__((constructor)) static void pp_gomp_start(void)
         pp_message_warn("no room for the interposer's end hooks: regions keep their addresses "
                         "as names");
     atexit(pp_gomp_atexit); /* after the engine's handler: runs before it */
+    /* the trampolines read the clock the engine's fast paths read */
+    pp_gomp_run_hold = pp_config_get()->n_metrics == 0 && (!PP_TIMER_HAVE_TSC || pp_timer_is_tsc());
     __atomic_store_n(&pp_gomp_on, true, __ATOMIC_RELEASE);
 }

@@ -58,9 +58,25 @@ static __attribute__((noinline)) void pp_gomp_held_flush(pp_gomp_words *w, pp_re
         pp_profile_task_begin_tied(task_region, task);
 }
 
+/* A task begin its trampoline held back, recorded at its time: another
+ * event of the thread's comes first. */
+void pp_gomp_run_flush_slow(pp_gomp_words *w)
+{
+    pp_task_handle task = w->run.task;
+    w->run.task = 0;
+    pp_profile_task_begin_at(w->run.region, task, false, w->run.time);
+}
+
+/* Whether trampolines hold a task's begin back (pp_gomp_words.run): not
+ * while counters are read (they would be read at the end, for the begin
+ * too), nor where the clock is no time-stamp counter (the trampoline reads
+ * the TSC without a test); set at start. */
+bool pp_gomp_run_hold;
+
 void pp_gomp_task_run(void *block)
 {
     pp_gomp_task_head *h = block;
+    pp_gomp_run_flush(&pp_gomp_mine);
     if (__builtin_expect(pp_gomp_mine.held.task != 0, 0))
         pp_gomp_held_flush(&pp_gomp_mine, PP_REGION_INVALID, 0);
     uintptr_t *payload = (uintptr_t *)((unsigned char *)block + h->payload);
@@ -88,7 +104,9 @@ void pp_gomp_task_run(void *block)
 }
 
 /* A plain block's trampoline: the general one without the scratch words
- * and the taskloop's late handle. */
+ * and the taskloop's late handle.  The task's begin is held back while its
+ * function runs: a task in which the thread records nothing else (a leaf
+ * of a recursion) is one engine event at its end. */
 void pp_gomp_task_run_plain(void *block)
 {
     pp_gomp_plain_head *h = block;
@@ -96,12 +114,24 @@ void pp_gomp_task_run_plain(void *block)
     const void *outer = w->body;
     w->body = (const void *)h->fn;
     w->in_task++;
-    if (__builtin_expect(w->held.task != 0, 0))
-        pp_gomp_held_flush(w, h->region, h->handle);
-    else
-        pp_profile_task_begin_tied(h->region, h->handle);
+    if (__builtin_expect((w->held.task | w->run.task) != 0, 0)) {
+        pp_gomp_run_flush(w);
+        if (w->held.task != 0)
+            pp_gomp_held_flush(w, h->region, h->handle);
+        else
+            pp_profile_task_begin_tied(h->region, h->handle);
+    } else {
+        w->run.task = h->handle;
+        w->run.region = h->region;
+        w->run.time = pp_timer_tsc(); /* the TSC, where it is the clock (pp_gomp_run_hold) */
+    }
     h->fn(h + 1);
-    pp_profile_task_end(h->region);
+    if (__builtin_expect(w->run.task == h->handle, 1)) {
+        w->run.task = 0;
+        pp_profile_task_run(h->region, h->handle, w->run.time);
+    } else {
+        pp_profile_task_end(h->region);
+    }
     w->body = outer;
     w->in_task--;
 }
@@ -147,7 +177,11 @@ pp_gomp_task_general(void (*fn)(void *), void *data, void (*cpyfn)(void *, void 
 
 /* The plain tasks take the short way: the thread's state in one load, its
  * call site from the thread's table, a fixed block on the stack (no frame
- * of variable size), the three-word head and the payload behind it. */
+ * of variable size), the three-word head and the payload behind it.  A
+ * task begin the running task's trampoline holds (pp_gomp_words.run) stays
+ * held while libgomp runs, as the creation's start does (a trampoline that
+ * runs inside records both first): a queued task's creation is then one
+ * engine event with that begin. */
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                void *detach)
@@ -190,6 +224,7 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
         w->held.creator = &current;
         w->held.time = pp_timer_now();
     } else {
+        pp_gomp_run_flush(w);
         pp_profile_task_create_begin(create, &task, &current);
         pp_gomp_depend(task, depend);
     }
@@ -200,7 +235,15 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
                             flags, depend, priority, detach);
     if (__builtin_expect(w->held.task == task, 1)) { /* queued, or not made (cancelled) */
         w->held.task = 0;
-        pp_profile_task_create_visit(create, task, w->held.time);
+        if ((int64_t)w->run.task <= 0) {
+            pp_profile_task_create_visit(create, task, w->held.time);
+            return;
+        }
+        /* the first event of a task whose begin its trampoline holds */
+        pp_task_handle running = w->run.task;
+        w->run.task = 0;
+        pp_profile_task_begin_create_visit(w->run.region, running, w->run.time, create, task,
+                                           w->held.time);
         return;
     }
     pp_profile_exit_resume(create, current);

@@ -31,6 +31,8 @@ pp_gomp_thread *pp_gomp_thread_create(void)
     while (!__atomic_compare_exchange_n(&pp_gomp_thread_list, &t->next, t, 1, __ATOMIC_RELEASE,
                                         __ATOMIC_RELAXED)) {
     }
+    if (!pp_gomp_run_hold)
+        pp_gomp_mine.run.task = PP_GOMP_RUN_OFF;
     pp_gomp_mine.thread = t;
     return t;
 }

@@ -188,6 +188,17 @@ void pp_profile_task_create_run_at(pp_region_id region, pp_task_handle task, uin
 void pp_profile_task_create_run_end(pp_region_id region, pp_task_handle task, uint64_t created,
                                     uint64_t begun, pp_region_id task_region,
                                     pp_task_handle resumed);
+/* - task_run: a whole tied task instance in which nothing else happened (a
+ *   leaf of a recursion; the libgomp interposer holds a task's begin until
+ *   its end or the next event inside it): task_begin(task_region, task,
+ *   false) at `begun`, then task_end(task_region) now. */
+void pp_profile_task_run(pp_region_id task_region, pp_task_handle task, uint64_t begun);
+/* - task_begin_create_visit: such a task whose first event is a creation in
+ *   which no task ran: task_begin(task_region, task, false) at `begun`,
+ *   then task_create_visit(region, created_task, created) now. */
+void pp_profile_task_begin_create_visit(pp_region_id task_region, pp_task_handle task,
+                                        uint64_t begun, pp_region_id region,
+                                        pp_task_handle created_task, uint64_t created);
 
 /* Parameters: a value that splits the current call path.  Called inside a
  * region or a task, the node of the innermost open region (or the task's

@@ -1313,3 +1313,113 @@ void pp_profile_task_create_run_end(pp_region_id region, pp_task_handle task, ui
 other:
     pp_profile_task_create_run_end_other(region, task, created, begun, task_region, resumed);
 }
+
+/* ---- a task's begin held back by the libgomp interposer (doc/gomp.md "Cost") ---- */
+
+/* task_run: a whole tied task in which nothing else happened (a leaf of a
+ * recursion): task_begin at `begun`, then task_end now. */
+static __attribute__((noinline)) void pp_profile_task_run_general(pp_location *loc,
+                                                                  pp_region_id task_region,
+                                                                  pp_task_handle task,
+                                                                  uint64_t begun, uint64_t now)
+{
+    pp_profile_task_begin_within(loc, task_region, task, begun);
+    pp_profile_task_end_within(loc, task_region, now);
+    pp_profile_event_end();
+}
+
+/* (also the fast path's way out, before it read the clock) */
+static __attribute__((noinline)) void pp_profile_task_run_other(pp_region_id task_region,
+                                                                pp_task_handle task,
+                                                                uint64_t begun)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (loc != NULL)
+        pp_profile_task_run_general(loc, task_region, task, begun, pp_timer_now());
+    else
+        pp_profile_event_end();
+}
+
+/* The fast path: pp_profile_task_begin_fast's case (a free task record, a
+ * spare instance tree, the stub's node at hand), checked before the clock
+ * is read; the end's case then holds by itself
+ * (nothing ran inside the instance: no region open, no node made, the
+ * instance on top of the stack, its tree going back to the construct it
+ * came from).  Then what the two events do to the nodes, in their order
+ * (the running task's stub and the task's may be one node): an explicit
+ * task that was running is suspended at `begun`, its stub closed then; the
+ * task's root and stub get a visit from `begun` to now, and the implicit
+ * task is current afterwards.  The task record the two events would take
+ * from the free list and give back, and the spare tree they would take off
+ * its list and put back at its head, stay where they are. */
+void pp_profile_task_run(pp_region_id task_region, pp_task_handle task, uint64_t begun)
+{
+    pp_profile_event_begin();
+    pp_location *loc = pp_profile_fast_loc();
+    uint64_t key = pp_node_key_of(task_region, 0);
+    pp_node *m, *root, *s;
+    if (PP_UNLIKELY(loc == NULL || !loc->task_free ||
+                    !(m = loc->construct_cache[pp_profile_construct_slot(key)]) ||
+                    m->key != key || !(root = m->link) || root->link != m ||
+                    !(s = pp_profile_task_stub_near(loc, m, key)))) {
+        pp_profile_task_run_other(task_region, task, begun);
+        return;
+    }
+    uint64_t now = pp_timer_tsc();
+    pp_profile_task_suspend_fast(loc->current, begun);
+    uint64_t d = now > begun ? now - begun : 0; /* both nodes open at `begun` */
+    root->start = begun;
+    pp_profile_node_visit(root, d);
+    s->start = begun;
+    pp_profile_node_visit(s, d);
+    loc->last = now;
+    loc->current = loc->implicit;
+    PP_ASSERT(pp_profile_current_ok(loc));
+    pp_profile_event_end_reloaded();
+}
+
+/* begin_create_visit: a task whose begin was held back creates a task
+ * first: task_begin(task_region, task) at `begun`, then
+ * task_create_visit(region, created_task, created). */
+static __attribute__((noinline)) void
+pp_profile_task_begin_create_visit_other(pp_region_id task_region, pp_task_handle task,
+                                         uint64_t begun, pp_region_id region,
+                                         pp_task_handle created_task, uint64_t created)
+{
+    pp_location *loc = pp_profile_event_loc();
+    if (loc == NULL) {
+        pp_profile_event_end();
+        return;
+    }
+    pp_profile_task_begin_within(loc, task_region, task, begun);
+    pp_profile_task_create_visit_general(loc, region, created_task, created, pp_timer_now());
+}
+
+/* The fast path: the begin's case (pp_profile_task_begin_fast's) and the
+ * creation's node next to the one entered last in the task's spare tree,
+ * checked before anything changes; then the begin at `begun` and the
+ * creation's visit (the new instance has nothing folded). */
+void pp_profile_task_begin_create_visit(pp_region_id task_region, pp_task_handle task,
+                                        uint64_t begun, pp_region_id region,
+                                        pp_task_handle created_task, uint64_t created)
+{
+    pp_profile_event_begin();
+    pp_location *loc = pp_profile_fast_loc();
+    uint64_t key = pp_node_key_of(task_region, 0);
+    pp_task *t;
+    pp_node *m, *root, *s, *n;
+    if (PP_UNLIKELY(loc == NULL || !(t = loc->task_free) ||
+                    !(m = loc->construct_cache[pp_profile_construct_slot(key)]) ||
+                    m->key != key || !(root = m->link) ||
+                    !(s = pp_profile_task_stub_near(loc, m, key)) ||
+                    !(n = pp_profile_child_near(root, pp_node_key_of(region, 0))))) {
+        pp_profile_task_begin_create_visit_other(task_region, task, begun, region, created_task,
+                                                 created);
+        return;
+    }
+    uint64_t now = pp_timer_tsc();
+    pp_profile_task_begin_apply(loc, task_region, task, t, m, root, s, begun);
+    loc->last = now;
+    pp_profile_node_visit(n, now > created ? now - created : 0);
+    pp_profile_event_end_reloaded();
+}

@@ -519,31 +519,49 @@ pp_profile_task_start(pp_location *loc, pp_task *t, pp_node *root, uint64_t now)
  * above). */
 void pp_profile_task_begin_general(pp_location *loc, pp_region_id task_region, pp_task_handle task,
                                    bool untied, uint64_t now);
-static inline __attribute__((always_inline)) void
-pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_handle task,
-                           bool untied, uint64_t now)
+
+/* The stub's node for an instance of the construct whose merged root is m
+ * (key), below the implicit task's position: where the construct's last
+ * instance had it, nearly always, else next to the node entered last there;
+ * NULL when neither (the general body's case).  The hint may be a node
+ * freed since (its parent is then NULL: pp_profile_subtree_free) or made
+ * again for another region: checked by parent and key, it is the stub's
+ * node or a miss. */
+static inline __attribute__((always_inline)) pp_node *
+pp_profile_task_stub_near(pp_location *loc, pp_node *m, uint64_t key)
 {
-    uint64_t key = pp_node_key_of(task_region, 0);
-    pp_task *t = loc->task_free;
-    pp_node *m = loc->construct_cache[pp_profile_construct_slot(key)];
-    pp_node *root, *s, *below;
-    if (PP_UNLIKELY(untied || !t || !m || m->key != key || !(root = m->link))) {
-        pp_profile_task_begin_general(loc, task_region, task, untied, now);
-        return;
-    }
-    /* the stub: where the construct's last instance had it, nearly always.
-     * The hint may be a node freed since (its parent is then NULL:
-     * pp_profile_subtree_free) or made again for another region: checked by
-     * parent and key, it is the stub's node or a miss. */
-    below = loc->implicit->pos;
-    s = m->stub_hint;
+    pp_node *below = loc->implicit->pos, *s = m->stub_hint;
     if (PP_UNLIKELY(s == NULL || s->parent != below || s->key != key)) {
-        if (!(s = pp_profile_child_near(below, key))) {
-            pp_profile_task_begin_general(loc, task_region, task, untied, now);
-            return;
-        }
+        if (!(s = pp_profile_child_near(below, key)))
+            return NULL;
         m->stub_hint = s;
     }
+    return s;
+}
+
+/* The running task cur stops at now for an explicit task's begin
+ * (pp_profile_task_suspend without counters). */
+static inline __attribute__((always_inline)) void pp_profile_task_suspend_fast(pp_task *cur,
+                                                                               uint64_t now)
+{
+    if (cur->is_explicit) {
+        cur->suspend_start = now;
+        cur->suspended = 1;
+        if (cur->stub) {
+            pp_profile_node_close_at(cur->stub, now); /* before the new stub opens: it may be it */
+            cur->stub = NULL;
+        }
+    }
+}
+
+/* The begin of the fast kind, without the event's end: t the free task
+ * record at the head of the free list, root the spare instance tree at the
+ * head of the merged root m's list, s the stub's node
+ * (pp_profile_task_stub_near). */
+static inline __attribute__((always_inline)) void
+pp_profile_task_begin_apply(pp_location *loc, pp_region_id task_region, pp_task_handle task,
+                            pp_task *t, pp_node *m, pp_node *root, pp_node *s, uint64_t now)
+{
     loc->task_free = t->next;
     /* first what frees registers for the suspension below */
     t->handle = task;
@@ -553,18 +571,30 @@ pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_h
     m->link = root->next_sibling;
     root->next_sibling = NULL;
     pp_task *cur = loc->current;
-    if (cur->is_explicit) { /* pp_profile_task_suspend without counters */
-        cur->suspend_start = now;
-        cur->suspended = 1;
-        if (cur->stub) {
-            pp_profile_node_close_at(cur->stub, now); /* before s->start: it may be s */
-            cur->stub = NULL;
-        }
-    }
+    pp_profile_task_suspend_fast(cur, now);
     pp_profile_task_start(loc, t, root, now);
     s->start = now;
     t->stub = s;
     PP_ASSERT(pp_profile_current_ok(loc) && (!cur->is_explicit || cur->suspended));
+}
+
+static inline __attribute__((always_inline)) void
+pp_profile_task_begin_fast(pp_location *loc, pp_region_id task_region, pp_task_handle task,
+                           bool untied, uint64_t now)
+{
+    uint64_t key = pp_node_key_of(task_region, 0);
+    pp_task *t = loc->task_free;
+    pp_node *m = loc->construct_cache[pp_profile_construct_slot(key)];
+    pp_node *root, *s;
+    if (PP_UNLIKELY(untied || !t || !m || m->key != key || !(root = m->link))) {
+        pp_profile_task_begin_general(loc, task_region, task, untied, now);
+        return;
+    }
+    if (PP_UNLIKELY(!(s = pp_profile_task_stub_near(loc, m, key)))) {
+        pp_profile_task_begin_general(loc, task_region, task, untied, now);
+        return;
+    }
+    pp_profile_task_begin_apply(loc, task_region, task, t, m, root, s, now);
     pp_profile_event_end_reloaded();
 }
 

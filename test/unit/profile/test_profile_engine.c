@@ -832,7 +832,9 @@ END_TEST
  * (its creation of no duration, or held back as the libgomp interposer
  * does).  FIB_HELD holds the begin back too, as the OMPT layer does now: a
  * leaf task is one event (task_create_run_end), the others' creation and
- * begin one at the begin's time (task_create_run_at).
+ * begin one at the begin's time (task_create_run_at); and deferred, as the
+ * libgomp interposer does: a leaf task is one event (task_run), another
+ * task's begin goes with its first creation (task_begin_create_visit).
  * Each combined event must give the tree its separate events give. */
 typedef enum { FIB_SEPARATE, FIB_COMBINED, FIB_HELD } fib_form;
 
@@ -871,14 +873,20 @@ static void fib_undeferred(const fib_regions *r, int n, pp_task_handle me, fib_f
     }
 }
 
-static void fib_deferred(const fib_regions *r, int n, pp_task_handle me, fib_form form)
+/* held: FIB_HELD's task region whose begin at `begun` the first creation
+ * records (PP_REGION_INVALID: none held). */
+static void fib_deferred(const fib_regions *r, int n, pp_task_handle me, fib_form form,
+                         pp_region_id held, uint64_t begun)
 {
     if (n < 2)
         return;
     pp_task_handle h[2];
     for (int i = 0; i < 2; i++) {
         h[i] = pp_profile_task_new_handle();
-        if (form != FIB_SEPARATE && i == 0) {
+        if (form == FIB_HELD && i == 0 && held != PP_REGION_INVALID) {
+            pp_profile_task_begin_create_visit(held, me, begun, r->create[i], h[i],
+                                               pp_timer_now());
+        } else if (form != FIB_SEPARATE && i == 0) {
             pp_profile_task_create_point(r->create[i], h[i]);
         } else if (form != FIB_SEPARATE) { /* a held creation (the libgomp interposer) */
             pp_profile_task_create_visit(r->create[i], h[i], pp_timer_now());
@@ -889,8 +897,19 @@ static void fib_deferred(const fib_regions *r, int n, pp_task_handle me, fib_for
     }
     pp_profile_scheduling_enter(r->taskwait, NULL);
     for (int i = 0; i < 2; i++) {
+        if (form == FIB_HELD) {
+            uint64_t at = pp_timer_now();
+            if (n - 1 - i < 2) { /* a leaf: nothing happens inside it */
+                pp_profile_task_run(r->task[i], h[i], at);
+                pp_profile_task_switch_to(me);
+                continue;
+            }
+            fib_deferred(r, n - 1 - i, h[i], form, r->task[i], at);
+            pp_profile_task_end_resume(r->task[i], me, PP_REGION_INVALID);
+            continue;
+        }
         pp_profile_task_begin(r->task[i], h[i], false);
-        fib_deferred(r, n - 1 - i, h[i], form);
+        fib_deferred(r, n - 1 - i, h[i], form, PP_REGION_INVALID, 0);
         if (form != FIB_SEPARATE) {
             pp_profile_task_end_resume(r->task[i], me, PP_REGION_INVALID);
         } else {
@@ -908,7 +927,7 @@ static int fib_tree(fib_form form, int deferred, pp_region_id *regions, uint64_t
 {
     fib_regions r = fib_start();
     if (deferred)
-        fib_deferred(&r, 10, pp_profile_task_current(), form);
+        fib_deferred(&r, 10, pp_profile_task_current(), form, PP_REGION_INVALID, 0);
     else
         fib_undeferred(&r, 10, pp_profile_task_current(), form);
     pp_unified *u = pp_profile_unify_at(pp_timer_now());
@@ -996,6 +1015,82 @@ START_TEST(test_create_run_end_times)
 }
 END_TEST
 
+/* The libgomp interposer's held begins with known timestamps: a task whose
+ * begin goes with its first creation (task_begin_create_visit) runs two
+ * leaves at its taskwait, each one event (task_run), twice (the first
+ * instances take the general forms, the later ones the fast paths).  The
+ * separate events with the same timestamps give the same values: the
+ * parent's instance and stub count its time up to the first leaf's begin
+ * and from its resumption on (it is suspended between), each leaf's stub
+ * and instance one visit of the same length. */
+START_TEST(test_task_run_times)
+{
+    for (int held = 0; held < 2; held++) {
+        fib_regions r = fib_start();
+        pp_task_handle implicit = pp_profile_task_current();
+        uint64_t expect = 0, min = UINT64_MAX, max = 0;
+        pp_profile_scheduling_enter(r.taskwait, NULL);
+        for (int p = 0; p < 2; p++) {
+            pp_task_handle hp = pp_profile_task_new_handle(), h[2];
+            uint64_t b0 = pp_timer_now() + 10;
+            while (pp_timer_now() < b0)
+                ;
+            for (int i = 0; i < 2; i++) {
+                h[i] = pp_profile_task_new_handle();
+                if (held && i == 0) {
+                    pp_profile_task_begin_create_visit(r.task[0], hp, b0, r.create[1], h[i], b0);
+                } else {
+                    if (i == 0)
+                        pp_profile_task_begin_at(r.task[0], hp, false, b0);
+                    pp_profile_task_create_visit(r.create[1], h[i], pp_timer_now());
+                }
+            }
+            uint64_t entered = pp_timer_now(), first = entered + 500;
+            pp_profile_enter_at(r.taskwait, entered);
+            for (int i = 0; i < 2; i++) {
+                uint64_t begun = i == 0 ? first : pp_timer_now() + 10;
+                while (pp_timer_now() < begun + 1000)
+                    ;
+                if (held) {
+                    pp_profile_task_run(r.task[1], h[i], begun);
+                } else {
+                    pp_profile_task_begin_at(r.task[1], h[i], false, begun);
+                    pp_profile_task_end_at(r.task[1], pp_timer_now());
+                }
+            }
+            uint64_t resumed = pp_timer_now() + 10, end = resumed + 300;
+            while (pp_timer_now() < end)
+                ;
+            pp_profile_switch_exit_at(hp, r.taskwait, resumed);
+            pp_profile_task_end_at(r.task[0], end);
+            uint64_t piece[2] = {first - b0, end - resumed};
+            for (int k = 0; k < 2; k++) {
+                expect += piece[k];
+                min = piece[k] < min ? piece[k] : min;
+                max = piece[k] > max ? piece[k] : max;
+            }
+            pp_profile_task_switch_to(implicit);
+        }
+        pp_profile_switch_exit(implicit, r.taskwait);
+        pp_unified *u = pp_profile_unify_at(pp_timer_now());
+        ck_assert_ptr_nonnull(u);
+        check_no_negative(u);
+        pp_unode *tw = pp_unified_child(u->root, r.taskwait);
+        CHECK_NODE(pp_unified_child(tw, r.task[0]), 0, 4, expect, min, max);
+        pp_unode *parent = pp_unified_child(u->tasks, r.task[0]);
+        ck_assert_uint_eq(parent->visits[0], 2);
+        ck_assert_uint_eq(parent->time[0], expect);
+        ck_assert_uint_eq(pp_unified_child(parent, r.create[1])->visits[0], 4);
+        pp_unode *leaf = pp_unified_child(u->tasks, r.task[1]), *stub =
+                                                                  pp_unified_child(tw, r.task[1]);
+        CHECK_NODE(stub, 0, 4, leaf->time[0], leaf->min_time[0], leaf->max_time[0]);
+        ck_assert_uint_eq(leaf->visits[0], 4);
+        ck_assert_uint_ge(leaf->min_time[0], 1000);
+        pp_unified_free(u);
+    }
+}
+END_TEST
+
 Suite *profile_engine_suite(void)
 {
     Suite *s = suite_create("profile_engine");
@@ -1021,6 +1116,7 @@ Suite *profile_engine_suite(void)
     tcase_add_test(tc, test_fast_path_fib);
     tcase_add_test(tc, test_combined_events_equal_separate);
     tcase_add_test(tc, test_create_run_end_times);
+    tcase_add_test(tc, test_task_run_times);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     /* no fixture: the configuration is read once per process, so this test
