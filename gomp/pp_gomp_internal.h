@@ -138,6 +138,11 @@ typedef struct pp_gomp_level {
 
 typedef struct pp_gomp_thread {
     void *location; /* the engine's location of the thread */
+    /* the thread's own words, for the end's hook: NULL once the thread has
+     * ended (its thread-local block is gone); reading: the hook reads them
+     * (the ending thread waits) */
+    struct pp_gomp_words *words;
+    uint32_t reading;
     struct pp_gomp_thread *next; /* every thread's state, for the end */
     uint32_t off;   /* inside target or teams (not measured): > 0 */
     uint32_t depth; /* level[depth] is the implicit task running now */
@@ -195,6 +200,22 @@ typedef struct pp_gomp_words {
         pp_region_id region; /* its task construct's */
     } run;
 } pp_gomp_words;
+
+/* Held words another thread reads: the end's hook records what a thread
+ * still holds when the run ends (pp_gomp_held_at_end), while the thread may
+ * go on.  A held task's handle is its word's sequence number: the other
+ * words are written while it is 0, then it is published; the reader takes
+ * them only if the handle is the same before and after (handles are
+ * unique).  On x86 the fences and atomic stores are plain moves. */
+static inline void pp_gomp_hold_publish(pp_task_handle *word, pp_task_handle task)
+{
+    __atomic_store_n(word, task, __ATOMIC_RELEASE);
+}
+static inline void pp_gomp_hold_retract(pp_task_handle *word)
+{
+    __atomic_store_n(word, 0, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE); /* before the next holder's words */
+}
 
 /* run.task of a thread whose trampolines hold nothing back (counters, or a
  * clock that is no TSC: pp_gomp_run_hold), set with its state: no handle
@@ -374,5 +395,9 @@ void pp_gomp_taskwait_depend_items(void **depend);
 void pp_gomp_close_last_team(pp_gomp_thread *t, uint64_t now);
 /* End hook: every worker's last team closed at its team's end. */
 void pp_gomp_close_ended_teams(void);
+/* The end's hook that records what threads still hold (pp_gomp_words),
+ * and what it needs at start (pp_gomp_thread.c). */
+void pp_gomp_held_at_end(void);
+void pp_gomp_thread_start(void);
 
 #endif

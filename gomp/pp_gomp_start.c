@@ -89,7 +89,9 @@ __attribute__((constructor)) static void pp_gomp_start(void)
     pp_profile_init();
     pp_gomp_lock_define_regions();
     /* the workers' last teams closed first, then every region named */
-    if (pp_profile_at_end(pp_gomp_close_ended_teams) != 0 ||
+    pp_gomp_thread_start();
+    if (pp_profile_at_end(pp_gomp_held_at_end) != 0 ||
+        pp_profile_at_end(pp_gomp_close_ended_teams) != 0 ||
         pp_profile_at_end(pp_callsite_names_finalize) != 0)
         pp_message_warn("no room for the interposer's end hooks: regions keep their addresses "
                         "as names");

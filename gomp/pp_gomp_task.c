@@ -47,7 +47,7 @@ static __attribute__((noinline)) void pp_gomp_held_flush(pp_gomp_words *w, pp_re
                                                          pp_task_handle task)
 {
     pp_task_handle created = w->held.task;
-    w->held.task = 0;
+    pp_gomp_hold_retract(&w->held.task);
     *w->held.creator = pp_profile_task_current();
     if (created == task) {
         pp_profile_task_create_run(w->held.region, task, w->held.time, task_region);
@@ -63,7 +63,7 @@ static __attribute__((noinline)) void pp_gomp_held_flush(pp_gomp_words *w, pp_re
 void pp_gomp_run_flush_slow(pp_gomp_words *w)
 {
     pp_task_handle task = w->run.task;
-    w->run.task = 0;
+    pp_gomp_hold_retract(&w->run.task);
     pp_profile_task_begin_at(w->run.region, task, false, w->run.time);
 }
 
@@ -121,13 +121,14 @@ void pp_gomp_task_run_plain(void *block)
         else
             pp_profile_task_begin_tied(h->region, h->handle);
     } else {
-        w->run.task = h->handle;
-        w->run.region = h->region;
-        w->run.time = pp_timer_tsc(); /* the TSC, where it is the clock (pp_gomp_run_hold) */
+        __atomic_store_n(&w->run.region, h->region, __ATOMIC_RELAXED);
+        /* the TSC, where it is the clock (pp_gomp_run_hold) */
+        __atomic_store_n(&w->run.time, pp_timer_tsc(), __ATOMIC_RELAXED);
+        pp_gomp_hold_publish(&w->run.task, h->handle);
     }
     h->fn(h + 1);
     if (__builtin_expect(w->run.task == h->handle, 1)) {
-        w->run.task = 0;
+        pp_gomp_hold_retract(&w->run.task);
         pp_profile_task_run(h->region, h->handle, w->run.time);
     } else {
         pp_profile_task_end(h->region);
@@ -219,10 +220,10 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
         /* the start held back (libgomp may run other tasks for the
          * dependences: not held then) */
         task = pp_profile_task_new_handle();
-        w->held.task = task;
-        w->held.region = create;
+        __atomic_store_n(&w->held.region, create, __ATOMIC_RELAXED);
         w->held.creator = &current;
-        w->held.time = pp_timer_now();
+        __atomic_store_n(&w->held.time, pp_timer_now(), __ATOMIC_RELAXED);
+        pp_gomp_hold_publish(&w->held.task, task);
     } else {
         pp_gomp_run_flush(w);
         pp_profile_task_create_begin(create, &task, &current);
@@ -234,14 +235,14 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
                             (long)sizeof block.head + arg_size, PP_GOMP_PLAIN_ALIGN, if_clause,
                             flags, depend, priority, detach);
     if (__builtin_expect(w->held.task == task, 1)) { /* queued, or not made (cancelled) */
-        w->held.task = 0;
+        pp_gomp_hold_retract(&w->held.task);
         if ((int64_t)w->run.task <= 0) {
             pp_profile_task_create_visit(create, task, w->held.time);
             return;
         }
         /* the first event of a task whose begin its trampoline holds */
         pp_task_handle running = w->run.task;
-        w->run.task = 0;
+        pp_gomp_hold_retract(&w->run.task);
         pp_profile_task_begin_create_visit(w->run.region, running, w->run.time, create, task,
                                            w->held.time);
         return;

@@ -5,6 +5,8 @@
  * team. */
 #include "gomp/pp_gomp_internal.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "lib/pp_message.h"
@@ -13,6 +15,25 @@
 
 __thread pp_gomp_words pp_gomp_mine __attribute__((tls_model("initial-exec")));
 static pp_gomp_thread *pp_gomp_thread_list;
+/* A thread's state, kept until its end (pp_gomp_thread_gone). */
+static pthread_key_t pp_gomp_thread_key;
+static bool pp_gomp_thread_key_made;
+
+/* A thread ends: its words go with it.  The end's hook may be reading
+ * them: wait until it has (a handshake of two words, each side writing its
+ * own first). */
+static void pp_gomp_thread_gone(void *state)
+{
+    pp_gomp_thread *t = state;
+    __atomic_store_n(&t->words, NULL, __ATOMIC_SEQ_CST);
+    while (__atomic_load_n(&t->reading, __ATOMIC_SEQ_CST))
+        sched_yield();
+}
+
+void pp_gomp_thread_start(void)
+{
+    pp_gomp_thread_key_made = pthread_key_create(&pp_gomp_thread_key, pp_gomp_thread_gone) == 0;
+}
 
 pp_gomp_thread *pp_gomp_threads(void)
 {
@@ -27,6 +48,8 @@ pp_gomp_thread *pp_gomp_thread_create(void)
         return NULL;
     }
     t->location = pp_profile_location_ref();
+    if (pp_gomp_thread_key_made && pthread_setspecific(pp_gomp_thread_key, t) == 0)
+        t->words = &pp_gomp_mine;
     t->next = __atomic_load_n(&pp_gomp_thread_list, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(&pp_gomp_thread_list, &t->next, t, 1, __ATOMIC_RELEASE,
                                         __ATOMIC_RELAXED)) {
@@ -137,5 +160,48 @@ void pp_gomp_close_ended_teams(void)
         uint64_t end = pp_gomp_team_end(t->last.ended, t->last.generation);
         if (end != UINT64_MAX)
             pp_profile_location_close_at(t->location, end);
+    }
+}
+
+/* What a thread holds when the run ends (pp_gomp_words: a task's begin
+ * while its body runs, a creation's start while libgomp runs), recorded on
+ * its location as the thread would have: the begin first.  Without this the
+ * run would end without that task's instance (exit() on another thread
+ * while the task's body runs). */
+static pp_task_handle pp_gomp_held_read(const pp_task_handle *task_word,
+                                        const pp_region_id *region_word,
+                                        const uint64_t *time_word, pp_region_id *region,
+                                        uint64_t *time)
+{
+    pp_task_handle task = __atomic_load_n(task_word, __ATOMIC_ACQUIRE);
+    if ((int64_t)task <= 0)
+        return 0;
+    *region = __atomic_load_n(region_word, __ATOMIC_RELAXED);
+    *time = __atomic_load_n(time_word, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return __atomic_load_n(task_word, __ATOMIC_RELAXED) == task ? task : 0;
+}
+
+static void pp_gomp_held_take(pp_gomp_thread *t, const pp_gomp_words *w)
+{
+    pp_region_id region;
+    uint64_t time;
+    pp_task_handle task =
+        pp_gomp_held_read(&w->run.task, &w->run.region, &w->run.time, &region, &time);
+    if (task)
+        pp_profile_location_task_begin_at(t->location, region, task, time);
+    task = pp_gomp_held_read(&w->held.task, &w->held.region, &w->held.time, &region, &time);
+    if (task)
+        pp_profile_location_task_create_enter_at(t->location, region, task, time);
+}
+
+void pp_gomp_held_at_end(void)
+{
+    for (pp_gomp_thread *t = pp_gomp_threads(); t; t = t->next) {
+        __atomic_store_n(&t->reading, 1, __ATOMIC_SEQ_CST);
+        const pp_gomp_words *w = __atomic_load_n(&t->words, __ATOMIC_SEQ_CST);
+        if (w)
+            pp_gomp_held_take(t, w);
+        __atomic_store_n(&t->reading, 0, __ATOMIC_RELEASE);
     }
 }

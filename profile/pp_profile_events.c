@@ -33,6 +33,7 @@
  * The fast and general forms end the event themselves, so a tail call into
  * them ends it; a caller's end after them would only repeat the store. */
 #include "profile/pp_profile_internal.h"
+#include "profile/pp_profile_names.h"
 
 #include "lib/pp_message.h"
 #include "lib/pp_timer.h"
@@ -1422,4 +1423,26 @@ void pp_profile_task_begin_create_visit(pp_region_id task_region, pp_task_handle
     loc->last = now;
     pp_profile_node_visit(n, now > created ? now - created : 0);
     pp_profile_event_end_reloaded();
+}
+
+/* ---- what a thread held back, recorded for it at the end (pp_profile_names.h) ---- */
+
+void pp_profile_location_task_begin_at(void *location, pp_region_id task_region,
+                                       pp_task_handle task, uint64_t when)
+{
+    if (location && when <= pp_profile_g.end_time)
+        pp_profile_task_begin_within(location, task_region, task, when);
+}
+
+void pp_profile_location_task_create_enter_at(void *location, pp_region_id region,
+                                              pp_task_handle task, uint64_t when)
+{
+    if (location && when <= pp_profile_g.end_time)
+        pp_profile_task_create_enter_loc(location, region, task, when);
+}
+
+void pp_profile_location_enter_at(void *location, pp_region_id region, uint64_t when)
+{
+    if (location && when <= pp_profile_g.end_time)
+        pp_profile_enter_body(location, region, when);
 }

@@ -337,6 +337,7 @@ static pp_unified *pp_profile_end(const uint64_t *now_given)
         pp_profile_quiesce_default();
         uint64_t now = now_given ? *now_given : pp_timer_now();
         pp_profile_runfacts_note_end();
+        pp_profile_g.end_time = now;
         for (int i = 0; i < pp_profile_life.n_end_hooks; i++)
             pp_profile_life.end_hooks[i]();
         u = pp_profile_unify_at(now);

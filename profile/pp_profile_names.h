@@ -28,4 +28,17 @@ pp_region_id pp_profile_region_canonical(pp_region_id id);
 void *pp_profile_location_ref(void);
 void pp_profile_location_close_at(void *location, uint64_t when);
 
+/* What a thread held back and had not recorded when measurement ended (a
+ * task's begin an event source records with the task's next event, and that
+ * thread is still inside the task's body): from the hook only, recorded on
+ * the thread's location at `when`, in the order the thread would have
+ * recorded them; the close at the end then ends what they opened.  Nothing
+ * is recorded for a `when` after the end's time (the thread began the task
+ * after the end). */
+void pp_profile_location_task_begin_at(void *location, pp_region_id task_region,
+                                       pp_task_handle task, uint64_t when);
+void pp_profile_location_task_create_enter_at(void *location, pp_region_id region,
+                                              pp_task_handle task, uint64_t when);
+void pp_profile_location_enter_at(void *location, pp_region_id region, uint64_t when);
+
 #endif

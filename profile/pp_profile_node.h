@@ -297,6 +297,7 @@ typedef struct pp_profile_global {
     char program[256];
     char *command_line;
     int started, finished;
+    uint64_t end_time; /* the end's timestamp, once the end hooks run */
     int enabled_by_user; /* POMP2_On/Off */
     int config_enable;
     /* one process of a job (pp_profile_job.h): its rank and name in the

@@ -31,6 +31,8 @@ those of the plain run.  The programs:
   with a large firstprivate block (the interposer's copy function);
 * task_red.c: task reductions (a parallel region's, a loop's, a
   taskgroup's) with in_reduction tasks;
+* exit_in_task.c: exit() on a thread of the program's own while a task's
+  body runs (the end records the begin the interposer holds);
 * mix.c: tasks run in a single's barrier, a nowait single's body, after a
   nowait loop, in a taskgroup; critical, locks, taskyield and a nested
   parallel region inside tasks; a barrier after a nowait single; three
@@ -134,6 +136,30 @@ class GompEqualsRebuild(unittest.TestCase):
 
     def test_tasks_everywhere(self):
         self.equal("mix.c", env={"OMP_MAX_ACTIVE_LEVELS": "2"})
+
+    def test_exit_while_a_task_runs(self):
+        # The task's begin, which the interposer holds while the body runs,
+        # is recorded by the end (before: no instance of the task).  Where
+        # the other threads are when the run ends (before or in the single,
+        # in its barrier) is timing, in both builds: only what the barrier
+        # before the single settles is compared.
+        flags = ("-g", "-O2", "-pthread")
+        exe = {how: S.build(self.scratch, "exit_in_task.c", how, flags)
+               for how in ("opari2", "plain")}
+        task = "!$omp task @exit_in_task.c:34"
+        for t in THREADS:
+            with self.subTest(threads=t):
+                ref = S.run(exe["opari2"], "opari2", t, scratch=self.scratch)
+                got = S.run(exe["plain"], "gomp", t, scratch=self.scratch)
+                for r in (ref, got):
+                    self.assertEqual((r.returncode, r.stdout, r.stderr),
+                                     (3, "the task runs\n", ""))
+                a, b = S.Profile(ref.cube), S.Profile(got.cube)
+                for p in (a, b):
+                    self.assertEqual(p.instances, {task: 1})
+                    self.assertEqual(p.stubs, {task: 1})
+                    self.assertEqual(p.calls["!$omp parallel @exit_in_task.c:30"], t)
+                    self.assertEqual(p.tasks, {"TASKS > " + task: 1})
 
     def test_dependences(self):
         exe = {how: S.build(self.scratch, "depend_graphs.c", how) for how in ("opari2", "plain")}
