@@ -195,6 +195,16 @@ static inline pp_callsite *pp_ompt_construct_cached(pp_ompt_thread *t, const voi
     return c != NULL && e->codeptr == codeptr && c->kind == kind ? c : NULL;
 }
 
+/* Where a construct of kind that libomp reports at codeptr lies
+ * (pp_ompt_callsite.c): codeptr itself (*how AS_IS); the program's call of
+ * the construct's GOMP_ entry point, found on the stack, where codeptr is
+ * an address libomp kept from another entry or one inside libomp (STACK);
+ * the outlined body of the implicit task's parallel region, which reached
+ * the runtime by a tail call (TAIL_BODY). */
+enum { PP_OMPT_SITE_AS_IS, PP_OMPT_SITE_STACK, PP_OMPT_SITE_TAIL_BODY };
+const void *pp_ompt_gomp_callsite(const void *codeptr, pp_callsite_kind kind,
+                                  const pp_callsite *parallel, int *how);
+
 /* The construct of (codeptr, kind) for thread t: its cache, else
  * pp_callsite_get (which makes it on first use).  NULL only when out of
  * memory or beyond the registry's limit. */
@@ -204,6 +214,19 @@ static inline pp_callsite *pp_ompt_construct_find(pp_ompt_thread *t, const void 
     pp_callsite *c = pp_ompt_construct_cached(t, codeptr, kind);
     if (__builtin_expect(c != NULL, 1))
         return c;
+    /* a codeptr that is not the construct's own is never cached: the next
+     * event that reports it may be another construct's */
+    int how;
+    const pp_callsite *parallel = t->n_implicit > 0 && t->n_implicit <= PP_OMPT_NEST
+                                      ? t->implicit[t->n_implicit - 1].construct
+                                      : NULL;
+    const void *site = pp_ompt_gomp_callsite(codeptr, kind, parallel, &how);
+    if (how != PP_OMPT_SITE_AS_IS) {
+        c = pp_callsite_get(site, kind);
+        if (c && how == PP_OMPT_SITE_TAIL_BODY && !__atomic_load_n(&c->tail_body, __ATOMIC_RELAXED))
+            __atomic_store_n(&c->tail_body, true, __ATOMIC_RELAXED);
+        return c;
+    }
     if ((c = pp_callsite_get(codeptr, kind)) != NULL)
         t->cache[pp_ompt_cache_slot(codeptr, kind)] = (pp_ompt_cached){codeptr, c};
     return c;

@@ -49,10 +49,15 @@ void pp_ompt_register(ompt_set_callback_t set)
     }
 }
 
-/* At exit, before the engine's own handler writes the profile: a run that
- * measured nothing writes none, and says why. */
+/* At exit, before the engine's own handler writes the profile: what the
+ * exiting thread holds back (exit() inside an undeferred task's body: its
+ * creation and begin) is recorded; a run that measured nothing writes none,
+ * and says why. */
 static void pp_ompt_atexit(void)
 {
+    pp_ompt_thread *t = pp_ompt_tls;
+    if (t)
+        pp_ompt_settle(t);
     pp_callsite_unmeasured_run(__atomic_load_n(&pp_ompt_locks_used, __ATOMIC_RELAXED), 0);
 }
 

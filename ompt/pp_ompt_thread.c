@@ -18,6 +18,13 @@ pp_ompt_thread *pp_ompt_threads(void)
 
 pp_ompt_thread *pp_ompt_thread_create(void)
 {
+    /* A thread whose first event comes while measurement is off (a worker
+     * that starts while another thread ends the run) gets its state at its
+     * first event while measurement is on, if any: its handles would carry
+     * no location. */
+    void *location = pp_profile_location_ref();
+    if (!location)
+        return NULL;
     pp_ompt_thread *t = calloc(1, sizeof *t);
     if (!t) {
         PP_WARN_ONCE("out of memory for a thread's OMPT state; that thread is not measured");
@@ -31,7 +38,7 @@ pp_ompt_thread *pp_ompt_thread_create(void)
         PP_WARN_ONCE("more than %u threads: the tasks that thread %u and later ones create are "
                      "not measured (their time stays with the enclosing region)",
                      PP_OMPT_MAX_THREADS, t->number);
-    t->location = pp_profile_location_ref();
+    t->location = location;
     t->next = __atomic_load_n(&pp_ompt_thread_list, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(&pp_ompt_thread_list, &t->next, t, 1, __ATOMIC_RELEASE,
                                         __ATOMIC_RELAXED)) {

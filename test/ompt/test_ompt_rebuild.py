@@ -13,9 +13,10 @@ their profiles compared call path by call path, visits and task instances.
   are not measured, as in the rebuild (was: their inner regions, "switch to task ... not
   active", "worksharing of kind 6 is not measured");
 * scope (gcc only): not measured, the loop inside it is;
-* taskloops: one instance per chunk (39 for 39 chunks, where there were 40), a
-  generator task of libomp's its own construct, the taskloop's region at the program's
-  line (with a taskgroup and with nogroup), never inside libomp;
+* a chain of undeferred tasks inside a deferred one, then a taskwait (if0_chain.c):
+  libomp 14 reported a gcc binary's first undeferred creation there at an address kept
+  from the thread's GOMP_parallel call, named after the deferred task, a creation inside
+  itself; and the taskwait at an address inside GOMP_parallel;
 * pompprof-diff and pompprof-scaling compare the rebuild's profile and OMPT's (binaries
   named differently): every construct matched, both event sources named.
 
@@ -180,6 +181,22 @@ class RebuildEqual(unittest.TestCase):
         for cube in got.values():   # nothing of the teams: one parallel region
             self.assertEqual(len([r for r in cube.regions.values()
                                   if r.name.startswith("!$omp parallel @")]), 1)
+
+    def test_undeferred_chain_in_a_task(self):
+        # as check_program, barriers aside: the single's barrier, which gcc merges into
+        # the region's (the single ends the region), is a no-op at one thread on libomp
+        undeferred, deferred = lines_of("if0_chain.c", "task")
+        for threads in THREADS:
+            out, err, ref, _ = self.run_mode("if0_chain.c", "opari2", threads)
+            for mode in ("clang", "gcc"):
+                with self.subTest(mode=mode, threads=threads):
+                    o, e, cube, _ = self.run_mode("if0_chain.c", mode, threads)
+                    self.assertEqual((o, e), (out, ""))
+                    self.assertEqual(runtime_names(cube), [])
+                    self.assertEqual(call_paths(cube), call_paths(ref))
+                    self.assertEqual(E.instances(cube),
+                                     {"!$omp task @if0_chain.c:%d" % deferred: 1,
+                                      "!$omp task @if0_chain.c:%d" % undeferred: 3})
 
     def test_scope(self):
         self.check_program("scope.c", modes=("gcc",))

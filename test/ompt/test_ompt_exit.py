@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""exit() inside a task's body, OMPT mode (progs/if0_chain.c exit: a task
+that makes a chain of three undeferred tasks, the last calling exit()),
+clang and gcc binaries on libomp, at 1, 2 and 4 threads: the exit status and
+output are the program's, nothing on stderr, and the profile has every
+instance and creation of the chain.
+
+Before: the layer held the last task's creation and begin until the
+thread's next event, which never came (2 instances and 2 creations of 3);
+and at 2 and more threads a worker whose first event came after the run had
+ended was numbered from the handle the engine gives while measurement is
+off: "pompprof: more than 4095 threads: ... thread 16777214" on stderr."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ompt_env as E  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.join(HERE, "progs", "if0_chain.c")
+with open(SOURCE) as f:
+    CHAIN_LINE, OUTER_LINE = [i for i, line in enumerate(f, 1)
+                              if re.match(r"#pragma omp task\b", line)]
+OUTER = "!$omp task @if0_chain.c:%d" % OUTER_LINE
+CHAIN = "!$omp task @if0_chain.c:%d" % CHAIN_LINE
+CREATE_CHAIN = "!$omp create task @if0_chain.c:%d" % CHAIN_LINE
+
+
+@unittest.skipUnless(E.have_ompt(), "no OMPT tool, libomp or clang")
+class ExitInTask(unittest.TestCase):
+    def test_exit_inside_an_undeferred_task(self):
+        scratch = tempfile.mkdtemp(prefix="pp_ompt_exit_")
+        try:
+            for mode in ("clang", "gcc"):
+                exe = E.build(scratch, SOURCE, mode)
+                for t in (1, 2, 4):
+                    with self.subTest(mode=mode, threads=t):
+                        out = tempfile.mkdtemp(dir=scratch)
+                        env = dict(E.ENV, OMP_NUM_THREADS=str(t), POMPPROF_OUTPUT=out,
+                                   OMP_TOOL_LIBRARIES=E.TOOL)
+                        if mode == "gcc":
+                            env["LD_PRELOAD"] = E.libomp()
+                        p = subprocess.run([exe, "exit"], env=env, stdout=subprocess.PIPE,
+                                           stderr=subprocess.PIPE, universal_newlines=True,
+                                           timeout=300)
+                        self.assertEqual((p.returncode, p.stdout, p.stderr),
+                                         (3, "the task runs\n", ""))
+                        cube = E.cubex.load(out)
+                        self.assertEqual(E.instances(cube), {OUTER: 1, CHAIN: 3})
+                        creations = sum(v for k, v in E.paths(cube).items()
+                                        if k.endswith("> " + CREATE_CHAIN))
+                        self.assertEqual(creations, 3)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
