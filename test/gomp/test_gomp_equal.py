@@ -32,7 +32,8 @@ those of the plain run.  The programs:
 * task_red.c: task reductions (a parallel region's, a loop's, a
   taskgroup's) with in_reduction tasks;
 * exit_in_task.c: exit() on a thread of the program's own while a task's
-  body runs (the end records the begin the interposer holds);
+  body runs, and a crash inside the body (the end records the begin the
+  interposer holds);
 * mix.c: tasks run in a single's barrier, a nowait single's body, after a
   nowait loop, in a taskgroup; critical, locks, taskyield and a nested
   parallel region inside tasks; a barrier after a nowait single; three
@@ -46,6 +47,7 @@ run` ran these binaries on LLVM's libomp: names merged
 (the second single counted into the first), names inside the runtime, a
 single's barrier lost; this test fails there."""
 import os
+import signal
 import sys
 import unittest
 
@@ -137,29 +139,33 @@ class GompEqualsRebuild(unittest.TestCase):
     def test_tasks_everywhere(self):
         self.equal("mix.c", env={"OMP_MAX_ACTIVE_LEVELS": "2"})
 
-    def test_exit_while_a_task_runs(self):
+    def test_exit_or_crash_while_a_task_runs(self):
         # The task's begin, which the interposer holds while the body runs,
-        # is recorded by the end (before: no instance of the task).  Where
-        # the other threads are when the run ends (before or in the single,
-        # in its barrier) is timing, in both builds: only what the barrier
+        # is recorded by the end (before: no instance of the task), when
+        # another thread calls exit() and when the body crashes.  Where the
+        # other threads are when the run ends (before or in the single, in
+        # its barrier) is timing, in both builds: only what the barrier
         # before the single settles is compared.
         flags = ("-g", "-O2", "-pthread")
         exe = {how: S.build(self.scratch, "exit_in_task.c", how, flags)
                for how in ("opari2", "plain")}
-        task = "!$omp task @exit_in_task.c:34"
-        for t in THREADS:
-            with self.subTest(threads=t):
-                ref = S.run(exe["opari2"], "opari2", t, scratch=self.scratch)
-                got = S.run(exe["plain"], "gomp", t, scratch=self.scratch)
-                for r in (ref, got):
-                    self.assertEqual((r.returncode, r.stdout, r.stderr),
-                                     (3, "the task runs\n", ""))
-                a, b = S.Profile(ref.cube), S.Profile(got.cube)
-                for p in (a, b):
-                    self.assertEqual(p.instances, {task: 1})
-                    self.assertEqual(p.stubs, {task: 1})
-                    self.assertEqual(p.calls["!$omp parallel @exit_in_task.c:30"], t)
-                    self.assertEqual(p.tasks, {"TASKS > " + task: 1})
+        task = "!$omp task @exit_in_task.c:39"
+        for args, status, out in (((), 3, "the task runs\n"),
+                                  (("crash",), -signal.SIGSEGV, "the task crashes\n")):
+            for t in THREADS:
+                with self.subTest(args=args, threads=t):
+                    ref = S.run(exe["opari2"], "opari2", t, args, scratch=self.scratch)
+                    got = S.run(exe["plain"], "gomp", t, args, scratch=self.scratch)
+                    for r in (ref, got):
+                        self.assertEqual((r.returncode, r.stdout), (status, out))
+                        if not args:
+                            self.assertEqual(r.stderr, "")
+                    a, b = S.Profile(ref.cube), S.Profile(got.cube)
+                    for p in (a, b):
+                        self.assertEqual(p.instances, {task: 1})
+                        self.assertEqual(p.stubs, {task: 1})
+                        self.assertEqual(p.calls["!$omp parallel @exit_in_task.c:35"], t)
+                        self.assertEqual(p.tasks, {"TASKS > " + task: 1})
 
     def test_dependences(self):
         exe = {how: S.build(self.scratch, "depend_graphs.c", how) for how in ("opari2", "plain")}
