@@ -117,6 +117,7 @@ static const char *const pp_config_known[] = {
     "POMPPROF_LIBDIR", "POMPPROF_INCDIR", "POMPPROF_REPLAY", "POMPPROF_FILTER",
     "POMPPROF_FUNCTIONS", "POMPPROF_COSTS", "POMPPROF_MERGE_CALLS", "POMPPROF_WRAPPER_COUNTS",
     "POMPPROF_GCC_PLUGIN", "POMPPROF_TEST_CLOCK_SKEW", "POMPPROF_CRASH_WAIT",
+    "POMPPROF_RUN_PID", /* set by pompprof run for the OMPT tool (ompt/pp_ompt_start.c) */
 };
 #define PP_CONFIG_KNOWN (sizeof pp_config_known / sizeof pp_config_known[0])
 

@@ -132,6 +132,9 @@ typedef struct pp_ompt_thread {
     /* teams of a league (host teams) this thread runs: teams are not
      * measured, nor anything inside them (as in OPARI2 mode) */
     uint32_t league;
+    /* the thread's own initial task runs (an initial task that begins
+     * meanwhile is a league team's) */
+    uint32_t initial_open;
     /* held back by the fast paths until the next event, which does both in
      * one engine call if it is the second half (pp_ompt_task.c,
      * pp_ompt_parallel.c), else settles them first: an undeferred task's
@@ -310,6 +313,9 @@ void pp_ompt_mutex_register(ompt_set_callback_t set, const char **missing, int *
 void pp_ompt_mutex_define_regions(void);
 /* A lock was initialized (measured): for a run that met no construct. */
 extern bool pp_ompt_locks_used;
+/* Teams constructs (leagues) that ran: not measured (pp_ompt_parallel.c),
+ * counted for the word at the end when nothing else was measured. */
+extern unsigned pp_ompt_leagues;
 
 /* Ask for one callback; a runtime that will never deliver it gets its name
  * into missing. */

@@ -18,6 +18,12 @@
 
 /* The mark a league's parallel data carries (see pp_ompt_parallel_begin). */
 static pp_ompt_parallel pp_ompt_league_mark;
+unsigned pp_ompt_leagues;
+/* A parallel region inside a team of a league: not measured either.  Its
+ * workers are no threads of the league (they get no initial task of it):
+ * they keep out of it while their implicit task runs, marked on the task's
+ * data (libomp gives no parallel data at its end). */
+static pp_ompt_parallel pp_ompt_league_inner_mark;
 
 pp_callsite *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_callsite_kind kind, uintptr_t *tags)
 {
@@ -86,12 +92,17 @@ static void pp_ompt_parallel_begin(ompt_data_t *encountering_task_data,
                                    int flags, const void *codeptr_ra)
 {
     (void)encountering_task_data, (void)encountering_task_frame;
-    pp_ompt_thread *t = pp_ompt_measured();
+    pp_ompt_thread *t = pp_ompt_self();
     parallel_data->ptr = NULL;
     if (flags & ompt_parallel_league) {
         /* teams are not measured, nor anything inside them: the threads of
          * the league know by this mark (pp_ompt_implicit_task) */
         parallel_data->ptr = &pp_ompt_league_mark;
+        __atomic_add_fetch(&pp_ompt_leagues, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    if (t && t->league) {
+        parallel_data->ptr = &pp_ompt_league_inner_mark;
         return;
     }
     if (!t)
@@ -119,7 +130,7 @@ static void pp_ompt_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encoun
     (void)encountering_task_data, (void)flags, (void)codeptr_ra;
     pp_ompt_thread *t = pp_ompt_tls;
     pp_ompt_parallel *p = parallel_data ? parallel_data->ptr : NULL;
-    if (!t || !p || p == &pp_ompt_league_mark)
+    if (!t || !p || p == &pp_ompt_league_mark || p == &pp_ompt_league_inner_mark)
         return;
     pp_ompt_settle(t);
     pp_profile_join(p->construct->main, p->forking_task);
@@ -187,9 +198,13 @@ static void pp_ompt_implicit_task_body(ompt_scope_endpoint_t endpoint,
         return;
     if (flags & ompt_task_initial) {
         /* the initial task of a team of a league: the thread runs in teams
-         * until it ends */
-        if (endpoint == ompt_scope_begin && parallel_data &&
-            parallel_data->ptr == &pp_ompt_league_mark) {
+         * until it ends.  Known by the league's mark, or as an initial task
+         * that begins while the thread's own one runs (libomp 14 gives a
+         * team of a host fallback's league other parallel data than the
+         * league's begin had) */
+        if (endpoint == ompt_scope_begin &&
+            ((parallel_data && parallel_data->ptr == &pp_ompt_league_mark) ||
+             t->initial_open > 0)) {
             t->league++;
             pp_ompt_pending_update(t);
             if (task_data)
@@ -202,8 +217,34 @@ static void pp_ompt_implicit_task_body(ompt_scope_endpoint_t endpoint,
             return;
         }
         /* the program's own task: the engine's initial task */
-        if (endpoint == ompt_scope_begin && task_data)
-            task_data->value = pp_profile_task_current();
+        if (endpoint == ompt_scope_begin) {
+            t->initial_open++;
+            if (task_data)
+                task_data->value = pp_profile_task_current();
+        } else if (t->initial_open > 0) {
+            t->initial_open--;
+        }
+        return;
+    }
+    /* an implicit task of a parallel region that is not measured (inside a
+     * team of a league; libomp 14 even gives the workers of one inside a
+     * team other parallel data than its begin had, which no begin of ours
+     * saw), or whose begin could not be (no construct, nested too deep):
+     * its thread measures nothing until it ends, as in a league */
+    if (endpoint == ompt_scope_begin &&
+        (!parallel_data || parallel_data->ptr == NULL ||
+         parallel_data->ptr == &pp_ompt_league_inner_mark)) {
+        t->league++;
+        pp_ompt_pending_update(t);
+        if (task_data)
+            task_data->ptr = &pp_ompt_league_inner_mark;
+        return;
+    }
+    if (endpoint == ompt_scope_end && task_data &&
+        task_data->ptr == &pp_ompt_league_inner_mark && t->league) {
+        t->league--;
+        pp_ompt_pending_update(t);
+        task_data->ptr = NULL;
         return;
     }
     if (t->league)

@@ -11,9 +11,11 @@
 #include "ompt/pp_ompt_internal.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/pp_config.h"
 #include "lib/pp_message.h"
@@ -58,7 +60,8 @@ static void pp_ompt_atexit(void)
     pp_ompt_thread *t = pp_ompt_tls;
     if (t)
         pp_ompt_settle(t);
-    pp_callsite_unmeasured_run(__atomic_load_n(&pp_ompt_locks_used, __ATOMIC_RELAXED), 0);
+    pp_callsite_unmeasured_run(__atomic_load_n(&pp_ompt_locks_used, __ATOMIC_RELAXED),
+                               __atomic_load_n(&pp_ompt_leagues, __ATOMIC_RELAXED));
 }
 
 static int pp_ompt_initialize(ompt_function_lookup_t lookup, int initial_device_num,
@@ -90,10 +93,35 @@ static void pp_ompt_finalize(ompt_data_t *tool_data)
     pp_profile_finalize();
 }
 
+/* Whether the runtime started the tool (it does so when it initializes). */
+static bool pp_ompt_started;
+
+/* A program on libomp that never initializes it (SIMD only, or no construct
+ * at all) never starts the tool: nothing else would say that nothing was
+ * measured.  `pompprof run` preloads this library for the program it runs,
+ * with that process's id in POMPPROF_RUN_PID (the program replaces the
+ * launcher: same process); its children, which inherit the environment,
+ * are left alone. */
+static void pp_ompt_never_started(void)
+{
+    if (!pp_ompt_started && pp_config_get()->enable)
+        pp_message_warn("nothing measured: %s ran no OpenMP construct (the OpenMP runtime never "
+                        "started); no profile written",
+                        program_invocation_short_name);
+}
+
+__attribute__((constructor)) static void pp_ompt_loaded(void)
+{
+    const char *launched = getenv("POMPPROF_RUN_PID");
+    if (launched && strtol(launched, NULL, 10) == (long)getpid())
+        atexit(pp_ompt_never_started);
+}
+
 __attribute__((visibility("default"))) ompt_start_tool_result_t *
 ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
     (void)omp_version, (void)runtime_version;
+    pp_ompt_started = true;
     static ompt_start_tool_result_t result = {pp_ompt_initialize, pp_ompt_finalize, {0}};
     if (!pp_config_get()->enable)
         return NULL; /* POMPPROF_ENABLE=0: no callback costs anything */

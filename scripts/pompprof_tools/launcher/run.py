@@ -6,8 +6,9 @@
 On the program's own runtime (--runtime=native, the default):
 - a program built for libgomp (gcc, gfortran) gets libpompprof_gomp.so
   preloaded, which interposes libgomp's entry points;
-- a program on LLVM's libomp (clang) gets libpompprof_ompt.so named in
-  OMP_TOOL_LIBRARIES: libomp calls it through the OpenMP tools interface.
+- a program on LLVM's libomp (clang) gets libpompprof_ompt.so preloaded:
+  libomp finds its ompt_start_tool and calls it through the OpenMP tools
+  interface (a run in which libomp never starts says so).
 Either feeds the same engine as a program built with the pompprof wrapper, so
 the profile (and with --trace the OTF2 trace) are those of the rebuild.
 
@@ -187,7 +188,14 @@ def main(argv: list[str]) -> int:
             if refused is not None:
                 return refused
             route += ", preloaded in place of libgomp"
-        env["OMP_TOOL_LIBRARIES"] = tool
+        # preloaded, not named in OMP_TOOL_LIBRARIES: libomp finds a preloaded
+        # ompt_start_tool first; a run in which libomp never starts (and so
+        # never starts the tool) still says that nothing was measured (the
+        # program replaces this process: only it says so); and the program
+        # sees the environment it would see (omp_display_env prints
+        # OMP_TOOL_LIBRARIES)
+        preload(env, tool)
+        env["POMPPROF_RUN_PID"] = str(os.getpid())
     if opts["verbose"]:
         if route:
             note("%s is measured on %s" % (command[0], route))
