@@ -196,12 +196,14 @@ bench-task-cost: examples/plain/fib examples/prof/fib examples/plain/nqueens \
 
 # pompprof run over a corpus of OpenMP programs the user fetched (e.g. the
 # public OpenMP Examples): make bench-corpus CORPUS=/path/to/Examples
+# [CORPUS_COMPILER=clang]
 # (examples/bench/corpus.py: same exit status and output as plain, profiles
 # written, pompprof's lines, at 1 and 2 threads).
 .PHONY: bench-corpus
 bench-corpus: all
 	@test -n "$(CORPUS)" || { echo "bench-corpus: set CORPUS=DIR (a corpus of OpenMP sources)"; exit 2; }
-	$(PYTHON) $(srcdir)/examples/bench/corpus.py --builddir '$(abs_top_builddir)' --corpus '$(CORPUS)'
+	$(PYTHON) $(srcdir)/examples/bench/corpus.py --builddir '$(abs_top_builddir)' --corpus '$(CORPUS)' \
+		--compiler '$(or $(CORPUS_COMPILER),gcc)'
 
 # Tracing: the event path with POMPPROF_TRACE=1, the examples traced, and
 # the analysis of a trace of more than 10 million events (trace_bench.py).

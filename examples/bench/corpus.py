@@ -6,7 +6,8 @@ fetched by the user: it is not part of pompprof).
 Every C, C++ and Fortran source below DIR (*.c, *.cpp, *.f90, *.f) is built
 with gcc, g++ or gfortran -fopenmp -O2 -g (building the Fortran modules a
 source needs is not attempted: a source that does not build and link alone is
-left out).  Each program that links runs plain at 1
+left out); with --compiler=clang the C and C++ sources with clang and clang++
+(on LLVM's libomp, measured through OMPT; no Fortran).  Each program that links runs plain at 1
 and 2 threads (30 s at most), three times (a program whose output differs
 between plain runs prints something that depends on scheduling: its output
 and stderr are not compared), then under `pompprof run` (the build tree's) at
@@ -41,8 +42,14 @@ def sources(corpus):
                 yield os.path.join(root, f)
 
 
-def build(src, out):
-    comp = {"c": "gcc", "cpp": "g++", "f90": "gfortran", "f": "gfortran"}[src.rsplit(".", 1)[1]]
+COMPILERS = {"gcc": {"c": "gcc", "cpp": "g++", "f90": "gfortran", "f": "gfortran"},
+             "clang": {"c": "clang", "cpp": "clang++"}}
+
+
+def build(src, out, compilers):
+    comp = compilers.get(src.rsplit(".", 1)[1])
+    if not comp:
+        return None
     exe = os.path.join(out, os.path.basename(src).replace(".", "_"))
     p = subprocess.run([comp, "-fopenmp", "-O2", "-g", src, "-o", exe, "-lm"], cwd=out,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -64,6 +71,8 @@ def main():
     ap.add_argument("--builddir", default=".")
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--compiler", default="gcc", choices=sorted(COMPILERS),
+                    help="gcc (gcc, g++, gfortran) or clang (clang, clang++: C and C++ only)")
     ap.add_argument("--runtime", default="native", choices=["native", "llvm", "default"],
                     help="pompprof run's --runtime (default: none given, for an older build)")
     args = ap.parse_args()
@@ -79,7 +88,7 @@ def main():
     try:
         for src in sources(args.corpus):
             counts["sources"] += 1
-            exe = build(src, tmp)
+            exe = build(src, tmp, COMPILERS[args.compiler])
             if not exe:
                 continue
             counts["programs"] += 1
@@ -97,6 +106,11 @@ def main():
                 theirs = [l for l in got[2].splitlines() if not l.startswith("pompprof:")]
                 plain_err = plain[2].splitlines()
                 written = any(f.endswith(".cubex") for f in os.listdir(out))
+                if got[0] != plain[0] and all(a[0] == plain[0] for a in again):
+                    # a status plain never showed yet: plain again, longer (a
+                    # program that crashes one run in two or three, as
+                    # target_fort_allocatable_map.2.f90 does, is no crash of ours)
+                    again += [run([exe], t, cwd=tmp) for _ in range(6)]
                 if any(a[0] != plain[0] for a in again):
                     counts["exit status depends on the run"] += 1
                 elif got[0] == plain[0]:
