@@ -86,42 +86,46 @@ void pp_ompt_settle_slow(pp_ompt_thread *t)
 
 /* ---- parallel regions and implicit tasks ------------------------------------------ */
 
-static void pp_ompt_parallel_begin(ompt_data_t *encountering_task_data,
-                                   const ompt_frame_t *encountering_task_frame,
-                                   ompt_data_t *parallel_data, unsigned int requested_parallelism,
-                                   int flags, const void *codeptr_ra)
+/* What a parallel region's data holds for its team (the region's record, a
+ * mark, or NULL: not measured), as its begin finds it. */
+static pp_ompt_parallel *pp_ompt_parallel_begin_body(int flags, unsigned int requested_parallelism,
+                                                     const void *codeptr_ra)
 {
-    (void)encountering_task_data, (void)encountering_task_frame;
     pp_ompt_thread *t = pp_ompt_self();
-    parallel_data->ptr = NULL;
     if (flags & ompt_parallel_league) {
         /* teams are not measured, nor anything inside them: the threads of
          * the league know by this mark (pp_ompt_implicit_task) */
-        parallel_data->ptr = &pp_ompt_league_mark;
         __atomic_add_fetch(&pp_ompt_leagues, 1, __ATOMIC_RELAXED);
-        return;
+        return &pp_ompt_league_mark;
     }
-    if (t && t->league) {
-        parallel_data->ptr = &pp_ompt_league_inner_mark;
-        return;
-    }
+    if (t && t->league)
+        return &pp_ompt_league_inner_mark;
     if (!t)
-        return;
+        return NULL;
     pp_ompt_settle(t);
     pp_callsite *c = pp_ompt_construct_find(t, codeptr_ra, PP_CALLSITE_PARALLEL);
     if (!c || t->n_parallel >= PP_OMPT_NEST) {
         if (c)
             PP_WARN_ONCE("parallel regions nested deeper than %d on a thread are not measured",
                          PP_OMPT_NEST);
-        return;
+        return NULL;
     }
     pp_ompt_parallel *p = &t->parallel[t->n_parallel++];
     p->generation++;
     p->construct = c;
     p->forking_task = pp_profile_task_current();
     p->fork_context = pp_profile_fork(c->main, (int)requested_parallelism);
-    parallel_data->ptr = p;
-    PP_TSAN_RELEASE(parallel_data); /* the team's threads read p (lib/pp_tsan.h) */
+    return p;
+}
+
+static void pp_ompt_parallel_begin(ompt_data_t *encountering_task_data,
+                                   const ompt_frame_t *encountering_task_frame,
+                                   ompt_data_t *parallel_data, unsigned int requested_parallelism,
+                                   int flags, const void *codeptr_ra)
+{
+    (void)encountering_task_data, (void)encountering_task_frame;
+    parallel_data->ptr = pp_ompt_parallel_begin_body(flags, requested_parallelism, codeptr_ra);
+    PP_TSAN_RELEASE(parallel_data); /* the team's threads read it (lib/pp_tsan.h) */
 }
 
 static void pp_ompt_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
@@ -196,6 +200,8 @@ static void pp_ompt_implicit_task_body(ompt_scope_endpoint_t endpoint,
     pp_ompt_thread *t = pp_ompt_self();
     if (!t)
         return;
+    if (endpoint == ompt_scope_begin && parallel_data)
+        PP_TSAN_ACQUIRE(parallel_data); /* its begin's write (pp_ompt_parallel_begin) */
     if (flags & ompt_task_initial) {
         /* the initial task of a team of a league: the thread runs in teams
          * until it ends.  Known by the league's mark, or as an initial task
@@ -251,7 +257,6 @@ static void pp_ompt_implicit_task_body(ompt_scope_endpoint_t endpoint,
         return; /* an implicit task inside a team of a league */
     pp_ompt_settle(t);
     if (endpoint == ompt_scope_begin) {
-        PP_TSAN_ACQUIRE(parallel_data);
         pp_ompt_parallel *p = parallel_data ? parallel_data->ptr : NULL;
         pp_callsite *c = p ? p->construct : NULL;
         if (c)
