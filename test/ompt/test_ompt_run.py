@@ -42,7 +42,8 @@ class Launcher(unittest.TestCase):
         env.update(env_extra or {})
         env.pop("OMP_TOOL_LIBRARIES", None)
         return subprocess.run([POMPPROF, "run"] + list(args), env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, universal_newlines=True, cwd=self.scratch)
+                              stderr=subprocess.PIPE, universal_newlines=True, cwd=self.scratch,
+                              timeout=300)
 
     def test_gcc_binary_runs_on_libomp(self):
         out = os.path.join(self.scratch, "gcc_out")
