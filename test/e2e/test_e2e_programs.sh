@@ -30,6 +30,7 @@ for prog in worksharing tasks locks user nested noomp; do
             fail "$prog t=$t: output differs"; diff "$SCRATCH/plain.out" "$SCRATCH/inst.out" >&2
         elif [ "$plain_rc" != "$inst_rc" ]; then
             fail "$prog t=$t: exit status $inst_rc, plain $plain_rc"
+            cat "$SCRATCH/inst.err" >&2 # (a sanitizer's report, under check-tsan)
         elif [ -s "$SCRATCH/inst.err" ]; then
             fail "$prog t=$t: unexpected messages:"; cat "$SCRATCH/inst.err" >&2
         elif [ "$prog" != noomp ] && ! is_cubex "$out"; then
