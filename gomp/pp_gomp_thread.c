@@ -163,11 +163,9 @@ void pp_gomp_close_ended_teams(void)
     }
 }
 
-/* What a thread holds when the run ends (pp_gomp_words: a task's begin
- * while its body runs, a creation's start while libgomp runs), recorded on
- * its location as the thread would have: the begin first.  Without this the
- * run would end without that task's instance (exit() on another thread
- * while the task's body runs). */
+/* One held record of another thread's words (handle, region, time), read
+ * as pp_gomp_hold_publish wrote it: its handle, or 0 when none is held or
+ * the thread changed it meanwhile. */
 static pp_task_handle pp_gomp_held_read(const pp_task_handle *task_word,
                                         const pp_region_id *region_word,
                                         const uint64_t *time_word, pp_region_id *region,
@@ -182,6 +180,11 @@ static pp_task_handle pp_gomp_held_read(const pp_task_handle *task_word,
     return __atomic_load_n(task_word, __ATOMIC_RELAXED) == task ? task : 0;
 }
 
+/* What a thread holds when the run ends (pp_gomp_words: a task's begin
+ * while its body runs, a creation's start while libgomp runs), recorded on
+ * its location as the thread would have: the begin first.  Without this the
+ * run would end without that task's instance (exit() on another thread
+ * while the task's body runs). */
 static void pp_gomp_held_take(pp_gomp_thread *t, const pp_gomp_words *w)
 {
     pp_region_id region;
