@@ -27,7 +27,7 @@
  * and each shape on its own, which pompprof-score gives each region by its
  * shape in the profile: leaf_pair_ns, recursion_pair_ns, inlined_pair_ns
  * (the function shapes), task_binary_ns, task_quad_ns (fib's and health's
- * task shapes); and, for make bench, plain_call_ns.  `event_costs --nothing` runs one parallel region and
+ * task shapes), task_wide_ns (twelve tasks per taskwait, nqueens'); and, for make bench, plain_call_ns.  `event_costs --nothing` runs one parallel region and
  * ends: what a run costs whatever it measures (calibrate.py).
  * Each figure is the least over REPEATS timed loops of the initial thread
  * (OMP_NUM_THREADS=1: tasks run where they are created), in CPU time: a
@@ -163,6 +163,34 @@ NI static void loop_quads(long n)
         quad(5);
 }
 
+/* nqueens' shape: twelve tasks per taskwait, one of them going on down to
+ * depth 8, the others leaves without a taskwait: a twelfth of a taskwait per
+ * task, each taskwait with children to wait for */
+#define WIDE_FAN 12
+#define TASKS_OF_WIDE_8 96.0
+#define TASKWAITS_OF_WIDE_8 8.0
+NI static long wide(int d)
+{
+    long got[WIDE_FAN];
+    for (int i = 0; i < WIDE_FAN; i++) {
+#pragma omp task shared(got) firstprivate(i, d)
+        got[i] = (i == 0 && d > 1) ? wide(d - 1) : i;
+    }
+#pragma omp taskwait
+    long s = 0;
+    for (int i = 0; i < WIDE_FAN; i++)
+        s += got[i];
+    return s;
+}
+
+NI static void loop_wides(long n)
+{
+    long s = 0;
+    for (long i = 0; i < n; i++)
+        s += wide(8);
+    sink = s;
+}
+
 NI static void loop_taskwait(long n)
 {
     for (long i = 0; i < n; i++) {
@@ -215,6 +243,28 @@ NI static void loop_quads_plain(long n)
         quad_plain(5);
 }
 
+NI static long wide_plain(int d)
+{
+    long got[WIDE_FAN];
+    for (int i = 0; i < WIDE_FAN; i++) {
+#pragma omp task shared(got) firstprivate(i, d)
+        got[i] = (i == 0 && d > 1) ? wide_plain(d - 1) : i;
+    }
+#pragma omp taskwait
+    long s = 0;
+    for (int i = 0; i < WIDE_FAN; i++)
+        s += got[i];
+    return s;
+}
+
+NI static void loop_wides_plain(long n)
+{
+    long s = 0;
+    for (long i = 0; i < n; i++)
+        s += wide_plain(8);
+    sink = s;
+}
+
 NI static void loop_taskwait_plain(long n)
 {
     for (long i = 0; i < n; i++) {
@@ -261,13 +311,14 @@ NI int main(int argc, char **argv)
     double scale = argc > 1 ? atof(argv[1]) : 1.0;
     long n = (long)(2e6 * scale) + 1, n_rec = (long)(600 * scale) + 1;
     long n_tasks = (long)(2e5 * scale) + 1, n_trees = (long)(160 * scale) + 1;
+    long n_wides = (long)(2000 * scale) + 1;
     for (int i = 0; i < 256; i++)
         xs[i] = i * 0.01;
     double plain = least_ns(loop_leaf_plain, n);
     double leaf_pair = least_ns(loop_leaf, n) - plain;
     double rec_pair = added_ns(loop_rec, loop_rec_plain, n_rec) / CALLS_OF_REC_16;
     double inlined_pair = added_ns(loop_force, loop_force_plain, n) / 2;
-    double atomic = 0, task = 0, taskwait = 0, fib_shape = 0, health_shape = 0;
+    double atomic = 0, task = 0, taskwait = 0, fib_shape = 0, health_shape = 0, wide_shape = 0;
 #pragma omp parallel
 #pragma omp single
     {
@@ -277,6 +328,8 @@ NI int main(int argc, char **argv)
                            taskwait * TASKWAITS_OF_TREE_14 / TASKS_OF_TREE_14;
         health_shape = added_ns(loop_quads, loop_quads_plain, n_trees) / TASKS_OF_QUAD_5 -
                               taskwait * TASKWAITS_OF_QUAD_5 / TASKS_OF_QUAD_5;
+        wide_shape = added_ns(loop_wides, loop_wides_plain, n_wides) / TASKS_OF_WIDE_8 -
+                     taskwait * TASKWAITS_OF_WIDE_8 / TASKS_OF_WIDE_8;
         task = (fib_shape + health_shape) / 2;
     }
     printf("function_pair_ns %.2f\n", (leaf_pair + rec_pair + inlined_pair) / 3);
@@ -294,5 +347,6 @@ NI int main(int argc, char **argv)
     printf("plain_call_ns %.2f\n", plain);
     printf("task_binary_ns %.2f\n", fib_shape);
     printf("task_quad_ns %.2f\n", health_shape);
+    printf("task_wide_ns %.2f\n", wide_shape);
     return 0;
 }

@@ -16,10 +16,11 @@ when most of its visits lie below a visit of itself, else a short one when
 its mean visit is under SHORT_VISIT_S (the kind an optimising compiler
 inlines in the plain build, where the measured build keeps the calls), else
 a called function; a task instance (its creation included: `create task`
-regions cost nothing of their own) costs between the two task shapes
-measured, fib's (two tasks per taskwait: half a taskwait per task) and
-health's (four tasks per taskwait, the leaves' included: one per task), by
-the run's taskwaits per task; a taskwait; another construct.
+regions cost nothing of their own) costs between the task shapes measured,
+by the run's taskwaits per task: nqueens' (twelve tasks per taskwait: a
+twelfth of a taskwait per task), fib's (two tasks per taskwait: half a
+taskwait per task) and health's (four tasks per taskwait, the leaves'
+included: one per task); a taskwait; another construct.
 Task constructs count their instances (the roots below TASKS), not their
 fragments (stubs).  A function a filter leaves out costs nothing when the
 plugin instrumented the run (rebuilt with the filter, it is not
@@ -67,8 +68,8 @@ NEGLIGIBLE_PCT = 0.1
 # a function whose mean visit (its measurement included) is shorter is one the
 # plain build would inline: the calibration's inlined shape
 SHORT_VISIT_S = 200e-9
-# taskwaits per task instance of the two task shapes the calibration measures
-BINARY_TASKWAITS, QUAD_TASKWAITS = 0.5, 1.0
+# taskwaits per task instance of the task shapes the calibration measures
+WIDE_TASKWAITS, BINARY_TASKWAITS, QUAD_TASKWAITS = 1.0 / 12, 0.5, 1.0
 # the program's own time is taken as at least this share of the run's: costs
 # measured on a busier machine than the run's can exceed the time they are
 # part of (a measurement that costs 49 times the program's time is possible)
@@ -151,15 +152,22 @@ class Score:
 
     def _task_shape(self):
         """The run's taskwaits per task instance, and the cost of a task there:
-        between the calibration's two shapes, by that ratio."""
+        between the two calibrated shapes whose ratios enclose the run's, in
+        proportion (the end's shape beyond the calibrated ones)."""
         tasks = sum(r.visits for r in self.regions.values() if r.role in ("task", "untied task"))
         waits = sum(r.visits for r in self.regions.values() if r.role == "taskwait")
         c = self.costs
         if not tasks:
             return 0.0, c.task_ns
         ratio = waits / tasks
-        q = min(max((ratio - BINARY_TASKWAITS) / (QUAD_TASKWAITS - BINARY_TASKWAITS), 0.0), 1.0)
-        return ratio, c.task_binary_ns + q * (c.task_quad_ns - c.task_binary_ns)
+        shapes = ((WIDE_TASKWAITS, c.task_wide_ns), (BINARY_TASKWAITS, c.task_binary_ns),
+                  (QUAD_TASKWAITS, c.task_quad_ns))
+        if ratio <= shapes[0][0]:
+            return ratio, shapes[0][1]
+        for (r0, ns0), (r1, ns1) in zip(shapes, shapes[1:]):
+            if ratio <= r1:
+                return ratio, ns0 + (ratio - r0) / (r1 - r0) * (ns1 - ns0)
+        return ratio, shapes[-1][1]
 
     def shape(self, r: Region) -> str:
         """The calibrated shape a function's calls take: recursion, short or called."""
