@@ -13,11 +13,15 @@
 3. Side by side at 1 thread: fib, nqueens, health (BOTS-like) and the C++
    particle code (examples/particles.cpp): plain, constructs only,
    functions, and functions with the filter pompprof-score -g writes (built
-   with --filter=FILE): median CPU time (user + system) of BENCH_REPS runs
-   (default 5, interleaved), the overhead over plain, and pompprof-score's
-   estimate of the overhead of the functions build and of the filtered one
-   (-f FILE), median over the profiles of the functions build's runs, with
-   the ratio estimate / measured (goal: within 30 %).
+   with --filter=FILE): CPU time (user + system) in rounds that run each
+   build once, one after the other, at least BENCH_REPS rounds (default 5)
+   and more until the plain runs add up to BENCH_SECONDS (default 3) of CPU
+   time, at most MAX_ROUNDS; the overhead over plain is the median of the
+   rounds' own (each build against the plain run of its round: a load that
+   comes and goes moves both); pompprof-score's estimate of the overhead of
+   the functions build and of the filtered one (-f FILE), median over the
+   profiles of the functions build's runs, with the ratio estimate /
+   measured (goal: within 30 %).
 
 Prints figures, never fails on timing (exit status 1 only when a program
 fails).  Python 3 standard library only."""
@@ -36,6 +40,7 @@ CALLGRIND_SIZES = (18, 21)
 PROGRAMS = [("fib", "fib.c", ["30"]), ("nqueens", "nqueens.c", ["12"]),
             ("health", "health.c", ["6", "200"]), ("particles", "particles.cpp", ["16", "96", "60"])]
 THREADS = 1
+MAX_ROUNDS = 25
 CFLAGS = ["-O2", "-falign-loops=64"]
 INSTR_BAR = 100
 
@@ -111,12 +116,14 @@ def estimate(score, prof, costs, flt=None):
     return float(re.search(r"estimated cost of this run \S+ s: ([0-9.]+) %", text).group(1))
 
 
-def side_by_side(wrapper, score, cc, cxx, omp, srcdir, work, env, reps, costs):
-    print("== Side by side: median CPU time of %d runs, %d thread; overhead over plain; "
-          "pompprof-score's estimate (median over the functions runs' profiles)" % (reps, THREADS))
-    head = "%-10s %9s %10s %10s %9s %6s %12s %9s %6s  %s" % (
-        "program", "plain[s]", "constructs", "functions", "estimate", "ratio", "funcs+filter",
-        "estimate", "ratio", "excluded by -g")
+def side_by_side(wrapper, score, cc, cxx, omp, srcdir, work, env, reps, seconds, costs):
+    print("== Side by side: CPU time, %d thread, in rounds (each build once per round, at least "
+          "%d rounds, more until plain adds up to %.0f s); overhead over plain: the median of "
+          "the rounds'; pompprof-score's estimate (median over the functions runs' profiles)"
+          % (THREADS, reps, seconds))
+    head = "%-10s %6s %9s %10s %10s %9s %6s %12s %9s %6s  %s" % (
+        "program", "rounds", "plain[s]", "constructs", "functions", "estimate", "ratio",
+        "funcs+filter", "estimate", "ratio", "excluded by -g")
     print(head)
     print("-" * len(head))
     for name, source, pargs in PROGRAMS:
@@ -138,19 +145,22 @@ def side_by_side(wrapper, score, cc, cxx, omp, srcdir, work, env, reps, costs):
         sh([wrapper, "--filter=" + gen] + base + ["-o", exes["filtered"]], env=env)
         times = {k: [] for k in exes}
         est_all, est_filtered = [], []
-        for r in range(reps):
+        r = 0
+        while r < MAX_ROUNDS and (r < reps or sum(times["plain"]) < seconds):
             for k, e in exes.items():
                 out = os.path.join(work, "%s.%s.%d" % (name, k, r))
                 times[k].append(cpu_seconds([e] + pargs, dict(renv, POMPPROF_OUTPUT=out)))
                 if k == "functions":
                     est_all.append(estimate(score, out, costs))
                     est_filtered.append(estimate(score, out, costs, gen))
-        med = {k: statistics.median(v) for k, v in times.items()}
-        pct = {k: 100.0 * (med[k] / med["plain"] - 1.0) for k in med}
+                shutil.rmtree(out, ignore_errors=True)
+            r += 1
+        pct = {k: 100.0 * statistics.median(t / p - 1.0 for t, p in zip(v, times["plain"]))
+               for k, v in times.items()}
         e_all, e_f = statistics.median(est_all), statistics.median(est_filtered)
-        print("%-10s %9.3f %9.1f%% %9.1f%% %8.1f%% %6.2f %11.1f%% %8.1f%% %6.2f  %s" % (
-            name, med["plain"], pct["constructs"], pct["functions"], e_all,
-            e_all / pct["functions"] if pct["functions"] > 0 else float("nan"),
+        print("%-10s %6d %9.3f %9.1f%% %9.1f%% %8.1f%% %6.2f %11.1f%% %8.1f%% %6.2f  %s" % (
+            name, r, statistics.median(times["plain"]), pct["constructs"], pct["functions"],
+            e_all, e_all / pct["functions"] if pct["functions"] > 0 else float("nan"),
             pct["filtered"], e_f, e_f / pct["filtered"] if pct["filtered"] > 0 else float("nan"),
             " ".join(excluded) or "-"))
         sys.stdout.flush()
@@ -183,7 +193,8 @@ def main():
         print()
         # this build's figures, not an installed pompprof's
         side_by_side(wrapper, score, cc, cxx, omp, s, work, env,
-                     int(os.environ.get("BENCH_REPS", "5")), os.path.join(b, "event-costs.txt"))
+                     int(os.environ.get("BENCH_REPS", "5")),
+                     float(os.environ.get("BENCH_SECONDS", "3")), os.path.join(b, "event-costs.txt"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
