@@ -16,7 +16,7 @@ time:
     inlined_pair_ns 20.6             recursion, a short one plain code inlines
     task_binary_ns 45.1              the task shapes (task_ns is the mean of the
     task_quad_ns 51.6                first two): fib's two tasks a taskwait,
-    task_wide_ns 44.0                health's four, nqueens' twelve
+    task_wide_ns 58.3                health's four, nqueens' twelve
     function_pair_address_ns 20.2    the same two with -finstrument-functions
     filtered_pair_address_ns 2.8
     run_fixed_ns 2546000             once per run: the library's start and end
