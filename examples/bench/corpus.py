@@ -11,7 +11,9 @@ left out); with --compiler=clang the C and C++ sources with clang and clang++
 and 2 threads (30 s at most), three times (a program whose output differs
 between plain runs prints something that depends on scheduling: its output
 and stderr are not compared), then under `pompprof run` (the build tree's) at
-the same thread counts.  Counted, per run:
+the same thread counts; where that run's output or stderr, or its exit
+status, is one the plain runs did not show, plain runs eight or six times
+more before it counts as a difference.  Counted, per run:
 
 * same exit status as plain where the plain runs agree on it, same output
   (stdout) where the plain output is stable; crashes (a signal) under
@@ -111,6 +113,12 @@ def main():
                     # program that crashes one run in two or three, as
                     # target_fort_allocatable_map.2.f90 does, is no crash of ours)
                     again += [run([exe], t, cwd=tmp) for _ in range(6)]
+                if stable and (got[1] != plain[1] or theirs != plain_err):
+                    # an output plain never showed yet: plain again, longer
+                    # (task_detach.2.c prints in the order its I/O signal
+                    # comes: 5 runs in 30 differ from the other 25)
+                    again += [run([exe], t, cwd=tmp) for _ in range(8)]
+                    stable = all(a[1] == plain[1] and a[2] == plain[2] for a in again)
                 if any(a[0] != plain[0] for a in again):
                     counts["exit status depends on the run"] += 1
                 elif got[0] == plain[0]:
