@@ -27,8 +27,9 @@
  * and each shape on its own, which pompprof-score gives each region by its
  * shape in the profile: leaf_pair_ns, recursion_pair_ns, inlined_pair_ns
  * (the function shapes), task_binary_ns, task_quad_ns (fib's and health's
- * task shapes), task_wide_ns (twelve tasks per taskwait, nqueens'); and, for make bench, plain_call_ns.  `event_costs --nothing` runs one parallel region and
- * ends: what a run costs whatever it measures (calibrate.py).
+ * task shapes), task_wide_ns (twelve tasks per taskwait, nqueens'); and,
+ * for make bench, plain_call_ns.  `event_costs --nothing` runs one parallel
+ * region and ends: what a run costs whatever it measures (calibrate.py).
  * Each figure is the least over REPEATS timed loops of the initial thread
  * (OMP_NUM_THREADS=1: tasks run where they are created), in CPU time: a
  * busy machine only ever adds to a loop's CPU time, so the least is the

@@ -192,19 +192,18 @@ class Score(ScratchTest):
         costs = self.write("shapes.txt", "function_pair_ns 20\nfiltered_pair_ns 2\n"
                            "construct_pair_ns 25\ntask_ns 60\ntaskwait_ns 20\n"
                            "task_binary_ns 40\ntask_quad_ns 80\ntask_wide_ns 70\n")
-        shapes = ((1.0 / 12, 70.0), (0.5, 40.0), (1.0, 80.0))
-
-        def expected(ratio):
-            if ratio <= shapes[0][0]:
-                return shapes[0][1]
-            for (r0, ns0), (r1, ns1) in zip(shapes, shapes[1:]):
-                if ratio <= r1:
-                    return ns0 + (ratio - r0) / (r1 - r0) * (ns1 - ns0)
-            return shapes[-1][1]
-
+        # (children, leaves wait, depth): task instances, taskwaits, and the
+        # cost of a task the shapes give at that ratio (wide 1/12 -> 70, fib
+        # 1/2 -> 40, health 1 -> 80, in proportion between neighbours)
+        cases = {
+            (3, 0, 4): (120, 40, 52.0),     # 1/3: wide to fib, 3/5 of the way
+            (2, 0, 6): (126, 63, 40.0),     # 1/2: fib's
+            (2, 2, 6): (126, 95, 40.0 + 80.0 * (95 / 126 - 0.5)),   # fib to health
+            (4, 1, 3): (84, 85, 80.0),      # above one: health's
+            (13, 0, 2): (182, 14, 70.0),    # 1/13: below the wide shape, its figure
+        }
         exe = build(self.scratch, "taskshape.c", wrapper_opts=())
-        seen = []
-        for args in ((2, 0, 6), (4, 1, 3), (3, 0, 4), (2, 2, 6), (13, 0, 2)):
+        for args, (want_instances, want_waits, ns) in cases.items():
             out, cube, _ = run(self.scratch, exe, 1, *args)
             text = subprocess.run([SCORE, os.path.dirname(cube.path), "--costs", costs,
                                    "--top", "0"], stdout=subprocess.PIPE,
@@ -213,32 +212,24 @@ class Score(ScratchTest):
             waits = total(cube, "visits", [c for c in cube.cnodes_in_order()
                                            if c.region.role == "taskwait"])
             self.assertEqual(instances + 1, int(out))    # every tree call but the first
-            ratio = waits / instances
-            ns = expected(ratio)
-            self.assertIn("%.1f ns a task (%.2f taskwaits per task)" % (ns, ratio),
+            self.assertEqual((instances, waits), (want_instances, want_waits), args)
+            self.assertIn("%.1f ns a task (%.2f taskwaits per task)" % (ns, waits / instances),
                           text.splitlines()[0])
             row = [line.split() for line in text.splitlines()
                    if line.startswith("!$omp task @")][0]
             self.assertEqual(int(row[-5]), instances)
             self.assertAlmostEqual(float(row[-2]), instances * ns * 1e-9,
                                    delta=instances * ns * 1e-12 + 1e-12)
-            seen.append((ratio, ns))
-        # fewer taskwaits than the wide shape's (13 per taskwait), between the
-        # wide and fib's (3 per taskwait), fib's, between fib's and health's,
-        # health's
-        self.assertEqual(sorted(ns for _, ns in seen)[-1], 80)
-        self.assertIn(70, [ns for r, ns in seen if r < 1.0 / 12])
-        self.assertTrue(any(40 < ns < 70 and 1.0 / 12 < r < 0.5 for r, ns in seen), seen)
-        self.assertTrue(any(40 < ns < 80 and 0.5 < r < 1 for r, ns in seen), seen)
 
-        # a file from before the wide shape was measured: fib's below half a taskwait
+        # a file from before the wide shape was measured: fib's below half a
+        # taskwait (the last run's profile: 1/13)
         old = self.write("old.txt", "function_pair_ns 20\nfiltered_pair_ns 2\n"
                          "construct_pair_ns 25\ntask_ns 60\ntaskwait_ns 20\n"
                          "task_binary_ns 40\ntask_quad_ns 80\n")
         text = subprocess.run([SCORE, os.path.dirname(cube.path), "--costs", old, "--top", "0"],
                               stdout=subprocess.PIPE, universal_newlines=True, env=ENV,
                               check=True).stdout
-        self.assertIn("40.0 ns a task (%.2f taskwaits per task)" % seen[-1][0],
+        self.assertIn("40.0 ns a task (%.2f taskwaits per task)" % (14 / 182),
                       text.splitlines()[0])
 
     def test_no_costs(self):
