@@ -6,8 +6,12 @@ machine (calibration/local.mk runs it once, when pompprof is built).
 
 EXE are calibration/event_costs.c built with `pompprof --functions` (with
 the GCC plugin where the build has it, and with -finstrument-functions) and
-plainly.  The per-event figures are the programs' own (see event_costs.c);
-beside them run_fixed_ns: what pompprof adds to a run once, whatever it
+plainly.  The per-event figures are the programs' own (see event_costs.c),
+each the median over PROCESSES runs of the program: the machine's speed
+for task code drifts over seconds, so one run of the program is a draw (on
+a test machine, fib's shape read 26 to 49 ns in twenty runs), as the runs
+of a profiled program are, and the median is what a run meets most often.
+Beside them run_fixed_ns: what pompprof adds to a run once, whatever it
 measures -- loading and starting the library, writing the profile -- the
 least CPU time of `EXE --nothing` (one parallel region) measured against
 the plain build, over REPEATS runs each.  Python 3 standard library only."""
@@ -18,11 +22,16 @@ import os
 import resource
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 
 REPEATS = 7
+PROCESSES = 5
+# the -finstrument-functions build gives two figures, of function calls only
+# (steadier than tasks): fewer runs
+ADDRESS_PROCESSES = 3
 
 
 def run(exe, args, env):
@@ -44,6 +53,17 @@ def figures(text):
     return [line.split() for line in text.splitlines() if len(line.split()) == 2]
 
 
+def median_figures(exe, env, processes):
+    """Each figure's median over that many runs of exe, in the first run's
+    order."""
+    runs = [figures(run(exe, [], env)) for _ in range(processes)]
+    lines = []
+    for name, _ in runs[0]:
+        values = sorted(float(v) for r in runs for k, v in r if k == name)
+        lines.append([name, "%.2f" % statistics.median(values)])
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     for opt in ("--plugin", "--address", "--plain", "--filter", "-o"):
@@ -53,8 +73,9 @@ def main():
     try:
         env = dict(os.environ, OMP_NUM_THREADS="1", POMPPROF_FILTER=a.filter,
                    POMPPROF_OUTPUT=os.path.join(work, "out"))
-        lines = figures(run(a.plugin, [], env))
-        lines += [[k.replace("_ns", "_address_ns"), v] for k, v in figures(run(a.address, [], env))
+        lines = median_figures(a.plugin, env, PROCESSES)
+        lines += [[k.replace("_ns", "_address_ns"), v]
+                  for k, v in median_figures(a.address, env, ADDRESS_PROCESSES)
                   if k in ("function_pair_ns", "filtered_pair_ns")]
         fixed = []
         for r in range(REPEATS):

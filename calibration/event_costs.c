@@ -30,10 +30,11 @@
  * task shapes), task_wide_ns (twelve tasks per taskwait, nqueens'); and,
  * for make bench, plain_call_ns.  `event_costs --nothing` runs one parallel
  * region and ends: what a run costs whatever it measures (calibrate.py).
- * Each figure is the least over REPEATS timed loops of the initial thread
- * (OMP_NUM_THREADS=1: tasks run where they are created), in CPU time: a
- * busy machine only ever adds to a loop's CPU time, so the least is the
- * cost itself.  Output: one "name value" line per figure. */
+ * Each figure is the median difference of PAIRS pairs of timed loops of
+ * the initial thread, plain then measured (added_ns; OMP_NUM_THREADS=1:
+ * tasks run where they are created), in CPU time; calibrate.py takes each
+ * figure's median over several runs of the program.  Output: one "name
+ * value" line per figure. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@
 #include <time.h>
 
 #define REPEATS 7
+#define PAIRS 21
 #define NI __attribute__((noinline, no_instrument_function))
 
 static volatile long sink;
@@ -280,7 +282,7 @@ NI static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The least over REPEATS loops of n, per iteration. */
+/* The least over REPEATS loops of n, per iteration (a plain call's time). */
 NI static double least_ns(void (*loop)(long), long n)
 {
     double per[REPEATS];
@@ -294,11 +296,28 @@ NI static double least_ns(void (*loop)(long), long n)
     return per[0];
 }
 
-/* What the measured loop adds per iteration over the plain one. */
+/* What the measured loop adds per iteration over the plain one: the median
+ * over PAIRS pairs of loops of a third of n, the plain loop and the measured
+ * one back to back, of the difference within the pair.  The machine's
+ * speed for task code drifts while it runs (on a test machine, the same
+ * loop of tasks took 40 to 76 us within a second): a pair meets one speed,
+ * where the least of each loop alone may pair a fast plain loop with a slow
+ * measured one, and the median leaves out the pairs a busy moment split. */
 NI static double added_ns(void (*measured)(long), void (*plain)(long), long n)
 {
-    double d = least_ns(measured, n) - least_ns(plain, n);
-    return d > 0 ? d : 0;
+    double per[PAIRS];
+    long m = n / 3 + 1;
+    plain(m / 10 + 1);
+    measured(m / 10 + 1);
+    for (int r = 0; r < PAIRS; r++) {
+        double t0 = now_ns();
+        plain(m);
+        double t1 = now_ns();
+        measured(m);
+        per[r] = ((now_ns() - t1) - (t1 - t0)) / (double)m;
+    }
+    qsort(per, PAIRS, sizeof per[0], compare_doubles);
+    return per[PAIRS / 2] > 0 ? per[PAIRS / 2] : 0;
 }
 
 NI int main(int argc, char **argv)
@@ -316,7 +335,7 @@ NI int main(int argc, char **argv)
     for (int i = 0; i < 256; i++)
         xs[i] = i * 0.01;
     double plain = least_ns(loop_leaf_plain, n);
-    double leaf_pair = least_ns(loop_leaf, n) - plain;
+    double leaf_pair = added_ns(loop_leaf, loop_leaf_plain, n);
     double rec_pair = added_ns(loop_rec, loop_rec_plain, n_rec) / CALLS_OF_REC_16;
     double inlined_pair = added_ns(loop_force, loop_force_plain, n) / 2;
     double atomic = 0, task = 0, taskwait = 0, fib_shape = 0, health_shape = 0, wide_shape = 0;
@@ -335,7 +354,7 @@ NI int main(int argc, char **argv)
     }
     printf("function_pair_ns %.2f\n", (leaf_pair + rec_pair + inlined_pair) / 3);
     if (getenv("POMPPROF_FILTER")) {
-        double leaf_f = least_ns(loop_leaf_filtered, n) - plain;
+        double leaf_f = added_ns(loop_leaf_filtered, loop_leaf_plain, n);
         double rec_f = added_ns(loop_rec_filtered, loop_rec_plain, n_rec) / CALLS_OF_REC_16;
         printf("filtered_pair_ns %.2f\n", (leaf_f + rec_f) / 2);
     }

@@ -5,6 +5,7 @@ FUNCTIONS_TESTS = \
 	test/functions/test_functions_names.py \
 	test/functions/test_functions_filter.py \
 	test/functions/test_functions_score.py \
+	test/functions/test_calibrate.py \
 	test/functions/test_functions_filterfile.py \
 	test/functions/test_functions_safe.py \
 	test/functions/test_functions_plugin.py \
