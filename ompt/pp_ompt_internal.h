@@ -143,9 +143,11 @@ typedef struct pp_ompt_thread {
     ompt_data_t *create_task;
     pp_callsite *create_c;
     uint64_t create_time;
-    /* the same task's begin, held back too (run_held: its value is made),
-     * until its end (one engine call for the whole task) or another event */
+    /* the same task's begin, held back too (run_held: its value is made,
+     * run_value), until its end (one engine call for the whole task) or
+     * another event */
     bool run_held;
+    uint64_t run_value;
     uint64_t run_time;
     pp_callsite *wait_c;
     uint64_t wait_time;
@@ -155,6 +157,27 @@ typedef struct pp_ompt_thread {
 #define PP_OMPT_PENDING_CREATE 2u
 #define PP_OMPT_PENDING_WAIT 4u
 #define PP_OMPT_PENDING_RUN 8u
+#define PP_OMPT_PENDING_HELD (PP_OMPT_PENDING_CREATE | PP_OMPT_PENDING_WAIT | PP_OMPT_PENDING_RUN)
+
+/* The held events' words are read by another thread too: the end's hook
+ * records what a thread still holds when the run ends (pp_ompt_held_at_end),
+ * while the thread may go on.  pending is their sequence word: a held
+ * event's words (create_c, create_time, run_value, run_time, wait_c,
+ * wait_time) are written before pending shows it (pp_ompt_pending_set), and
+ * pending stops showing it before they are recorded or overwritten
+ * (pp_ompt_hold_retract); the hook takes them only if pending and their
+ * times, unique per hold, read the same before and after.  On x86 these
+ * are plain moves. */
+#define PP_OMPT_HOLD_STORE(field, value) __atomic_store_n(&(field), (value), __ATOMIC_RELAXED)
+static inline void pp_ompt_pending_set(pp_ompt_thread *t, uint32_t pending)
+{
+    __atomic_store_n(&t->pending, pending, __ATOMIC_RELEASE);
+}
+static inline void pp_ompt_hold_retract(pp_ompt_thread *t)
+{
+    __atomic_store_n(&t->pending, t->pending & ~PP_OMPT_PENDING_HELD, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE); /* before the words change */
+}
 
 /* The clock of the fast paths: the time-stamp counter, read without the
  * test of the source that pp_timer_now makes (and without its call, which
@@ -173,10 +196,11 @@ static inline void pp_ompt_pending_update(pp_ompt_thread *t)
     bool other = t->ws_pending || t->wait_done || t->begin_task || t->group_pending ||
                  t->n_sources || t->league || !t->value_base ||
                  (PP_TIMER_HAVE_TSC && !pp_timer_is_tsc());
-    t->pending = (other ? PP_OMPT_PENDING_OTHER : 0) |
-                 (t->create_task ? (t->run_held ? PP_OMPT_PENDING_RUN : PP_OMPT_PENDING_CREATE)
-                                 : 0) |
-                 (t->wait_c ? PP_OMPT_PENDING_WAIT : 0);
+    pp_ompt_pending_set(
+        t, (other ? PP_OMPT_PENDING_OTHER : 0) |
+               (t->create_task ? (t->run_held ? PP_OMPT_PENDING_RUN : PP_OMPT_PENDING_CREATE)
+                               : 0) |
+               (t->wait_c ? PP_OMPT_PENDING_WAIT : 0));
 }
 
 /* The slot of (codeptr, kind) in a thread's cache: the code address's low
@@ -282,6 +306,11 @@ pp_ompt_thread *pp_ompt_threads(void);
 /* At the end: a worker whose last team ended still has it open (libomp
  * reports the end at the next fork only): close it when the team ended. */
 void pp_ompt_close_ended_teams(void);
+/* At the end: what each thread still holds back (pending's held events:
+ * an undeferred task's creation and begin while its body runs, a
+ * taskwait's begin while the thread waits), recorded on its location at
+ * their times; also on the crash path (a fatal signal ends the run). */
+void pp_ompt_held_at_end(void);
 
 static inline pp_ompt_thread *pp_ompt_self(void)
 {

@@ -48,11 +48,12 @@ pp_callsite *pp_ompt_open_pop_slow(pp_ompt_thread *t, pp_callsite_kind kind, uin
 void pp_ompt_settle_slow(pp_ompt_thread *t)
 {
     /* the events the fast paths held back: an undeferred task's creation
-     * (and its begin), a taskwait's begin (the earliest: set only when nothing else waited) */
+     * (and its begin), a taskwait's begin (the earliest: set only when nothing else waited);
+     * no longer shown as held before they are recorded (the end's hook) */
+    pp_ompt_hold_retract(t);
     if (t->create_task && t->run_held) { /* and its begin (the value is made) */
         pp_callsite *c = t->create_c;
-        pp_profile_task_create_run_at(c->inner,
-                                      pp_ompt_engine_handle_explicit(t->create_task->value),
+        pp_profile_task_create_run_at(c->inner, pp_ompt_engine_handle_explicit(t->run_value),
                                       t->create_time, c->main, t->run_time);
         t->create_task = NULL;
         t->run_held = false;
@@ -66,7 +67,7 @@ void pp_ompt_settle_slow(pp_ompt_thread *t)
     if (t->wait_c) {
         pp_ompt_open_push(t, t->wait_c, 0);
         pp_profile_enter_at(t->wait_c->main, t->wait_time);
-        t->wait_c = NULL;
+        PP_OMPT_HOLD_STORE(t->wait_c, NULL);
     }
     pp_callsite *c = t->ws_pending;
     if (c) {
@@ -524,9 +525,9 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
                                      (c = pp_ompt_construct_cached(t, codeptr_ra,
                                                                    PP_CALLSITE_TASKWAIT)) != NULL,
                                  1)) {
-                t->wait_c = c;
-                t->wait_time = pp_ompt_fast_now();
-                t->pending = PP_OMPT_PENDING_WAIT;
+                PP_OMPT_HOLD_STORE(t->wait_c, c);
+                PP_OMPT_HOLD_STORE(t->wait_time, pp_ompt_fast_now());
+                pp_ompt_pending_set(t, PP_OMPT_PENDING_WAIT);
                 return;
             }
         } else {
@@ -535,8 +536,8 @@ static void pp_ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t e
             if (__builtin_expect(t->pending == PP_OMPT_PENDING_WAIT && pp_ompt_value_resumable(v),
                                  1)) {
                 c = t->wait_c;
-                t->wait_c = NULL;
-                t->pending = 0;
+                pp_ompt_hold_retract(t);
+                PP_OMPT_HOLD_STORE(t->wait_c, NULL);
                 pp_profile_scheduling_visit(c->main, t->wait_time, pp_ompt_engine_handle(v));
                 return;
             }

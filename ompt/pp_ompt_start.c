@@ -77,8 +77,10 @@ static int pp_ompt_initialize(ompt_function_lookup_t lookup, int initial_device_
     pp_profile_init();
     pp_ompt_callsite_init(lookup);
     pp_ompt_mutex_define_regions();
-    /* the workers' last teams closed first, then every region named */
-    if (pp_profile_at_end(pp_ompt_close_ended_teams) != 0 ||
+    /* what threads hold back recorded first, the workers' last teams closed
+     * next, then every region named */
+    if (pp_profile_at_end(pp_ompt_held_at_end) != 0 ||
+        pp_profile_at_end(pp_ompt_close_ended_teams) != 0 ||
         pp_profile_at_end(pp_callsite_names_finalize) != 0)
         pp_message_warn("no room for the OMPT layer's end hook: regions keep their addresses as "
                         "names");

@@ -97,15 +97,15 @@ pp_ompt_task_create_general(ompt_data_t *encountering_task_data, ompt_data_t *ne
 static inline __attribute__((always_inline)) void
 pp_ompt_task_create_after_run(pp_ompt_thread *t, ompt_data_t *new_task_data, pp_callsite *c)
 {
-    ompt_data_t *held = t->create_task;
     pp_callsite *held_c = t->create_c;
-    uint64_t created = t->create_time;
+    uint64_t created = t->create_time, held_value = t->run_value;
+    pp_ompt_hold_retract(t);
     t->create_task = new_task_data;
-    t->create_c = c;
-    t->create_time = pp_ompt_fast_now();
+    PP_OMPT_HOLD_STORE(t->create_c, c);
+    PP_OMPT_HOLD_STORE(t->create_time, pp_ompt_fast_now());
     t->run_held = false;
-    t->pending = PP_OMPT_PENDING_CREATE;
-    pp_profile_task_create_run_at(held_c->inner, pp_ompt_engine_handle_explicit(held->value),
+    pp_ompt_pending_set(t, PP_OMPT_PENDING_CREATE);
+    pp_profile_task_create_run_at(held_c->inner, pp_ompt_engine_handle_explicit(held_value),
                                   created, held_c->main, t->run_time);
 }
 
@@ -133,9 +133,9 @@ static void pp_ompt_task_create(ompt_data_t *encountering_task_data,
                 return;
             }
             t->create_task = new_task_data;
-            t->create_c = c;
-            t->create_time = pp_ompt_fast_now();
-            t->pending = PP_OMPT_PENDING_CREATE;
+            PP_OMPT_HOLD_STORE(t->create_c, c);
+            PP_OMPT_HOLD_STORE(t->create_time, pp_ompt_fast_now());
+            pp_ompt_pending_set(t, PP_OMPT_PENDING_CREATE);
             return;
         }
         if (t->pending) {
@@ -262,11 +262,13 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
          * held back too, until the task's end (a task in which nothing
          * else happens is one engine call) or another event */
         pp_callsite *c = t->create_c;
-        next_task_data->value = pp_ompt_value_set_state(
+        uint64_t value = pp_ompt_value_set_state(
             pp_ompt_value_new(t->value_base, c->index, ++t->counter, true), PP_OMPT_BEGUN);
-        t->run_time = pp_ompt_fast_now();
+        next_task_data->value = value;
+        PP_OMPT_HOLD_STORE(t->run_value, value);
+        PP_OMPT_HOLD_STORE(t->run_time, pp_ompt_fast_now());
         t->run_held = true;
-        t->pending = PP_OMPT_PENDING_RUN;
+        pp_ompt_pending_set(t, PP_OMPT_PENDING_RUN);
         return;
     }
     if (__builtin_expect(t != NULL && t->pending == PP_OMPT_PENDING_RUN &&
@@ -279,9 +281,9 @@ static void pp_ompt_task_schedule(ompt_data_t *prior_task_data, ompt_task_status
             pp_callsite *c = t->create_c;
             uint64_t prior = prior_task_data->value;
             prior_task_data->value = pp_ompt_value_set_state(prior, PP_OMPT_ENDED);
+            pp_ompt_hold_retract(t);
             t->create_task = NULL;
             t->run_held = false;
-            t->pending = 0;
             pp_profile_task_create_run_end(c->inner, pp_ompt_engine_handle_explicit(prior),
                                            t->create_time, t->run_time, c->main,
                                            pp_ompt_engine_handle(next));

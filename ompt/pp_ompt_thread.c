@@ -46,3 +46,45 @@ pp_ompt_thread *pp_ompt_thread_create(void)
     pp_ompt_tls = t;
     return t;
 }
+
+/* What thread t holds back (pending's held events), read as the thread
+ * published it (pp_ompt_internal.h): recorded on its location in the order
+ * the thread would have recorded it, or nothing when the thread changed it
+ * meanwhile. */
+static void pp_ompt_held_take(pp_ompt_thread *t)
+{
+    uint32_t pending = __atomic_load_n(&t->pending, __ATOMIC_ACQUIRE);
+    if (!(pending & PP_OMPT_PENDING_HELD) || !t->value_base)
+        return;
+    pp_callsite *created_c = __atomic_load_n(&t->create_c, __ATOMIC_RELAXED);
+    uint64_t created = __atomic_load_n(&t->create_time, __ATOMIC_RELAXED);
+    uint64_t run_value = __atomic_load_n(&t->run_value, __ATOMIC_RELAXED);
+    uint64_t run_time = __atomic_load_n(&t->run_time, __ATOMIC_RELAXED);
+    pp_callsite *wait_c = __atomic_load_n(&t->wait_c, __ATOMIC_RELAXED);
+    uint64_t wait_time = __atomic_load_n(&t->wait_time, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&t->pending, __ATOMIC_RELAXED) != pending ||
+        __atomic_load_n(&t->create_time, __ATOMIC_RELAXED) != created ||
+        __atomic_load_n(&t->wait_time, __ATOMIC_RELAXED) != wait_time)
+        return;
+    if (pending & (PP_OMPT_PENDING_RUN | PP_OMPT_PENDING_CREATE)) {
+        /* a creation whose begin did not come yet gets a value of its own:
+         * the thread's later events record nothing */
+        uint64_t value = (pending & PP_OMPT_PENDING_RUN)
+                             ? run_value
+                             : pp_ompt_value_new(t->value_base, created_c->index,
+                                                 (uint32_t)PP_OMPT_COUNTER_MASK, true);
+        pp_task_handle task = pp_ompt_engine_handle_explicit(value);
+        pp_profile_location_task_create_enter_at(t->location, created_c->inner, task, created);
+        if (pending & PP_OMPT_PENDING_RUN)
+            pp_profile_location_task_begin_at(t->location, created_c->main, task, run_time);
+    }
+    if (pending & PP_OMPT_PENDING_WAIT)
+        pp_profile_location_enter_at(t->location, wait_c->main, wait_time);
+}
+
+void pp_ompt_held_at_end(void)
+{
+    for (pp_ompt_thread *t = pp_ompt_threads(); t; t = t->next)
+        pp_ompt_held_take(t);
+}

@@ -1440,3 +1440,9 @@ void pp_profile_location_task_create_enter_at(void *location, pp_region_id regio
     if (location && when <= pp_profile_g.end_time)
         pp_profile_task_create_enter_loc(location, region, task, when);
 }
+
+void pp_profile_location_enter_at(void *location, pp_region_id region, uint64_t when)
+{
+    if (location && when <= pp_profile_g.end_time)
+        pp_profile_enter_any(location, region, when);
+}

@@ -39,5 +39,8 @@ void pp_profile_location_task_begin_at(void *location, pp_region_id task_region,
                                        pp_task_handle task, uint64_t when);
 void pp_profile_location_task_create_enter_at(void *location, pp_region_id region,
                                               pp_task_handle task, uint64_t when);
+/* a scheduling point's region entered (a taskwait whose begin the thread
+ * holds back until its end) */
+void pp_profile_location_enter_at(void *location, pp_region_id region, uint64_t when);
 
 #endif

@@ -11,4 +11,4 @@ EXTRA_DIST += $(OMPT_TESTS) test/ompt/ompt_env.py test/ompt/progs/taskloop.c \
 	test/ompt/progs/twosites.c test/ompt/progs/sched_gaps.c \
 	test/ompt/progs/if0_depend.c test/ompt/progs/two_singles.c test/ompt/progs/taskloops.c \
 	test/ompt/progs/nested_singles.c test/ompt/progs/host_teams.c test/ompt/progs/scope.c \
-	test/ompt/progs/if0_chain.c test/ompt/progs/target_fallback.c
+	test/ompt/progs/if0_chain.c test/ompt/progs/if0_held.c test/ompt/progs/target_fallback.c

@@ -9,10 +9,20 @@ Before: the layer held the last task's creation and begin until the
 thread's next event, which never came (2 instances and 2 creations of 3);
 and at 2 and more threads a worker whose first event came after the run had
 ended was numbered from the handle the engine gives while measurement is
-off: "pompprof: more than 4095 threads: ... thread 16777214" on stderr."""
+off: "pompprof: more than 4095 threads: ... thread 16777214" on stderr.
+
+The run ends on another thread, or by a crash, while an undeferred task's
+body runs (progs/if0_held.c: a thread of the program's own calls exit()
+once the body runs; with "crash" the body raises SIGSEGV): the task's
+creation and begin, which the layer holds back until the task's next event,
+are recorded by the end (pp_ompt_held_at_end): both instances and creations
+of the construct at 1, 2 and 4 threads.  Before: the second was missing
+(the exiting thread's exit handler settles only its own held events, and a
+crash none)."""
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -55,6 +65,41 @@ class ExitInTask(unittest.TestCase):
                         creations = sum(v for k, v in E.paths(cube).items()
                                         if k.endswith("> " + CREATE_CHAIN))
                         self.assertEqual(creations, 3)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+    def test_end_while_another_thread_holds(self):
+        source = os.path.join(HERE, "progs", "if0_held.c")
+        with open(source) as f:
+            line = [i for i, text in enumerate(f, 1) if "#pragma omp task if (0)" in text][0]
+        task = "!$omp task @if0_held.c:%d" % line
+        create = "!$omp create task @if0_held.c:%d" % line
+        scratch = tempfile.mkdtemp(prefix="pp_ompt_held_")
+        try:
+            for mode in ("clang", "gcc"):
+                exe = E.build(scratch, source, mode, ("-pthread",))
+                for args, status, text in (((), 3, "the task runs\n"),
+                                           (("crash",), -signal.SIGSEGV,
+                                            "the task crashes\n")):
+                    for t in (1, 2, 4):
+                        with self.subTest(mode=mode, args=args, threads=t):
+                            out = tempfile.mkdtemp(dir=scratch)
+                            env = dict(E.ENV, OMP_NUM_THREADS=str(t), POMPPROF_OUTPUT=out,
+                                       OMP_TOOL_LIBRARIES=E.TOOL)
+                            if mode == "gcc":
+                                env["LD_PRELOAD"] = E.libomp()
+                            p = subprocess.run([exe] + list(args), env=env,
+                                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                               universal_newlines=True, timeout=300)
+                            self.assertEqual((p.returncode, p.stdout), (status, text),
+                                             p.stderr)
+                            if not args:
+                                self.assertEqual(p.stderr, "")
+                            cube = E.cubex.load(out)
+                            self.assertEqual(E.instances(cube), {task: 2})
+                            creations = sum(v for k, v in E.paths(cube).items()
+                                            if k.endswith("> " + create))
+                            self.assertEqual(creations, 2)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
