@@ -5,10 +5,10 @@
  * thread makes the task twice: the first instance returns (the layer holds
  * back only constructs it has met before), the second runs until another
  * thread, which waits for it, calls exit(3): one of the team's (the others
- * wait in the program's code: libomp 14 with this tool attached crashed in
- * about 2 runs of 100 when exit() came from a thread outside the team
- * while the team's threads waited in a barrier), or at one thread a thread
- * of the program's own.  With the argument "crash" the second instance
+ * wait in the program's code: libomp 14 with any tool attached may crash
+ * when exit() comes from a thread outside the team while the team's threads
+ * wait in a barrier, doc/ompt.md), or at one thread a thread of the
+ * program's own.  With the argument "crash" the second instance
  * itself ends the run with SIGSEGV, which the crash path writes the profile
  * for. */
 #include <omp.h>
