@@ -59,7 +59,7 @@ def median_figures(exe, env, processes):
     runs = [figures(run(exe, [], env)) for _ in range(processes)]
     lines = []
     for name, _ in runs[0]:
-        values = sorted(float(v) for r in runs for k, v in r if k == name)
+        values = [float(v) for r in runs for k, v in r if k == name]
         lines.append([name, "%.2f" % statistics.median(values)])
     return lines
 

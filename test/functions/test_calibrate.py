@@ -50,6 +50,7 @@ class Calibrate(unittest.TestCase):
         self.plugin = os.path.join(self.dir, "plugin")
         self.address = os.path.join(self.dir, "address")
         self.plain = os.path.join(self.dir, "plain")
+        self.out = os.path.join(self.dir, "event-costs.txt")
         stub(self.plugin, os.path.join(self.dir, "n_plugin"),
              ["function_pair_ns %.2f\nfiltered_pair_ns 5.00\ntask_binary_ns %.2f\n" % r
               for r in PLUGIN_RUNS])
@@ -61,15 +62,18 @@ class Calibrate(unittest.TestCase):
         with open(self.filter, "w") as f:
             f.write("SCOREP_REGION_NAMES_BEGIN\nEXCLUDE *_filtered\nSCOREP_REGION_NAMES_END\n")
 
-    def calibrate(self):
-        out = os.path.join(self.dir, "event-costs.txt")
-        proc = subprocess.run([sys.executable, CALIBRATE, "--plugin", self.plugin,
+    def run_calibrate(self):
+        """calibrate.py over the scripts: the finished process."""
+        return subprocess.run([sys.executable, CALIBRATE, "--plugin", self.plugin,
                                "--address", self.address, "--plain", self.plain,
-                               "--filter", self.filter, "-o", out],
+                               "--filter", self.filter, "-o", self.out],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               universal_newlines=True)
+
+    def calibrate(self):
+        proc = self.run_calibrate()
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        with open(out) as f:
+        with open(self.out) as f:
             return [line.split() for line in f if not line.startswith("#")]
 
     def test_medians_over_runs(self):
@@ -95,15 +99,10 @@ class Calibrate(unittest.TestCase):
         message, and writes no file."""
         with open(os.path.join(self.dir, "n_plugin"), "w") as f:
             f.write("%d" % len(PLUGIN_RUNS))   # the next run fails
-        proc = subprocess.run([sys.executable, CALIBRATE, "--plugin", self.plugin,
-                               "--address", self.address, "--plain", self.plain,
-                               "--filter", self.filter, "-o",
-                               os.path.join(self.dir, "event-costs.txt")],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              universal_newlines=True)
+        proc = self.run_calibrate()
         self.assertEqual(proc.returncode, 1)
         self.assertIn("ran too often", proc.stderr)
-        self.assertFalse(os.path.exists(os.path.join(self.dir, "event-costs.txt")))
+        self.assertFalse(os.path.exists(self.out))
 
 
 if __name__ == "__main__":

@@ -49,9 +49,9 @@ def build(scratch, source, mode, flags=(), name=None):
     return exe
 
 
-def run(exe, mode, threads, args=(), extra_env=None, scratch=None):
-    """Run exe measured in its mode at threads threads: (stdout, stderr, the profile
-    read back, the output directory)."""
+def run_any(exe, mode, threads, args=(), extra_env=None, scratch=None):
+    """Run exe measured in its mode at threads threads, whatever its exit status:
+    (the finished process, the output directory)."""
     out = tempfile.mkdtemp(dir=scratch)
     env = dict(ENV, OMP_NUM_THREADS=str(threads), POMPPROF_OUTPUT=out)
     if mode != "opari2":
@@ -61,6 +61,13 @@ def run(exe, mode, threads, args=(), extra_env=None, scratch=None):
     env.update(extra_env or {})
     p = subprocess.run([exe] + [str(a) for a in args], env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
+    return p, out
+
+
+def run(exe, mode, threads, args=(), extra_env=None, scratch=None):
+    """Run exe measured in its mode at threads threads: (stdout, stderr, the profile
+    read back, the output directory)."""
+    p, out = run_any(exe, mode, threads, args, extra_env, scratch)
     if p.returncode != 0:
         raise AssertionError("%s exited %d: %s" % (exe, p.returncode, p.stderr))
     return p.stdout, p.stderr, cubex.load(out), out
@@ -79,6 +86,11 @@ def paths(cube):
         key = " > ".join(reversed(names))
         result[key] = result.get(key, 0) + sum(cube.row("visits", c))
     return result
+
+
+def visits_ending(cube, name):
+    """Visits of every call path that ends in the region named name."""
+    return sum(v for k, v in paths(cube).items() if k.endswith("> " + name))
 
 
 def instances(cube):

@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -50,21 +49,12 @@ class ExitInTask(unittest.TestCase):
                 exe = E.build(scratch, SOURCE, mode)
                 for t in (1, 2, 4):
                     with self.subTest(mode=mode, threads=t):
-                        out = tempfile.mkdtemp(dir=scratch)
-                        env = dict(E.ENV, OMP_NUM_THREADS=str(t), POMPPROF_OUTPUT=out,
-                                   OMP_TOOL_LIBRARIES=E.TOOL)
-                        if mode == "gcc":
-                            env["LD_PRELOAD"] = E.libomp()
-                        p = subprocess.run([exe, "exit"], env=env, stdout=subprocess.PIPE,
-                                           stderr=subprocess.PIPE, universal_newlines=True,
-                                           timeout=300)
+                        p, out = E.run_any(exe, mode, t, ["exit"], scratch=scratch)
                         self.assertEqual((p.returncode, p.stdout, p.stderr),
                                          (3, "the task runs\n", ""))
                         cube = E.cubex.load(out)
                         self.assertEqual(E.instances(cube), {OUTER: 1, CHAIN: 3})
-                        creations = sum(v for k, v in E.paths(cube).items()
-                                        if k.endswith("> " + CREATE_CHAIN))
-                        self.assertEqual(creations, 3)
+                        self.assertEqual(E.visits_ending(cube, CREATE_CHAIN), 3)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
@@ -83,23 +73,14 @@ class ExitInTask(unittest.TestCase):
                                             "the task crashes\n")):
                     for t in (1, 2, 4):
                         with self.subTest(mode=mode, args=args, threads=t):
-                            out = tempfile.mkdtemp(dir=scratch)
-                            env = dict(E.ENV, OMP_NUM_THREADS=str(t), POMPPROF_OUTPUT=out,
-                                       OMP_TOOL_LIBRARIES=E.TOOL)
-                            if mode == "gcc":
-                                env["LD_PRELOAD"] = E.libomp()
-                            p = subprocess.run([exe] + list(args), env=env,
-                                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                               universal_newlines=True, timeout=300)
+                            p, out = E.run_any(exe, mode, t, args, scratch=scratch)
                             self.assertEqual((p.returncode, p.stdout), (status, text),
                                              p.stderr)
                             if not args:
                                 self.assertEqual(p.stderr, "")
                             cube = E.cubex.load(out)
                             self.assertEqual(E.instances(cube), {task: 2})
-                            creations = sum(v for k, v in E.paths(cube).items()
-                                            if k.endswith("> " + create))
-                            self.assertEqual(creations, 2)
+                            self.assertEqual(E.visits_ending(cube, create), 2)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
