@@ -2,7 +2,8 @@
  * else measured.  Such a run writes no profile (an empty one would look like
  * a measurement) and says why in one line: a program without OpenMP
  * constructs, or whose constructs all ran inside target or teams regions,
- * which pompprof does not measure. */
+ * which pompprof does not measure.  A process of an MPI job measured its MPI
+ * calls at least. */
 #include "callsite/pp_callsite.h"
 
 #include "lib/pp_message.h"
@@ -10,8 +11,8 @@
 
 bool pp_callsite_unmeasured_run(bool other_events, unsigned unmeasured)
 {
-    if (pp_callsite_count() > 0 || other_events)
-        return false;
+    if (pp_callsite_count() > 0 || other_events || pp_profile_in_job())
+        return false; /* (a job's process: its MPI calls, written with the job's) */
     if (unmeasured)
         pp_message_warn("nothing measured: %s ran no OpenMP construct on the host outside "
                         "target and teams regions (%u ran, which pompprof does not measure); "

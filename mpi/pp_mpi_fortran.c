@@ -38,6 +38,7 @@ void FC_FUNC_(pmpi_pcontrol, PMPI_PCONTROL)(MPI_Fint *level);
 void FC_FUNC_(mpi_init, MPI_INIT)(MPI_Fint *ierr);
 void FC_FUNC_(mpi_init, MPI_INIT)(MPI_Fint *ierr)
 {
+    pp_mpi_job_prepare();
     pp_region_id r = pp_mpi_enter(PP_MPI_F_Init);
     FC_FUNC_(pmpi_init, PMPI_INIT)(ierr);
     if (*ierr == MPI_SUCCESS)
@@ -50,6 +51,7 @@ void FC_FUNC_(mpi_init_thread, MPI_INIT_THREAD)(MPI_Fint *required, MPI_Fint *pr
 void FC_FUNC_(mpi_init_thread, MPI_INIT_THREAD)(MPI_Fint *required, MPI_Fint *provided,
                                                 MPI_Fint *ierr)
 {
+    pp_mpi_job_prepare();
     pp_region_id r = pp_mpi_enter(PP_MPI_F_Init_thread);
     FC_FUNC_(pmpi_init_thread, PMPI_INIT_THREAD)(required, provided, ierr);
     if (*ierr == MPI_SUCCESS)

@@ -21,6 +21,7 @@
 #include "mpi/pp_mpi_lifecycle.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,11 +48,20 @@ static void pp_mpi_own_setting(char *own, size_t size, const char *job, int rank
         snprintf(own, size, "%s/profile.rank%d.cubex", job, rank);
 }
 
+/* Whether the engine runs (pp_mpi_job_prepare): else the layer only passes
+ * calls on. */
+static bool pp_mpi_engine;
+
+void pp_mpi_job_prepare(void)
+{
+    pp_mpi_engine = pp_profile_job_engine();
+}
+
 void pp_mpi_job_start(void)
 {
     int initialized = 0;
-    if (pp_mpi_comm != MPI_COMM_NULL || PMPI_Initialized(&initialized) != MPI_SUCCESS ||
-        !initialized)
+    if (!pp_mpi_engine || pp_mpi_comm != MPI_COMM_NULL ||
+        PMPI_Initialized(&initialized) != MPI_SUCCESS || !initialized)
         return;
     MPI_Comm comm;
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) {
@@ -115,6 +125,7 @@ void pp_mpi_job_abort(void)
 
 int MPI_Init(int *argc, char ***argv)
 {
+    pp_mpi_job_prepare();
     pp_region_id r = pp_mpi_enter(PP_MPI_F_Init);
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
@@ -125,6 +136,7 @@ int MPI_Init(int *argc, char ***argv)
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    pp_mpi_job_prepare();
     pp_region_id r = pp_mpi_enter(PP_MPI_F_Init_thread);
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)

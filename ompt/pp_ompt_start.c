@@ -19,6 +19,7 @@
 
 #include "lib/pp_config.h"
 #include "lib/pp_message.h"
+#include "profile/pp_profile_job.h"
 #include "profile/pp_profile_runfacts.h"
 
 /* The engine in this library starts when the tool does (profile/pp_profile_ctor.c). */
@@ -106,14 +107,40 @@ static bool pp_ompt_started;
  * are left alone. */
 static void pp_ompt_never_started(void)
 {
-    if (!pp_ompt_started && pp_config_get()->enable)
+    if (!pp_ompt_started && pp_config_get()->enable && !pp_profile_in_job())
         pp_message_warn("nothing measured: %s ran no OpenMP construct (the OpenMP runtime never "
                         "started); no profile written",
                         program_invocation_short_name);
 }
 
+/* Whether the tool stays off: measurement disabled, or the program is
+ * measured by OPARI2 (libpompprof's POMP2 layer is linked in). */
+static bool pp_ompt_declined(bool say)
+{
+    if (!pp_config_get()->enable)
+        return true;
+    if (!dlsym(RTLD_DEFAULT, "POMP2_Parallel_fork"))
+        return false;
+    if (say)
+        pp_message_warn("this program is instrumented with OPARI2 (it calls libpompprof): it is "
+                        "measured by OPARI2 only, the OMPT tool stays off");
+    return true;
+}
+
+/* The engine started before the runtime starts the tool, for the MPI layer
+ * (pp_profile_job.h: MPI_Init comes before the program's first construct). */
+static bool pp_ompt_start_engine(void)
+{
+    if (pp_ompt_declined(false))
+        return false;
+    pp_profile_runfacts_set_source("ompt");
+    pp_profile_init();
+    return true;
+}
+
 __attribute__((constructor)) static void pp_ompt_loaded(void)
 {
+    pp_profile_set_starter(pp_ompt_start_engine);
     const char *launched = getenv("POMPPROF_RUN_PID");
     if (launched && strtol(launched, NULL, 10) == (long)getpid())
         atexit(pp_ompt_never_started);
@@ -125,13 +152,6 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
     (void)omp_version, (void)runtime_version;
     pp_ompt_started = true;
     static ompt_start_tool_result_t result = {pp_ompt_initialize, pp_ompt_finalize, {0}};
-    if (!pp_config_get()->enable)
-        return NULL; /* POMPPROF_ENABLE=0: no callback costs anything */
-    /* libpompprof's POMP2 layer is linked in: OPARI2 measures this program */
-    if (dlsym(RTLD_DEFAULT, "POMP2_Parallel_fork")) {
-        pp_message_warn("this program is instrumented with OPARI2 (it calls libpompprof): it is "
-                        "measured by OPARI2 only, the OMPT tool stays off");
-        return NULL;
-    }
-    return &result;
+    /* (POMPPROF_ENABLE=0: no callback costs anything) */
+    return pp_ompt_declined(true) ? NULL : &result;
 }

@@ -9,7 +9,25 @@
 #ifndef PP_PROFILE_JOB_H
 #define PP_PROFILE_JOB_H
 
+#include <stdbool.h>
+
 #include "profile/pp_profile_unify.h"
+
+/* Whether the engine runs, started for a layer that needs it before its
+ * event source may have started it: the MPI layer at MPI_Init, while an
+ * OMPT tool starts when the OpenMP runtime initializes, which is often
+ * later.  The starter an event source registered (pp_profile_set_starter)
+ * starts it, unless it runs already; false when it does not run (the event
+ * source stays off: the layer passes everything through). */
+bool pp_profile_job_engine(void);
+
+/* The event source's way to start the engine early (NULL: none; then the
+ * engine runs only if the source started it already). */
+void pp_profile_set_starter(bool (*starter)(void));
+
+/* Whether this process is one of a job (pp_profile_set_process was called):
+ * its profile is written with the job's, whatever else it measured. */
+bool pp_profile_in_job(void);
 
 /* This process is rank `rank` of a job, shown in the system tree as
  * `name` (e.g. "MPI Rank 3").  A profile it writes by itself goes to

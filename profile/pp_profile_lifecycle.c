@@ -404,9 +404,30 @@ void pp_profile_discard(void)
 
 /* ---- a process of a job (pp_profile_job.h) ------------------------------------ */
 
+static bool (*pp_profile_starter)(void);
+
+void pp_profile_set_starter(bool (*starter)(void))
+{
+    __atomic_store_n(&pp_profile_starter, starter, __ATOMIC_RELEASE);
+}
+
+bool pp_profile_job_engine(void)
+{
+    bool (*starter)(void) = __atomic_load_n(&pp_profile_starter, __ATOMIC_ACQUIRE);
+    if (!__atomic_load_n(&pp_profile_g.started, __ATOMIC_ACQUIRE) && starter)
+        return starter();
+    return __atomic_load_n(&pp_profile_g.started, __ATOMIC_ACQUIRE) != 0;
+}
+
+bool pp_profile_in_job(void)
+{
+    return __atomic_load_n(&pp_profile_g.in_job, __ATOMIC_ACQUIRE) != 0;
+}
+
 void pp_profile_set_process(int rank, const char *name, const char *output, const char *note)
 {
     pthread_mutex_lock(&pp_profile_life.lock);
+    __atomic_store_n(&pp_profile_g.in_job, 1, __ATOMIC_RELEASE);
     pp_profile_g.process_rank = rank;
     snprintf(pp_profile_g.process_name, sizeof pp_profile_g.process_name, "%s", name ? name : "");
     free(pp_profile_g.own_output);

@@ -302,6 +302,7 @@ typedef struct pp_profile_global {
     int config_enable;
     /* one process of a job (pp_profile_job.h): its rank and name in the
      * system tree; where and with what note it writes a profile by itself */
+    int in_job;
     int process_rank;
     char process_name[64];
     char *own_output, *own_note;

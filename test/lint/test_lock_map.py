@@ -51,9 +51,18 @@ def library_sources(src):
         for word in found.get(canon + "_SOURCES", []):
             if word.endswith((".c", ".h")) and os.path.isfile(os.path.join(src, word)):
                 files.add(word)
-        todo += [w for w in found.get(canon + "_LIBADD", [])
+        todo += [w for w in expand(found, found.get(canon + "_LIBADD", []))
                  if w.endswith(".la") and not w.startswith("$")]
     return sorted(files)
+
+
+def expand(found, words):
+    """words with each $(VARIABLE) of the makefiles replaced by its words."""
+    out = []
+    for w in words:
+        m = re.fullmatch(r"\$\((\w+)\)", w)
+        out += expand(found, found.get(m.group(1), [])) if m else [w]
+    return out
 
 
 # ---- the locks a C text defines ----------------------------------------------------------

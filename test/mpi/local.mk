@@ -4,6 +4,7 @@
 MPI_TESTS = \
 	test/mpi/test_mpi_table.py \
 	test/mpi/test_mpi_hybrid.py \
+	test/mpi/test_mpi_run.py \
 	test/mpi/test_mpi_example.py \
 	test/mpi/test_mpi_exit.py \
 	test/mpi/test_mpi_fortran.py \

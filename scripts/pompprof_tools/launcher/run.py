@@ -17,6 +17,11 @@ the profile (and with --trace the OTF2 trace) are those of the rebuild.
 refused, with the reason in one line, when the program imports entry points
 that libomp lacks or calls one in a way libomp aborts on (a loop with scan).
 
+An MPI program runs under its launcher, pompprof run after it (mpirun -np 4
+pompprof run -- ./prog): the library preloaded then holds the MPI layer too
+(with_mpi), so its MPI calls are regions and the ranks write one profile
+(and one trace) together, as a program built with the wrapper does.
+
 A program that loads no OpenMP runtime runs unmeasured, with one line saying
 so.  Otherwise nothing of pompprof's is printed unless --verbose (the
 measurement libraries print their own lines, e.g. a run that measured
@@ -54,6 +59,9 @@ options:
   --verbose          print the runtime chosen, the environment set and the
                      command run
   --help             this text
+
+An MPI program: mpirun -np 4 pompprof run -- ./prog.  Its MPI calls are
+measured and the ranks write one profile together.
 
 A program that loads no OpenMP runtime runs unmeasured, with one line saying so.
 The program's output and exit status are its own.  All POMPPROF_* settings in
@@ -148,6 +156,27 @@ def on_libomp(program: str, name: str, env: dict) -> int | None:
     return None
 
 
+def with_mpi(tool: str, route: str, program: str, name: str, libs: list[str]):
+    """The measurement library for an MPI program: the event source's with the
+    MPI layer in it (libpompprof_gomp_mpi.so, ..._mpif.so for MPI calls from
+    Fortran, libpompprof_ompt_mpi.so), so that the ranks write one profile
+    together, as a program built with the wrapper does.  (tool, route)."""
+    bindings = runtimes.mpi_bindings(program, libs)
+    if not bindings or runtimes.links_pompprof(program, libs):
+        return tool, route  # (a program built with the wrapper has the layer linked in)
+    source = "gomp" if tool.endswith("gomp.so") else "ompt"
+    fortran = "fortran" in bindings and source == "gomp"
+    mpi_tool = library("libpompprof_%s_%s.so" % (source, "mpif" if fortran else "mpi"))
+    if not os.path.exists(mpi_tool):
+        note("%s calls MPI, but this pompprof was built without MPI support: its MPI calls are "
+             "not measured and every rank writes a profile of its own" % name)
+        return tool, route
+    if "fortran" in bindings and not fortran:
+        note("%s calls MPI from Fortran: on LLVM's libomp those calls are not measured (on "
+             "libgomp they are: drop --runtime=llvm)" % name)
+    return mpi_tool, route + "; MPI calls measured, one profile for the job"
+
+
 def main(argv: list[str]) -> int:
     opts, command = parse(argv)
     if command is None:
@@ -163,7 +192,12 @@ def main(argv: list[str]) -> int:
         env["POMPPROF_TRACE"] = "1"
     if opts["metrics"]:
         env["POMPPROF_METRICS"] = opts["metrics"]
-    found = runtimes.openmp_runtimes(program)
+    if os.path.basename(command[0]) in runtimes.MPI_LAUNCHERS:
+        note("%s starts the processes of an MPI job: put pompprof run after it and its "
+             "options, e.g. %s -np 4 pompprof run -- ./prog" % (command[0], command[0]))
+        return 2
+    libs = runtimes.loaded_libraries(program)
+    found = runtimes.openmp_runtimes(program, libs)
     tool = None
     if not found:
         note("nothing measured: %s loads no OpenMP runtime (libgomp or libomp); it runs "
@@ -175,12 +209,14 @@ def main(argv: list[str]) -> int:
     else:
         tool = library("libpompprof_gomp.so")
         route = "libgomp, its entry points interposed"
+    if tool:
+        tool, route = with_mpi(tool, route, program, command[0], libs)
     if tool and not os.path.exists(tool):
         note("%s not found: this pompprof was built without it%s"
              % (tool, " (install the Debian package libomp-14-dev and configure again)"
                 if tool.endswith("ompt.so") else ""))
         return 1
-    if tool and tool.endswith("gomp.so"):
+    if tool and "_gomp" in os.path.basename(tool):
         preload(env, tool)
     elif tool:
         if "omp" not in found:

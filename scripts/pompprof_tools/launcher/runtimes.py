@@ -39,16 +39,46 @@ def loaded_libraries(program: str) -> list[str]:
     return libs
 
 
-def openmp_runtimes(program: str) -> set[str]:
-    """The OpenMP runtimes the program loads: "gomp", "omp"."""
+def _loaded(program: str, libs: list[str] | None) -> list[str]:
+    return loaded_libraries(program) if libs is None else libs
+
+
+def _names(program: str, libs: list[str] | None) -> list[str]:
+    return [path.rsplit("/", 1)[-1] for path in _loaded(program, libs)]
+
+
+def openmp_runtimes(program: str, libs: list[str] | None = None) -> set[str]:
+    """The OpenMP runtimes the program loads: "gomp", "omp" (libs: its
+    loaded_libraries, when known)."""
     found = set()
-    for path in loaded_libraries(program):
-        name = path.rsplit("/", 1)[-1]
+    for name in _names(program, libs):
         if name.startswith("libgomp.so"):
             found.add("gomp")
         elif name.startswith(("libomp.so", "libiomp5.so")):
             found.add("omp")
     return found
+
+
+def mpi_bindings(program: str, libs: list[str] | None = None) -> set[str]:
+    """The MPI bindings the program loads: "c" (libmpi), "fortran" (Open
+    MPI's mpif.h and `use mpi` binding, libmpi_mpifh)."""
+    found = set()
+    for name in _names(program, libs):
+        if name.startswith("libmpi.so"):
+            found.add("c")
+        elif name.startswith("libmpi_mpifh.so"):
+            found.add("fortran")
+    return found
+
+
+def links_pompprof(program: str, libs: list[str] | None = None) -> bool:
+    """Whether the program is built with the pompprof wrapper (it loads
+    libpompprof, which OPARI2's calls and its MPI wrappers feed)."""
+    return any(name.startswith("libpompprof.so") for name in _names(program, libs))
+
+
+# programs that start an MPI job's processes (pompprof run goes after them)
+MPI_LAUNCHERS = ("mpirun", "mpiexec", "orterun", "mpiexec.hydra", "srun", "aprun", "prun")
 
 
 def _dynamic_symbols(path: str):
