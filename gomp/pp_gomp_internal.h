@@ -48,8 +48,13 @@ void pp_gomp_resolve(void);
                                                     : (pp_gomp_resolve(), pp_gomp_real.name))
 
 /* The interposer measures (libgomp found, POMPPROF_ENABLE not 0, the program
- * not measured by OPARI2 already): set once at start. */
+ * not measured by OPARI2 already): set once, at start or late (below). */
 extern bool pp_gomp_on;
+/* No libgomp at start: the program may load it later (dlopen: a plugin, a
+ * Python extension built with gcc -fopenmp), and the first entry reached
+ * after that starts measuring (pp_gomp_start_late: whether it measures). */
+extern bool pp_gomp_waiting;
+bool pp_gomp_start_late(void);
 extern bool pp_gomp_run_hold; /* pp_gomp_task.c */
 
 /* A lock routine was measured (constructs: pp_callsite_count): for the line
@@ -246,7 +251,11 @@ static inline pp_gomp_thread *pp_gomp_self(void)
     pp_gomp_run_flush(&pp_gomp_mine);
     if (__builtin_expect(t != NULL, 1))
         return t->off ? NULL : t;
-    return pp_gomp_on ? pp_gomp_thread_create() : NULL;
+    if (pp_gomp_on ||
+        (__builtin_expect(__atomic_load_n(&pp_gomp_waiting, __ATOMIC_RELAXED), 0) &&
+         pp_gomp_start_late()))
+        return pp_gomp_thread_create();
+    return NULL;
 }
 
 /* The level of the implicit task running now (depth stays below

@@ -8,6 +8,9 @@
  * measures it, once; one line says so).  It starts its own copy of the
  * engine then (this library's engine does not start from a constructor of
  * its own: pp_profile_ctor_off), with the run fact event_source "gomp".
+ * Without libgomp at start it waits: a libgomp the program opens later
+ * (dlopen, often local to a plugin) is found through its own handle, and
+ * the first entry point reached starts measuring (pp_gomp_start_late).
  *
  * At the end: every worker's last team closed where the team ended, then
  * every construct named (callsite/); a run in which no construct ran and no
@@ -16,8 +19,10 @@
 #include "gomp/pp_gomp_internal.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "lib/pp_config.h"
 #include "lib/pp_message.h"
@@ -33,17 +38,47 @@ bool pp_gomp_on;
 bool pp_gomp_measured;
 unsigned pp_gomp_unmeasured; /* target and teams regions met (not measured) */
 
+/* The OpenMP runtime the program loaded after this library's start (dlopen,
+ * often RTLD_LOCAL: out of RTLD_NEXT's reach): libgomp, or LLVM's libomp,
+ * which defines the lock routines (and GOMP_ names) too; NULL when none is
+ * loaded.  A reference the caller gives back (dlclose). */
+static void *pp_gomp_loaded_later(void)
+{
+    static const char *const runtimes[] = {"libgomp.so.1", "libomp.so.5", "libomp.so",
+                                           "libiomp5.so"};
+    for (size_t i = 0; i < sizeof runtimes / sizeof *runtimes; i++) {
+        void *h = dlopen(runtimes[i], RTLD_LAZY | RTLD_NOLOAD);
+        if (h)
+            return h;
+    }
+    return NULL;
+}
+
+static void *pp_gomp_find(void *where, const char *name, const char *version)
+{
+    void *p = version ? dlvsym(where, name, version) : NULL;
+    return p ? p : dlsym(where, name);
+}
+
 void pp_gomp_resolve(void)
 {
+    void *later = NULL;
+    bool looked = false;
 #define PP_GOMP_ENTRY(ret, name, params, version)                                              \
     {                                                                                          \
-        void *p = (version) ? dlvsym(RTLD_NEXT, #name, (version) ? (version) : "") : NULL;     \
-        if (!p)                                                                                \
-            p = dlsym(RTLD_NEXT, #name);                                                       \
+        void *p = pp_gomp_find(RTLD_NEXT, #name, version);                                     \
+        if (!p && !looked) {                                                                   \
+            later = pp_gomp_loaded_later();                                                    \
+            looked = true;                                                                     \
+        }                                                                                      \
+        if (!p && later)                                                                       \
+            p = pp_gomp_find(later, #name, version);                                           \
         __atomic_store_n((void **)&pp_gomp_real.name, p, __ATOMIC_RELAXED);                   \
     }
 #include "gomp/pp_gomp_entries.h"
 #undef PP_GOMP_ENTRY
+    if (later)
+        dlclose(later);
 }
 
 /* The executable segment of this library holding addr. */
@@ -71,19 +106,9 @@ static void pp_gomp_atexit(void)
                                __atomic_load_n(&pp_gomp_unmeasured, __ATOMIC_RELAXED));
 }
 
-__attribute__((constructor)) static void pp_gomp_start(void)
+/* Measuring starts: the engine, the end's hooks, then the entry points. */
+static void pp_gomp_measure(void)
 {
-    pp_gomp_resolve();
-    if (!pp_gomp_real.GOMP_parallel)
-        return; /* no libgomp in this process (a child the program started) */
-    if (!pp_config_get()->enable)
-        return; /* POMPPROF_ENABLE=0: every entry goes straight to libgomp */
-    /* libpompprof's POMP2 layer is linked in: OPARI2 measures this program */
-    if (dlsym(RTLD_DEFAULT, "POMP2_Parallel_fork")) {
-        pp_message_warn("this program is instrumented with OPARI2 (it calls libpompprof): it is "
-                        "measured by OPARI2 only, the libgomp interposer stays off");
-        return;
-    }
     dl_iterate_phdr(pp_gomp_find_text, (void *)(uintptr_t)pp_gomp_find_text);
     pp_profile_runfacts_set_source("gomp");
     pp_profile_init();
@@ -99,4 +124,98 @@ __attribute__((constructor)) static void pp_gomp_start(void)
     /* the trampolines read the clock the engine's fast paths read */
     pp_gomp_run_hold = pp_config_get()->n_metrics == 0 && (!PP_TIMER_HAVE_TSC || pp_timer_is_tsc());
     __atomic_store_n(&pp_gomp_on, true, __ATOMIC_RELEASE);
+}
+
+/* Whether OPARI2 measures this program: libpompprof's POMP2 layer is in the
+ * process (linked, or loaded with a plugin built with the wrapper). */
+static bool pp_gomp_opari2_measures(void)
+{
+    if (dlsym(RTLD_DEFAULT, "POMP2_Parallel_fork"))
+        return true;
+    void *lib = dlopen("libpompprof.so.0", RTLD_LAZY | RTLD_NOLOAD);
+    if (lib)
+        dlclose(lib);
+    return lib != NULL;
+}
+
+static void pp_gomp_say_opari2(void)
+{
+    pp_message_warn("this program is instrumented with OPARI2 (it calls libpompprof): it is "
+                    "measured by OPARI2 only, the libgomp interposer stays off");
+}
+
+/* Whether libgomp itself is in the process (LLVM's libomp defines GOMP_
+ * names too: its programs are the OMPT tool's). */
+static bool pp_gomp_libgomp_loaded(void)
+{
+    void *lib = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (lib)
+        dlclose(lib);
+    return lib != NULL;
+}
+
+/* libgomp is in the process: measure, unless OPARI2 does. */
+static void pp_gomp_decide(void)
+{
+    if (pp_gomp_opari2_measures())
+        pp_gomp_say_opari2();
+    else
+        pp_gomp_measure();
+}
+
+bool pp_gomp_waiting;
+
+bool pp_gomp_start_late(void)
+{
+    static int state; /* 0: waiting, 1: starting (another thread), 2: decided */
+    int waiting = 0;
+    if (__atomic_compare_exchange_n(&state, &waiting, 1, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+        /* one decision, at the first entry: an entry reached without
+         * libgomp (a lock routine of a plugin on libomp) ends the wait */
+        pp_gomp_resolve();
+        if (pp_gomp_libgomp_loaded())
+            pp_gomp_decide();
+        __atomic_store_n(&pp_gomp_waiting, false, __ATOMIC_RELEASE);
+        __atomic_store_n(&state, 2, __ATOMIC_RELEASE);
+    }
+    return __atomic_load_n(&pp_gomp_on, __ATOMIC_ACQUIRE);
+}
+
+/* The process `pompprof run` started had no libgomp at its start and never
+ * measured: it says so at its end, as the launcher cannot know before (the
+ * program may load it). */
+static void pp_gomp_never_loaded(void)
+{
+    if (__atomic_load_n(&pp_gomp_on, __ATOMIC_ACQUIRE) || pp_gomp_libgomp_loaded())
+        return; /* measured (the engine's end speaks), or OPARI2 measures */
+    void *libomp = dlopen("libomp.so.5", RTLD_LAZY | RTLD_NOLOAD);
+    if (libomp) {
+        dlclose(libomp);
+        pp_message_warn("nothing measured: %s loaded LLVM's libomp after its start, which "
+                        "pompprof run measures only in a program that links it; no profile "
+                        "written",
+                        program_invocation_short_name);
+        return;
+    }
+    pp_message_warn("nothing measured: %s loaded no OpenMP runtime (libgomp or libomp); it ran "
+                    "unmeasured",
+                    program_invocation_short_name);
+}
+
+__attribute__((constructor)) static void pp_gomp_start(void)
+{
+    pp_gomp_resolve();
+    if (!pp_config_get()->enable)
+        return; /* POMPPROF_ENABLE=0: every entry goes straight to libgomp */
+    if (!pp_gomp_libgomp_loaded()) {
+        /* no libgomp yet: a process that loads it later is measured from
+         * its first OpenMP call on */
+        __atomic_store_n(&pp_gomp_waiting, true, __ATOMIC_RELEASE);
+        const char *launched = getenv("POMPPROF_RUN_PID");
+        if (launched && strtol(launched, NULL, 10) == (long)getpid())
+            atexit(pp_gomp_never_loaded);
+        return;
+    }
+    pp_gomp_decide();
 }

@@ -9,7 +9,8 @@
   binary with a loop with scan (libomp's libgomp layer aborts on it); the
   program does not run;
 * a run that measured nothing says so in one line and writes no profile:
-  a program without an OpenMP runtime (it runs as it is), one that ran only
+  a program that never loaded an OpenMP runtime (it runs as it is; the line
+  comes at its end, exit status kept), one that ran only
   a target region (host fallback, not measured), a clang program on libomp
   (the OMPT tool) that ran no construct;
 * --verbose names the route; POMPPROF_ENABLE=0 measures and prints nothing;
@@ -106,8 +107,8 @@ class GompLauncher(unittest.TestCase):
         out = os.path.join(self.scratch, "serial_out")
         p = self.launch("--output=" + out, "--", serial)
         self.assertEqual((p.returncode, p.stdout), (5, "serial\n"))
-        self.assertRegex(p.stderr, r"^pompprof: nothing measured: .*serial_plain loads no "
-                                   r"OpenMP runtime .*; it runs unmeasured\n$")
+        self.assertRegex(p.stderr, r"^pompprof: nothing measured: serial_plain loaded no "
+                                   r"OpenMP runtime .*; it ran unmeasured\n$")
         self.assertFalse(os.path.exists(out))
         target = S.build(self.scratch, "nothing.c", "plain")
         out = os.path.join(self.scratch, "target_out")

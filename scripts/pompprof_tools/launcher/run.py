@@ -17,13 +17,18 @@ the profile (and with --trace the OTF2 trace) are those of the rebuild.
 refused, with the reason in one line, when the program imports entry points
 that libomp lacks or calls one in a way libomp aborts on (a loop with scan).
 
+A program that loads no OpenMP runtime when it starts gets libpompprof_gomp.so
+too: a libgomp it loads later (dlopen: a plugin, a Python extension) is
+measured from its first entry point on; at its end a program that never
+loaded one says so in one line.
+
 An MPI program runs under its launcher, pompprof run after it (mpirun -np 4
 pompprof run -- ./prog): the library preloaded then holds the MPI layer too
 (with_mpi), so its MPI calls are regions and the ranks write one profile
 (and one trace) together, as a program built with the wrapper does.
 
-A program that loads no OpenMP runtime runs unmeasured, with one line saying
-so.  Otherwise nothing of pompprof's is printed unless --verbose (the
+A file that is no dynamically linked program (a script, a static binary)
+runs unmeasured, with one line saying so.  Otherwise nothing of pompprof's is printed unless --verbose (the
 measurement libraries print their own lines, e.g. a run that measured
 nothing).  The program's own output and exit status are untouched: the
 program replaces this process.
@@ -63,7 +68,8 @@ options:
 An MPI program: mpirun -np 4 pompprof run -- ./prog.  Its MPI calls are
 measured and the ranks write one profile together.
 
-A program that loads no OpenMP runtime runs unmeasured, with one line saying so.
+A program that loads no OpenMP runtime at its start is measured once it loads
+libgomp (dlopen); one that never does says so in one line at its end.
 The program's output and exit status are its own.  All POMPPROF_* settings in
 the environment apply as for an instrumented program.
 """
@@ -199,10 +205,15 @@ def main(argv: list[str]) -> int:
     libs = runtimes.loaded_libraries(program)
     found = runtimes.openmp_runtimes(program, libs)
     tool = None
-    if not found:
+    if not found and not libs:
         note("nothing measured: %s loads no OpenMP runtime (libgomp or libomp); it runs "
              "unmeasured" % command[0])
         route = None
+    elif not found:
+        # a program that may load libgomp later (a plugin, a Python extension):
+        # the interposer waits for it, and says at the end if it never came
+        tool = library("libpompprof_gomp.so")
+        route = "libgomp, its entry points interposed, once the program loads it"
     elif "omp" in found or opts["runtime"] == "llvm":
         tool = library("libpompprof_ompt.so")
         route = "OMPT on LLVM's libomp"
@@ -218,6 +229,8 @@ def main(argv: list[str]) -> int:
         return 1
     if tool and "_gomp" in os.path.basename(tool):
         preload(env, tool)
+        if not found:
+            env["POMPPROF_RUN_PID"] = str(os.getpid())
     elif tool:
         if "omp" not in found:
             refused = on_libomp(program, command[0], env)
