@@ -172,7 +172,7 @@ def with_mpi(tool: str, route: str, program: str, name: str, libs: list[str]):
         return tool, route  # (a program built with the wrapper has the layer linked in)
     source = "gomp" if tool.endswith("gomp.so") else "ompt"
     fortran = "fortran" in bindings and source == "gomp"
-    mpi_tool = library("libpompprof_%s_%s.so" % (source, "mpif" if fortran else "mpi"))
+    mpi_tool = library("libpompprof_%s%s.so" % (source, "_mpif" if fortran else "_mpi"))
     if not os.path.exists(mpi_tool):
         note("%s calls MPI, but this pompprof was built without MPI support: its MPI calls are "
              "not measured and every rank writes a profile of its own" % name)
