@@ -20,8 +20,11 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "lib/pp_config.h"
@@ -38,20 +41,40 @@ bool pp_gomp_on;
 bool pp_gomp_measured;
 unsigned pp_gomp_unmeasured; /* target and teams regions met (not measured) */
 
-/* The OpenMP runtime the program loaded after this library's start (dlopen,
- * often RTLD_LOCAL: out of RTLD_NEXT's reach): libgomp, or LLVM's libomp,
- * which defines the lock routines (and GOMP_ names) too; NULL when none is
- * loaded.  A reference the caller gives back (dlclose). */
-static void *pp_gomp_loaded_later(void)
+/* The OpenMP runtimes in the process, by the paths of their files: libgomp,
+ * also a copy of it under another name (Python wheels bundle one as
+ * libgomp-<hash>.so.1), and LLVM's libomp, which defines the lock routines
+ * and GOMP_ names too. */
+typedef struct pp_gomp_runtimes {
+    char gomp[PATH_MAX], omp[PATH_MAX];
+} pp_gomp_runtimes;
+
+static int pp_gomp_runtime_of(struct dl_phdr_info *info, size_t size, void *data)
 {
-    static const char *const runtimes[] = {"libgomp.so.1", "libomp.so.5", "libomp.so",
-                                           "libiomp5.so"};
-    for (size_t i = 0; i < sizeof runtimes / sizeof *runtimes; i++) {
-        void *h = dlopen(runtimes[i], RTLD_LAZY | RTLD_NOLOAD);
-        if (h)
-            return h;
-    }
-    return NULL;
+    (void)size;
+    pp_gomp_runtimes *r = data;
+    const char *base = strrchr(info->dlpi_name, '/');
+    base = base ? base + 1 : info->dlpi_name;
+    bool gomp = strncmp(base, "libgomp", 7) == 0 && (base[7] == '.' || base[7] == '-') &&
+                strncmp(base, "libgomp-plugin", 14) != 0; /* (its offload plugins) */
+    bool omp = strncmp(base, "libomp.so", 9) == 0 || strncmp(base, "libiomp5.so", 11) == 0;
+    char *slot = gomp ? r->gomp : omp ? r->omp : NULL;
+    if (slot && !slot[0])
+        snprintf(slot, PATH_MAX, "%s", info->dlpi_name);
+    return 0;
+}
+
+/* The runtime the program loaded after this library's start (dlopen, often
+ * RTLD_LOCAL: out of RTLD_NEXT's reach): libgomp, else (unless gomp_only)
+ * libomp; NULL when none is loaded.  A reference the caller gives back
+ * (dlclose). */
+static void *pp_gomp_loaded_later(bool gomp_only)
+{
+    pp_gomp_runtimes r;
+    r.gomp[0] = r.omp[0] = '\0';
+    dl_iterate_phdr(pp_gomp_runtime_of, &r);
+    const char *path = r.gomp[0] ? r.gomp : (!gomp_only && r.omp[0]) ? r.omp : NULL;
+    return path ? dlopen(path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
 }
 
 static void *pp_gomp_find(void *where, const char *name, const char *version)
@@ -68,7 +91,7 @@ void pp_gomp_resolve(void)
     {                                                                                          \
         void *p = pp_gomp_find(RTLD_NEXT, #name, version);                                     \
         if (!p && !looked) {                                                                   \
-            later = pp_gomp_loaded_later();                                                    \
+            later = pp_gomp_loaded_later(false);                                               \
             looked = true;                                                                     \
         }                                                                                      \
         if (!p && later)                                                                       \
@@ -148,7 +171,7 @@ static void pp_gomp_say_opari2(void)
  * names too: its programs are the OMPT tool's). */
 static bool pp_gomp_libgomp_loaded(void)
 {
-    void *lib = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    void *lib = pp_gomp_loaded_later(true);
     if (lib)
         dlclose(lib);
     return lib != NULL;

@@ -7,6 +7,8 @@ gcc -fopenmp is opened), under the libgomp interposer:
   status as plain, nothing on stderr, and the profile equal, call path for
   call path and instance for instance, to that of the same host linked with
   the plugin (libgomp loaded at start), at 1 and 2 threads;
+* the same with the plugin's own copy of libgomp under another name, as
+  Python wheels bundle it (before: SIGSEGV);
 * a child of a measured program inherits LD_PRELOAD: the interposer preloaded
   in the plugin host runs it as plain and measures it (before: libgomp opened
   local to the plugin was out of the interposer's reach, and the first
@@ -86,6 +88,35 @@ class GompDlopen(unittest.TestCase):
                 # fib(9) makes 2 tasks per call with n >= 2
                 self.assertEqual(sum(b.instances.values()), 108)
                 self.assertTrue(any("critical @plugin.c" in p for p in b.calls), b.calls)
+
+    @unittest.skipUnless(shutil.which("patchelf"), "no patchelf")
+    def test_bundled_libgomp(self):
+        # a Python wheel's way (auditwheel): the plugin brings its own copy of
+        # libgomp, renamed libgomp-<hash>.so.1, found beside it (before: SIGSEGV)
+        bundle = os.path.join(self.scratch, "bundle")
+        os.makedirs(bundle, exist_ok=True)
+        ldd = subprocess.run(["ldd", self.plugin], stdout=subprocess.PIPE,
+                             universal_newlines=True).stdout
+        libgomp = [ln.split("=>")[1].split()[0] for ln in ldd.splitlines()
+                   if "libgomp.so.1 =>" in ln][0]
+        copy_name = "libgomp-5f3e9a1c.so.1.0.0"
+        copy = os.path.join(bundle, copy_name)
+        plugin = os.path.join(bundle, "libplugin.so")
+        shutil.copy(libgomp, copy)
+        shutil.copy(self.plugin, plugin)
+        for cmd in (["--set-soname", copy_name, copy],
+                    ["--replace-needed", "libgomp.so.1", copy_name, plugin],
+                    ["--set-rpath", "$ORIGIN", plugin]):
+            subprocess.run(["patchelf"] + cmd, check=True)
+        plain = self.execute([self.host, plugin, FIB], 2, "unused")
+        self.assertEqual(plain.returncode, 0, plain.stdout)
+        out = os.path.join(self.scratch, "bundled")
+        got = self.execute([S.POMPPROF, "run", "--", self.host, plugin, FIB], 2, out)
+        self.assertEqual((got.returncode, got.stdout, got.stderr), (0, plain.stdout, ""))
+        ref_out = os.path.join(self.scratch, "bundled_ref")
+        self.execute([S.POMPPROF, "run", "--", self.linked, "-", FIB], 2, ref_out)
+        a, b = self.profile(ref_out), self.profile(out)
+        self.assertEqual((b.calls, b.tasks, b.instances), (a.calls, a.tasks, a.instances))
 
     def test_child_of_measured_program(self):
         out = os.path.join(self.scratch, "child")
