@@ -151,6 +151,17 @@ class GompDlopen(unittest.TestCase):
         self.assertRegex(got.stderr, r"^pompprof: nothing measured: host_dl loaded no OpenMP "
                                      r"runtime \(libgomp or libomp\); it ran unmeasured\n$")
         self.assertFalse(os.path.exists(out))
+        # a script: no program to look into; it runs as it is, and one line says
+        # where pompprof run goes instead
+        script = os.path.join(self.scratch, "run.sh")
+        with open(script, "w") as f:
+            f.write("#!/bin/sh\necho script\nexit 3\n")
+        os.chmod(script, 0o755)
+        got = self.execute([S.POMPPROF, "run", "--", script], 2, out)
+        self.assertEqual((got.returncode, got.stdout), (3, "script\n"))
+        self.assertRegex(got.stderr, r"^pompprof: nothing measured: .*run.sh is no dynamically "
+                                     r"linked program .*put pompprof run in front of the "
+                                     r"OpenMP program it starts\)\n$")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,8 @@ pompprof run -- ./prog): the library preloaded then holds the MPI layer too
 (and one trace) together, as a program built with the wrapper does.
 
 A file that is no dynamically linked program (a script, a static binary)
-runs unmeasured, with one line saying so.  Otherwise nothing of pompprof's is printed unless --verbose (the
+runs unmeasured, with one line saying so and where pompprof run goes
+instead.  Otherwise nothing of pompprof's is printed unless --verbose (the
 measurement libraries print their own lines, e.g. a run that measured
 nothing).  The program's own output and exit status are untouched: the
 program replaces this process.
@@ -206,8 +207,9 @@ def main(argv: list[str]) -> int:
     found = runtimes.openmp_runtimes(program, libs)
     tool = None
     if not found and not libs:
-        note("nothing measured: %s loads no OpenMP runtime (libgomp or libomp); it runs "
-             "unmeasured" % command[0])
+        note("nothing measured: %s is no dynamically linked program (a script, or a static "
+             "binary): it runs unmeasured (put pompprof run in front of the OpenMP program it "
+             "starts)" % command[0])
         route = None
     elif not found:
         # a program that may load libgomp later (a plugin, a Python extension):
