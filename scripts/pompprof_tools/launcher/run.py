@@ -179,8 +179,9 @@ def with_mpi(tool: str, route: str, program: str, name: str, libs: list[str]):
              "not measured and every rank writes a profile of its own" % name)
         return tool, route
     if "fortran" in bindings and not fortran:
-        note("%s calls MPI from Fortran: on LLVM's libomp those calls are not measured (on "
-             "libgomp they are: drop --runtime=llvm)" % name)
+        note("%s calls MPI from Fortran: on LLVM's libomp those calls are not measured and "
+             "every rank writes a profile of its own (on libgomp they are measured: drop "
+             "--runtime=llvm)" % name)
     return mpi_tool, route + "; MPI calls measured, one profile for the job"
 
 
