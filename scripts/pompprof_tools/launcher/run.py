@@ -185,6 +185,25 @@ def with_mpi(tool: str, route: str, program: str, name: str, libs: list[str]):
     return mpi_tool, route + "; MPI calls measured, one profile for the job"
 
 
+def event_source(found: set[str], libs: list[str], runtime: str, name: str):
+    """(the measurement library, the route in words) for a program that loads
+    the OpenMP runtimes `found` and the libraries `libs`; (None, None) when
+    it cannot be measured (said in one line)."""
+    if not found and not libs:
+        note("nothing measured: %s is no dynamically linked program (a script, or a static "
+             "binary): it runs unmeasured (put pompprof run in front of the OpenMP program it "
+             "starts)" % name)
+        return None, None
+    if not found:
+        # a program that may load libgomp later (a plugin, a Python extension):
+        # the interposer waits for it, and says at the end if it never came
+        return (library("libpompprof_gomp.so"),
+                "libgomp, its entry points interposed, once the program loads it")
+    if "omp" in found or runtime == "llvm":
+        return library("libpompprof_ompt.so"), "OMPT on LLVM's libomp"
+    return library("libpompprof_gomp.so"), "libgomp, its entry points interposed"
+
+
 def main(argv: list[str]) -> int:
     opts, command = parse(argv)
     if command is None:
@@ -206,23 +225,7 @@ def main(argv: list[str]) -> int:
         return 2
     libs = runtimes.loaded_libraries(program)
     found = runtimes.openmp_runtimes(program, libs)
-    tool = None
-    if not found and not libs:
-        note("nothing measured: %s is no dynamically linked program (a script, or a static "
-             "binary): it runs unmeasured (put pompprof run in front of the OpenMP program it "
-             "starts)" % command[0])
-        route = None
-    elif not found:
-        # a program that may load libgomp later (a plugin, a Python extension):
-        # the interposer waits for it, and says at the end if it never came
-        tool = library("libpompprof_gomp.so")
-        route = "libgomp, its entry points interposed, once the program loads it"
-    elif "omp" in found or opts["runtime"] == "llvm":
-        tool = library("libpompprof_ompt.so")
-        route = "OMPT on LLVM's libomp"
-    else:
-        tool = library("libpompprof_gomp.so")
-        route = "libgomp, its entry points interposed"
+    tool, route = event_source(found, libs, opts["runtime"], command[0])
     if tool:
         tool, route = with_mpi(tool, route, program, command[0], libs)
     if tool and not os.path.exists(tool):
