@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <link.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,12 @@ bool pp_gomp_start_late(void)
             pp_gomp_decide();
         __atomic_store_n(&pp_gomp_waiting, false, __ATOMIC_RELEASE);
         __atomic_store_n(&state, 2, __ATOMIC_RELEASE);
+    } else {
+        /* another thread decides: wait for it, so that this thread's
+         * construct (two threads' first parallel regions at once) is
+         * measured whole or not at all, as the other's */
+        while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
+            sched_yield();
     }
     return __atomic_load_n(&pp_gomp_on, __ATOMIC_ACQUIRE);
 }

@@ -11,4 +11,5 @@ EXTRA_DIST += $(GOMP_TESTS) test/gomp/sources.py test/gomp/progs/singles.c \
 	test/gomp/progs/exits.c test/gomp/progs/nothing.c test/gomp/progs/scan.c \
 	test/gomp/progs/serial.c test/gomp/progs/mix.c test/gomp/progs/taskflags.c \
 	test/gomp/progs/legacy.c test/gomp/progs/task_red.c \
-	test/gomp/progs/exit_in_task.c test/gomp/progs/plugin.c test/gomp/progs/plugin_host.c
+	test/gomp/progs/exit_in_task.c test/gomp/progs/plugin.c test/gomp/progs/plugin_host.c \
+	test/gomp/progs/plugin_threads.c

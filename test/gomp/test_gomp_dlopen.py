@@ -7,6 +7,8 @@ gcc -fopenmp is opened), under the libgomp interposer:
   status as plain, nothing on stderr, and the profile equal, call path for
   call path and instance for instance, to that of the same host linked with
   the plugin (libgomp loaded at start), at 1 and 2 threads;
+* two threads that call the plugin first at the same moment are both
+  measured whole;
 * the same with the plugin's own copy of libgomp under another name, as
   Python wheels bundle it (before: SIGSEGV);
 * a child of a measured program inherits LD_PRELOAD: the interposer preloaded
@@ -117,6 +119,23 @@ class GompDlopen(unittest.TestCase):
         self.execute([S.POMPPROF, "run", "--", self.linked, "-", FIB], 2, ref_out)
         a, b = self.profile(ref_out), self.profile(out)
         self.assertEqual((b.calls, b.tasks, b.instances), (a.calls, a.tasks, a.instances))
+
+    def test_two_threads_start_it(self):
+        # two threads make the plugin's first calls at once: one decides the
+        # late start while the other waits, so both are measured whole
+        # (before: the other thread's calls passed by, unmeasured)
+        host = os.path.join(self.scratch, "threads_host")
+        compile_([os.path.join(S.GOMP_PROGS, "plugin_threads.c"), "-o", host, "-ldl",
+                  "-pthread"], self.scratch)
+        for attempt in range(3):
+            out = os.path.join(self.scratch, "threads_%d" % attempt)
+            got = self.execute([S.POMPPROF, "run", "--", host, self.plugin], 2, out)
+            self.assertEqual((got.returncode, got.stdout, got.stderr), (0, "34 34\n", ""))
+            b = self.profile(out)
+            parallel = sum(v for path, v in b.calls.items()
+                           if path.rsplit(" > ", 1)[-1].startswith("!$omp parallel"))
+            self.assertEqual((parallel, sum(b.instances.values())), (2 * 2, 2 * 108))
+            self.assertEqual(b.calls.get("omp_init_lock"), 2)
 
     def test_child_of_measured_program(self):
         out = os.path.join(self.scratch, "child")
