@@ -65,11 +65,11 @@ static int pp_gomp_runtime_of(struct dl_phdr_info *info, size_t size, void *data
     return 0;
 }
 
-/* The runtime the program loaded after this library's start (dlopen, often
+/* The OpenMP runtime in the process, linked or opened later (dlopen, often
  * RTLD_LOCAL: out of RTLD_NEXT's reach): libgomp, else (unless gomp_only)
  * libomp; NULL when none is loaded.  A reference the caller gives back
  * (dlclose). */
-static void *pp_gomp_loaded_later(bool gomp_only)
+static void *pp_gomp_runtime_handle(bool gomp_only)
 {
     pp_gomp_runtimes r;
     r.gomp[0] = r.omp[0] = '\0';
@@ -92,7 +92,7 @@ void pp_gomp_resolve(void)
     {                                                                                          \
         void *p = pp_gomp_find(RTLD_NEXT, #name, version);                                     \
         if (!p && !looked) {                                                                   \
-            later = pp_gomp_loaded_later(false);                                               \
+            later = pp_gomp_runtime_handle(false);                                             \
             looked = true;                                                                     \
         }                                                                                      \
         if (!p && later)                                                                       \
@@ -172,7 +172,7 @@ static void pp_gomp_say_opari2(void)
  * names too: its programs are the OMPT tool's). */
 static bool pp_gomp_libgomp_loaded(void)
 {
-    void *lib = pp_gomp_loaded_later(true);
+    void *lib = pp_gomp_runtime_handle(true);
     if (lib)
         dlclose(lib);
     return lib != NULL;
