@@ -172,4 +172,10 @@ void pp_callsite_names_finalize(void);
  * regions that ran unmeasured, and discard the profile.  True when so. */
 bool pp_callsite_unmeasured_run(bool other_events, unsigned unmeasured);
 
+/* Whether OPARI2 measures this program: libpompprof's POMP2 layer is in the
+ * process (linked, or opened with a plugin built with the wrapper), and the
+ * event source (`source`: "the OMPT tool") stays off; said in one line when
+ * say. */
+bool pp_callsite_opari2_measures(const char *source, bool say);
+
 #endif

@@ -1,10 +1,15 @@
-/* A run that measured nothing (pp_callsite.h): no construct met, nothing
+/* Runs an event source leaves unmeasured (pp_callsite.h).
+ *
+ * A run that measured nothing: no construct met, nothing
  * else measured.  Such a run writes no profile (an empty one would look like
  * a measurement) and says why in one line: a program without OpenMP
  * constructs, or whose constructs all ran inside target or teams regions,
  * which pompprof does not measure.  A process of an MPI job measured its MPI
  * calls at least. */
+#define _GNU_SOURCE
 #include "callsite/pp_callsite.h"
+
+#include <dlfcn.h>
 
 #include "lib/pp_message.h"
 #include "profile/pp_profile_job.h"
@@ -23,4 +28,17 @@ bool pp_callsite_unmeasured_run(bool other_events, unsigned unmeasured)
                         pp_profile_program_name());
     pp_profile_discard();
     return true;
+}
+
+bool pp_callsite_opari2_measures(const char *source, bool say)
+{
+    bool linked = dlsym(RTLD_DEFAULT, "POMP2_Parallel_fork") != NULL;
+    void *lib = linked ? NULL : dlopen("libpompprof.so.0", RTLD_LAZY | RTLD_NOLOAD);
+    if (lib)
+        dlclose(lib);
+    if ((linked || lib) && say)
+        pp_message_warn("this program is instrumented with OPARI2 (it calls libpompprof): it is "
+                        "measured by OPARI2 only, %s stays off",
+                        source);
+    return linked || lib;
 }

@@ -65,16 +65,21 @@ static int pp_gomp_runtime_of(struct dl_phdr_info *info, size_t size, void *data
     return 0;
 }
 
+/* The runtimes in the process now, from the loader's list of objects. */
+static void pp_gomp_runtimes_find(pp_gomp_runtimes *r)
+{
+    r->gomp[0] = r->omp[0] = '\0';
+    dl_iterate_phdr(pp_gomp_runtime_of, r);
+}
+
 /* The OpenMP runtime in the process, linked or opened later (dlopen, often
- * RTLD_LOCAL: out of RTLD_NEXT's reach): libgomp, else (unless gomp_only)
- * libomp; NULL when none is loaded.  A reference the caller gives back
- * (dlclose). */
-static void *pp_gomp_runtime_handle(bool gomp_only)
+ * RTLD_LOCAL: out of RTLD_NEXT's reach): libgomp, else libomp; NULL when
+ * none is loaded.  A reference the caller gives back (dlclose). */
+static void *pp_gomp_runtime_handle(void)
 {
     pp_gomp_runtimes r;
-    r.gomp[0] = r.omp[0] = '\0';
-    dl_iterate_phdr(pp_gomp_runtime_of, &r);
-    const char *path = r.gomp[0] ? r.gomp : (!gomp_only && r.omp[0]) ? r.omp : NULL;
+    pp_gomp_runtimes_find(&r);
+    const char *path = r.gomp[0] ? r.gomp : r.omp[0] ? r.omp : NULL;
     return path ? dlopen(path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
 }
 
@@ -92,7 +97,7 @@ void pp_gomp_resolve(void)
     {                                                                                          \
         void *p = pp_gomp_find(RTLD_NEXT, #name, version);                                     \
         if (!p && !looked) {                                                                   \
-            later = pp_gomp_runtime_handle(false);                                             \
+            later = pp_gomp_runtime_handle();                                                  \
             looked = true;                                                                     \
         }                                                                                      \
         if (!p && later)                                                                       \
@@ -150,40 +155,19 @@ static void pp_gomp_measure(void)
     __atomic_store_n(&pp_gomp_on, true, __ATOMIC_RELEASE);
 }
 
-/* Whether OPARI2 measures this program: libpompprof's POMP2 layer is in the
- * process (linked, or loaded with a plugin built with the wrapper). */
-static bool pp_gomp_opari2_measures(void)
-{
-    if (dlsym(RTLD_DEFAULT, "POMP2_Parallel_fork"))
-        return true;
-    void *lib = dlopen("libpompprof.so.0", RTLD_LAZY | RTLD_NOLOAD);
-    if (lib)
-        dlclose(lib);
-    return lib != NULL;
-}
-
-static void pp_gomp_say_opari2(void)
-{
-    pp_message_warn("this program is instrumented with OPARI2 (it calls libpompprof): it is "
-                    "measured by OPARI2 only, the libgomp interposer stays off");
-}
-
 /* Whether libgomp itself is in the process (LLVM's libomp defines GOMP_
  * names too: its programs are the OMPT tool's). */
 static bool pp_gomp_libgomp_loaded(void)
 {
-    void *lib = pp_gomp_runtime_handle(true);
-    if (lib)
-        dlclose(lib);
-    return lib != NULL;
+    pp_gomp_runtimes r;
+    pp_gomp_runtimes_find(&r);
+    return r.gomp[0] != '\0';
 }
 
 /* libgomp is in the process: measure, unless OPARI2 does. */
 static void pp_gomp_decide(void)
 {
-    if (pp_gomp_opari2_measures())
-        pp_gomp_say_opari2();
-    else
+    if (!pp_callsite_opari2_measures("the libgomp interposer", true))
         pp_gomp_measure();
 }
 
@@ -217,11 +201,11 @@ bool pp_gomp_start_late(void)
  * program may load it). */
 static void pp_gomp_never_loaded(void)
 {
-    if (__atomic_load_n(&pp_gomp_on, __ATOMIC_ACQUIRE) || pp_gomp_libgomp_loaded())
+    pp_gomp_runtimes r;
+    pp_gomp_runtimes_find(&r);
+    if (__atomic_load_n(&pp_gomp_on, __ATOMIC_ACQUIRE) || r.gomp[0])
         return; /* measured (the engine's end speaks), or OPARI2 measures */
-    void *libomp = dlopen("libomp.so.5", RTLD_LAZY | RTLD_NOLOAD);
-    if (libomp) {
-        dlclose(libomp);
+    if (r.omp[0]) {
         pp_message_warn("nothing measured: %s loaded LLVM's libomp after its start, which "
                         "pompprof run measures only in a program that links it; no profile "
                         "written",

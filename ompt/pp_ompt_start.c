@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #include "ompt/pp_ompt_internal.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,17 +113,10 @@ static void pp_ompt_never_started(void)
 }
 
 /* Whether the tool stays off: measurement disabled, or the program is
- * measured by OPARI2 (libpompprof's POMP2 layer is linked in). */
+ * measured by OPARI2. */
 static bool pp_ompt_declined(bool say)
 {
-    if (!pp_config_get()->enable)
-        return true;
-    if (!dlsym(RTLD_DEFAULT, "POMP2_Parallel_fork"))
-        return false;
-    if (say)
-        pp_message_warn("this program is instrumented with OPARI2 (it calls libpompprof): it is "
-                        "measured by OPARI2 only, the OMPT tool stays off");
-    return true;
+    return !pp_config_get()->enable || pp_callsite_opari2_measures("the OMPT tool", say);
 }
 
 /* The engine started before the runtime starts the tool, for the MPI layer
